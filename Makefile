@@ -1,0 +1,57 @@
+# The two commands a newcomer needs: `make run` and `make test`. Both set everything up.
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+# A Python 3.12+: python3.13/python3.12 on PATH, else pyenv's installed versions.
+PYTHON ?= $(shell for p in python3.13 python3.12; do \
+	  command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; assert sys.version_info >= (3, 12)' 2>/dev/null && { command -v $$p; exit 0; }; done; \
+	for d in $$(ls -d $${PYENV_ROOT:-$$HOME/.pyenv}/versions/3.1[2-9]* 2>/dev/null | sort -rV); do \
+	  [ -x $$d/bin/python ] && { echo $$d/bin/python; exit 0; }; done)
+
+.PHONY: run test setup migrate catalog maintainer lint format bench clean
+
+$(PY):
+	@if [ -z "$(PYTHON)" ]; then echo "No Python 3.12+ found: install python3.12 or 3.13 (e.g. 'pyenv install 3.13') and retry." >&2; exit 1; fi
+	@echo "Creating $(VENV) with $(PYTHON)"
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+setup: $(STAMP)
+
+migrate: setup
+	$(PY) manage.py migrate --noinput
+
+catalog: migrate
+	$(PY) manage.py load_catalog
+
+run: catalog
+	DEBUG=true $(PY) manage.py runserver $(HOST):$(PORT)
+
+test: setup
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+	$(PY) manage.py makemigrations --check --dry-run
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+maintainer: migrate
+	@if [ -z "$(EMAIL)" ]; then echo "Usage: make maintainer EMAIL=you@example.com" >&2; exit 1; fi
+	$(PY) manage.py create_maintainer "$(EMAIL)"
+
+lint: setup
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+
+format: setup
+	$(PY) -m ruff check --fix .
+	$(PY) -m ruff format .
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache

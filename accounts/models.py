@@ -1,0 +1,60 @@
+from django.contrib.auth.models import AbstractUser, BaseUserManager
+from django.db import models
+from django.db.models.functions import Lower
+
+
+class UserManager(BaseUserManager):
+    use_in_migrations = True
+
+    def _create_user(self, email, password, **extra):
+        if not email:
+            raise ValueError("An email address is required.")
+        user = self.model(email=self.normalize_email(email), **extra)
+        user.set_password(password)
+        user.save(using=self._db)
+        return user
+
+    def create_user(self, email, password=None, **extra):
+        extra.setdefault("is_staff", False)
+        extra.setdefault("is_superuser", False)
+        return self._create_user(email, password, **extra)
+
+    def create_superuser(self, email, password=None, **extra):
+        extra.setdefault("is_staff", True)
+        extra.setdefault("is_superuser", True)
+        return self._create_user(email, password, **extra)
+
+
+class User(AbstractUser):
+    """A reader. The email address is the identity; there is no username."""
+
+    username = None
+    first_name = None
+    last_name = None
+    email = models.EmailField("email address", unique=True)
+    display_name = models.CharField(
+        max_length=80, blank=True, help_text="The name teammates see. Defaults to your email name."
+    )
+
+    USERNAME_FIELD = "email"
+    REQUIRED_FIELDS = []
+
+    objects = UserManager()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(Lower("email"), name="user_email_unique_ci"),
+        ]
+
+    def __str__(self):
+        return self.public_name
+
+    @property
+    def public_name(self):
+        return self.display_name or self.email.split("@", 1)[0]
+
+    def get_full_name(self):
+        return self.public_name
+
+    def get_short_name(self):
+        return self.public_name

@@ -1,0 +1,48 @@
+import getpass
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand, CommandError
+from django.core.validators import validate_email
+
+
+class Command(BaseCommand):
+    help = "Create (or promote) a maintainer: staff access to the admin, in the Maintainers group."
+
+    def add_arguments(self, parser):
+        parser.add_argument("email")
+        parser.add_argument(
+            "--password-from-env",
+            metavar="VAR",
+            help="Read the password from this environment variable instead of prompting.",
+        )
+
+    def handle(self, *args, email, password_from_env=None, **options):
+        import os
+
+        try:
+            validate_email(email)
+        except ValidationError as exc:
+            raise CommandError(f"'{email}' is not a valid email address.") from exc
+        User = get_user_model()
+        user = User.objects.filter(email__iexact=email).first()
+        if user is None:
+            password = os.environ.get(password_from_env, "") if password_from_env else None
+            if password is None:
+                password = getpass.getpass(f"Password for {email}: ")
+            user = User(email=email)
+            try:
+                validate_password(password, user)
+            except ValidationError as exc:
+                raise CommandError(" ".join(exc.messages)) from exc
+            user.set_password(password)
+            created = True
+        else:
+            created = False
+        user.is_staff = True
+        user.save()
+        user.groups.add(Group.objects.get(name="Maintainers"))
+        verb = "Created" if created else "Promoted"
+        self.stdout.write(self.style.SUCCESS(f"{verb} maintainer {user.email}."))

@@ -1,0 +1,22 @@
+import json
+import sys
+
+from django.core.management.base import BaseCommand
+
+from catalog.exports import catalog_document
+
+
+class Command(BaseCommand):
+    help = "Write the catalog as JSON (lists, tiers, topics, sources), to stdout or --output."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--output", "-o", help="File to write; stdout when omitted.")
+
+    def handle(self, *args, output=None, **options):
+        text = json.dumps(catalog_document(), indent=2, ensure_ascii=False) + "\n"
+        if output:
+            with open(output, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            self.stderr.write(f"Wrote {output}.")
+        else:
+            sys.stdout.write(text)

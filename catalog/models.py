@@ -1,0 +1,266 @@
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import F, Q
+from django.urls import reverse
+from django.utils import timezone
+
+from .querysets import SourceQuerySet, TopicQuerySet
+from .urlcanon import InvalidURL, canonical_url
+
+MIN_YEAR, MAX_YEAR = 1900, 2100
+
+
+class Tier(models.Model):
+    slug = models.SlugField(unique=True)
+    name = models.CharField(max_length=80)
+    description = models.TextField(blank=True)
+    rule = models.TextField(blank=True, help_text="When a source belongs in this tier.")
+    position = models.PositiveSmallIntegerField(default=0)
+
+    START_HERE, CORE, FRONTIER, FURTHER_READING = (
+        "start-here",
+        "core",
+        "frontier",
+        "further-reading",
+    )
+
+    class Meta:
+        ordering = ["position", "name"]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("catalog:tier-detail", args=[self.slug])
+
+    @property
+    def is_frontier(self):
+        return self.slug == self.FRONTIER
+
+
+class Topic(models.Model):
+    slug = models.SlugField(unique=True)
+    name = models.CharField(max_length=80)
+    description = models.TextField(blank=True)
+    parent = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="children"
+    )
+    position = models.PositiveSmallIntegerField(default=0)
+
+    objects = TopicQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["position", "name"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(parent=F("pk")), name="topic_not_own_parent"),
+        ]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("catalog:topic-detail", args=[self.slug])
+
+    def clean(self):
+        if self.parent_id and self.parent.parent_id:
+            raise ValidationError({"parent": "Topics nest one level only: pick a top-level topic."})
+        if self.parent_id and self.pk and self.parent_id == self.pk:
+            raise ValidationError({"parent": "A topic cannot be its own parent."})
+
+
+class ReadingList(models.Model):
+    slug = models.SlugField(unique=True)
+    title = models.CharField(max_length=200)
+    publisher = models.CharField(max_length=200, blank=True)
+    url = models.URLField(max_length=2000, blank=True)
+    licence = models.CharField(max_length=60, blank=True)
+    description = models.TextField(blank=True)
+    contribution_rules = models.TextField(blank=True)
+    verified_on = models.DateField(null=True, blank=True)
+    position = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["position", "title"]
+
+    def __str__(self):
+        return self.title
+
+    def get_absolute_url(self):
+        return reverse("catalog:list-detail", args=[self.slug])
+
+
+class ListSection(models.Model):
+    reading_list = models.ForeignKey(ReadingList, on_delete=models.CASCADE, related_name="sections")
+    slug = models.SlugField()
+    title = models.CharField(max_length=200)
+    description = models.TextField(blank=True)
+    position = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["reading_list", "position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["reading_list", "slug"], name="section_unique_slug_in_list"
+            ),
+            models.UniqueConstraint(
+                fields=["reading_list", "position"], name="section_unique_position_in_list"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.reading_list.title}: {self.title}"
+
+    def get_absolute_url(self):
+        return f"{self.reading_list.get_absolute_url()}#{self.slug}"
+
+
+class Source(models.Model):
+    class Kind(models.TextChoices):
+        PAPER = "paper", "Paper"
+        BOOK = "book", "Book"
+        DOCUMENTATION = "documentation", "Documentation"
+        SPECIFICATION = "specification", "Specification"
+        REPOSITORY = "repository", "Repository"
+        ARTICLE = "article", "Article"
+        COURSE = "course", "Course"
+        WHITEPAPER = "whitepaper", "Whitepaper"
+        WEBSITE = "website", "Website"
+        WATCH = "watch", "Watch item"
+
+    class Basis(models.TextChoices):
+        MECHANISM_PAPER = "mechanism-paper", "Paper that introduced the mechanism"
+        SPECIFICATION = "specification", "Specification or official documentation"
+        IMPLEMENTATION = "implementation", "Repository that implements it"
+        IMPLEMENTER_REPORT = "implementer-report", "Direct implementer report"
+        NONE = "none", "Not a primary source"
+
+    class Status(models.TextChoices):
+        PUBLISHED = "published", "Published"
+        RETIRED = "retired", "Retired"
+
+    slug = models.SlugField(unique=True, max_length=120)
+    title = models.CharField(max_length=300)
+    url = models.URLField(max_length=2000, blank=True, verbose_name="URL")
+    kind = models.CharField(max_length=20, choices=Kind)
+    basis = models.CharField(max_length=20, choices=Basis, default=Basis.NONE)
+    authors = models.CharField(max_length=300, blank=True)
+    venue = models.CharField(max_length=300, blank=True)
+    year = models.PositiveSmallIntegerField(null=True, blank=True)
+    summary = models.TextField(blank=True)
+    aliases = models.CharField(
+        max_length=300, blank=True, help_text="Other names and acronyms, comma-separated."
+    )
+    tier = models.ForeignKey(Tier, on_delete=models.PROTECT, related_name="sources")
+    topics = models.ManyToManyField(Topic, related_name="sources", blank=True)
+    related = models.ManyToManyField("self", blank=True, symmetrical=True)
+    replaced_by = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="replaces"
+    )
+    status = models.CharField(max_length=10, choices=Status, default=Status.PUBLISHED)
+    awaiting_evidence = models.BooleanField(
+        default=False, help_text="A frontier topic with no primary source yet."
+    )
+    verified_on = models.DateField(null=True, blank=True)
+    created = models.DateTimeField(default=timezone.now, editable=False)
+    updated = models.DateTimeField(auto_now=True)
+
+    objects = SourceQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["title"]
+        constraints = [
+            models.UniqueConstraint(fields=["url"], condition=~Q(url=""), name="source_unique_url"),
+            models.CheckConstraint(condition=~Q(url__contains=" "), name="source_url_has_no_space"),
+            models.CheckConstraint(
+                condition=Q(year__isnull=True) | Q(year__gte=MIN_YEAR, year__lte=MAX_YEAR),
+                name="source_year_in_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(awaiting_evidence=False) | Q(url=""),
+                name="source_awaiting_evidence_has_no_url",
+            ),
+            models.CheckConstraint(
+                condition=~Q(replaced_by=F("pk")), name="source_not_replaced_by_itself"
+            ),
+            models.CheckConstraint(condition=~Q(title=""), name="source_title_not_empty"),
+        ]
+        indexes = [
+            models.Index(fields=["status", "tier"], name="source_status_tier"),
+            models.Index(fields=["year"], name="source_year"),
+            models.Index(fields=["-created"], name="source_created"),
+        ]
+
+    def __str__(self):
+        return self.title
+
+    def get_absolute_url(self):
+        return reverse("catalog:source-detail", args=[self.slug])
+
+    def clean(self):
+        errors = {}
+        if self.url:
+            try:
+                self.url = canonical_url(self.url)
+            except InvalidURL as exc:
+                errors["url"] = str(exc)
+        if self.year is not None and not MIN_YEAR <= self.year <= MAX_YEAR:
+            errors["year"] = f"Enter a year between {MIN_YEAR} and {MAX_YEAR}."
+        if self.tier_id and self.tier.is_frontier and not self.verified_on:
+            errors["verified_on"] = "Frontier entries must carry a verified-on date."
+        if self.awaiting_evidence and self.url:
+            errors["url"] = "A source awaiting evidence has no URL yet."
+        if self.replaced_by_id and self.replaced_by_id == self.pk:
+            errors["replaced_by"] = "A source cannot replace itself."
+        if errors:
+            raise ValidationError(errors)
+
+    @property
+    def is_primary(self):
+        return self.basis != self.Basis.NONE
+
+    @property
+    def alias_list(self):
+        return [alias.strip() for alias in self.aliases.split(",") if alias.strip()]
+
+    @property
+    def is_retired(self):
+        return self.status == self.Status.RETIRED
+
+    def age_in_days(self, today=None):
+        if not self.verified_on:
+            return None
+        return ((today or timezone.localdate()) - self.verified_on).days
+
+    @property
+    def is_stale(self):
+        age = self.age_in_days()
+        return age is not None and age > settings.FRONTIER_STALE_AFTER_DAYS
+
+
+class ListEntry(models.Model):
+    section = models.ForeignKey(ListSection, on_delete=models.CASCADE, related_name="entries")
+    source = models.ForeignKey(Source, on_delete=models.PROTECT, related_name="entries")
+    position = models.PositiveSmallIntegerField()
+    label = models.CharField(
+        max_length=300, blank=True, help_text="How this list names the source, when it differs."
+    )
+
+    class Meta:
+        ordering = ["section__reading_list", "section__position", "position"]
+        verbose_name_plural = "list entries"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["section", "position"], name="entry_unique_position_in_section"
+            ),
+            models.UniqueConstraint(
+                fields=["section", "source"], name="entry_unique_source_in_section"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.section}: {self.position}. {self.display_title}"
+
+    @property
+    def display_title(self):
+        return self.label or self.source.title

@@ -1,0 +1,47 @@
+"""Read models for pages that gather several querysets (home, list, path)."""
+
+from django.db.models import Prefetch
+
+from .models import ListEntry, ListSection, ReadingList, Source, Tier, Topic
+
+START_HERE_LIST_SECTION = "start-here"
+
+
+def path_entries():
+    """The Start-here path: the entries of the first list's start-here section, in order."""
+    return list(
+        ListEntry.objects.filter(section__slug=START_HERE_LIST_SECTION)
+        .select_related("source__tier", "section__reading_list")
+        .order_by("section__reading_list__position", "position")
+    )
+
+
+def list_sections(reading_list):
+    entries = ListEntry.objects.select_related("source__tier").order_by("position")
+    return list(
+        ListSection.objects.filter(reading_list=reading_list)
+        .order_by("position")
+        .prefetch_related(Prefetch("entries", queryset=entries))
+    )
+
+
+def home_context():
+    return {
+        "path": path_entries(),
+        "tiers": Tier.objects.all(),
+        "topics": Topic.objects.filter(parent=None).with_counts(),
+        "lists": ReadingList.objects.all(),
+        "recent": Source.objects.published().for_cards().newest()[:6],
+    }
+
+
+def related_sources(source, limit=8):
+    """Sources the curators linked to this one, then sources sharing its topics."""
+    linked = list(source.related.published().for_cards()[:limit])
+    topic_ids = [topic.pk for topic in source.topics.all()]
+    others = (
+        Source.objects.sharing_topics_with(source, topic_ids)
+        .exclude(pk__in=[s.pk for s in linked])
+        .for_cards()[: max(limit - len(linked), 0)]
+    )
+    return linked + list(others)

@@ -1,0 +1,49 @@
+"""Read rules for the catalog. Views ask these; they never filter by hand."""
+
+from django.db import models
+from django.db.models import Count, Prefetch, Q
+
+
+class SourceQuerySet(models.QuerySet):
+    def published(self):
+        return self.filter(status="published")
+
+    def for_cards(self):
+        """Everything a source card shows, in a constant number of queries."""
+        from .models import Topic
+
+        return self.select_related("tier").prefetch_related(
+            Prefetch("topics", queryset=Topic.objects.order_by("position"))
+        )
+
+    def in_topic(self, topic):
+        """A topic includes its sub-topics."""
+        return self.filter(Q(topics=topic) | Q(topics__parent=topic)).distinct()
+
+    def in_list_order(self):
+        """Sources ordered by their first appearance in the first reading list that cites them."""
+        return self.alias(
+            first_list=models.Min("entries__section__reading_list__position"),
+            first_section=models.Min("entries__section__position"),
+            first_position=models.Min("entries__position"),
+        ).order_by("first_list", "first_section", "first_position", "title")
+
+    def newest(self):
+        return self.order_by("-created", "-pk")
+
+    def sharing_topics_with(self, source, topic_ids):
+        """Other published sources in the same topics, most topics in common first."""
+        return (
+            self.published()
+            .exclude(pk=source.pk)
+            .filter(topics__in=topic_ids)
+            .annotate(shared=Count("topics", distinct=True))
+            .order_by("-shared", "title")
+        )
+
+
+class TopicQuerySet(models.QuerySet):
+    def with_counts(self):
+        return self.annotate(
+            source_count=Count("sources", filter=Q(sources__status="published"), distinct=True)
+        )

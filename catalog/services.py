@@ -1,0 +1,222 @@
+"""Writes to the catalog that touch several rows, each in one transaction."""
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from django.db import transaction
+
+from .models import ListEntry, ListSection, ReadingList, Source, Tier, Topic
+from .progress import Progress
+
+SOURCE_FIELDS = [
+    "title",
+    "url",
+    "kind",
+    "basis",
+    "authors",
+    "venue",
+    "year",
+    "summary",
+    "aliases",
+    "status",
+    "awaiting_evidence",
+    "verified_on",
+]
+
+
+@dataclass
+class LoadReport:
+    created: Counter = field(default_factory=Counter)
+    updated: Counter = field(default_factory=Counter)
+    unchanged: Counter = field(default_factory=Counter)
+    deleted: Counter = field(default_factory=Counter)
+    kept: list = field(default_factory=list)
+
+    @property
+    def changed(self):
+        return bool(
+            sum(self.created.values()) + sum(self.updated.values()) + sum(self.deleted.values())
+        )
+
+    def lines(self):
+        kinds = ["tiers", "topics", "lists", "sections", "sources"]
+        for kind in kinds:
+            yield (
+                f"{kind}: {self.created[kind]} created, {self.updated[kind]} updated, "
+                f"{self.unchanged[kind]} unchanged, {self.deleted[kind]} deleted"
+            )
+        for slug, reason in self.kept:
+            yield f"kept source '{slug}' although the file no longer lists it: {reason}"
+
+
+def _upsert(model, lookup, values, report, kind):
+    obj = model.objects.filter(**lookup).first()
+    if obj is None:
+        obj = model.objects.create(**lookup, **values)
+        report.created[kind] += 1
+        return obj
+    changed = [name for name, value in values.items() if getattr(obj, name) != value]
+    if changed:
+        for name in changed:
+            setattr(obj, name, values[name])
+        obj.save()
+        report.updated[kind] += 1
+    else:
+        report.unchanged[kind] += 1
+    return obj
+
+
+def _reader_references(source):
+    """Why a source must not be deleted: anything outside the list structure points at it."""
+    for relation in Source._meta.related_objects:
+        if relation.related_model in (ListEntry, Source) or not relation.one_to_many:
+            continue
+        count = relation.related_model._default_manager.filter(
+            **{relation.field.name: source}
+        ).count()
+        if count:
+            return f"{count} {relation.related_model._meta.verbose_name_plural} refer to it"
+    return ""
+
+
+@transaction.atomic
+def load_catalog(doc, *, progress=True, stream=None):
+    """Make the database match the document. Idempotent; never deletes what readers use."""
+    report = LoadReport()
+    tiers = {
+        t["slug"]: _upsert(Tier, {"slug": t["slug"]}, _without(t, "slug"), report, "tiers")
+        for t in doc["tiers"]
+    }
+    topics = {
+        t["slug"]: _upsert(
+            Topic, {"slug": t["slug"]}, _without(t, "slug", "parent"), report, "topics"
+        )
+        for t in doc["topics"]
+    }
+    for t in doc["topics"]:
+        topic, parent = topics[t["slug"]], topics.get(t["parent"])
+        if topic.parent_id != (parent.pk if parent else None):
+            topic.parent = parent
+            topic.save(update_fields=["parent"])
+
+    existing = {source.slug: source for source in Source.objects.prefetch_related("topics")}
+    sources = {}
+    with Progress(len(doc["sources"]), "sources", stream=stream, enabled=progress) as bar:
+        for s in doc["sources"]:
+            values = {name: s[name] for name in SOURCE_FIELDS} | {"tier": tiers[s["tier"]]}
+            wanted_topics = {topics[slug].pk for slug in s["topics"]}
+            source = existing.get(s["slug"])
+            if source is None:
+                source = Source.objects.create(slug=s["slug"], **values)
+                source.topics.set(wanted_topics)
+                report.created["sources"] += 1
+            else:
+                changed = [name for name, value in values.items() if getattr(source, name) != value]
+                if changed:
+                    for name in changed:
+                        setattr(source, name, values[name])
+                    source.save()
+                if {topic.pk for topic in source.topics.all()} != wanted_topics:
+                    source.topics.set(wanted_topics)
+                    changed.append("topics")
+                (report.updated if changed else report.unchanged)["sources"] += 1
+            sources[s["slug"]] = source
+            bar.advance()
+
+    for s in doc["sources"]:
+        source = sources[s["slug"]]
+        replaced_by = sources[s["replaced_by"]] if s["replaced_by"] else None
+        if source.replaced_by_id != (replaced_by.pk if replaced_by else None):
+            source.replaced_by = replaced_by
+            source.save(update_fields=["replaced_by", "updated"])
+    wanted_related = {
+        frozenset((s["slug"], other)) for s in doc["sources"] for other in s["related"]
+    }
+    through = Source.related.through
+    current = {
+        frozenset((a, b))
+        for a, b in through.objects.filter(from_source__slug__in=sources).values_list(
+            "from_source__slug", "to_source__slug"
+        )
+    }
+    if wanted_related != current:
+        through.objects.filter(from_source__in=sources.values()).delete()
+        for pair in wanted_related:
+            a, b = sorted(pair)
+            sources[a].related.add(sources[b])
+
+    lists_in_file = set()
+    for position, item in enumerate(doc["lists"], start=1):
+        values = _without(item, "slug", "sections") | {"position": item.get("position", position)}
+        reading_list = _upsert(ReadingList, {"slug": item["slug"]}, values, report, "lists")
+        lists_in_file.add(reading_list.pk)
+        _sync_sections(reading_list, item["sections"], sources, report)
+    for reading_list in ReadingList.objects.exclude(pk__in=lists_in_file):
+        reading_list.delete()
+        report.deleted["lists"] += 1
+
+    in_file = set(sources)
+    for source in Source.objects.exclude(slug__in=in_file):
+        reason = _reader_references(source)
+        if reason:
+            report.kept.append((source.slug, reason))
+        else:
+            source.delete()
+            report.deleted["sources"] += 1
+    return report
+
+
+def _without(mapping, *keys):
+    return {k: v for k, v in mapping.items() if k not in keys}
+
+
+def _sync_sections(reading_list, sections, sources, report):
+    existing = {section.slug: section for section in reading_list.sections.all()}
+    wanted = {section["slug"] for section in sections}
+    for slug, section in existing.items():
+        if slug not in wanted:
+            section.delete()
+            report.deleted["sections"] += 1
+    # Positions are unique per list: park kept sections out of the way before renumbering.
+    moved = [
+        s
+        for s in sections
+        if s["slug"] in existing and existing[s["slug"]].position != s["position"]
+    ]
+    if moved:
+        for slug in (s["slug"] for s in sections if s["slug"] in existing):
+            existing[slug].position += 10_000
+            existing[slug].save(update_fields=["position"])
+    for item in sections:
+        values = {
+            "title": item["title"],
+            "description": item["description"],
+            "position": item["position"],
+        }
+        section = existing.get(item["slug"])
+        wanted_entries = [
+            (position, sources[e["source"]].pk, e["label"])
+            for position, e in enumerate(item["entries"], start=1)
+        ]
+        if section is None:
+            section = ListSection.objects.create(
+                reading_list=reading_list, slug=item["slug"], **values
+            )
+            report.created["sections"] += 1
+            changed = False
+        else:
+            changed = any(getattr(section, k) != v for k, v in values.items())
+            if changed:
+                for name, value in values.items():
+                    setattr(section, name, value)
+                section.save()
+        current_entries = list(section.entries.values_list("position", "source_id", "label"))
+        if current_entries != wanted_entries:
+            section.entries.all().delete()
+            ListEntry.objects.bulk_create(
+                ListEntry(section=section, position=p, source_id=s, label=label)
+                for p, s, label in wanted_entries
+            )
+            changed = True
+        if item["slug"] in existing:
+            (report.updated if changed else report.unchanged)["sections"] += 1

@@ -1,0 +1,73 @@
+from django.conf import settings
+from django.core.paginator import Paginator
+from django.http import JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_GET
+
+from .exports import catalog_document
+from .models import ListEntry, ReadingList, Source, Tier, Topic
+from .pages import home_context, list_sections, path_entries, related_sources
+
+
+@require_GET
+def home(request):
+    return render(request, "catalog/home.html", home_context())
+
+
+@require_GET
+def source_list(request):
+    sources = Source.objects.published().for_cards().in_list_order()
+    page = Paginator(sources, settings.CATALOG_PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(request, "catalog/source_list.html", {"page": page})
+
+
+@require_GET
+def source_detail(request, slug):
+    source = get_object_or_404(
+        Source.objects.select_related("tier", "replaced_by").prefetch_related("topics"), slug=slug
+    )
+    entries = ListEntry.objects.filter(source=source).select_related("section__reading_list")
+    related = related_sources(source)
+    return render(
+        request,
+        "catalog/source_detail.html",
+        {"source": source, "entries": entries, "related": related},
+    )
+
+
+@require_GET
+def topic_detail(request, slug):
+    topic = get_object_or_404(Topic.objects.select_related("parent"), slug=slug)
+    sources = Source.objects.published().in_topic(topic).for_cards().in_list_order()
+    page = Paginator(sources, settings.CATALOG_PAGE_SIZE).get_page(request.GET.get("page"))
+    subtopics = topic.children.with_counts()
+    return render(
+        request, "catalog/topic_detail.html", {"topic": topic, "page": page, "subtopics": subtopics}
+    )
+
+
+@require_GET
+def tier_detail(request, slug):
+    tier = get_object_or_404(Tier, slug=slug)
+    sources = Source.objects.published().filter(tier=tier).for_cards().in_list_order()
+    page = Paginator(sources, settings.CATALOG_PAGE_SIZE).get_page(request.GET.get("page"))
+    rules_from = ReadingList.objects.exclude(contribution_rules="")
+    context = {"tier": tier, "page": page, "rules_from": rules_from}
+    if tier.slug == Tier.START_HERE:
+        context["path"] = path_entries()
+    return render(request, "catalog/tier_detail.html", context)
+
+
+@require_GET
+def list_detail(request, slug):
+    reading_list = get_object_or_404(ReadingList, slug=slug)
+    return render(
+        request,
+        "catalog/list_detail.html",
+        {"reading_list": reading_list, "sections": list_sections(reading_list)},
+    )
+
+
+@require_GET
+def catalog_json(request):
+    return JsonResponse(catalog_document(), json_dumps_params={"ensure_ascii": False})

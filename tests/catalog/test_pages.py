@@ -1,0 +1,81 @@
+import pytest
+from django.urls import reverse
+
+pytestmark = pytest.mark.django_db
+
+
+def test_home_draws_the_path_in_order(client, small_catalog):
+    html = client.get("/").content.decode()
+    positions = [html.index(s.title) for s in small_catalog["path"]]
+    assert positions == sorted(positions)
+    assert "Kernel engineering" in html  # topics with counts
+    assert "Primary sources" in html  # reading lists
+
+
+def test_source_detail_shows_facts_and_citations(client, small_catalog):
+    flash = small_catalog["flash"]
+    response = client.get(flash.get_absolute_url())
+    assert response.status_code == 200
+    html = response.content.decode()
+    for text in [
+        "FlashAttention",
+        "Tri Dao et al.",
+        "2022",
+        "Core",
+        "Attention kernels",
+        "Paper that introduced the mechanism",
+        "FA1",
+        flash.url,
+    ]:
+        assert text in html
+    # Related: the other attention source shares a topic.
+    assert "Attention Is All You Need" in html
+
+
+def test_topic_page_includes_subtopics(client, small_catalog):
+    kernels = small_catalog["topics"][0]
+    html = client.get(kernels.get_absolute_url()).content.decode()
+    assert "FlashAttention" in html and "Roofline" in html
+    assert "How to Scale Your Model" not in html
+
+
+def test_tier_page_shows_rule_and_list_rules(client, small_catalog):
+    html = client.get(reverse("catalog:tier-detail", args=["start-here"])).content.decode()
+    assert "The path, in order" in html
+    assert "Primary sources only." in html
+    assert "FlashAttention" not in html
+
+
+def test_list_page_in_its_own_order(client, small_catalog):
+    html = client.get(small_catalog["list"].get_absolute_url()).content.decode()
+    order = ["How to Scale Your Model", "Attention Is All You Need", "Roofline", "FlashAttention"]
+    assert [html.index(t) for t in order] == sorted(html.index(t) for t in order)
+
+
+def test_source_list_is_paginated(client, many_sources, settings):
+    settings.CATALOG_PAGE_SIZE = 10
+    many_sources(25)
+    html = client.get("/sources/?page=3").content.decode()
+    assert "Page 3 of 3" in html
+    assert html.count('class="card source-card') == 5
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["/sources/nope/", "/topics/nope/", "/tiers/nope/", "/lists/nope/", "/no/such/page/"],
+)
+def test_unknown_slugs_give_the_styled_404(client, db, url):
+    response = client.get(url)
+    assert response.status_code == 404
+    assert "We could not find that page" in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    "query", ["?page=abc", "?page=-1", "?page=99999", "?page=%00", "?x=" + "a" * 5000, "?page=1e9"]
+)
+def test_malformed_query_strings_never_500(client, small_catalog, query):
+    assert client.get("/sources/" + query).status_code == 200
+
+
+def test_pages_refuse_unsafe_methods(client, small_catalog):
+    assert client.post("/").status_code == 405

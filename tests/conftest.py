@@ -1,0 +1,118 @@
+import pytest
+from django.core.management import call_command
+
+from catalog.catalog_file import read_catalog
+from catalog.services import load_catalog
+
+from .factories import (
+    ListEntryFactory,
+    ListSectionFactory,
+    ReadingListFactory,
+    SourceFactory,
+    TierFactory,
+    TopicFactory,
+    UserFactory,
+)
+
+PASSWORD = "correct horse battery staple"
+
+
+@pytest.fixture(autouse=True)
+def _test_settings(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # Tests do not run collectstatic, so static URLs come from the plain storage.
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+
+
+@pytest.fixture
+def tiers(db):
+    return {
+        slug: TierFactory(slug=slug, position=position)
+        for position, slug in enumerate(["start-here", "core", "frontier", "further-reading"])
+    }
+
+
+@pytest.fixture
+def small_catalog(tiers):
+    """A tiny catalog: one list with a three-step start-here path and a core section."""
+    kernels = TopicFactory(slug="kernels", name="Kernel engineering")
+    attention = TopicFactory(slug="attention", name="Attention", parent=kernels)
+    serving = TopicFactory(slug="serving", name="Serving")
+    reading_list = ReadingListFactory(
+        slug="wafer", title="Primary sources", contribution_rules="Primary sources only."
+    )
+    path = ListSectionFactory(reading_list=reading_list, slug="start-here", title="Start here")
+    core = ListSectionFactory(reading_list=reading_list, slug="core", title="Attention kernels")
+    steps = [
+        SourceFactory(
+            slug="scaling-book",
+            title="How to Scale Your Model",
+            tier=tiers["start-here"],
+            topics=[serving],
+        ),
+        SourceFactory(
+            slug="attention-paper",
+            title="Attention Is All You Need",
+            tier=tiers["start-here"],
+            topics=[attention],
+            year=2017,
+        ),
+        SourceFactory(
+            slug="roofline", title="Roofline", tier=tiers["start-here"], topics=[kernels]
+        ),
+    ]
+    for position, source in enumerate(steps, start=1):
+        ListEntryFactory(section=path, source=source, position=position)
+    flash = SourceFactory(
+        slug="flashattention",
+        title="FlashAttention",
+        authors="Tri Dao et al.",
+        tier=tiers["core"],
+        topics=[attention],
+        year=2022,
+        aliases="FA1, IO-aware attention",
+    )
+    ListEntryFactory(section=core, source=flash, position=1)
+    return {"list": reading_list, "path": steps, "flash": flash, "topics": [kernels, attention]}
+
+
+@pytest.fixture
+def full_catalog(db):
+    """The shipped catalog file, loaded."""
+    return load_catalog(read_catalog(), progress=False)
+
+
+@pytest.fixture
+def many_sources(tiers):
+    """Grow the catalog to a given size, for query-count tests at two sizes."""
+    topic = TopicFactory(slug="bulk", name="Bulk")
+
+    def grow(count):
+        sources = SourceFactory.create_batch(count, tier=tiers["core"], topics=[topic])
+        section = ListSectionFactory()
+        for position, source in enumerate(sources, start=1):
+            ListEntryFactory(section=section, source=source, position=position)
+        return sources
+
+    return grow
+
+
+@pytest.fixture
+def reader(db):
+    return UserFactory(email="reader@example.com")
+
+
+@pytest.fixture
+def other_reader(db):
+    return UserFactory(email="other@example.com")
+
+
+@pytest.fixture
+def maintainer(db):
+    user = UserFactory(email="maintainer@example.com")
+    call_command("create_maintainer", user.email, verbosity=0)
+    user.refresh_from_db()
+    return user

@@ -1,0 +1,84 @@
+import factory
+from django.contrib.auth import get_user_model
+
+from catalog.models import ListEntry, ListSection, ReadingList, Source, Tier, Topic
+
+
+class TierFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Tier
+        django_get_or_create = ["slug"]
+
+    slug = "core"
+    name = factory.LazyAttribute(lambda o: o.slug.replace("-", " ").capitalize())
+    position = factory.Sequence(int)
+    rule = "A primary source."
+
+
+class TopicFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Topic
+        django_get_or_create = ["slug"]
+
+    slug = factory.Sequence(lambda n: f"topic-{n}")
+    name = factory.LazyAttribute(lambda o: o.slug.replace("-", " ").title())
+    position = factory.Sequence(int)
+
+
+class SourceFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Source
+        skip_postgeneration_save = True
+
+    slug = factory.Sequence(lambda n: f"source-{n}")
+    title = factory.Sequence(lambda n: f"Source number {n}")
+    url = factory.Sequence(lambda n: f"https://example.org/papers/{n}")
+    kind = Source.Kind.PAPER
+    basis = Source.Basis.MECHANISM_PAPER
+    authors = "Ada Lovelace et al."
+    year = 2023
+    summary = "A one-line summary."
+    tier = factory.SubFactory(TierFactory)
+
+    @factory.post_generation
+    def topics(self, create, extracted, **kwargs):
+        if create and extracted:
+            self.topics.set(extracted)
+
+
+class ReadingListFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = ReadingList
+        django_get_or_create = ["slug"]
+
+    slug = factory.Sequence(lambda n: f"list-{n}")
+    title = factory.Sequence(lambda n: f"Reading list {n}")
+    position = factory.Sequence(int)
+
+
+class ListSectionFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = ListSection
+
+    reading_list = factory.SubFactory(ReadingListFactory)
+    slug = factory.Sequence(lambda n: f"section-{n}")
+    title = factory.Sequence(lambda n: f"Section {n}")
+    position = factory.Sequence(lambda n: n + 1)
+
+
+class ListEntryFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = ListEntry
+
+    section = factory.SubFactory(ListSectionFactory)
+    source = factory.SubFactory(SourceFactory)
+    position = factory.Sequence(lambda n: n + 1)
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = get_user_model()
+        skip_postgeneration_save = True
+
+    email = factory.Sequence(lambda n: f"reader{n}@example.com")
+    password = factory.django.Password("correct horse battery staple")
