@@ -5,8 +5,8 @@ from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
 
-from .querysets import SourceQuerySet, TopicQuerySet
-from .urlcanon import InvalidURL, canonical_url
+from ..querysets import SourceQuerySet, TopicQuerySet
+from ..urlcanon import InvalidURL, canonical_url
 
 MIN_YEAR, MAX_YEAR = 1900, 2100
 

@@ -4,9 +4,9 @@ from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
-from .exports import catalog_document
-from .models import ListEntry, ReadingList, Source, Tier, Topic
-from .pages import home_context, list_sections, path_entries, related_sources
+from ..exports import catalog_document
+from ..models import ListEntry, ReadingList, Source, Tier, Topic
+from ..pages import home_context, list_sections, path_entries, related_sources
 
 
 @require_GET

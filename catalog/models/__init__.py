@@ -1,0 +1,3 @@
+from .sources import ListEntry, ListSection, ReadingList, Source, Tier, Topic
+
+__all__ = ["ListEntry", "ListSection", "ReadingList", "Source", "Tier", "Topic"]
