@@ -5,6 +5,8 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# Development values for the local commands; production sets its own environment.
+DEV := DEBUG=$${DEBUG:-true}
 
 # A Python 3.12+: python3.13/python3.12 on PATH, else pyenv's installed versions.
 PYTHON ?= $(shell for p in python3.13 python3.12; do \
@@ -27,23 +29,23 @@ $(STAMP): pyproject.toml | $(PY)
 setup: $(STAMP)
 
 migrate: setup
-	$(PY) manage.py migrate --noinput
+	$(DEV) $(PY) manage.py migrate --noinput
 
 catalog: migrate
-	$(PY) manage.py load_catalog
+	$(DEV) $(PY) manage.py load_catalog
 
 run: catalog
-	DEBUG=true $(PY) manage.py runserver $(HOST):$(PORT)
+	$(DEV) $(PY) manage.py runserver $(HOST):$(PORT)
 
 test: setup
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
-	$(PY) manage.py makemigrations --check --dry-run
+	$(DEV) $(PY) manage.py makemigrations --check --dry-run
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 maintainer: migrate
 	@if [ -z "$(EMAIL)" ]; then echo "Usage: make maintainer EMAIL=you@example.com" >&2; exit 1; fi
-	$(PY) manage.py create_maintainer "$(EMAIL)"
+	$(DEV) $(PY) manage.py create_maintainer "$(EMAIL)"
 
 lint: setup
 	$(PY) -m ruff check .
