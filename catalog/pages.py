@@ -5,6 +5,7 @@ from django.db.models import Prefetch
 from .models import ListEntry, ListSection, ReadingList, Source, Tier, Topic
 
 START_HERE_LIST_SECTION = "start-here"
+COMPANION_LIST_SECTION = "practical-companion"
 
 
 def path_entries():
@@ -12,6 +13,15 @@ def path_entries():
     return list(
         ListEntry.objects.filter(section__slug=START_HERE_LIST_SECTION)
         .select_related("source__tier", "section__reading_list")
+        .order_by("section__reading_list__position", "position")
+    )
+
+
+def companion_entries():
+    """What the Start-here path names as its practical companion (the GPU Mode lectures)."""
+    return list(
+        ListEntry.objects.filter(section__slug=COMPANION_LIST_SECTION)
+        .select_related("source")
         .order_by("section__reading_list__position", "position")
     )
 
@@ -28,6 +38,7 @@ def list_sections(reading_list):
 def home_context():
     return {
         "path": path_entries(),
+        "companions": companion_entries(),
         "tiers": Tier.objects.all(),
         "topics": Topic.objects.filter(parent=None).with_counts(),
         "lists": ReadingList.objects.all(),

@@ -6,7 +6,7 @@ from django.views.decorators.http import require_GET
 
 from ..exports import catalog_document
 from ..models import ListEntry, ReadingList, Source, Tier, Topic
-from ..pages import home_context, list_sections, path_entries, related_sources
+from ..pages import companion_entries, home_context, list_sections, path_entries, related_sources
 
 
 @require_GET
@@ -55,6 +55,7 @@ def tier_detail(request, slug):
     context = {"tier": tier, "page": page, "rules_from": rules_from}
     if tier.slug == Tier.START_HERE:
         context["path"] = path_entries()
+        context["companions"] = companion_entries()
     return render(request, "catalog/tier_detail.html", context)
 
 

@@ -182,3 +182,10 @@ def test_export_command_writes_the_same_document(full_catalog, tmp_path, client)
     out = tmp_path / "export.json"
     call_command("export_catalog", output=str(out), verbosity=0)
     assert json.loads(out.read_text()) == client.get("/catalog.json").json()
+
+
+def test_home_and_start_here_show_the_path_and_its_companion(client, full_catalog):
+    for url in ["/", "/tiers/start-here/"]:
+        html = client.get(url).content.decode()
+        assert html.count('class="path-step') == 8, url
+        assert "Practical companion" in html and "GPU Mode lectures" in html, url
