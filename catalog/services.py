@@ -3,7 +3,7 @@
 from collections import Counter
 from dataclasses import dataclass, field
 
-from django.db import transaction
+from django.db import models, transaction
 
 from .models import ListEntry, ListSection, ReadingList, Source, Tier, Topic
 from .progress import Progress
@@ -67,9 +67,15 @@ def _upsert(model, lookup, values, report, kind):
 
 
 def _reader_references(source):
-    """Why a source must not be deleted: anything outside the list structure points at it."""
+    """Why a source must not be deleted: readers' data (bookmarks, notes…) protects it.
+
+    Protection is declared where it belongs, on the referring foreign key (on_delete=PROTECT),
+    so the loader needs no list of the apps that keep readers' data.
+    """
     for relation in Source._meta.related_objects:
         if relation.related_model in (ListEntry, Source) or not relation.one_to_many:
+            continue
+        if relation.on_delete not in (models.PROTECT, models.RESTRICT):
             continue
         count = relation.related_model._default_manager.filter(
             **{relation.field.name: source}
