@@ -1,0 +1,198 @@
+"""Notes on sources: add, edit, delete and undo in place (HTMX) or as plain pages; lists; export.
+
+Ownership is a queryset, not an `if`: a note outside `owned_by(user)` or `visible_to(user)` does
+not exist for this reader (404), whether it is someone else's private note or a teammate's.
+"""
+
+import json
+from functools import wraps
+from urllib.parse import urlencode
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.paginator import Paginator
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render, resolve_url
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import HttpResponseClientRedirect
+
+from catalog.models import Source
+
+from .models import Note
+from .note_exports import notes_document, notes_markdown
+from .note_forms import NoteFilterForm, NoteForm
+from .note_services import note_create, note_delete, note_restore, note_update
+
+NOTES_PAGE_SIZE = 25
+FORM_TEMPLATE = "accounts/notes/note_form.html"
+NOTE_TEMPLATE = "accounts/notes/note.html"
+
+
+def login_required_htmx(view):
+    """Send visitors to log in and back; an HTMX request is redirected as a whole page."""
+
+    @wraps(view)
+    def wrapped(request, *args, **kwargs):
+        if request.user.is_authenticated:
+            return view(request, *args, **kwargs)
+        if request.htmx:
+            back = request.htmx.current_url_abs_path or request.get_full_path()
+            login = resolve_url(settings.LOGIN_URL)
+            return HttpResponseClientRedirect(f"{login}?{urlencode({'next': back})}")
+        return redirect_to_login(request.get_full_path())
+
+    return wrapped
+
+
+def _source_page(note_or_source, anchor="source-notes"):
+    source = getattr(note_or_source, "source", note_or_source)
+    return f"{source.get_absolute_url()}#{anchor}"
+
+
+def _form_context(request, *, source, form, note=None):
+    if note:
+        action, hx_target = reverse("notes:edit", args=[note.pk]), f"#note-{note.pk}"
+    else:
+        action, hx_target = reverse("notes:create", args=[source.slug]), "#note-add"
+    return {
+        "source": source,
+        "note": note,
+        "form": form,
+        "action": action,
+        "hx_target": hx_target if request.htmx else "",
+    }
+
+
+@vary_on_headers("HX-Request")
+@login_required_htmx
+@require_http_methods(["GET", "POST"])
+def note_create_view(request, slug):
+    source = get_object_or_404(Source, slug=slug)
+    form = NoteForm(request.POST or None, prefix_id="note-new")
+    if request.method == "POST" and form.is_valid():
+        note = note_create(user=request.user, source=source, **form.cleaned_data)
+        if not request.htmx:
+            messages.success(request, "Note saved.")
+            return redirect(_source_page(note, f"note-{note.pk}"))
+        context = _form_context(request, source=source, form=NoteForm(prefix_id="note-new")) | {
+            "created": note
+        }
+        return render(request, f"{FORM_TEMPLATE}#created", context)
+    context = _form_context(request, source=source, form=form)
+    if request.htmx:
+        return render(request, f"{FORM_TEMPLATE}#add", context)
+    return render(request, FORM_TEMPLATE, context)
+
+
+@vary_on_headers("HX-Request")
+@login_required_htmx
+@require_GET
+def note_detail_view(request, pk):
+    note = get_object_or_404(Note.objects.visible_to(request.user).for_display(), pk=pk)
+    template = f"{NOTE_TEMPLATE}#note" if request.htmx else NOTE_TEMPLATE
+    return render(request, template, {"note": note})
+
+
+@vary_on_headers("HX-Request")
+@login_required_htmx
+@require_http_methods(["GET", "POST"])
+def note_edit_view(request, pk):
+    note = get_object_or_404(Note.objects.owned_by(request.user).for_display(), pk=pk)
+    form = NoteForm(request.POST or None, instance=note, prefix_id=f"note-{note.pk}")
+    if request.method == "POST" and form.is_valid():
+        note = note_update(note=note, **form.cleaned_data)
+        if not request.htmx:
+            messages.success(request, "Note saved.")
+            return redirect(_source_page(note, f"note-{note.pk}"))
+        return render(request, f"{NOTE_TEMPLATE}#note", {"note": note})
+    if request.method == "POST":
+        # The failed form changed the instance in memory; the page shows the saved note's source.
+        note.refresh_from_db(fields=["body", "quote", "locator", "visibility"])
+    context = _form_context(request, source=note.source, form=form, note=note)
+    if request.htmx:
+        return render(request, f"{FORM_TEMPLATE}#edit", context)
+    return render(request, FORM_TEMPLATE, context)
+
+
+@vary_on_headers("HX-Request")
+@login_required_htmx
+@require_http_methods(["GET", "POST"])
+def note_delete_view(request, pk):
+    note = get_object_or_404(Note.objects.owned_by(request.user).for_display(), pk=pk)
+    if request.method == "GET":
+        # Without JavaScript, deleting asks on its own page (htmx asks with hx-confirm).
+        return render(request, "accounts/notes/note_delete.html", {"note": note})
+    note_delete(note=note)
+    if request.htmx:
+        return render(request, f"{NOTE_TEMPLATE}#deleted", {"note": note})
+    messages.success(request, "Note deleted. You can undo this for a few seconds.")
+    return redirect(_source_page(note, f"note-{note.pk}"))
+
+
+@vary_on_headers("HX-Request")
+@login_required_htmx
+@require_POST
+def note_restore_view(request, pk):
+    note = get_object_or_404(Note.objects.restorable_by(request.user).for_display(), pk=pk)
+    note_restore(note=note)
+    if request.htmx:
+        return render(request, f"{NOTE_TEMPLATE}#note", {"note": note})
+    messages.success(request, "Note restored.")
+    return redirect(_source_page(note, f"note-{note.pk}"))
+
+
+@vary_on_headers("HX-Request")
+@login_required_htmx
+@require_GET
+def my_notes_view(request):
+    form = NoteFilterForm(request.GET or None)
+    notes = Note.objects.owned_by(request.user).filtered(**form.filters()).for_display().newest()
+    page = Paginator(notes, NOTES_PAGE_SIZE).get_page(request.GET.get("page"))
+    template = "accounts/notes/my_notes.html"
+    if request.htmx:
+        template += "#results"
+    return render(request, template, {"form": form, "page": page})
+
+
+@login_required_htmx
+@require_GET
+def export_markdown_view(request):
+    notes = _export_notes(request.user)
+    text = notes_markdown(notes, user=request.user, request=request)
+    return _attachment(text, "text/markdown; charset=utf-8", "md")
+
+
+@login_required_htmx
+@require_GET
+def export_json_view(request):
+    notes = _export_notes(request.user)
+    document = notes_document(notes, user=request.user, request=request)
+    text = json.dumps(document, ensure_ascii=False, indent=2)
+    return _attachment(text, "application/json", "json")
+
+
+def _export_notes(user):
+    return Note.objects.owned_by(user).select_related("source").order_by("source__title", "created")
+
+
+def _attachment(text, content_type, extension):
+    filename = f"readinglist-notes-{timezone.localdate():%Y-%m-%d}.{extension}"
+    response = HttpResponse(text, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@vary_on_headers("HX-Request")
+@login_required_htmx
+@require_GET
+def team_notes_view(request):
+    notes = Note.objects.team().for_display().newest()
+    page = Paginator(notes, NOTES_PAGE_SIZE).get_page(request.GET.get("page"))
+    template = "accounts/notes/team_notes.html"
+    if request.htmx:
+        template += "#results"
+    return render(request, template, {"page": page})
