@@ -1,0 +1,157 @@
+"""The catalog's change log: one way to record a change, whoever makes it.
+
+The admin, the loader and moderation all call `record_change` (one change) or
+`record_source_edit` (compare a snapshot taken before an edit with the source after it, and
+record what a reader would care about: promoted, demoted, retired, replaced, link fixed,
+re-verified, or updated).
+"""
+
+from dataclasses import dataclass
+
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from .models import ChangeLogEntry, Source
+
+Kind = ChangeLogEntry.Kind
+Via = ChangeLogEntry.Via
+# Fields whose change is an "updated" entry; the rest have a kind of their own.
+DESCRIPTIVE_FIELDS = {
+    "title": "title",
+    "kind": "kind",
+    "basis": "primary-source basis",
+    "authors": "authors",
+    "venue": "venue",
+    "year": "year",
+    "summary": "summary",
+    "aliases": "aliases",
+    "topics": "topics",
+    "awaiting_evidence": "awaiting evidence",
+}
+HOME_CHANGES_LIMIT = 20
+
+
+@dataclass(frozen=True)
+class SourceSnapshot:
+    """What a source looked like before an edit, as far as the change log cares."""
+
+    title: str
+    kind: str
+    basis: str
+    authors: str
+    venue: str
+    year: int | None
+    summary: str
+    aliases: str
+    topics: frozenset
+    awaiting_evidence: bool
+    status: str
+    url: str
+    verified_on: object
+    tier_id: int | None
+    tier_name: str
+    tier_position: int | None
+    replaced_by_id: int | None
+
+
+def snapshot(source):
+    """A snapshot of a saved source (None for a source not saved yet). Reads its tier and
+    topics, so callers that snapshot many sources should select_related/prefetch them."""
+    if source is None or source.pk is None:
+        return None
+    tier = source.tier if source.tier_id else None
+    return SourceSnapshot(
+        title=source.title,
+        kind=source.kind,
+        basis=source.basis,
+        authors=source.authors,
+        venue=source.venue,
+        year=source.year,
+        summary=source.summary,
+        aliases=source.aliases,
+        topics=frozenset(topic.pk for topic in source.topics.all()),
+        awaiting_evidence=source.awaiting_evidence,
+        status=source.status,
+        url=source.url,
+        verified_on=source.verified_on,
+        tier_id=source.tier_id,
+        tier_name=tier.name if tier else "",
+        tier_position=tier.position if tier else None,
+        replaced_by_id=source.replaced_by_id,
+    )
+
+
+def record_change(*, source, kind, detail="", actor=None, via, title=""):
+    """Write one change log entry. `title` names a source that no longer exists."""
+    return ChangeLogEntry.objects.create(
+        source=source if source is not None and source.pk else None,
+        source_title=(source.title if source is not None else title)[:300] or "Untitled",
+        kind=kind,
+        detail=detail,
+        actor=actor if actor is not None and actor.is_authenticated else None,
+        via=via,
+    )
+
+
+def changes_between(before, after):
+    """The (kind, detail) pairs a reader would want to hear about, from two snapshots."""
+    if after is None:
+        return []
+    if before is None:
+        return [(Kind.ADDED, f"Added to {after.tier_name}." if after.tier_name else "")]
+    found = []
+    if before.status != after.status:
+        if after.status == Source.Status.RETIRED:
+            found.append((Kind.RETIRED, "Retired from the catalog."))
+        else:
+            found.append((Kind.UPDATED, "Returned to the catalog."))
+    if before.tier_id != after.tier_id:
+        # Tiers are ordered from Start here down to Further reading: a smaller position is higher.
+        up = (after.tier_position or 0) < (before.tier_position or 0)
+        found.append(
+            (
+                Kind.PROMOTED if up else Kind.DEMOTED,
+                f"Moved from {before.tier_name} to {after.tier_name}.",
+            )
+        )
+    if after.replaced_by_id and before.replaced_by_id != after.replaced_by_id:
+        replacement = Source.objects.filter(pk=after.replaced_by_id).values_list("title", flat=True)
+        found.append((Kind.REPLACED, f"Superseded by {replacement.first() or 'another source'}."))
+    if before.url != after.url:
+        if after.url:
+            found.append((Kind.LINK_FIXED, f"Link changed to {after.url}."))
+        else:
+            found.append((Kind.UPDATED, "Link removed."))
+    if after.verified_on and (before.verified_on is None or after.verified_on > before.verified_on):
+        found.append((Kind.REVERIFIED, f"Re-verified on {after.verified_on.isoformat()}."))
+    changed = [
+        label
+        for name, label in DESCRIPTIVE_FIELDS.items()
+        if getattr(before, name) != getattr(after, name)
+    ]
+    if changed:
+        found.append((Kind.UPDATED, "Changed " + ", ".join(changed) + "."))
+    return found
+
+
+def record_source_edit(*, before, source, actor=None, via):
+    """Record every change between `before` (a snapshot, or None for a new source) and `source`
+    as it is now. Returns the entries written."""
+    return [
+        record_change(source=source, kind=kind, detail=detail, actor=actor, via=via)
+        for kind, detail in changes_between(before, snapshot(source))
+    ]
+
+
+def changes_since_last_visit(user, limit=HOME_CHANGES_LIMIT):
+    """The changes a signed-in reader has not seen: since their last home-page visit, or since
+    they joined. Newest first, at most `limit`."""
+    since = user.last_seen_changes_at or user.date_joined
+    return list(ChangeLogEntry.objects.since(since).for_display()[:limit])
+
+
+def mark_changes_seen(user, moment=None):
+    """Remember that the reader has now seen the change log up to `moment` (default: now)."""
+    moment = moment or timezone.now()
+    get_user_model().objects.filter(pk=user.pk).update(last_seen_changes_at=moment)
+    user.last_seen_changes_at = moment

@@ -1,0 +1,17 @@
+import json
+
+from django import template
+
+from ..citations import to_bibtex, to_csl
+
+register = template.Library()
+
+
+@register.inclusion_tag("catalog/includes/cite.html")
+def cite_block(source):
+    """The "Cite" disclosure of a source page: BibTeX and CSL-JSON, shown and downloadable."""
+    return {
+        "source": source,
+        "bibtex": to_bibtex([source]).strip(),
+        "csl": json.dumps(to_csl([source])[0], ensure_ascii=False, indent=2),
+    }

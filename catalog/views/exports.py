@@ -1,0 +1,82 @@
+"""Citations as downloads: one source, a reading list, or a search result, as BibTeX or CSL-JSON."""
+
+import json
+
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from django.views.decorators.http import require_GET
+
+from ..citations import filename, to_bibtex, to_csl
+from ..forms import SearchForm
+from ..models import ReadingList, Source
+from ..search import backend_for, filtered_sources, ordered, parse_query
+
+# A search result can be the whole catalog; an export is capped so one request stays cheap.
+MAX_EXPORTED = 1000
+BIBTEX_TYPE = "application/x-bibtex; charset=utf-8"
+CSL_TYPE = "application/vnd.citationstyles.csl+json; charset=utf-8"
+
+
+def bibtex_response(sources, stem):
+    response = HttpResponse(to_bibtex(sources), content_type=BIBTEX_TYPE)
+    response["Content-Disposition"] = f'attachment; filename="{filename(stem, "bib")}"'
+    return response
+
+
+def csl_response(sources, stem):
+    body = json.dumps(to_csl(sources), ensure_ascii=False, indent=2)
+    response = HttpResponse(body, content_type=CSL_TYPE)
+    response["Content-Disposition"] = f'attachment; filename="{filename(stem, "json")}"'
+    return response
+
+
+RESPONSES = {"bib": bibtex_response, "json": csl_response}
+
+
+def _citable():
+    return Source.objects.select_related("tier")
+
+
+@require_GET
+def source_citation(request, slug, fmt):
+    source = get_object_or_404(_citable(), slug=slug)
+    return RESPONSES[fmt]([source], source.slug)
+
+
+def list_sources(reading_list):
+    """A list's sources in the list's own order, each once."""
+    sources = (
+        _citable()
+        .filter(entries__section__reading_list=reading_list)
+        .order_by("entries__section__position", "entries__position")
+    )
+    seen, ordered_sources = set(), []
+    for source in sources:
+        if source.pk not in seen:
+            seen.add(source.pk)
+            ordered_sources.append(source)
+    return ordered_sources
+
+
+@require_GET
+def list_citation(request, slug, fmt):
+    reading_list = get_object_or_404(ReadingList, slug=slug)
+    return RESPONSES[fmt](list_sources(reading_list), reading_list.slug)
+
+
+def search_result_sources(params, limit=MAX_EXPORTED):
+    """The sources a search shows, in the order it shows them, without paging."""
+    backend = backend_for("default")
+    query = backend.prepare(parse_query(params.q), "default")
+    sources = filtered_sources(params)
+    if query:
+        sources = backend.match(sources, query)
+    sources, _ = ordered(sources, params, query, backend)
+    return list(sources.select_related("tier")[:limit])
+
+
+@require_GET
+def search_citation(request, fmt):
+    form = SearchForm(request.GET)
+    form.is_valid()  # an invalid year is dropped; every valid filter still applies
+    return RESPONSES[fmt](search_result_sources(form.params()), "readinglist-search")

@@ -1,0 +1,315 @@
+import datetime
+import json
+
+import bibtexparser
+import pytest
+
+from catalog.citations import (
+    base_key,
+    citation_keys,
+    classify,
+    latex,
+    parse_authors,
+    to_bibtex,
+    to_csl,
+)
+from catalog.models import Source
+from tests.factories import ListEntryFactory, ListSectionFactory, SourceFactory
+
+CSL_TYPES = {
+    "article",
+    "article-journal",
+    "book",
+    "paper-conference",
+    "post-weblog",
+    "report",
+    "software",
+    "standard",
+    "webpage",
+}
+
+
+def parse_bib(text):
+    library = bibtexparser.parse_string(text)
+    assert library.failed_blocks == [], [block.error for block in library.failed_blocks]
+    return library
+
+
+def one_entry(source):
+    library = parse_bib(to_bibtex([source]))
+    assert len(library.entries) == 1
+    return library.entries[0]
+
+
+def fields(entry):
+    return {key: field.value for key, field in entry.fields_dict.items()}
+
+
+@pytest.mark.django_db
+class TestEntryTypes:
+    def test_conference_paper_is_inproceedings_with_booktitle(self, tiers):
+        source = SourceFactory(
+            title="FlashAttention: Fast and Memory-Efficient Exact Attention",
+            authors="Tri Dao et al.",
+            venue="NeurIPS",
+            year=2022,
+            url="https://arxiv.org/abs/2205.14135",
+            tier=tiers["core"],
+        )
+        entry = one_entry(source)
+        assert entry.entry_type == "inproceedings"
+        assert entry.key == "dao2022flashattention"
+        values = fields(entry)
+        assert values["booktitle"] == "NeurIPS"
+        assert values["author"] == "Dao, Tri and others"
+        assert values["year"] == "2022"
+        assert values["eprint"] == "2205.14135"
+        [item] = to_csl([source])
+        assert item["type"] == "paper-conference"
+        assert item["container-title"] == "NeurIPS"
+        assert item["author"] == [{"family": "Dao", "given": "Tri"}]
+        assert item["issued"] == {"date-parts": [[2022]]}
+
+    def test_journal_paper_is_article(self, tiers):
+        source = SourceFactory(venue="IEEE Micro", authors="E. Lindholm et al.", year=2008)
+        entry = one_entry(source)
+        assert entry.entry_type == "article"
+        assert fields(entry)["journal"] == "IEEE Micro"
+        assert to_csl([source])[0]["type"] == "article-journal"
+
+    def test_arxiv_only_paper_is_preprint_article_with_eprint(self, tiers):
+        source = SourceFactory(
+            venue="arXiv", url="https://arxiv.org/abs/2307.08691", authors="Tri Dao"
+        )
+        entry = one_entry(source)
+        assert entry.entry_type == "article"
+        values = fields(entry)
+        assert values["journal"] == "arXiv preprint arXiv:2307.08691"
+        assert values["eprint"] == "2307.08691"
+        assert values["archiveprefix"] == "arXiv"
+        item = to_csl([source])[0]
+        assert item["type"] == "article"
+        assert item["number"] == "arXiv:2307.08691"
+
+    def test_book_has_publisher(self, tiers):
+        source = SourceFactory(
+            kind=Source.Kind.BOOK,
+            venue="The MIT Press",
+            authors="Ian Goodfellow, Yoshua Bengio, and Aaron Courville",
+            title="Deep Learning",
+            year=2016,
+        )
+        entry = one_entry(source)
+        assert entry.entry_type == "book"
+        values = fields(entry)
+        assert values["publisher"] == "The MIT Press"
+        assert values["author"] == ("Goodfellow, Ian and Bengio, Yoshua and Courville, Aaron")
+        item = to_csl([source])[0]
+        assert item["type"] == "book"
+        assert item["publisher"] == "The MIT Press"
+        assert [a["family"] for a in item["author"]] == ["Goodfellow", "Bengio", "Courville"]
+
+    @pytest.mark.parametrize(
+        ("kind", "csl_type"),
+        [
+            (Source.Kind.DOCUMENTATION, "webpage"),
+            (Source.Kind.REPOSITORY, "software"),
+            (Source.Kind.SPECIFICATION, "standard"),
+            (Source.Kind.WEBSITE, "webpage"),
+        ],
+    )
+    def test_documentation_and_repositories_are_misc_with_url_and_access_date(
+        self, tiers, kind, csl_type
+    ):
+        source = SourceFactory(
+            kind=kind,
+            authors="NVIDIA",
+            venue="",
+            year=None,
+            title="CUDA C++ Programming Guide",
+            url="https://docs.nvidia.com/cuda/cuda-c-programming-guide/",
+            verified_on=datetime.date(2025, 3, 1),
+        )
+        entry = one_entry(source)
+        assert entry.entry_type == "misc"
+        values = fields(entry)
+        assert values["author"] == "{NVIDIA}"
+        assert values["url"] == source.url
+        assert values["howpublished"] == "\\url{" + source.url + "}"
+        assert values["urldate"] == "2025-03-01"
+        item = to_csl([source])[0]
+        assert item["type"] == csl_type
+        assert item["author"] == [{"literal": "NVIDIA"}]
+        assert item["URL"] == source.url
+        assert item["accessed"] == {"date-parts": [[2025, 3, 1]]}
+        assert "issued" not in item
+
+    def test_organisation_names_stay_whole(self, tiers):
+        people, more = parse_authors("The Linux Foundation")
+        assert people[0].literal == "The Linux Foundation" and not more
+        people, more = parse_authors("Hugging Face")
+        assert people[0].literal == "Hugging Face"
+        people, more = parse_authors("Betsy Beyer et al. (eds.)")
+        assert (people[0].family, people[0].given, more) == ("Beyer", "Betsy", True)
+
+
+@pytest.mark.django_db
+class TestOddSources:
+    def test_no_url_no_year_odd_title_still_parses(self, tiers):
+        source = SourceFactory(
+            title="50% of {GPUs} & $cost_#1 ~ ^x \\ naïve Gordić “quoted” 日本",
+            url="",
+            year=None,
+            authors="",
+            venue="",
+            awaiting_evidence=True,
+            kind=Source.Kind.WATCH,
+        )
+        entry = one_entry(source)
+        values = fields(entry)
+        assert "url" not in values and "year" not in values
+        title = values["title"]
+        for escaped in ["\\%", "\\{", "\\}", "\\&", "\\$", "\\_", "\\#"]:
+            assert escaped in title
+        assert "\\textasciitilde" in title and "\\textasciicircum" in title
+        assert "\\textbackslash" in title
+        assert 'na{\\"\\i}ve' in title and "Gordi{\\'c}" in title
+        assert "日本" in title
+        # The whole title survives as one braced value: braces in it are balanced.
+        assert title.count("{") == title.count("}")
+        item = to_csl([source])[0]
+        assert item["title"] == source.title
+        assert "URL" not in item and "issued" not in item
+        json.loads(json.dumps(to_csl([source])))
+
+    def test_latex_escapes_every_special(self):
+        assert latex("a & b % c $ d # e _ f { g } h ~ i ^ j \\") == (
+            "a {\\&} b {\\%} c {\\$} d {\\#} e {\\_} f {\\{} g {\\}} h {\\textasciitilde} "
+            "i {\\textasciicircum} j {\\textbackslash}"
+        )
+
+    def test_url_with_braces_or_percent_stays_a_valid_field(self, tiers):
+        source = SourceFactory(url="https://example.org/a%20b/{x}#frag")
+        values = fields(one_entry(source))
+        assert values["url"] == "https://example.org/a%20b/%7Bx%7D#frag"
+
+
+@pytest.mark.django_db
+class TestKeys:
+    def test_keys_are_stable_lowercase_ascii(self, tiers):
+        source = SourceFactory(title="Ünïcode Tîtle: the Start", authors="Aleksa Gordić", year=2024)
+        assert base_key(source) == "gordic2024unicode"
+
+    def test_colliding_keys_are_suffixed_in_slug_order_whatever_the_input_order(self, tiers):
+        a = SourceFactory(slug="a-guide", title="CUDA guide", authors="NVIDIA", year=None)
+        b = SourceFactory(slug="b-guide", title="CUDA reference", authors="NVIDIA", year=None)
+        c = SourceFactory(slug="c-guide", title="CUDA samples", authors="NVIDIA", year=None)
+        forward = citation_keys([a, b, c])
+        backward = citation_keys([c, b, a])
+        assert forward == backward
+        assert [forward[s.pk] for s in (a, b, c)] == ["nvidiacuda", "nvidiacudab", "nvidiacudac"]
+        library = parse_bib(to_bibtex([c, a, b]))
+        assert len({entry.key for entry in library.entries}) == 3
+
+    def test_key_without_author_or_year_falls_back_to_title(self, tiers):
+        source = SourceFactory(title="The Roofline", authors="", year=None)
+        assert base_key(source) == "roofline"
+
+
+def test_every_source_of_the_shipped_catalog_exports_valid_bibtex_and_csl(full_catalog):
+    sources = list(Source.objects.select_related("tier").order_by("slug"))
+    assert len(sources) > 150
+    library = parse_bib(to_bibtex(sources))
+    assert len(library.entries) == len(sources)
+    keys = [entry.key for entry in library.entries]
+    assert len(set(keys)) == len(keys)
+    assert all(key.isascii() and key == key.lower() for key in keys)
+    types = {entry.entry_type for entry in library.entries}
+    assert {"inproceedings", "article", "book", "misc"} <= types
+    items = to_csl(sources)
+    assert {item["type"] for item in items} <= CSL_TYPES
+    for item in items:
+        assert item["title"] and item["id"]
+        for author in item.get("author", []):
+            assert set(author) <= {"family", "given", "literal"} and author
+    # Stable across runs: the same catalog gives the same document.
+    assert citation_keys(sources) == citation_keys(list(reversed(sources)))
+    assert to_bibtex(sources) == to_bibtex(list(Source.objects.order_by("slug")))
+
+
+@pytest.mark.django_db
+class TestDownloads:
+    def test_source_page_offers_both_formats(self, client, small_catalog):
+        flash = small_catalog["flash"]
+        page = client.get(flash.get_absolute_url()).content.decode()
+        assert "<summary>Cite</summary>" in page
+        assert f"/sources/{flash.slug}/cite.bib" in page
+        assert f"/sources/{flash.slug}/cite.json" in page
+        assert "dao2022flashattention" in page
+
+    def test_source_bib_download(self, client, small_catalog):
+        response = client.get("/sources/flashattention/cite.bib")
+        assert response.status_code == 200
+        assert response["Content-Type"].startswith("application/x-bibtex")
+        assert 'filename="flashattention.bib"' in response["Content-Disposition"]
+        library = parse_bib(response.content.decode())
+        assert [entry.key for entry in library.entries] == ["dao2022flashattention"]
+
+    def test_source_csl_download(self, client, small_catalog):
+        response = client.get("/sources/flashattention/cite.json")
+        assert response.status_code == 200
+        items = json.loads(response.content)
+        assert items[0]["title"] == "FlashAttention"
+
+    def test_unknown_source_is_404(self, client, small_catalog):
+        assert client.get("/sources/nope/cite.bib").status_code == 404
+
+    def test_reading_list_export_in_list_order(self, client, small_catalog):
+        response = client.get(f"/lists/{small_catalog['list'].slug}/cite.bib")
+        library = parse_bib(response.content.decode())
+        titles = [entry.fields_dict["title"].value for entry in library.entries]
+        assert titles == [
+            "{How to Scale Your Model}",
+            "{Attention Is All You Need}",
+            "{Roofline}",
+            "{FlashAttention}",
+        ]
+        items = json.loads(client.get(f"/lists/{small_catalog['list'].slug}/cite.json").content)
+        assert [item["title"] for item in items][-1] == "FlashAttention"
+
+    def test_search_result_export_applies_query_and_filters(self, client, small_catalog):
+        response = client.get("/sources/cite.bib", {"q": "attention"})
+        titles = {
+            e.fields_dict["title"].value for e in parse_bib(response.content.decode()).entries
+        }
+        assert titles == {"{Attention Is All You Need}", "{FlashAttention}"}
+        response = client.get("/sources/cite.json", {"topic": "serving"})
+        assert [item["title"] for item in json.loads(response.content)] == [
+            "How to Scale Your Model"
+        ]
+
+    def test_search_export_with_bad_year_still_answers(self, client, small_catalog):
+        response = client.get("/sources/cite.json", {"year": "soon", "q": "flash"})
+        assert response.status_code == 200
+        assert [item["title"] for item in json.loads(response.content)] == ["FlashAttention"]
+
+    def test_citation_queries_are_constant(
+        self, client, many_sources, django_assert_max_num_queries
+    ):
+        many_sources(5)
+        section = ListSectionFactory()
+        for position, source in enumerate(SourceFactory.create_batch(3), start=1):
+            ListEntryFactory(section=section, source=source, position=position)
+        slug = section.reading_list.slug
+        with django_assert_max_num_queries(4):
+            client.get(f"/lists/{slug}/cite.bib")
+        many_sources(40)
+        with django_assert_max_num_queries(4):
+            client.get("/sources/cite.bib")
+
+
+@pytest.mark.django_db
+def test_classify_never_fails_on_empty_fields(tiers):
+    source = SourceFactory(authors="", venue="", year=None, url="")
+    citation = classify(source)
+    assert citation.bibtex_type == "misc"

@@ -1,0 +1,105 @@
+import csv
+import io
+import json
+import re
+from pathlib import Path
+
+import bibtexparser
+from playwright.sync_api import expect
+
+from accounts.models import Bookmark
+
+
+def test_reader_cites_a_source_and_finds_its_feed(page, small_catalog):
+    page.goto("/sources/flashattention/")
+    cite = page.locator("details.cite")
+    bibtex = cite.locator("pre").first
+    expect(bibtex).to_be_hidden()
+    cite.get_by_text("Cite", exact=True).click()
+    expect(bibtex).to_be_visible()
+    expect(bibtex).to_contain_text("@misc{dao2022flashattention,")
+    with page.expect_download() as download_info:
+        cite.get_by_role("link", name="Download BibTeX (.bib)").click()
+    download = download_info.value
+    assert download.suggested_filename == "flashattention.bib"
+    text = Path(download.path()).read_text(encoding="utf-8")
+    library = bibtexparser.parse_string(text)
+    assert [entry.key for entry in library.entries] == ["dao2022flashattention"]
+    # The page stays usable on a phone: the citation scrolls inside its box, not the page.
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0
+
+    feed_link = page.get_by_role("link", name="Attention (Atom)")
+    expect(feed_link).to_have_attribute("href", "/feeds/topics/attention/")
+    alternate = page.locator('head link[rel="alternate"][type="application/atom+xml"]')
+    expect(alternate).to_have_attribute("href", "/feeds/sources/")
+    response = page.request.get("/feeds/topics/attention/")
+    assert response.ok and "<feed" in response.text()
+
+
+def test_topic_page_offers_a_subscription(page, small_catalog):
+    page.goto("/topics/kernels/")
+    expect(page.get_by_role("link", name="Follow this topic (Atom feed)")).to_have_attribute(
+        "href", "/feeds/topics/kernels/"
+    )
+
+
+def test_reader_exports_their_library(desktop_page, log_in, small_catalog, reader):
+    page = desktop_page
+    Bookmark.objects.create(user=reader, source=small_catalog["flash"], status="reading")
+    Bookmark.objects.create(user=reader, source=small_catalog["path"][0], status="read")
+    log_in(page, reader)
+    page.goto("/library/")
+    page.get_by_role("link", name="Export your library").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Export your library")
+
+    with page.expect_download() as download_info:
+        page.get_by_role("link", name="Spreadsheet (CSV)").click()
+    rows = list(
+        csv.DictReader(io.StringIO(Path(download_info.value.path()).read_text(encoding="utf-8")))
+    )
+    assert {(row["source_slug"], row["status"]) for row in rows} == {
+        ("flashattention", "reading"),
+        ("scaling-book", "read"),
+    }
+
+    with page.expect_download() as download_info:
+        page.get_by_role("link", name="JSON", exact=True).click()
+    document = json.loads(Path(download_info.value.path()).read_text(encoding="utf-8"))
+    assert len(document["bookmarks"]) == 2
+
+    with page.expect_download() as download_info:
+        page.get_by_role("link", name="Primary sources (Markdown)").click()
+    markdown = Path(download_info.value.path()).read_text(encoding="utf-8")
+    assert "- [x] [How to Scale Your Model]" in markdown
+    assert "- [~] [FlashAttention]" in markdown
+
+
+def test_signed_in_reader_sees_what_changed(desktop_page, log_in, small_catalog, reader):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from catalog.changelog import record_change
+    from catalog.models import ChangeLogEntry
+
+    reader.date_joined = timezone.now() - timedelta(days=3)
+    reader.save()
+    record_change(
+        source=small_catalog["flash"],
+        kind=ChangeLogEntry.Kind.PROMOTED,
+        detail="Moved from Frontier to Core.",
+        via=ChangeLogEntry.Via.ADMIN,
+    )
+    page = desktop_page
+    log_in(page, reader)  # signing in lands on the home page
+    expect(page).to_have_url(re.compile(r"/$"))
+    panel = page.locator("section.changes-since")
+    expect(panel).to_contain_text("Moved from Frontier to Core.")
+    panel.get_by_role("link", name="The full change log").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("What changed in the catalog")
+    page.get_by_label("Kind of change").select_option("retired")
+    expect(page.locator("#change-log")).to_contain_text("No changes recorded of this kind yet.")
+    expect(page).to_have_url(re.compile(r"/changes/\?kind=retired$"))
+    page.goto("/")
+    expect(page.locator("section.changes-since")).to_contain_text("Nothing has changed")
