@@ -1,0 +1,21 @@
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+from django.views.decorators.vary import vary_on_headers
+
+from ..forms import SearchForm
+from ..search import search_sources
+
+
+@require_GET
+@vary_on_headers("HX-Request")
+def source_list(request):
+    """Browse and search: the whole state lives in the URL, so reload and back restore it."""
+    form = SearchForm(request.GET)
+    valid = form.is_valid()
+    params = form.params()
+    results = search_sources(params)
+    template = "catalog/source_list.html"
+    if request.htmx:
+        template += "#results"
+    context = {"form": form, "params": params, "results": results, "page": results.page}
+    return render(request, template, context, status=200 if valid else 400)

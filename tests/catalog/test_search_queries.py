@@ -1,0 +1,53 @@
+"""The search page runs a small, constant number of queries whatever the catalog size."""
+
+import pytest
+from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _memory_cache(settings):
+    # Count the search's own queries, not those of a database-backed page cache.
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+
+# Topic, tier and list lookups (3), corrections (1, PostgreSQL), facets (1), the page (1),
+# topics of the page (1), snippets (1, PostgreSQL), "did you mean" (1, only when nothing matched).
+MAX_QUERIES = 9
+
+
+def run(client, url):
+    cache.clear()  # the anonymous page cache would otherwise answer without the database
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(url)
+    assert response.status_code == 200
+    return len(ctx.captured_queries), response
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/sources/",
+        "/sources/?page=2&sort=newest",
+        "/sources/?q=source+number",
+        "/sources/?q=numbr",
+        "/sources/?q=source&topic=bulk&tier=core&kind=paper&year=2020-2029&list={list}",
+        "/sources/?q=nothing+matches+this+zzzz&topic=bulk",
+    ],
+    ids=["browse", "page-2", "query", "typo", "query-and-every-filter", "no-results"],
+)
+def test_search_queries_are_flat_between_20_and_400_sources(
+    client, many_sources, url, django_assert_max_num_queries
+):
+    sources = many_sources(20)
+    url = url.format(list=sources[0].entries.first().section.reading_list.slug)
+    small, response = run(client, url)
+    assert small <= MAX_QUERIES
+    many_sources(380)
+    with django_assert_max_num_queries(small):
+        _, response = run(client, url)
+    if "zzzz" not in url and "numbr" not in url:  # typos find results on PostgreSQL only
+        assert response.content.decode().count('class="card source-card') > 0
