@@ -14,7 +14,7 @@ PYTHON ?= $(shell for p in python3.13 python3.12; do \
 	for d in $$(ls -d $${PYENV_ROOT:-$$HOME/.pyenv}/versions/3.1[2-9]* 2>/dev/null | sort -rV); do \
 	  [ -x $$d/bin/python ] && { echo $$d/bin/python; exit 0; }; done)
 
-.PHONY: run test setup migrate catalog maintainer lint format bench clean
+.PHONY: run test setup migrate catalog maintainer lint format bench clean backup restore loadtest
 
 $(PY):
 	@if [ -z "$(PYTHON)" ]; then echo "No Python 3.12+ found: install python3.12 or 3.13 (e.g. 'pyenv install 3.13') and retry." >&2; exit 1; fi
@@ -47,6 +47,18 @@ maintainer: migrate
 	@if [ -z "$(EMAIL)" ]; then echo "Usage: make maintainer EMAIL=you@example.com" >&2; exit 1; fi
 	$(DEV) $(PY) manage.py create_maintainer "$(EMAIL)"
 
+# Production: whole-database backup and restore (catalog and readers' data), and the load test.
+backup: setup
+	$(DEV) $(PY) manage.py backup $(if $(FILE),--output "$(FILE)")
+
+restore: setup
+	@if [ -z "$(FILE)" ]; then echo "Usage: make restore FILE=readinglist-backup-….json.gz [FORCE=1]" >&2; exit 1; fi
+	$(DEV) $(PY) manage.py restore "$(FILE)" $(if $(FORCE),--force)
+
+# Needs PostgreSQL for figures worth quoting: DATABASE_URL=postgres://… make loadtest
+loadtest: migrate
+	$(DEV) $(PY) manage.py loadtest $(LOADTEST_ARGS)
+
 lint: setup
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
@@ -54,6 +66,12 @@ lint: setup
 format: setup
 	$(PY) -m ruff check --fix .
 	$(PY) -m ruff format .
+
+# Search benchmark: 100,000 synthetic sources in a separate database (readinglist_bench on the
+# same server), never the one DATABASE_URL names. ARGS="--runs 3 --rebuild" to vary it.
+BENCH_DATABASE_URL ?= $(or $(DATABASE_URL),postgres://postgres@127.0.0.1:5432/readinglist)
+bench: setup
+	DEBUG=true DATABASE_URL=$(BENCH_DATABASE_URL) $(PY) manage.py bench_search $(ARGS)
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache

@@ -1,7 +1,21 @@
-from django.contrib import admin
+from collections import Counter
+
+from django.contrib import admin, messages
+from django.contrib.admin.utils import NestedObjects
+from django.core.exceptions import ValidationError
+from django.db import router
 from django.db.models import Count
 
-from .models import ListEntry, ListSection, ReadingList, Source, Tier, Topic
+from . import admin_proposals
+from .admin_filters import LinkHealthFilter, ReverificationFilter
+from .changelog import record_source_edit, snapshot
+from .models import ChangeLogEntry, ListEntry, ListSection, ReadingList, Source, Tier, Topic
+from .proposal_services import promote_to_core
+
+RETIRE_INSTEAD = (
+    "Sources that readers have saved or lists cite are retired, not deleted: "
+    "set the source's status to Retired instead."
+)
 
 
 class HasNoURLFilter(admin.SimpleListFilter):
@@ -27,6 +41,15 @@ class EntryInline(admin.TabularInline):
     ordering = ["section__reading_list", "section__position", "position"]
 
 
+LINK_HEALTH_FIELDS = [
+    "link_status",
+    "link_status_code",
+    "link_error",
+    "link_checked_at",
+    "link_failing_since",
+]
+
+
 @admin.register(Source)
 class SourceAdmin(admin.ModelAdmin):
     list_display = ["title", "tier", "kind", "basis", "year", "status", "verified_on"]
@@ -40,20 +63,87 @@ class SourceAdmin(admin.ModelAdmin):
         "year",
         HasNoURLFilter,
         "awaiting_evidence",
+        LinkHealthFilter,
+        ReverificationFilter,
     ]
     search_fields = ["title", "url", "authors", "aliases", "venue", "slug"]
     autocomplete_fields = ["topics", "related", "replaced_by"]
     prepopulated_fields = {"slug": ["title"]}
-    readonly_fields = ["created", "updated"]
+    readonly_fields = ["created", "updated", *LINK_HEALTH_FIELDS]
     list_select_related = ["tier"]
     inlines = [EntryInline]
+    actions = ["promote_to_core"]
+
+    def get_deleted_objects(self, objs, request):
+        """Name what protects a source by kind and count, never by whose it is.
+
+        Bookmarks and list entries protect a source (on_delete=PROTECT); the admin's usual list
+        would print each reader's bookmark, so it is replaced by counts and the way out.
+        """
+        deleted, model_count, perms_needed, protected = super().get_deleted_objects(objs, request)
+        if protected:
+            collector = NestedObjects(using=router.db_for_write(Source))
+            collector.collect(objs)
+            kinds = Counter(obj._meta for obj in collector.protected)
+            protected = [
+                f"{n} {meta.verbose_name if n == 1 else meta.verbose_name_plural}"
+                for meta, n in sorted(kinds.items(), key=lambda item: item[0].label)
+            ] + [RETIRE_INSTEAD]
+            # Protection is the real reason: say it, not "you lack permission to delete bookmarks".
+            perms_needed = set()
+        return deleted, model_count, perms_needed, protected
+
     fieldsets = [
         (None, {"fields": ["title", "slug", "url", "kind", "basis", "status"]}),
         ("Citation", {"fields": ["authors", "venue", "year"]}),
         ("Placement", {"fields": ["tier", "topics", "verified_on", "awaiting_evidence"]}),
+        (
+            "Frontier evidence",
+            {
+                "fields": [
+                    "evidence_spec_url",
+                    "evidence_implementation_url",
+                    "evidence_measurement_url",
+                ],
+                "description": "A frontier source moves into the core only when all three exist.",
+            },
+        ),
         ("Description", {"fields": ["summary", "aliases", "related", "replaced_by"]}),
         ("History", {"fields": ["created", "updated"]}),
+        ("Link health", {"fields": LINK_HEALTH_FIELDS, "classes": ["collapse"]}),
     ]
+
+    # The change log: snapshot before the form saves, record once the topics are saved too.
+    def save_model(self, request, obj, form, change):
+        before = Source.objects.filter(pk=obj.pk).prefetch_related("topics").first()
+        request._changelog_before = snapshot(before) if change else None
+        super().save_model(request, obj, form, change)
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        record_source_edit(
+            before=getattr(request, "_changelog_before", None),
+            source=form.instance,
+            actor=request.user,
+            via=ChangeLogEntry.Via.ADMIN,
+        )
+
+    @admin.action(
+        description="Promote selected frontier sources to the core", permissions=["change"]
+    )
+    def promote_to_core(self, request, queryset):
+        for source in queryset:
+            try:
+                promote_to_core(source=source, by=request.user)
+            except ValidationError as error:
+                self.message_user(request, " ".join(error.messages), messages.ERROR)
+            else:
+                self.message_user(
+                    request, f"“{source.title}” is now in the core.", messages.SUCCESS
+                )
+
+
+admin_proposals.register(admin.site)
 
 
 @admin.register(Topic)

@@ -5,7 +5,8 @@ from dataclasses import dataclass, field
 
 from django.db import models, transaction
 
-from .models import ListEntry, ListSection, ReadingList, Source, Tier, Topic
+from .changelog import record_change, record_source_edit, snapshot
+from .models import ChangeLogEntry, ListEntry, ListSection, ReadingList, Source, Tier, Topic
 from .progress import Progress
 
 SOURCE_FIELDS = [
@@ -105,7 +106,10 @@ def load_catalog(doc, *, progress=True, stream=None):
             topic.parent = parent
             topic.save(update_fields=["parent"])
 
-    existing = {source.slug: source for source in Source.objects.prefetch_related("topics")}
+    existing = {
+        source.slug: source
+        for source in Source.objects.select_related("tier").prefetch_related("topics")
+    }
     sources = {}
     with Progress(len(doc["sources"]), "sources", stream=stream, enabled=progress) as bar:
         for s in doc["sources"]:
@@ -116,7 +120,9 @@ def load_catalog(doc, *, progress=True, stream=None):
                 source = Source.objects.create(slug=s["slug"], **values)
                 source.topics.set(wanted_topics)
                 report.created["sources"] += 1
+                record_source_edit(before=None, source=source, via=ChangeLogEntry.Via.LOADER)
             else:
+                before = snapshot(source)
                 changed = [name for name, value in values.items() if getattr(source, name) != value]
                 if changed:
                     for name in changed:
@@ -125,6 +131,8 @@ def load_catalog(doc, *, progress=True, stream=None):
                 if {topic.pk for topic in source.topics.all()} != wanted_topics:
                     source.topics.set(wanted_topics)
                     changed.append("topics")
+                if changed:
+                    record_source_edit(before=before, source=source, via=ChangeLogEntry.Via.LOADER)
                 (report.updated if changed else report.unchanged)["sources"] += 1
             sources[s["slug"]] = source
             bar.advance()
@@ -135,6 +143,13 @@ def load_catalog(doc, *, progress=True, stream=None):
         if source.replaced_by_id != (replaced_by.pk if replaced_by else None):
             source.replaced_by = replaced_by
             source.save(update_fields=["replaced_by", "updated"])
+            if replaced_by is not None:
+                record_change(
+                    source=source,
+                    kind=ChangeLogEntry.Kind.REPLACED,
+                    detail=f"Superseded by {replaced_by.title}.",
+                    via=ChangeLogEntry.Via.LOADER,
+                )
     wanted_related = {
         frozenset((s["slug"], other)) for s in doc["sources"] for other in s["related"]
     }
@@ -167,6 +182,12 @@ def load_catalog(doc, *, progress=True, stream=None):
         if reason:
             report.kept.append((source.slug, reason))
         else:
+            record_change(
+                source=source,
+                kind=ChangeLogEntry.Kind.RETIRED,
+                detail="Removed from the catalog file.",
+                via=ChangeLogEntry.Via.LOADER,
+            )
             source.delete()
             report.deleted["sources"] += 1
     return report

@@ -1,15 +1,43 @@
-from django.urls import path
+from django.urls import path, register_converter
 
-from .views import browse
+from .feeds import ReadingListFeed, SourcesFeed, TopicFeed
+from .views import browse, changes, exports, proposals, search
+
+
+class CitationFormat:
+    regex = "bib|json"
+
+    def to_python(self, value):
+        return value
+
+    def to_url(self, value):
+        return value
+
+
+register_converter(CitationFormat, "citefmt")
 
 app_name = "catalog"
 
 urlpatterns = [
     path("", browse.home, name="home"),
-    path("sources/", browse.source_list, name="source-list"),
+    path("sources/", search.source_list, name="source-list"),
     path("sources/<slug:slug>/", browse.source_detail, name="source-detail"),
     path("topics/<slug:slug>/", browse.topic_detail, name="topic-detail"),
     path("tiers/<slug:slug>/", browse.tier_detail, name="tier-detail"),
     path("lists/<slug:slug>/", browse.list_detail, name="list-detail"),
     path("catalog.json", browse.catalog_json, name="catalog-json"),
+    path("propose/", proposals.propose, name="propose"),
+    path("propose/check/", proposals.propose_check, name="propose-check"),
+    path("proposals/", proposals.my_proposals, name="my-proposals"),
+    path("proposals/decisions/", proposals.decision_log, name="decision-log"),
+    path("proposals/<int:pk>/", proposals.proposal_detail, name="proposal-detail"),
+    path("proposals/<int:pk>/edit/", proposals.proposal_edit, name="proposal-edit"),
+    # Interop and freshness: citations, feeds and the change log.
+    path("sources/cite.<citefmt:fmt>", exports.search_citation, name="search-cite"),
+    path("sources/<slug:slug>/cite.<citefmt:fmt>", exports.source_citation, name="source-cite"),
+    path("lists/<slug:slug>/cite.<citefmt:fmt>", exports.list_citation, name="list-cite"),
+    path("changes/", changes.change_log, name="changes"),
+    path("feeds/sources/", SourcesFeed(), name="feed-sources"),
+    path("feeds/topics/<slug:slug>/", TopicFeed(), name="feed-topic"),
+    path("feeds/lists/<slug:slug>/", ReadingListFeed(), name="feed-list"),
 ]

@@ -46,7 +46,12 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: it times and logs every request, including redirects made by the ones below.
+    "readinglist.observability.RequestLogMiddleware",
+    # Before host validation and the HTTPS redirect: probes come by IP over plain HTTP.
+    "readinglist.health.ProbeMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "readinglist.middleware.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -57,6 +62,9 @@ MIDDLEWARE = [
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    "readinglist.middleware.DatabaseUnavailableMiddleware",
+    # Last: it needs the user, messages, CSRF token and CSP nonce the others set up.
+    "catalog.caching.AnonymousPageCacheMiddleware",
 ]
 
 ROOT_URLCONF = "readinglist.urls"
@@ -88,22 +96,44 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # by the pool, so the app recovers from a database restart without restarting workers.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     if env.bool("DATABASE_POOL", default=True):
+        from psycopg_pool import ConnectionPool
+
         DATABASES["default"]["OPTIONS"] = {
             "pool": {
                 "min_size": env.int("DATABASE_POOL_MIN", default=1),
                 "max_size": env.int("DATABASE_POOL_MAX", default=8),
                 "timeout": env.float("DATABASE_POOL_TIMEOUT", default=5.0),
-                "check": None,
+                # Test each connection as it leaves the pool (one round trip): after a database
+                # restart the dead ones are replaced instead of failing a request each.
+                "check": ConnectionPool.check_connection,
             }
         }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-CACHES = {
-    "default": env.cache_url("CACHE_URL", default="locmemcache://readinglist")
-    if not env.str("REDIS_URL", default="")
-    else {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": env("REDIS_URL")}
-}
+# Sessions, allauth's rate limits and the anonymous page cache live here, so every app process
+# must see the same cache: production defaults to a database table (`migrate` subcommand of
+# docker-entrypoint.sh runs createcachetable), REDIS_URL switches to Redis, and only development
+# keeps a per-process memory cache.
+if env.str("REDIS_URL", default=""):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": env("REDIS_URL"),
+        }
+    }
+elif env.str("CACHE_URL", default=""):
+    CACHES = {"default": env.cache_url("CACHE_URL")}
+elif DEBUG:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "readinglist_cache",
+            "OPTIONS": {"MAX_ENTRIES": 20_000},
+        }
+    }
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 AUTH_USER_MODEL = "accounts.User"
@@ -161,7 +191,7 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(env.str("STATIC_ROOT", default="") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -199,15 +229,57 @@ if not DEBUG:
     CSRF_COOKIE_SECURE = True
 if env.bool("SECURE_PROXY_SSL_HEADER", default=False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Load balancers probe over plain HTTP inside the network.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
 
+# One JSON object per line on stdout in production (see readinglist/observability.py);
+# readable text in development. LOG_FORMAT=json|text overrides.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {
+        "json": {"()": "readinglist.observability.JSONFormatter"},
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stdout",
+            "formatter": env.str("LOG_FORMAT", default="text" if DEBUG else "json"),
+        }
+    },
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-    "loggers": {"django.request": {"level": "ERROR"}},
+    "loggers": {
+        "django.request": {"level": "ERROR"},
+        # runserver prints its own request lines in development.
+        "readinglist.request": {"level": "WARNING" if DEBUG else "INFO"},
+    },
 }
 
 # Catalog settings.
 CATALOG_PAGE_SIZE = 25
 FRONTIER_STALE_AFTER_DAYS = env.int("FRONTIER_STALE_AFTER_DAYS", default=120)
+
+# Proposals: abuse limits per reader.
+PROPOSALS_MAX_PENDING = env.int("PROPOSALS_MAX_PENDING", default=10)
+PROPOSALS_MAX_PER_DAY = env.int("PROPOSALS_MAX_PER_DAY", default=20)
+
+# Link health (check_links). Hosts that answer robots with 403/429 are "blocked", never "dead".
+LINKCHECK_BLOCKING_HOSTS = env.list(
+    "LINKCHECK_BLOCKING_HOSTS",
+    default=[
+        "openai.com",
+        "medium.com",
+        "semianalysis.com",
+        "dl.acm.org",
+        "ieeexplore.ieee.org",
+        "x.com",
+        "twitter.com",
+        "linkedin.com",
+        "reddit.com",
+    ],
+)
+LINKCHECK_CONTACT_URL = env.str(
+    "LINKCHECK_CONTACT_URL", default="https://github.com/readinglist/readinglist"
+)
+LINKCHECK_WARN_AFTER_DAYS = env.int("LINKCHECK_WARN_AFTER_DAYS", default=7)

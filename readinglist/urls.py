@@ -1,12 +1,26 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts.urls import account_urlpatterns
+
+from . import health
+
 admin.site.site_header = "readinglist curation"
 admin.site.site_title = "readinglist admin"
 admin.site.index_title = "Curate the catalog"
 
+handler500 = "readinglist.errors.server_error"
+
 urlpatterns = [
+    path("healthz", health.healthz, name="healthz"),
+    path("readyz", health.readyz, name="readyz"),
     path("admin/", admin.site.urls),
+    path("accounts/", include(account_urlpatterns)),
     path("accounts/", include("allauth.urls")),
+    # Library exports (library/export…), before any "library/" include that could shadow them.
+    path("", include("accounts.export_urls")),
+    # Notes first: it owns library/notes/…, which the "library/" include must not shadow.
+    path("", include("accounts.notes_urls")),
+    path("library/", include("accounts.urls")),
     path("", include("catalog.urls")),
 ]

@@ -17,6 +17,13 @@ from .factories import (
 PASSWORD = "correct horse battery staple"
 
 
+def pytest_runtest_setup(item):
+    from django.db import connection
+
+    if item.get_closest_marker("postgres") and connection.vendor != "postgresql":
+        pytest.skip(f"needs PostgreSQL (full-text search, pg_trgm), not {connection.vendor}")
+
+
 @pytest.fixture(autouse=True)
 def _test_settings(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -82,3 +82,14 @@ class UserFactory(factory.django.DjangoModelFactory):
 
     email = factory.Sequence(lambda n: f"reader{n}@example.com")
     password = factory.django.Password("correct horse battery staple")
+
+
+# Notes (issue 6).
+class NoteFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "accounts.Note"
+
+    user = factory.SubFactory(UserFactory)
+    source = factory.SubFactory(SourceFactory)
+    body = factory.Sequence(lambda n: f"Note number {n} on the *mechanism*.")
+    visibility = "private"

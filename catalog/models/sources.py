@@ -139,6 +139,12 @@ class Source(models.Model):
         PUBLISHED = "published", "Published"
         RETIRED = "retired", "Retired"
 
+    class LinkStatus(models.TextChoices):
+        UNCHECKED = "unchecked", "Not checked yet"
+        OK = "ok", "Works"
+        BLOCKED = "blocked", "Blocks link checkers"
+        BROKEN = "broken", "Broken"
+
     slug = models.SlugField(unique=True, max_length=120)
     title = models.CharField(max_length=300)
     url = models.URLField(max_length=2000, blank=True, verbose_name="URL")
@@ -162,6 +168,33 @@ class Source(models.Model):
         default=False, help_text="A frontier topic with no primary source yet."
     )
     verified_on = models.DateField(null=True, blank=True)
+    # A frontier source enters the core only once all three kinds of evidence exist.
+    evidence_spec_url = models.URLField(
+        "specification or paper",
+        max_length=2000,
+        blank=True,
+        help_text="The technical specification or original paper.",
+    )
+    evidence_implementation_url = models.URLField(
+        "shipped implementation",
+        max_length=2000,
+        blank=True,
+        help_text="A released implementation people can run.",
+    )
+    evidence_measurement_url = models.URLField(
+        "reproducible measurement",
+        max_length=2000,
+        blank=True,
+        help_text="Hardware, workload, precision, baseline and correctness method stated.",
+    )
+    # Link health, written by `check_links` (interop and freshness).
+    link_status = models.CharField(
+        max_length=10, choices=LinkStatus, default=LinkStatus.UNCHECKED, editable=False
+    )
+    link_status_code = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
+    link_error = models.CharField(max_length=300, blank=True, editable=False)
+    link_checked_at = models.DateTimeField(null=True, blank=True, editable=False)
+    link_failing_since = models.DateTimeField(null=True, blank=True, editable=False)
     created = models.DateTimeField(default=timezone.now, editable=False)
     updated = models.DateTimeField(auto_now=True)
 
@@ -184,6 +217,10 @@ class Source(models.Model):
                 condition=~Q(replaced_by=F("pk")), name="source_not_replaced_by_itself"
             ),
             models.CheckConstraint(condition=~Q(title=""), name="source_title_not_empty"),
+            models.CheckConstraint(
+                condition=Q(link_status__in=["unchecked", "ok", "blocked", "broken"]),
+                name="source_link_status_valid",
+            ),
         ]
         indexes = [
             models.Index(fields=["status", "tier"], name="source_status_tier"),
@@ -236,6 +273,14 @@ class Source(models.Model):
     def is_stale(self):
         age = self.age_in_days()
         return age is not None and age > settings.FRONTIER_STALE_AFTER_DAYS
+
+    @property
+    def link_long_failing(self):
+        """Broken for LINKCHECK_WARN_AFTER_DAYS or more: the source page says so, quietly."""
+        if self.link_status != self.LinkStatus.BROKEN or not self.link_failing_since:
+            return False
+        days = (timezone.now() - self.link_failing_since).days
+        return days >= settings.LINKCHECK_WARN_AFTER_DAYS
 
 
 class ListEntry(models.Model):

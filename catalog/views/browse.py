@@ -2,8 +2,10 @@ from django.conf import settings
 from django.core.paginator import Paginator
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
 from django.views.decorators.http import require_GET
 
+from ..changelog import changes_since_last_visit, mark_changes_seen
 from ..exports import catalog_document
 from ..models import ListEntry, ReadingList, Source, Tier, Topic
 from ..pages import companion_entries, home_context, list_sections, path_entries, related_sources
@@ -11,14 +13,16 @@ from ..pages import companion_entries, home_context, list_sections, path_entries
 
 @require_GET
 def home(request):
-    return render(request, "catalog/home.html", home_context())
-
-
-@require_GET
-def source_list(request):
-    sources = Source.objects.published().for_cards().in_list_order()
-    page = Paginator(sources, settings.CATALOG_PAGE_SIZE).get_page(request.GET.get("page"))
-    return render(request, "catalog/source_list.html", {"page": page})
+    context = home_context()
+    if not request.user.is_authenticated:
+        return render(request, "catalog/home.html", context)
+    # The visit is remembered only after the page is rendered, so the reader sees the changes
+    # since their previous visit; `seen` is taken first so nothing recorded meanwhile is skipped.
+    seen = timezone.now()
+    context["changes"] = changes_since_last_visit(request.user)
+    response = render(request, "catalog/home.html", context)
+    mark_changes_seen(request.user, seen)
+    return response
 
 
 @require_GET

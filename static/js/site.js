@@ -15,3 +15,72 @@
     }
   });
 })();
+
+// Notes (issue 6): the "Undo" offer after deleting a note goes away after a few seconds, and a
+// note form swapped in gets keyboard focus (on its first invalid field when saving failed).
+// Without this file the offer stays until the next page load (the server honours it for a minute).
+(function () {
+  "use strict";
+
+  function dismissLater(item) {
+    if (item.dataset.dismissScheduled) return;
+    item.dataset.dismissScheduled = "1";
+    var seconds = parseFloat(item.dataset.dismissAfter) || 10;
+    window.setTimeout(function () {
+      if (item.isConnected) item.remove();
+    }, seconds * 1000);
+  }
+
+  function enhance(root) {
+    var items = Array.prototype.slice.call(root.querySelectorAll("[data-dismiss-after]"));
+    if (root.matches && root.matches("[data-dismiss-after]")) items.push(root);
+    items.forEach(dismissLater);
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    enhance(document);
+  });
+  document.addEventListener("htmx:load", function (event) {
+    var root = event.target;
+    if (!root || !root.querySelectorAll) return;
+    enhance(root);
+    if (root.matches(".note.is-editing, .note-add[open]")) {
+      var field = root.querySelector('[aria-invalid="true"]') || root.querySelector("textarea");
+      if (field) field.focus();
+    }
+  });
+})();
+
+// Search (issue 4): ArrowDown from the search box moves to the first result; ArrowUp and
+// ArrowDown then step through result links, and ArrowUp from the first goes back to the box.
+// Live searches leave empty fields out of the URL they push (?q=flash, not ?q=flash&sort=).
+(function () {
+  "use strict";
+
+  document.addEventListener("htmx:configRequest", function (event) {
+    if (event.detail.elt.id !== "search-form") return;
+    var parameters = event.detail.parameters;
+    ["q", "sort"].forEach(function (name) {
+      if (parameters[name] === "") delete parameters[name];
+    });
+  });
+
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "ArrowDown" && event.key !== "ArrowUp") return;
+    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    var box = document.querySelector("[data-search-box]");
+    var links = Array.prototype.slice.call(document.querySelectorAll("#results .card-title a"));
+    if (!box || !links.length) return;
+    var index = links.indexOf(document.activeElement);
+    var next = null;
+    if (document.activeElement === box) {
+      if (event.key === "ArrowDown") next = links[0];
+    } else if (index !== -1) {
+      next = event.key === "ArrowDown" ? links[Math.min(index + 1, links.length - 1)] : index === 0 ? box : links[index - 1];
+    }
+    if (next) {
+      event.preventDefault();
+      next.focus();
+    }
+  });
+})();

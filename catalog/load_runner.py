@@ -1,0 +1,146 @@
+"""The locust side of `manage.py loadtest`, run in its own process (locust patches the standard
+library with gevent, which the Django process must not be).
+
+    python -m catalog.load_runner CONFIG.json RESULT.json
+
+CONFIG holds the server URL, the resolved plan (catalog/load_scenarios.py), the signed-in
+sessions, and the phase lengths. Two phases run against the same server:
+  1. capacity: each scenario alone, `probe_users` users with no think time (enough to keep
+     every worker busy), for `probe_seconds`; its requests per second are the throughput
+     compared with the trivial view's;
+  2. mix: `users` users (a share signed in) replaying the weighted mix with think time, for
+     `seconds`; its latency percentiles and error count are what a team would feel.
+"""
+
+import json
+import random
+import sys
+import time
+
+import gevent
+from locust import FastHttpUser, between, constant, task
+from locust.env import Environment
+
+PERCENTILES = (0.5, 0.95, 0.99)
+
+
+def _user_class(name, scenarios, sessions, host, wait_time):
+    """A locust user replaying `scenarios` by weight, signed in when `sessions` is given."""
+    choices = [s for s in scenarios for _ in range(s["weight"])]
+
+    class Reader(FastHttpUser):
+        abstract = False
+
+        def on_start(self):
+            # Cookies by hand: production cookies are Secure and this is plain HTTP on loopback,
+            # so a cookie jar would drop them. Anonymous readers send none, as on a first visit.
+            self.client.client.cookiejar = None
+            self.session = random.choice(sessions) if sessions else None
+            self.cookie = (
+                "; ".join(f"{k}={v}" for k, v in self.session["cookies"].items())
+                if self.session
+                else None
+            )
+
+        @task
+        def visit(self):
+            scenario = random.choice(choices)
+            path = random.choice(scenario["paths"])
+            headers = {"HX-Request": "true"} if scenario["htmx"] else {}
+            if self.cookie:
+                headers["Cookie"] = self.cookie
+            if scenario["method"] == "POST":
+                headers["X-CSRFToken"] = self.session["csrf"] if self.session else ""
+                data = {key: random.choice(values) for key, values in scenario["data"].items()}
+                with self.client.post(
+                    path,
+                    data=data,
+                    headers=headers,
+                    name=scenario["name"],
+                    catch_response=True,
+                    allow_redirects=False,
+                ) as response:
+                    _judge(response)
+            else:
+                with self.client.get(
+                    path,
+                    headers=headers,
+                    name=scenario["name"],
+                    catch_response=True,
+                    allow_redirects=False,
+                ) as response:
+                    _judge(response)
+
+    Reader.__name__ = name
+    Reader.host = host
+    Reader.wait_time = wait_time
+    Reader.weight = 1
+    return Reader
+
+
+def _judge(response):
+    # A redirect to the login page means the session was lost: that is an error here.
+    if response.status_code >= 400 or "/accounts/login/" in (
+        response.headers.get("Location") or ""
+    ):
+        response.failure(f"HTTP {response.status_code}")
+    else:
+        response.success()
+
+
+def _run(user_classes, users, seconds):
+    env = Environment(user_classes=user_classes)
+    runner = env.create_local_runner()
+    started = time.monotonic()
+    runner.start(users, spawn_rate=users)
+    gevent.sleep(seconds)
+    runner.quit()
+    elapsed = time.monotonic() - started
+    rows = {}
+    for (name, _method), entry in env.stats.entries.items():
+        rows[name] = {
+            "requests": entry.num_requests,
+            "failures": entry.num_failures,
+            "rps": entry.num_requests / elapsed,
+            **{f"p{int(p * 100)}": entry.get_response_time_percentile(p) for p in PERCENTILES},
+        }
+    errors = [f"{e.name}: {e.error} (x{e.occurrences})" for e in env.stats.errors.values()]
+    return {"seconds": elapsed, "rows": rows, "errors": errors}
+
+
+def main(config_path, result_path):
+    with open(config_path) as stream:
+        config = json.load(stream)
+    host, plan, sessions = config["host"], config["plan"], config["sessions"]
+    users = config["users"]
+    result = {"capacity": {}, "mix": None}
+
+    # Warm up: one pass over every URL, so the first probe does not pay for cold caches.
+    warm = [dict(s, weight=1) for s in plan if s["method"] == "GET"]
+    _run([_user_class("Warm", warm, [], host, constant(0))], min(users, 10), 3)
+
+    for scenario in plan:
+        scenario_sessions = sessions if scenario["audience"] == "signed-in" else []
+        reader = _user_class("Probe", [scenario], scenario_sessions, host, constant(0))
+        phase = _run([reader], config["probe_users"], config["probe_seconds"])
+        result["capacity"][scenario["name"]] = phase["rows"].get(scenario["name"], {}) | {
+            "errors": phase["errors"]
+        }
+        print(f"capacity: {scenario['name']}: done", file=sys.stderr, flush=True)
+
+    think = between(0, config["think"]) if config["think"] else constant(0)
+    anonymous = [s for s in plan if s["audience"] == "anonymous"]
+    signed_in = [s for s in plan if s["audience"] == "signed-in"]
+    classes = [_user_class("Anonymous", anonymous, [], host, think)]
+    if signed_in and sessions:
+        member = _user_class("Member", signed_in, sessions, host, think)
+        # About a third of the users are signed in.
+        classes[0].weight, member.weight = 2, 1
+        classes.append(member)
+    result["mix"] = _run(classes, users, config["seconds"])
+    with open(result_path, "w") as stream:
+        json.dump(result, stream)
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:3])

@@ -1,0 +1,121 @@
+"""What `manage.py loadtest` replays: one list of scenarios, resolved against the live URLconf.
+
+Each scenario names a route; routes that do not exist (yet) are skipped and reported, so the
+load test keeps working as features land. To cover a new page, add one line to SCENARIOS.
+"""
+
+import random
+from dataclasses import dataclass, field
+
+from django.urls import NoReverseMatch, reverse
+
+from .models import ReadingList, Source, Tier, Topic
+
+TRIVIAL, ANONYMOUS, SIGNED_IN = "trivial", "anonymous", "signed-in"
+SEARCH_TERMS = [
+    "attention",
+    "flash attention",
+    "kv cache",
+    "speculative decoding",
+    "roofline",
+    "quantization",
+    "cuda",
+    "triton",
+    "serving",
+    "paged",
+    "tensor cores",
+    "batching",
+]
+
+
+@dataclass
+class Scenario:
+    name: str
+    route: str
+    audience: str
+    weight: int = 1
+    args: str | None = None  # "source", "topic", "tier", "list": one sampled slug per URL
+    query: str | None = None  # "search": a sampled ?q=
+    method: str = "GET"
+    data: dict = field(default_factory=dict)
+    htmx: bool = False
+
+
+SCENARIOS = [
+    Scenario("trivial view (/healthz)", "healthz", TRIVIAL),
+    Scenario("home", "catalog:home", ANONYMOUS, weight=3),
+    Scenario("browse", "catalog:source-list", ANONYMOUS, weight=2),
+    Scenario("search", "catalog:source-list", ANONYMOUS, weight=3, query="search"),
+    Scenario("source page", "catalog:source-detail", ANONYMOUS, weight=4, args="source"),
+    Scenario("topic page", "catalog:topic-detail", ANONYMOUS, args="topic"),
+    Scenario("tier page", "catalog:tier-detail", ANONYMOUS, args="tier"),
+    Scenario("list page", "catalog:list-detail", ANONYMOUS, args="list"),
+    Scenario("home (signed in)", "catalog:home", SIGNED_IN, weight=2),
+    Scenario("search (signed in)", "catalog:source-list", SIGNED_IN, weight=2, query="search"),
+    Scenario("source page (signed in)", "catalog:source-detail", SIGNED_IN, 3, args="source"),
+    Scenario("my library", "accounts:library", SIGNED_IN, weight=2),
+    Scenario("my notes", "notes:mine", SIGNED_IN),
+    Scenario(
+        "bookmark toggle (POST)",
+        "accounts:bookmark",
+        SIGNED_IN,
+        weight=2,
+        args="source",
+        method="POST",
+        data={"status": ["to_read", "reading", "read", "remove"]},
+        htmx=True,
+    ),
+    Scenario(
+        "add a note (POST)",
+        "notes:create",
+        SIGNED_IN,
+        args="source",
+        method="POST",
+        data={"body": ["Load test note: worth rereading."], "visibility": ["private"]},
+        htmx=True,
+    ),
+]
+
+
+def _samples(kind, size):
+    querysets = {
+        "source": Source.objects.published(),
+        "topic": Topic.objects.all(),
+        "tier": Tier.objects.all(),
+        "list": ReadingList.objects.all(),
+    }
+    slugs = list(querysets[kind].order_by("?").values_list("slug", flat=True)[:size])
+    return slugs
+
+
+def resolve(scenarios=SCENARIOS, *, samples=20, seed=1):
+    """Turn scenarios into concrete requests; returns (plan, skipped reasons)."""
+    random.seed(seed)
+    plan, skipped = [], []
+    for scenario in scenarios:
+        try:
+            if scenario.args:
+                slugs = _samples(scenario.args, samples)
+                if not slugs:
+                    skipped.append(f"{scenario.name}: no {scenario.args} in the database")
+                    continue
+                paths = [reverse(scenario.route, args=[slug]) for slug in slugs]
+            else:
+                paths = [reverse(scenario.route)]
+        except NoReverseMatch:
+            skipped.append(f"{scenario.name}: no route named {scenario.route!r}")
+            continue
+        if scenario.query == "search":
+            paths = [f"{paths[0]}?q={term.replace(' ', '+')}" for term in SEARCH_TERMS]
+        plan.append(
+            {
+                "name": scenario.name,
+                "audience": scenario.audience,
+                "weight": scenario.weight,
+                "method": scenario.method,
+                "paths": paths,
+                "data": scenario.data,
+                "htmx": scenario.htmx,
+            }
+        )
+    return plan, skipped

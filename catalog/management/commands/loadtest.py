@@ -1,0 +1,225 @@
+import contextlib
+import json
+import os
+import re
+import secrets
+import subprocess
+import sys
+import tempfile
+import urllib.error
+import urllib.parse
+import urllib.request
+from http.cookies import SimpleCookie
+
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError
+from django.db import connection
+from django.urls import reverse
+
+from catalog.load_scenarios import ANONYMOUS, SIGNED_IN, TRIVIAL, resolve
+from catalog.models import Source
+from readinglist.local_server import BASE_DIR, collect_static, gunicorn, production_env
+
+TARGETS = {ANONYMOUS: 0.50, SIGNED_IN: 0.25}
+TEST_EMAIL = "loadtest-{}@loadtest.invalid"
+
+
+class Command(BaseCommand):
+    help = (
+        "Start gunicorn with production settings on 127.0.0.1, replay a realistic mix with "
+        "locust, and print throughput (also as a ratio to a trivial view) and latency."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--users", type=int, default=50, help="Concurrent users (50).")
+        parser.add_argument("--seconds", type=int, default=60, help="Length of the mix (60).")
+        parser.add_argument(
+            "--probe-seconds", type=int, default=8, help="Capacity probe per page (8 s)."
+        )
+        parser.add_argument(
+            "--probe-users",
+            type=int,
+            default=12,
+            help="Users in each capacity probe, no think time (12: saturates the workers).",
+        )
+        parser.add_argument(
+            "--think", type=float, default=1.0, help="Think time between 0 and this (1.0 s)."
+        )
+        parser.add_argument("--workers", type=int, default=3, help="gunicorn workers (3).")
+        parser.add_argument("--accounts", type=int, default=5, help="Signed-in test accounts.")
+        parser.add_argument("--json", help="Also write the raw results to this file.")
+
+    def handle(self, *args, **options):
+        if connection.vendor != "postgresql":
+            self.stderr.write(
+                self.style.WARNING(
+                    "Not on PostgreSQL: SQLite serialises writes, so these figures say little "
+                    "about production. Set DATABASE_URL=postgres://…"
+                )
+            )
+        # The server runs production settings, whose cache is a database table.
+        subprocess.run(
+            [sys.executable, "manage.py", "createcachetable"],
+            cwd=BASE_DIR,
+            env=production_env(),
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+        if not Source.objects.exists():
+            call_command("load_catalog", verbosity=0)
+        plan, skipped = resolve()
+        for reason in skipped:
+            self.stdout.write(f"skipped {reason}")
+        password = secrets.token_urlsafe(16)
+        users = self._create_accounts(options["accounts"], password)
+        try:
+            result = self._run(plan, users, password, options)
+        finally:
+            get_user_model().objects.filter(pk__in=[u.pk for u in users]).delete()
+        if options["json"]:
+            with open(options["json"], "w") as stream:
+                json.dump(result, stream, indent=2)
+        self._report(plan, result, options)
+
+    def _create_accounts(self, count, password):
+        User = get_user_model()
+        User.objects.filter(email__endswith="@loadtest.invalid").delete()
+        return [User.objects.create_user(TEST_EMAIL.format(n), password) for n in range(count)]
+
+    def _run(self, plan, users, password, options):
+        with (
+            tempfile.TemporaryDirectory() as tmp,
+            open(os.path.join(tmp, "gunicorn.log"), "w+") as log,
+            self._production(tmp) as env,
+            gunicorn(env=env, workers=options["workers"], log=log) as (url, _process),
+        ):
+            sessions = [self._log_in(url, user.email, password) for user in users]
+            config = {
+                "host": url,
+                "plan": plan,
+                "sessions": sessions,
+                "users": options["users"],
+                "seconds": options["seconds"],
+                "probe_seconds": options["probe_seconds"],
+                "probe_users": options["probe_users"],
+                "think": options["think"],
+            }
+            config_path, result_path = os.path.join(tmp, "c.json"), os.path.join(tmp, "r.json")
+            with open(config_path, "w") as stream:
+                json.dump(config, stream)
+            self.stdout.write(
+                f"gunicorn on {url}, {options['workers']} workers; {options['users']} users; "
+                f"{len(plan)} scenarios x {options['probe_seconds']} s capacity probes, then "
+                f"the mix for {options['seconds']} s..."
+            )
+            runner = subprocess.run(
+                [sys.executable, "-m", "catalog.load_runner", config_path, result_path],
+                cwd=BASE_DIR,
+                check=False,
+                env={**os.environ, "PYTHONWARNINGS": "ignore"},
+            )
+            if runner.returncode != 0:
+                raise CommandError(f"locust exited with status {runner.returncode}")
+            with open(result_path) as stream:
+                return json.load(stream)
+
+    @staticmethod
+    @contextlib.contextmanager
+    def _production(tmp):
+        env = production_env(
+            GUNICORN_ACCESS_LOG="", LOG_LEVEL="WARNING", STATIC_ROOT=os.path.join(tmp, "static")
+        )
+        collect_static(env)
+        yield env
+
+    def _log_in(self, url, email, password):
+        """Log a test account in through the real login form; returns its cookies.
+
+        By hand rather than with a cookie jar: production cookies are Secure, and this is
+        plain HTTP on loopback.
+        """
+        login = url + reverse("account_login")
+        with urllib.request.urlopen(login, timeout=10) as response:
+            cookies = _set_cookies(response)
+            page = response.read().decode()
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+        body = urllib.parse.urlencode(
+            {"login": email, "password": password, "csrfmiddlewaretoken": token}
+        ).encode()
+        request = urllib.request.Request(login, data=body, headers={"Cookie": _header(cookies)})
+        try:
+            with urllib.request.build_opener(_KeepRedirect).open(request, timeout=10) as response:
+                cookies |= _set_cookies(response)
+        except urllib.error.HTTPError as redirect:  # the 302 that follows a good login
+            cookies |= _set_cookies(redirect)
+        if "sessionid" not in cookies:
+            raise CommandError(f"Could not log {email} in through {login}")
+        return {"cookies": cookies, "csrf": cookies["csrftoken"]}
+
+    def _report(self, plan, result, options):
+        audience = {s["name"]: s["audience"] for s in plan}
+        trivial = next((result["capacity"][n] for n, a in audience.items() if a == TRIVIAL), None)
+        base = trivial["rps"] if trivial and trivial.get("rps") else None
+        out = self.stdout.write
+        out("")
+        out(
+            f"Capacity: each page alone, {options['probe_users']} users, no think time, "
+            f"{options['probe_seconds']} s"
+        )
+        out(f"{'page':<28} {'audience':<10} {'req/s':>8} {'x trivial':>9} {'target':>7}  errors")
+        missed = []
+        for name, row in result["capacity"].items():
+            rps = row.get("rps", 0.0)
+            ratio = rps / base if base else 0.0
+            target = TARGETS.get(audience[name])
+            verdict = ""
+            if target is not None:
+                verdict = f"≥{target:.0%}" + (" ✓" if ratio >= target else " ✗")
+                if ratio < target:
+                    missed.append(name)
+            out(
+                f"{name:<28} {audience[name]:<10} {rps:>8.1f} {ratio:>9.2f} {verdict:>7}  "
+                f"{row.get('failures', 0)}"
+            )
+        for row in result["capacity"].values():
+            for error in row.get("errors", []):
+                out(f"  error: {error}")
+        mix = result["mix"]
+        out("")
+        out(
+            f"Mix: {options['users']} users for {mix['seconds']:.0f} s, think time "
+            f"0-{options['think']} s (latency in ms)"
+        )
+        out(f"{'page':<28} {'requests':>8} {'req/s':>7} {'p50':>6} {'p95':>6} {'p99':>6}  errors")
+        total = failures = 0
+        for name, row in sorted(mix["rows"].items()):
+            total += row["requests"]
+            failures += row["failures"]
+            out(
+                f"{name:<28} {row['requests']:>8} {row['rps']:>7.1f} {row['p50']:>6.0f} "
+                f"{row['p95']:>6.0f} {row['p99']:>6.0f}  {row['failures']}"
+            )
+        out(f"{'total':<28} {total:>8} {total / mix['seconds']:>7.1f}{'':>21}  {failures}")
+        for error in mix["errors"]:
+            out(f"  error: {error}")
+        out("")
+        out(f"Errors in the mix: {failures}")
+        if missed:
+            out(self.style.WARNING("Below the throughput target: " + ", ".join(missed)))
+
+
+def _set_cookies(response):
+    jar = SimpleCookie()
+    for header in response.headers.get_all("Set-Cookie") or []:
+        jar.load(header)
+    return {name: morsel.value for name, morsel in jar.items()}
+
+
+def _header(cookies):
+    return "; ".join(f"{name}={value}" for name, value in cookies.items())
+
+
+class _KeepRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None

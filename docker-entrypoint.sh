@@ -1,0 +1,54 @@
+#!/bin/sh
+# The image's one entry point. Migrations run only when asked (`migrate`, e.g. the compose
+# one-shot service or a release step), never when web workers start: several replicas starting
+# at once must not race to alter the schema.
+#
+#   web (default)        gunicorn with gunicorn.conf.py (settings from the environment)
+#   migrate              apply migrations and create the cache table
+#   load-catalog [FILE]  load the shipped catalog file (or FILE) into the database
+#   manage ARGS…         any manage.py command
+#
+# DRY_RUN=1 prints the commands instead of running them (the tests use it).
+set -eu
+
+PYTHON="${PYTHON:-python}"
+GUNICORN="${GUNICORN:-gunicorn}"
+
+run() {
+    if [ "${DRY_RUN:-}" = "1" ]; then
+        echo "$*"
+    else
+        "$@"
+    fi
+}
+
+command="${1:-web}"
+[ "$#" -gt 0 ] && shift
+
+case "$command" in
+    web)
+        # exec: gunicorn replaces the shell, so it receives the container's stop signal itself.
+        if [ "${DRY_RUN:-}" = "1" ]; then
+            echo "$GUNICORN --config gunicorn.conf.py readinglist.wsgi:application${*:+ $*}"
+        else
+            exec "$GUNICORN" --config gunicorn.conf.py readinglist.wsgi:application "$@"
+        fi
+        ;;
+    migrate)
+        run "$PYTHON" manage.py migrate --noinput "$@"
+        run "$PYTHON" manage.py createcachetable
+        ;;
+    load-catalog)
+        run "$PYTHON" manage.py load_catalog "$@"
+        ;;
+    manage)
+        run "$PYTHON" manage.py "$@"
+        ;;
+    -h|--help|help)
+        sed -n '2,11p' "$0"
+        ;;
+    *)
+        echo "docker-entrypoint.sh: unknown command '$command' (web, migrate, load-catalog, manage)" >&2
+        exit 64
+        ;;
+esac

@@ -1,0 +1,96 @@
+"""axe-core finds no serious or critical accessibility problem on any page, signed out and in,
+in light and dark colour schemes.
+
+axe is the npm package's axe.min.js, vendored in tests/e2e/vendor (version in its header, MPL-2.0)
+so the test runs without network. Refresh it with:
+    npm install --prefix /tmp/axe axe-core@4
+    cp /tmp/axe/node_modules/axe-core/axe.min.js tests/e2e/vendor/
+"""
+
+from pathlib import Path
+
+import pytest
+from django.urls import NoReverseMatch, reverse
+
+from .conftest import DESKTOP
+
+AXE = Path(__file__).parent / "vendor" / "axe.min.js"
+SIGNED_OUT, SIGNED_IN, BOTH = "signed out", "signed in", "both"
+
+# Every page template, by route name and arguments, and who can see it. Extend as pages land;
+# routes that do not exist yet are left out (and listed in the failure message if none match).
+PAGES = [
+    ("catalog:home", [], "", BOTH),
+    ("catalog:source-list", [], "", BOTH),
+    ("catalog:source-list", [], "?q=attention", BOTH),
+    ("catalog:source-list", [], "?q=zzzznothing", SIGNED_OUT),
+    ("catalog:source-detail", ["flashattention"], "", BOTH),
+    ("catalog:topic-detail", ["attention"], "", BOTH),
+    ("catalog:tier-detail", ["start-here"], "", BOTH),
+    ("catalog:tier-detail", ["core"], "", SIGNED_OUT),
+    ("catalog:list-detail", ["wafer"], "", BOTH),
+    ("catalog:changes", [], "", SIGNED_OUT),
+    ("catalog:decision-log", [], "", SIGNED_OUT),
+    ("catalog:propose", [], "", SIGNED_IN),
+    ("catalog:my-proposals", [], "", SIGNED_IN),
+    ("accounts:library", [], "", SIGNED_IN),
+    ("notes:mine", [], "", SIGNED_IN),
+    ("notes:team", [], "", SIGNED_IN),
+    ("account_profile", [], "", SIGNED_IN),
+    ("account_email", [], "", SIGNED_IN),
+    ("account_change_password", [], "", SIGNED_IN),
+    ("account_login", [], "", SIGNED_OUT),
+    ("account_signup", [], "", SIGNED_OUT),
+    ("account_reset_password", [], "", SIGNED_OUT),
+    (None, [], "/no-such-page/", BOTH),  # the 404 page
+]
+SERIOUS = {"serious", "critical"}
+
+
+def urls_for(audience):
+    urls = []
+    for name, args, suffix, who in PAGES:
+        if who not in (audience, BOTH):
+            continue
+        if name is None:
+            urls.append(suffix)
+            continue
+        try:
+            urls.append(reverse(name, args=args) + suffix)
+        except NoReverseMatch:
+            continue
+    return urls
+
+
+def axe_problems(page, url):
+    page.goto(url)
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
+    return [
+        f"{url}: [{v['impact']}] {v['id']}: {v['help']} — "
+        + "; ".join(node["target"][0] for node in v["nodes"][:5])
+        for v in result["violations"]
+        if v["impact"] in SERIOUS
+    ]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("audience", [SIGNED_OUT, SIGNED_IN])
+def test_no_serious_accessibility_violations(
+    browser, live_server, small_catalog, reader, log_in, audience, scheme
+):
+    # bypass_csp: axe is injected as an inline script, which the site's policy rightly refuses.
+    context = browser.new_context(
+        viewport=DESKTOP, base_url=live_server.url, color_scheme=scheme, bypass_csp=True
+    )
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    try:
+        if audience == SIGNED_IN:
+            log_in(page, reader)
+        urls = urls_for(audience)
+        assert len(urls) >= 8
+        problems = [problem for url in urls for problem in axe_problems(page, url)]
+    finally:
+        context.close()
+    assert problems == [], "\n".join(problems)

@@ -1,0 +1,99 @@
+"""The strict Content-Security-Policy holds: nothing inline that it would block.
+
+Templates are read as text (every template in the repository, including ones no test renders),
+and the pages people see are rendered and checked again, with allauth's own templates.
+"""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from readinglist.local_server import BASE_DIR
+
+INLINE_STYLE = re.compile(r"""\sstyle\s*=""", re.IGNORECASE)
+INLINE_HANDLER = re.compile(r"""\son[a-z]+\s*=\s*["']""", re.IGNORECASE)
+HX_ON = re.compile(r"""hx-on""", re.IGNORECASE)
+SCRIPT_TAG = re.compile(r"""<script\b[^>]*>""", re.IGNORECASE)
+TEMPLATE_FILES = sorted((BASE_DIR / "templates").rglob("*.html"))
+
+
+def inline_problems(text):
+    problems = []
+    for name, pattern in (
+        ("style attribute", INLINE_STYLE),
+        ("inline event handler", INLINE_HANDLER),
+        ("hx-on attribute", HX_ON),
+    ):
+        problems += [f"{name}: {m.group(0).strip()}" for m in pattern.finditer(text)]
+    for tag in SCRIPT_TAG.findall(text):
+        if "src=" not in tag and "nonce" not in tag:
+            problems.append(f"inline script without a nonce: {tag}")
+    return problems
+
+
+def test_the_patterns_catch_what_they_should():
+    bad = (
+        '<p style="color:red"></p><button onclick="x()"></button>'
+        '<div hx-on:click="y"></div><script>alert(1)</script>'
+    )
+    assert len(inline_problems(bad)) == 4
+    good = '<script src="/static/a.js" defer></script><script nonce="abc">x</script><p>onion</p>'
+    assert inline_problems(good) == []
+
+
+def test_templates_exist_to_check():
+    assert len(TEMPLATE_FILES) > 10
+
+
+@pytest.mark.parametrize(
+    "template", TEMPLATE_FILES, ids=[str(p.relative_to(BASE_DIR)) for p in TEMPLATE_FILES]
+)
+def test_no_template_has_inline_code_or_styles(template):
+    assert inline_problems(template.read_text()) == []
+
+
+# Pages to render, as (url name, args). Extend as features land.
+PAGES = [
+    ("catalog:home", []),
+    ("catalog:source-list", []),
+    ("catalog:source-detail", ["flashattention"]),
+    ("catalog:topic-detail", ["attention"]),
+    ("catalog:tier-detail", ["start-here"]),
+    ("catalog:list-detail", ["wafer"]),
+    ("account_login", []),
+    ("account_signup", []),
+    ("account_reset_password", []),
+]
+
+
+def check_page(response):
+    assert response.status_code in (200, 404)
+    html = response.content.decode()
+    assert inline_problems(html) == []
+    csp = response["Content-Security-Policy"]
+    for nonce in re.findall(r'<script\b[^>]*\bnonce="([^"]+)"', html):
+        assert f"'nonce-{nonce}'" in csp
+
+
+@pytest.mark.parametrize(("name", "args"), PAGES, ids=[name for name, _ in PAGES])
+def test_rendered_pages_signed_out(client, small_catalog, name, args):
+    check_page(client.get(reverse(name, args=args)))
+
+
+@pytest.mark.parametrize(("name", "args"), PAGES[:6], ids=[name for name, _ in PAGES[:6]])
+def test_rendered_pages_signed_in(client, small_catalog, reader, name, args):
+    client.force_login(reader)
+    check_page(client.get(reverse(name, args=args)))
+
+
+def test_the_not_found_page(client, db):
+    response = client.get("/no-such-page/")
+    assert response.status_code == 404
+    check_page(response)
+
+
+def test_htmx_is_configured_for_a_strict_csp(client, small_catalog):
+    html = client.get("/").content.decode()
+    assert '"includeIndicatorStyles": false' in html
+    assert '"allowEval": false' in html

@@ -1,0 +1,51 @@
+import json
+
+import pytest
+from django.db import OperationalError
+from django.db.migrations.executor import MigrationExecutor
+
+from readinglist import health
+
+
+@pytest.fixture
+def fresh_readiness(monkeypatch):
+    monkeypatch.setattr(health, "_migrated", False)
+
+
+def test_healthz_needs_no_database(client, db, django_assert_num_queries):
+    with django_assert_num_queries(0):
+        response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok"}
+    assert "no-cache" in response["Cache-Control"]
+
+
+def test_readyz_is_ok_when_the_database_answers_and_is_migrated(client, db, fresh_readiness):
+    response = client.get("/readyz")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok"}
+
+
+def test_readyz_reports_pending_migrations(client, db, fresh_readiness, monkeypatch):
+    monkeypatch.setattr(MigrationExecutor, "migration_plan", lambda self, targets: [("m", False)])
+    response = client.get("/readyz")
+    assert response.status_code == 503
+    assert response.json() == {"status": "unavailable", "reason": "1 migration(s) not applied"}
+    assert response["Retry-After"] == "5"
+
+
+def test_readyz_reports_an_unreachable_database(client, db, fresh_readiness, monkeypatch):
+    class Unreachable:
+        def cursor(self):
+            raise OperationalError("connection refused")
+
+    monkeypatch.setattr(health, "connections", {"default": Unreachable()})
+    response = client.get("/readyz")
+    assert response.status_code == 503
+    body = json.loads(response.content)
+    assert body["reason"] == "database unreachable: OperationalError"
+
+
+def test_probes_answer_only_safe_methods(client, db):
+    assert client.post("/healthz").status_code == 405
+    assert client.head("/healthz").status_code == 200

@@ -1,0 +1,76 @@
+import json
+import logging
+import uuid
+
+import pytest
+
+from readinglist.observability import JSONFormatter
+
+
+@pytest.fixture
+def request_log(caplog):
+    caplog.set_level(logging.INFO, logger="readinglist.request")
+    return lambda: [r for r in caplog.records if r.name == "readinglist.request"]
+
+
+def test_each_request_gets_an_id_echoed_in_the_response(client, db, request_log):
+    response = client.get("/healthz")
+    request_id = response["X-Request-ID"]
+    assert uuid.UUID(hex=request_id)
+    [record] = request_log()
+    assert record.request_id == request_id
+    assert (record.method, record.path, record.status) == ("GET", "/healthz", 200)
+    assert record.duration_ms >= 0
+    assert record.user_id is None
+
+
+def test_a_sane_upstream_request_id_is_kept(client, db, request_log):
+    response = client.get("/healthz", HTTP_X_REQUEST_ID="lb-1234.abc")
+    assert response["X-Request-ID"] == "lb-1234.abc"
+    assert request_log()[0].request_id == "lb-1234.abc"
+
+
+@pytest.mark.parametrize("offered", ['x" injected="1', "a" * 200, "line\nbreak", ""])
+def test_a_forged_or_odd_request_id_is_replaced(client, db, offered):
+    response = client.get("/healthz", HTTP_X_REQUEST_ID=offered)
+    assert response["X-Request-ID"] != offered
+    assert uuid.UUID(hex=response["X-Request-ID"])
+
+
+def test_the_signed_in_users_id_is_logged(client, reader, request_log, small_catalog):
+    client.force_login(reader)
+    client.get("/")
+    assert request_log()[-1].user_id == reader.pk
+
+
+def test_the_formatter_writes_one_json_object_per_record():
+    formatter = JSONFormatter()
+    record = logging.makeLogRecord(
+        {
+            "name": "readinglist.request",
+            "levelname": "INFO",
+            "msg": "GET %s",
+            "args": ("/é",),
+            "request_id": "r1",
+            "status": 200,
+        }
+    )
+    line = formatter.format(record)
+    assert "\n" not in line
+    entry = json.loads(line)
+    assert entry["message"] == "GET /é"
+    assert entry["request_id"] == "r1"
+    assert entry["status"] == 200
+    assert entry["level"] == "INFO"
+    assert entry["time"].endswith("+00:00")
+
+
+def test_exceptions_are_kept_in_the_json_line():
+    try:
+        raise ValueError("boom")
+    except ValueError:
+        import sys
+
+        record = logging.makeLogRecord({"msg": "failed", "exc_info": sys.exc_info()})
+    entry = json.loads(JSONFormatter().format(record))
+    assert "ValueError: boom" in entry["exception"]
