@@ -47,6 +47,14 @@ def canonical_url(raw: str) -> str:
     return urlunsplit((scheme, host, path, parts.query, ""))
 
 
+def canonical_url_or_error(raw: str) -> tuple[str, str]:
+    """For a model's clean(): the canonical URL and no error, or the raw URL and the reason."""
+    try:
+        return canonical_url(raw), ""
+    except InvalidURL as exc:
+        return raw, str(exc)
+
+
 def arxiv_id(url: str) -> str:
     """The arXiv identifier of a canonical arXiv URL, or ""."""
     prefix = "https://arxiv.org/abs/"

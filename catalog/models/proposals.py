@@ -7,7 +7,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
-from ..urlcanon import InvalidURL, canonical_url
+from ..urlcanon import canonical_url_or_error
 from .sources import Source, Tier, Topic
 
 URL_MAX_LENGTH = 2000
@@ -146,11 +146,9 @@ class Proposal(models.Model):
 
     def clean(self):
         errors = {}
-        if self.url:
-            try:
-                self.url = canonical_url(self.url)
-            except InvalidURL as exc:
-                errors["url"] = str(exc)
+        self.url, url_error = canonical_url_or_error(self.url)
+        if url_error:
+            errors["url"] = url_error
         filled = [name for name in CLAIM_FIELDS if getattr(self, name).strip()]
         if filled and len(filled) < len(CLAIM_FIELDS):
             for name in CLAIM_FIELDS:

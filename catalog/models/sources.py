@@ -6,7 +6,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from ..querysets import SourceQuerySet, TopicQuerySet
-from ..urlcanon import InvalidURL, canonical_url
+from ..urlcanon import canonical_url_or_error
 
 MIN_YEAR, MAX_YEAR = 1900, 2100
 
@@ -236,11 +236,9 @@ class Source(models.Model):
 
     def clean(self):
         errors = {}
-        if self.url:
-            try:
-                self.url = canonical_url(self.url)
-            except InvalidURL as exc:
-                errors["url"] = str(exc)
+        self.url, url_error = canonical_url_or_error(self.url)
+        if url_error:
+            errors["url"] = url_error
         if self.year is not None and not MIN_YEAR <= self.year <= MAX_YEAR:
             errors["year"] = f"Enter a year between {MIN_YEAR} and {MAX_YEAR}."
         if self.tier_id and self.tier.is_frontier and not self.verified_on:
