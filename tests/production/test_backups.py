@@ -5,6 +5,7 @@ import json
 
 import pytest
 from django.apps import apps
+from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
 from accounts.models import Bookmark
@@ -55,7 +56,8 @@ def test_backup_and_restore_round_trip_is_lossless(populated, tmp_path, maintain
     for label in ("catalog.Source", "accounts.User", "accounts.Bookmark", "auth.Group"):
         assert after_counts[label] == before_counts[label] > 0
     # A restored maintainer can still curate: the group and its permissions came back by name.
-    maintainer.refresh_from_db()
+    # Users travel by natural key (their email), so look them up by it, not by the old id.
+    maintainer = get_user_model().objects.get(email=maintainer.email)
     assert maintainer.has_perm("catalog.change_source")
     assert maintainer.check_password("correct horse battery staple")
 
