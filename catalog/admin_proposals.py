@@ -10,6 +10,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 
 from .models import Decision, Proposal, Topic
+from .models.proposals import CLAIM_FIELDS
 from .proposal_forms import AcceptForm, ReasonForm
 from .proposal_services import (
     MODERATE_PERMISSION,
@@ -90,11 +91,7 @@ class ProposalAdmin(admin.ModelAdmin):
         "basis_explanation",
         "after_source",
         "replaces",
-        "hardware_software",
-        "workload",
-        "precision_algorithm",
-        "baseline",
-        "correctness_method",
+        *CLAIM_FIELDS,
         "conflict_of_interest",
         "resulting_source",
         "created",

@@ -22,6 +22,7 @@ from django.utils.text import slugify
 
 from .changelog import record_change
 from .models import ChangeLogEntry, Decision, ListEntry, Proposal, Source, Tier
+from .models.proposals import CLAIM_FIELDS
 from .urlcanon import InvalidURL, canonical_url
 
 WAFER_LIST = "wafer-gpu-performance"
@@ -40,11 +41,7 @@ PROPOSAL_FIELDS = [
     "basis_explanation",
     "after_source",
     "replaces",
-    "hardware_software",
-    "workload",
-    "precision_algorithm",
-    "baseline",
-    "correctness_method",
+    *CLAIM_FIELDS,
     "conflict_of_interest",
 ]
 _STOP_WORDS = {"the", "and", "for", "with", "from", "into", "that", "this", "your", "what", "how"}
