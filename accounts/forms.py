@@ -9,6 +9,17 @@ ACTION_CHOICES = [*Bookmark.Status.choices, (REMOVE, "Remove")]
 ACTION_ERROR = "“%(value)s” is not a reading status. Choose To read, Reading, Read or Remove."
 
 
+def catalog_filter(queryset, *, label, empty_label):
+    """An optional filter on a catalog row, chosen by slug so the URL stays readable."""
+    return forms.ModelChoiceField(
+        label=label,
+        queryset=queryset,
+        to_field_name="slug",
+        required=False,
+        empty_label=empty_label,
+    )
+
+
 class BookmarkActionForm(forms.Form):
     status = forms.ChoiceField(
         choices=ACTION_CHOICES, error_messages={"invalid_choice": ACTION_ERROR}
@@ -46,27 +57,11 @@ class LibraryFilterForm(forms.Form):
     status = forms.ChoiceField(
         label="Status", choices=[("", "Any status"), *Bookmark.Status.choices], required=False
     )
-    topic = forms.ModelChoiceField(
-        label="Topic",
-        queryset=Topic.objects.order_by("position", "name"),
-        to_field_name="slug",
-        required=False,
-        empty_label="Any topic",
+    topic = catalog_filter(
+        Topic.objects.order_by("position", "name"), label="Topic", empty_label="Any topic"
     )
-    tier = forms.ModelChoiceField(
-        label="Tier",
-        queryset=Tier.objects.all(),
-        to_field_name="slug",
-        required=False,
-        empty_label="Any tier",
-    )
-    list = forms.ModelChoiceField(
-        label="Reading list",
-        queryset=ReadingList.objects.all(),
-        to_field_name="slug",
-        required=False,
-        empty_label="Any list",
-    )
+    tier = catalog_filter(Tier.objects.all(), label="Tier", empty_label="Any tier")
+    list = catalog_filter(ReadingList.objects.all(), label="Reading list", empty_label="Any list")
     sort = forms.ChoiceField(label="Sort by", choices=SORT_CHOICES, required=False)
 
     def filters(self):

@@ -2,6 +2,7 @@ from django import forms
 
 from catalog.models import ReadingList, Topic
 
+from .forms import catalog_filter
 from .models import Note
 
 
@@ -72,19 +73,12 @@ class NoteForm(forms.ModelForm):
 
 class NoteFilterForm(forms.Form):
     q = forms.CharField(label="Search your notes", required=False, max_length=200)
-    topic = forms.ModelChoiceField(
-        queryset=Topic.objects.order_by("parent__position", "position"),
-        to_field_name="slug",
-        required=False,
+    topic = catalog_filter(
+        Topic.objects.order_by("parent__position", "position"),
+        label="Topic",
         empty_label="All topics",
     )
-    list = forms.ModelChoiceField(
-        label="Reading list",
-        queryset=ReadingList.objects.all(),
-        to_field_name="slug",
-        required=False,
-        empty_label="All lists",
-    )
+    list = catalog_filter(ReadingList.objects.all(), label="Reading list", empty_label="All lists")
     visibility = forms.ChoiceField(
         label="Visibility",
         choices=[("", "Private and team"), ("private", "Private"), ("team", "Team")],
