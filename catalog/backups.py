@@ -4,7 +4,7 @@ A backup is every row of every model (catalog, readers, their bookmarks and note
 email addresses, the admin log) as gzip'd JSON with natural keys, so it loads into any freshly
 migrated database of either vendor: content types and permissions are left out (migrate makes
 them, with ids that may differ) and referred to by natural key; sessions are left out (people
-simply log in again).
+simply log in again); search entries are left out (triggers rebuild them from the sources).
 """
 
 from django.apps import apps
@@ -13,7 +13,9 @@ from django.core.management import call_command
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 
 FORMAT = "exactjson"
-EXCLUDED = ["contenttypes", "auth.Permission", "sessions"]
+# Search entries are derived: the triggers rebuild them as the sources are loaded (and the table
+# exists only on PostgreSQL).
+EXCLUDED = ["contenttypes", "auth.Permission", "sessions", "catalog.SearchEntry"]
 # Rows migrate itself creates, which a restore updates in place (by natural key or by id).
 CREATED_BY_MIGRATE = {"auth.group", "sites.site"}
 

@@ -12,20 +12,20 @@ import re
 from dataclasses import dataclass, field
 
 from django.conf import settings
+from django.contrib.postgres.expressions import ArraySubquery
 from django.contrib.postgres.search import (
     SearchHeadline,
     SearchQuery,
     SearchRank,
-    SearchVectorField,
     TrigramWordSimilarity,
 )
 from django.core.paginator import Paginator
 from django.db import connections
-from django.db.models import Case, Expression, F, FloatField, IntegerField, Q, Value, When
+from django.db.models import Case, F, FloatField, IntegerField, Q, Value, When
 from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
 
-from .models import ListEntry, ListSection, ReadingList, Source, Tier, Topic
+from .models import ListEntry, ListSection, ReadingList, SearchEntry, Source, Tier, Topic
 
 MAX_QUERY_LENGTH = 200
 MAX_WORDS = 16
@@ -141,42 +141,73 @@ class SearchParams:
         return bool(self.topics or self.tier or self.kind or self.reading_list or self.year_from)
 
 
-def filtered_sources(params):
-    """Published sources narrowed by every filter; the query is applied by the backend."""
-    sources = Source.objects.published()
-    through = Source.topics.through
+def narrowed(rows, params, *, in_topic, source_id="pk"):
+    """`rows` (sources, or search entries) narrowed by every filter of the page.
+
+    `in_topic(topic)` is the backend's condition for "in this topic or one of its sub-topics".
+    """
     for topic in params.topics:
-        # A subquery, not a join: joins would repeat rows and break the facet counts.
-        sources = sources.filter(
-            pk__in=through.objects.filter(Q(topic=topic) | Q(topic__parent=topic)).values(
-                "source_id"
-            )
-        )
+        rows = rows.filter(in_topic(topic))
     if params.tier:
-        sources = sources.filter(tier=params.tier)
+        rows = rows.filter(tier=params.tier)
     if params.kind:
-        sources = sources.filter(kind=params.kind)
+        rows = rows.filter(kind=params.kind)
     if params.reading_list:
-        sources = sources.filter(
-            pk__in=ListEntry.objects.filter(section__reading_list=params.reading_list).values(
-                "source_id"
-            )
-        )
+        listed = ListEntry.objects.filter(section__reading_list=params.reading_list)
+        rows = rows.filter(**{f"{source_id}__in": listed.values("source_id")})
     if params.year_from is not None:
-        sources = sources.filter(year__gte=params.year_from, year__lte=params.year_to)
-    return sources
+        rows = rows.filter(year__gte=params.year_from, year__lte=params.year_to)
+    return rows
+
+
+# Orders that do not depend on the query; sources and search entries both have these fields.
+ORDERINGS = {
+    "newest": ("-created", "-pk"),
+    "title": ("title", "pk"),
+    "year": (F("year").desc(nulls_last=True), "title", "pk"),
+}
 
 
 # -- Backends ------------------------------------------------------------------------------------
 
 
-class ContainsBackend:
+class Backend:
+    """What both backends share: given matches, the ids of the sources in the chosen order."""
+
+    def ordered_ids(self, matches, sort, query):
+        if sort == "relevance":
+            ordered = self.by_relevance(matches, query)
+        elif sort == "list":
+            ordered = self.in_list_order(matches)
+        else:
+            ordered = matches.order_by(*ORDERINGS[sort])
+        return ordered.values_list("pk", flat=True)
+
+
+class ContainsBackend(Backend):
     """Every word must appear somewhere; sources with the words in their title come first."""
 
     FIELDS = ("title", "authors", "aliases", "venue", "summary")
 
     def prepare(self, query, using):
         return query
+
+    def matches(self, params, query, using):
+        """The published sources the page shows, before ordering."""
+        sources = narrowed(Source.objects.using(using).published(), params, in_topic=self._in_topic)
+        return self.match(sources, query) if query else sources
+
+    @staticmethod
+    def _in_topic(topic):
+        # A subquery, not a join: joins would repeat rows and break the facet counts.
+        tagged = Source.topics.through.objects.filter(Q(topic=topic) | Q(topic__parent=topic))
+        return Q(pk__in=tagged.values("source_id"))
+
+    def in_list_order(self, matches):
+        return matches.in_list_order()
+
+    def facet_counts(self, matches):
+        return facet_counts(matches.values_list("pk", "tier_id", "kind", "year"), TOPIC_JOIN)
 
     def _contains(self, text):
         condition = Q()
@@ -239,22 +270,12 @@ class ContainsBackend:
         return [Suggestion(by_lower[t], titles[by_lower[t]]) for t in close]
 
 
-class SearchDocument(Expression):
-    """The weighted tsvector column the triggers of migration 0003 keep on catalog_source."""
-
-    output_field = SearchVectorField()
-
-    def as_sql(self, compiler, connection):
-        alias = compiler.query.get_initial_alias()
-        return f"{compiler.quote_name(alias)}.search_document", []
-
-
 @dataclass(frozen=True)
 class PreparedQuery(ParsedQuery):
     tsquery: object = None
 
 
-class PostgresBackend:
+class PostgresBackend(Backend):
     """Full-text search: websearch syntax, prefix on the last word, corrected typos, weighted rank.
 
     Words the catalog has never used are corrected against a vocabulary table (trigram index, a
@@ -327,17 +348,36 @@ class PostgresBackend:
             )
             return {word: best for word, best in cursor.fetchall() if best}
 
-    def match(self, sources, query):
-        return sources.alias(document=SearchDocument()).filter(document=query.tsquery)
+    def matches(self, params, query, using):
+        """Search entries (migration 0006), not sources: narrow rows for counting and ranking."""
+        entries = narrowed(
+            SearchEntry.objects.using(using), params, in_topic=self._in_topic, source_id="source_id"
+        )
+        return entries.filter(document=query.tsquery) if query else entries
 
-    def by_relevance(self, sources, query):
+    @staticmethod
+    def _in_topic(topic):
+        family = Topic.objects.filter(Q(pk=topic.pk) | Q(parent=topic.pk)).values("pk")
+        return Q(topic_ids__overlap=ArraySubquery(family))
+
+    def by_relevance(self, matches, query):
         boost = Case(
-            When(basis=Source.Basis.NONE, then=Value(1.0)),
-            default=Value(self.PRIMARY_BOOST),
+            When(is_primary=True, then=Value(self.PRIMARY_BOOST)),
+            default=Value(1.0),
             output_field=FloatField(),
         )
-        rank = SearchRank(SearchDocument(), query.tsquery, weights=self.WEIGHTS)
-        return sources.alias(rank=rank * boost).order_by(F("rank").desc(), "title", "pk")
+        rank = SearchRank(F("document"), query.tsquery, weights=self.WEIGHTS) * boost
+        return matches.alias(rank=rank).order_by(F("rank").desc(), "title", "pk")
+
+    def in_list_order(self, matches):
+        # Reading-list positions live with the lists, not in the entries.
+        sources = Source.objects.using(matches.db).filter(pk__in=matches.values("pk"))
+        return sources.in_list_order()
+
+    def facet_counts(self, matches):
+        return facet_counts(
+            matches.values_list("source_id", "tier_id", "kind", "year", "topic_ids"), TOPIC_ARRAY
+        )
 
     def add_snippets(self, sources, query):
         if not sources:
@@ -521,56 +561,73 @@ class YearChart:
         return cls(tuple(bars), len(bars) * (cls.BAR + cls.GAP), cls.HEIGHT, first, last)
 
 
+# The matches are found once (m), then folded into at most tiers x kinds x years groups (g), so
+# the three one-column facets add up a few hundred group counts instead of re-reading every match.
 FACET_SQL = """
-WITH m (id, tier_id, kind, year) AS ({matches})
-SELECT 'tier', t.slug, t.name, COUNT(*) FROM m JOIN {tier} t ON t.id = m.tier_id
-  GROUP BY t.slug, t.name, t.position
+WITH m ({columns}) AS ({matches}),
+g (tier_id, kind, year, n) AS (
+  SELECT tier_id, kind, year, COUNT(*) FROM m GROUP BY tier_id, kind, year)
+SELECT 'tier', t.slug, t.name, SUM(g.n) FROM g JOIN {tier} t ON t.id = g.tier_id
+  GROUP BY t.slug, t.name
 UNION ALL
-SELECT 'kind', m.kind, m.kind, COUNT(*) FROM m GROUP BY m.kind
+SELECT 'kind', g.kind, g.kind, SUM(g.n) FROM g GROUP BY g.kind
 UNION ALL
-SELECT 'year', CAST(m.year AS VARCHAR(10)), '', COUNT(*) FROM m WHERE m.year IS NOT NULL
-  GROUP BY m.year
+SELECT 'year', CAST(g.year AS VARCHAR(10)), '', SUM(g.n) FROM g WHERE g.year IS NOT NULL
+  GROUP BY g.year
 UNION ALL
-SELECT 'topic', tp.slug, tp.name, COUNT(*) FROM m
-  JOIN {source_topics} st ON st.source_id = m.id JOIN {topic} tp ON tp.id = st.topic_id
-  GROUP BY tp.slug, tp.name
+SELECT 'topic', tp.slug, tp.name, counted.n FROM ({topic_counts}) counted
+  JOIN {topic} tp ON tp.id = counted.topic_id
 UNION ALL
 SELECT 'list', rl.slug, rl.title, COUNT(DISTINCT m.id) FROM m
   JOIN {entry} e ON e.source_id = m.id JOIN {section} s ON s.id = e.section_id
   JOIN {reading_list} rl ON rl.id = s.reading_list_id
   GROUP BY rl.slug, rl.title
 """
+# Topic counts: through the join table, or (search entries) from each row's own array, grouped
+# by the array first: sources share a few thousand topic sets at most, so only those are unnested.
+TOPIC_JOIN = """SELECT st.topic_id, COUNT(*) AS n
+  FROM m JOIN {source_topics} st ON st.source_id = m.id GROUP BY st.topic_id"""
+TOPIC_ARRAY = """SELECT x.topic_id, SUM(sets.n) AS n
+  FROM (SELECT topic_ids, COUNT(*) AS n FROM m GROUP BY topic_ids) sets
+  CROSS JOIN unnest(sets.topic_ids) AS x(topic_id) GROUP BY x.topic_id"""
+MATCH_COLUMNS = ("id", "tier_id", "kind", "year", "topic_ids")
 
 
 FACET_LISTS = {"tier": "tiers", "kind": "kinds", "topic": "topics", "list": "lists"}
 
 
-def facet_counts(matches):
+def facet_counts(matches, topic_counts):
     """Counts per tier, kind, year, topic and list of the matches, in one query.
 
-    One statement over a common table expression: the matches are found once, not once per
-    dimension (DESIGN.md §4 measured ~16 ms for all dimensions at 100k, against ~12 ms each).
+    `matches` yields (source id, tier id, kind, year[, topic ids]) rows. One statement over a
+    common table expression: the matches are found once, not once per dimension (DESIGN.md §4
+    measured ~16 ms for all dimensions at 100k, against ~12 ms each).
     """
     connection = connections[matches.db]
-    inner, params = (
-        matches.order_by().values_list("pk", "tier_id", "kind", "year").query.sql_with_params()
-    )
+    inner, params = matches.order_by().query.sql_with_params()
     quote = connection.ops.quote_name
+    columns = ", ".join(MATCH_COLUMNS[: len(matches.query.values_select)])
+    tables = {
+        "tier": quote(Tier._meta.db_table),
+        "source_topics": quote(Source.topics.through._meta.db_table),
+        "topic": quote(Topic._meta.db_table),
+        "entry": quote(ListEntry._meta.db_table),
+        "section": quote(ListSection._meta.db_table),
+        "reading_list": quote(ReadingList._meta.db_table),
+    }
     sql = FACET_SQL.format(
+        columns=columns,
         matches=inner,
-        tier=quote(Tier._meta.db_table),
-        source_topics=quote(Source.topics.through._meta.db_table),
-        topic=quote(Topic._meta.db_table),
-        entry=quote(ListEntry._meta.db_table),
-        section=quote(ListSection._meta.db_table),
-        reading_list=quote(ReadingList._meta.db_table),
+        topic_counts=topic_counts.format(**tables),
+        **tables,
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
     facets = Facets()
     kinds = dict(Source.Kind.choices)
-    for dimension, value, label, count in rows:
+    for dimension, value, label, total in rows:
+        count = int(total)  # SUM() of counts is a numeric on PostgreSQL
         if dimension == "year":
             facets.years[int(value)] = count
         elif dimension == "kind":
@@ -652,34 +709,37 @@ class SearchPage:
     clear_filters: dict = field(default_factory=lambda: dict(CLEAR_FILTERS))
 
 
-def ordered(sources, params, query, backend):
+def chosen_sort(params, query):
     sort = params.sort or ("relevance" if query else "list")
-    if sort == "relevance" and not query:
-        sort = "list"
-    if sort == "relevance":
-        return backend.by_relevance(sources, query), sort
-    if sort == "newest":
-        return sources.newest(), sort
-    if sort == "title":
-        return sources.order_by("title", "pk"), sort
-    if sort == "year":
-        return sources.order_by(F("year").desc(nulls_last=True), "title", "pk"), sort
-    return sources.in_list_order(), sort
+    return "list" if sort == "relevance" and not query else sort
+
+
+def cards(ids, using):
+    """The page's sources, in the order of `ids`, with what their cards show."""
+    found = Source.objects.using(using).for_cards().in_bulk(ids)
+    return [found[pk] for pk in ids if pk in found]
+
+
+def matching_sources(params, *, limit, using="default"):
+    """Every source a search shows (up to `limit`), in the order it shows them, unpaged."""
+    backend = backend_for(using)
+    query = backend.prepare(parse_query(params.q), using)
+    matches = backend.matches(params, query, using)
+    ids = backend.ordered_ids(matches, chosen_sort(params, query), query)
+    return cards(list(ids[:limit]), using)
 
 
 def search_sources(params, *, using="default"):
     """Everything the browse-and-search page shows, in a constant number of queries."""
     backend = backend_for(using)
     query = backend.prepare(parse_query(params.q), using)
-    sources = filtered_sources(params).using(using)
-    if query:
-        sources = backend.match(sources, query)
-    facets = facet_counts(sources)
-    sources, sort = ordered(sources, params, query, backend)
-    paginator = Paginator(sources.for_cards(), settings.CATALOG_PAGE_SIZE)
+    matches = backend.matches(params, query, using)
+    facets = backend.facet_counts(matches)
+    sort = chosen_sort(params, query)
+    paginator = Paginator(backend.ordered_ids(matches, sort, query), settings.CATALOG_PAGE_SIZE)
     paginator.count = facets.total  # the facet query already counted the matches
     page = paginator.get_page(params.page)
-    page.object_list = list(page.object_list)
+    page.object_list = cards(list(page.object_list), using)
     if query:
         backend.add_snippets(page.object_list, query)
     suggestions = []

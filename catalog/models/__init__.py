@@ -1,5 +1,6 @@
 from .changes import ChangeLogEntry
 from .proposals import Decision, Proposal
+from .search_entries import SearchEntry
 from .sources import ListEntry, ListSection, ReadingList, Source, Tier, Topic
 
 __all__ = [
@@ -9,6 +10,7 @@ __all__ = [
     "ListSection",
     "Proposal",
     "ReadingList",
+    "SearchEntry",
     "Source",
     "Tier",
     "Topic",

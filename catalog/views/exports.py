@@ -9,7 +9,7 @@ from django.views.decorators.http import require_GET
 from ..citations import filename, to_bibtex, to_csl
 from ..forms import SearchForm
 from ..models import ReadingList, Source
-from ..search import backend_for, filtered_sources, ordered, parse_query
+from ..search import matching_sources
 
 # A search result can be the whole catalog; an export is capped so one request stays cheap.
 MAX_EXPORTED = 1000
@@ -64,19 +64,8 @@ def list_citation(request, slug, fmt):
     return RESPONSES[fmt](list_sources(reading_list), reading_list.slug)
 
 
-def search_result_sources(params, limit=MAX_EXPORTED):
-    """The sources a search shows, in the order it shows them, without paging."""
-    backend = backend_for("default")
-    query = backend.prepare(parse_query(params.q), "default")
-    sources = filtered_sources(params)
-    if query:
-        sources = backend.match(sources, query)
-    sources, _ = ordered(sources, params, query, backend)
-    return list(sources.select_related("tier")[:limit])
-
-
 @require_GET
 def search_citation(request, fmt):
     form = SearchForm(request.GET)
     form.is_valid()  # an invalid year is dropped; every valid filter still applies
-    return RESPONSES[fmt](search_result_sources(form.params()), "readinglist-search")
+    return RESPONSES[fmt](matching_sources(form.params(), limit=MAX_EXPORTED), "readinglist-search")
