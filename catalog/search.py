@@ -521,9 +521,7 @@ class Facets:
             for decade, count in sorted(counts.items(), reverse=True)
         ]
 
-    @property
-    def year_chart(self):
-        return YearChart.from_counts(self.years)
+    year_chart: object = None
 
 
 @dataclass(frozen=True)
@@ -533,6 +531,7 @@ class Bar:
     x: int
     y: int
     height: int
+    selected: bool = False
 
 
 @dataclass(frozen=True)
@@ -548,7 +547,7 @@ class YearChart:
     BAR, GAP, HEIGHT = 8, 2, 48
 
     @classmethod
-    def from_counts(cls, counts):
+    def from_counts(cls, counts, selected=None):
         if not counts:
             return None
         first, last = min(counts), max(counts)
@@ -557,7 +556,8 @@ class YearChart:
         for i, year in enumerate(range(first, last + 1)):
             count = counts.get(year, 0)
             height = max(round(count / peak * cls.HEIGHT), 1 if count else 0)
-            bars.append(Bar(year, count, i * (cls.BAR + cls.GAP), cls.HEIGHT - height, height))
+            x = i * (cls.BAR + cls.GAP)
+            bars.append(Bar(year, count, x, cls.HEIGHT - height, height, year == selected))
         return cls(tuple(bars), len(bars) * (cls.BAR + cls.GAP), cls.HEIGHT, first, last)
 
 
@@ -678,6 +678,8 @@ def mark_selected(facets, params):
         item.selected = item.value == year
         item.change = {"year": None if item.selected else item.value}
     facets.decade_items = decades
+    one_year = params.year_from if params.year_from == params.year_to else None
+    facets.year_chart = YearChart.from_counts(facets.years, selected=one_year)
 
 
 def active_chips(params):
