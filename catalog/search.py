@@ -206,8 +206,9 @@ class ContainsBackend(Backend):
     def in_list_order(self, matches):
         return matches.in_list_order()
 
-    def facet_counts(self, matches):
-        return facet_counts(matches.values_list("pk", "tier_id", "kind", "year"), TOPIC_JOIN)
+    def facet_counts(self, matches, sort, query, page):
+        columns = ("pk", "tier_id", "kind", "year")
+        return facet_counts(matches.values_list(*columns), MATCH_COLUMNS[:4], TOPIC_JOIN)
 
     def _contains(self, text):
         condition = Q()
@@ -360,24 +361,35 @@ class PostgresBackend(Backend):
         family = Topic.objects.filter(Q(pk=topic.pk) | Q(parent=topic.pk)).values("pk")
         return Q(topic_ids__overlap=ArraySubquery(family))
 
-    def by_relevance(self, matches, query):
+    def _rank(self, query):
         boost = Case(
             When(is_primary=True, then=Value(self.PRIMARY_BOOST)),
             default=Value(1.0),
             output_field=FloatField(),
         )
-        rank = SearchRank(F("document"), query.tsquery, weights=self.WEIGHTS) * boost
-        return matches.alias(rank=rank).order_by(F("rank").desc(), "title", "pk")
+        return SearchRank(F("document"), query.tsquery, weights=self.WEIGHTS) * boost
+
+    def by_relevance(self, matches, query):
+        return matches.alias(rank=self._rank(query)).order_by(F("rank").desc(), "title", "pk")
 
     def in_list_order(self, matches):
         # Reading-list positions live with the lists, not in the entries.
         sources = Source.objects.using(matches.db).filter(pk__in=matches.values("pk"))
         return sources.in_list_order()
 
-    def facet_counts(self, matches):
-        return facet_counts(
-            matches.values_list("source_id", "tier_id", "kind", "year", "topic_ids"), TOPIC_ARRAY
+    def facet_counts(self, matches, sort, query, page):
+        """Facets and, in relevance order, the page's ids from the same scan of the matches.
+
+        Ranking needs every match's document, as counting does: one statement reads them once
+        (at 20,000 matches a second bitmap scan costs about as much as all the counting).
+        """
+        rows = matches.values_list("source_id", "tier_id", "kind", "year", "topic_ids")
+        if sort != "relevance":
+            return facet_counts(rows, MATCH_COLUMNS[:5], TOPIC_ARRAY)
+        rows = matches.annotate(rank=self._rank(query)).values_list(
+            "source_id", "tier_id", "kind", "year", "topic_ids", "title", "rank"
         )
+        return facet_counts(rows, MATCH_COLUMNS, TOPIC_ARRAY, page=page)
 
     def add_snippets(self, sources, query):
         if not sources:
@@ -505,6 +517,8 @@ class Facets:
     lists: list = field(default_factory=list)
     years: dict = field(default_factory=dict)
     decade_items: list = field(default_factory=list)
+    # The requested page's source ids, when the facet statement could choose them too.
+    page_ids: list | None = None
 
     @property
     def total(self):
@@ -590,23 +604,30 @@ TOPIC_JOIN = """SELECT st.topic_id, COUNT(*) AS n
 TOPIC_ARRAY = """SELECT x.topic_id, SUM(sets.n) AS n
   FROM (SELECT topic_ids, COUNT(*) AS n FROM m GROUP BY topic_ids) sets
   CROSS JOIN unnest(sets.topic_ids) AS x(topic_id) GROUP BY x.topic_id"""
-MATCH_COLUMNS = ("id", "tier_id", "kind", "year", "topic_ids")
+MATCH_COLUMNS = ("id", "tier_id", "kind", "year", "topic_ids", "title", "rank")
+# With ranked matches: one more row, the page's ids in order (an ARRAY of an ordered subquery
+# keeps that order).
+PAGE_SQL = """
+UNION ALL
+SELECT 'page', array_to_string(ARRAY(
+  SELECT m.id FROM m ORDER BY m.rank DESC, m.title, m.id LIMIT {limit} OFFSET {offset}), ','), '', 0
+"""
 
 
 FACET_LISTS = {"tier": "tiers", "kind": "kinds", "topic": "topics", "list": "lists"}
 
 
-def facet_counts(matches, topic_counts):
+def facet_counts(matches, columns, topic_counts, page=None):
     """Counts per tier, kind, year, topic and list of the matches, in one query.
 
-    `matches` yields (source id, tier id, kind, year[, topic ids]) rows. One statement over a
-    common table expression: the matches are found once, not once per dimension (DESIGN.md §4
-    measured ~16 ms for all dimensions at 100k, against ~12 ms each).
+    `matches` yields rows of `columns` (source id, tier id, kind, year[, topic ids[, title,
+    rank]]). One statement over a common table expression: the matches are found once, not once
+    per dimension (DESIGN.md §4 measured ~16 ms for all dimensions at 100k, against ~12 ms each).
+    With `page` (a page number) and ranked matches, it also picks that page's ids.
     """
     connection = connections[matches.db]
     inner, params = matches.order_by().query.sql_with_params()
     quote = connection.ops.quote_name
-    columns = ", ".join(MATCH_COLUMNS[: len(matches.query.values_select)])
     tables = {
         "tier": quote(Tier._meta.db_table),
         "source_topics": quote(Source.topics.through._meta.db_table),
@@ -615,8 +636,12 @@ def facet_counts(matches, topic_counts):
         "section": quote(ListSection._meta.db_table),
         "reading_list": quote(ReadingList._meta.db_table),
     }
-    sql = FACET_SQL.format(
-        columns=columns,
+    sql = FACET_SQL
+    if page is not None:
+        size = settings.CATALOG_PAGE_SIZE
+        sql += PAGE_SQL.format(limit=size, offset=(page - 1) * size)
+    sql = sql.format(
+        columns=", ".join(columns),
         matches=inner,
         topic_counts=topic_counts.format(**tables),
         **tables,
@@ -628,7 +653,9 @@ def facet_counts(matches, topic_counts):
     kinds = dict(Source.Kind.choices)
     for dimension, value, label, total in rows:
         count = int(total)  # SUM() of counts is a numeric on PostgreSQL
-        if dimension == "year":
+        if dimension == "page":
+            facets.page_ids = [int(pk) for pk in value.split(",") if pk]
+        elif dimension == "year":
             facets.years[int(value)] = count
         elif dimension == "kind":
             facets.kinds.append(FacetItem(value, kinds.get(value, value), count))
@@ -736,12 +763,14 @@ def search_sources(params, *, using="default"):
     backend = backend_for(using)
     query = backend.prepare(parse_query(params.q), using)
     matches = backend.matches(params, query, using)
-    facets = backend.facet_counts(matches)
     sort = chosen_sort(params, query)
+    facets = backend.facet_counts(matches, sort, query, params.page)
     paginator = Paginator(backend.ordered_ids(matches, sort, query), settings.CATALOG_PAGE_SIZE)
     paginator.count = facets.total  # the facet query already counted the matches
     page = paginator.get_page(params.page)
-    page.object_list = cards(list(page.object_list), using)
+    # The page's ids came with the facets unless the page asked for is past the end.
+    chosen = facets.page_ids if facets.page_ids and page.number == params.page else None
+    page.object_list = cards(chosen or list(page.object_list), using)
     if query:
         backend.add_snippets(page.object_list, query)
     suggestions = []

@@ -234,3 +234,18 @@ def test_retired_sources_are_not_found(client, small_catalog):
     small_catalog["flash"].status = Source.Status.RETIRED
     small_catalog["flash"].save()
     assert result_slugs(get(client, "/sources/?q=flashattention")) == []
+
+
+def test_relevance_pages_follow_one_another_and_past_the_end_is_the_last(
+    client, many_sources, settings
+):
+    # On PostgreSQL the facet statement also picks the page; every page must continue the last.
+    settings.CATALOG_PAGE_SIZE = 4
+    for n, source in enumerate(many_sources(10)):
+        source.title = f"Kernel fusion {'kernel ' * (n % 3)}study {n}"
+        source.save()
+    pages = [result_slugs(get(client, f"/sources/?q=kernel&page={n}")) for n in (1, 2, 3)]
+    slugs = [slug for page in pages for slug in page]
+    assert [len(page) for page in pages] == [4, 4, 2]
+    assert len(set(slugs)) == 10
+    assert result_slugs(get(client, "/sources/?q=kernel&page=9")) == pages[2]
