@@ -56,6 +56,7 @@ restore: setup
 	$(DEV) $(PY) manage.py restore "$(FILE)" $(if $(FORCE),--force)
 
 # Needs PostgreSQL for figures worth quoting: DATABASE_URL=postgres://… make loadtest
+# (it uses Redis at REDIS_URL or 127.0.0.1:6379 when one answers; LOADTEST_ARGS="--cache database")
 loadtest: migrate
 	$(DEV) $(PY) manage.py loadtest $(LOADTEST_ARGS)
 

@@ -7,12 +7,21 @@ edit that changed it (no stale pages, no timeout to tune). Signed-in readers alw
 render: their pages show their own bookmarks and notes.
 
 Two per-visitor values live inside the HTML and are swapped on the way out: the CSRF token (each
-visitor keeps their own CSRF cookie) and the CSP nonce (each response has its own policy).
+visitor keeps their own CSRF cookie) and the CSP nonce (each response has its own policy). A page
+is stored already cut at those places, so a hit joins the pieces around this visitor's values
+instead of searching the whole HTML again (a list page holds about a hundred forms).
+
+Each process also keeps the pages it served recently in its own memory, under the version they
+were rendered from. A hit then costs one small shared-cache read (the current version) instead of
+fetching and unpickling the whole page; a page kept for an older version is never served, so this
+copy can be no staler than the shared one.
 """
 
 import hashlib
 import re
+import threading
 import uuid
+from collections import OrderedDict
 
 from django.conf import settings
 from django.core.cache import cache
@@ -38,10 +47,21 @@ VERSIONED_APPS = {"catalog"}
 ALLOWED_VARY = {"cookie", "hx-request", "accept-encoding"}
 
 VERSION_KEY = "catalog:version"
+# "page2": pages are stored cut at their per-visitor values (see _cut), a layout the first
+# format's entries do not have.
+PAGE_KEY_PREFIX = "catalog:page2:"
 PAGE_TIMEOUT = 60 * 60
+# Bytes of pages each process keeps in its own memory (CATALOG_PAGE_MEMORY_BYTES overrides;
+# 0 turns the layer off). A catalog page is 20-150 kB.
+PAGE_MEMORY_BYTES = 32 * 1024 * 1024
 
-_CSRF_RE = re.compile(rb'("x-csrftoken": "|name="csrfmiddlewaretoken" value=")[A-Za-z0-9]{32,64}"')
-_NONCE_RE = re.compile(rb'nonce="[^"]*"')
+# The per-visitor values in a rendered page: the CSRF token in forms and in htmx's headers, and
+# the CSP nonce. The lookbehinds keep the surrounding markup in the stored pieces.
+_SLOTS_RE = re.compile(
+    rb'(?:(?<="x-csrftoken": ")|(?<=name="csrfmiddlewaretoken" value="))[A-Za-z0-9]{32,64}(?=")'
+    rb'|(?<=nonce=")[^"]*(?=")'
+)
+_CSRF, _NONCE = 0, 1
 
 
 def catalog_version():
@@ -77,21 +97,68 @@ def connect_signals():
 def _page_key(request):
     # Hashed: URLs can be longer than cache backends allow keys to be.
     url = f"{request.headers.get('HX-Request', '')}:{request.get_full_path()}"
-    return f"catalog:page:{hashlib.sha256(url.encode()).hexdigest()}"
+    return PAGE_KEY_PREFIX + hashlib.sha256(url.encode()).hexdigest()
+
+
+class _ProcessPages:
+    """A byte-bounded LRU of (version, page) by page key, for this process alone."""
+
+    def __init__(self):
+        self._pages = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()  # gthread workers share it between threads
+
+    @staticmethod
+    def _limit():
+        return getattr(settings, "CATALOG_PAGE_MEMORY_BYTES", PAGE_MEMORY_BYTES)
+
+    def get(self, key, version):
+        with self._lock:
+            found = self._pages.get(key)
+            if found is None or found[0] != version:
+                return None
+            self._pages.move_to_end(key)
+            return found[1]
+
+    def put(self, key, version, page):
+        size = sum(map(len, page[2]))
+        limit = self._limit()
+        if size > limit:
+            return
+        with self._lock:
+            old = self._pages.pop(key, None)
+            if old is not None:
+                self._bytes -= old[2]
+            self._pages[key] = (version, page, size)
+            self._bytes += size
+            while self._bytes > limit:
+                _, (_, _, dropped) = self._pages.popitem(last=False)
+                self._bytes -= dropped
+
+    def clear(self):
+        with self._lock:
+            self._pages.clear()
+            self._bytes = 0
+
+
+process_pages = _ProcessPages()
 
 
 def _lookup(key):
-    """The current catalog version and the page stored for it, in one cache round trip.
+    """The current catalog version and the page stored for it.
 
     A page is stored with the version it was rendered from and served only while that is still
-    the current version.
+    the current version. One shared-cache read when this process has the page in memory, two
+    when another process rendered it.
     """
-    found = cache.get_many([VERSION_KEY, key])
-    version = found.get(VERSION_KEY) or catalog_version()
-    stored = found.get(key)
-    if stored is not None and stored[0] == version:
-        return version, stored[1]
-    return version, None
+    version = cache.get(VERSION_KEY) or catalog_version()
+    page = process_pages.get(key, version)
+    if page is None:
+        stored = cache.get(key)
+        if stored is not None and stored[0] == version:
+            page = stored[1]
+            process_pages.put(key, version, page)
+    return version, page
 
 
 def _cacheable_request(request):
@@ -114,13 +181,33 @@ def _cacheable_response(request, response):
     return vary <= ALLOWED_VARY
 
 
-def _personalise(request, content):
-    token = get_token(request).encode()
-    content = _CSRF_RE.sub(lambda m: m.group(1) + token + b'"', content)
-    nonce = getattr(request, "_csp_nonce", None)
-    if nonce is not None:
-        content = _NONCE_RE.sub(b'nonce="' + str(nonce).encode() + b'"', content)
-    return content
+def _cut(content):
+    """Split a page at its per-visitor values: (pieces, slots), len(pieces) == len(slots) + 1."""
+    pieces, slots, start = [], [], 0
+    for match in _SLOTS_RE.finditer(content):
+        pieces.append(content[start : match.start()])
+        slots.append(_NONCE if content[match.start() - 7 : match.start()] == b'nonce="' else _CSRF)
+        start = match.end()
+    pieces.append(content[start:])
+    return tuple(pieces), bytes(slots)
+
+
+def _personalise(request, pieces, slots):
+    """The stored page with this visitor's CSRF token and CSP nonce put back in."""
+    if not slots:
+        return pieces[0]
+    values = [b"", b""]
+    if _CSRF in slots:
+        values[_CSRF] = get_token(request).encode()
+    if _NONCE in slots:
+        nonce = getattr(request, "_csp_nonce", None)
+        # Without the CSP middleware there is no nonce to match: the attribute is left empty.
+        values[_NONCE] = str(nonce).encode() if nonce is not None else b""
+    parts = [pieces[0]]
+    for slot, piece in zip(slots, pieces[1:], strict=True):
+        parts.append(values[slot])
+        parts.append(piece)
+    return b"".join(parts)
 
 
 class AnonymousPageCacheMiddleware:
@@ -149,8 +236,8 @@ class AnonymousPageCacheMiddleware:
         request._catalog_version, cached = _lookup(request._catalog_page_key)
         if cached is None:
             return None
-        status, headers, content = cached
-        response = HttpResponse(_personalise(request, content), status=status)
+        status, headers, pieces, slots = cached
+        response = HttpResponse(_personalise(request, pieces, slots), status=status)
         for name, value in headers:
             response[name] = value
         response["X-Page-Cache"] = "hit"
@@ -164,4 +251,6 @@ def _store(key, version, response):
         for name, value in response.items()
         if name.lower() not in {"set-cookie", "content-length"}
     ]
-    cache.set(key, (version, (response.status_code, headers, response.content)), PAGE_TIMEOUT)
+    page = (response.status_code, headers, *_cut(response.content))
+    cache.set(key, (version, page), PAGE_TIMEOUT)
+    process_pages.put(key, version, page)

@@ -6,8 +6,10 @@ library with gevent, which the Django process must not be).
 CONFIG holds the server URL, the resolved plan (catalog/load_scenarios.py), the signed-in
 sessions, and the phase lengths. Two phases run against the same server:
   1. capacity: each scenario alone, `probe_users` users with no think time (enough to keep
-     every worker busy), for `probe_seconds`; its requests per second are the throughput
-     compared with the trivial view's;
+     every worker busy), for `probe_seconds` in all; its requests per second are the throughput
+     compared with the trivial view's. The time is split into `probe_rounds` rounds, each
+     visiting every scenario in turn, so a change in the machine's other load during the run
+     (the machine is shared) weighs on every page and on the trivial view alike;
   2. mix: `users` users (a share signed in) replaying the weighted mix with think time, for
      `seconds`; its latency percentiles and error count are what a team would feel.
 """
@@ -88,11 +90,18 @@ def _judge(response):
         response.success()
 
 
-def _run(user_classes, users, seconds):
+def _run(user_classes, users, seconds, *, after_spawn=False):
+    """Run the users for `seconds`; with `after_spawn`, only once all are running (a probe
+    measures the steady state, not the ramp-up)."""
     env = Environment(user_classes=user_classes)
     runner = env.create_local_runner()
+    # All users within a second for the mix; as fast as locust advises (100 a second) for a
+    # probe, whose clock starts once they all run.
+    runner.start(users, spawn_rate=max(users, 100) if after_spawn else users)
+    if after_spawn:
+        runner.spawning_greenlet.join()
+        env.stats.reset_all()
     started = time.monotonic()
-    runner.start(users, spawn_rate=users)
     gevent.sleep(seconds)
     runner.quit()
     elapsed = time.monotonic() - started
@@ -119,14 +128,23 @@ def main(config_path, result_path):
     warm = [dict(s, weight=1) for s in plan if s["method"] == "GET"]
     _run([_user_class("Warm", warm, [], host, constant(0))], min(users, 10), 3)
 
-    for scenario in plan:
-        scenario_sessions = sessions if scenario["audience"] == "signed-in" else []
-        reader = _user_class("Probe", [scenario], scenario_sessions, host, constant(0))
-        phase = _run([reader], config["probe_users"], config["probe_seconds"])
-        result["capacity"][scenario["name"]] = phase["rows"].get(scenario["name"], {}) | {
-            "errors": phase["errors"]
-        }
-        print(f"capacity: {scenario['name']}: done", file=sys.stderr, flush=True)
+    rounds = max(1, config.get("probe_rounds", 1))
+    totals = {s["name"]: {"requests": 0, "failures": 0, "seconds": 0.0, "errors": []} for s in plan}
+    for round_number in range(1, rounds + 1):
+        for scenario in plan:
+            scenario_sessions = sessions if scenario["audience"] == "signed-in" else []
+            reader = _user_class("Probe", [scenario], scenario_sessions, host, constant(0))
+            phase = _run(
+                [reader], config["probe_users"], config["probe_seconds"] / rounds, after_spawn=True
+            )
+            row, total = phase["rows"].get(scenario["name"], {}), totals[scenario["name"]]
+            total["requests"] += row.get("requests", 0)
+            total["failures"] += row.get("failures", 0)
+            total["seconds"] += phase["seconds"]
+            total["errors"] += phase["errors"]
+        print(f"capacity: round {round_number}/{rounds} done", file=sys.stderr, flush=True)
+    for name, total in totals.items():
+        result["capacity"][name] = total | {"rps": total["requests"] / total["seconds"]}
 
     think = between(0, config["think"]) if config["think"] else constant(0)
     anonymous = [s for s in plan if s["audience"] == "anonymous"]

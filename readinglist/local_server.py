@@ -12,6 +12,8 @@ import urllib.request
 from pathlib import Path
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+# Where `redis_url()` looks when REDIS_URL is not set: a Redis on this machine, its database 1.
+LOCAL_REDIS_URL = "redis://127.0.0.1:6379/1"
 
 
 def free_port():
@@ -32,6 +34,23 @@ def production_env(**overrides):
     )
     env.update({k: str(v) for k, v in overrides.items()})
     return env
+
+
+def redis_url(url=None, timeout=0.5):
+    """`url` (default: REDIS_URL, else a Redis on this machine) if a Redis answers there and
+    the client library is installed; None otherwise."""
+    url = url or os.environ.get("REDIS_URL") or LOCAL_REDIS_URL
+    try:
+        import redis
+    except ImportError:
+        return None
+    try:
+        client = redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout)
+        with contextlib.closing(client):
+            client.ping()
+    except (redis.RedisError, OSError, ValueError):
+        return None
+    return url
 
 
 def collect_static(env):

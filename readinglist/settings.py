@@ -118,7 +118,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 if env.str("REDIS_URL", default=""):
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's backend, keeping one Redis client per pool (see readinglist/cache.py).
+            "BACKEND": "readinglist.cache.RedisCache",
             "LOCATION": env("REDIS_URL"),
         }
     }

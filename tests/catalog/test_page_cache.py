@@ -7,7 +7,13 @@ from django.contrib.messages import constants
 from django.contrib.messages.storage.cookie import CookieStorage
 from django.test import Client, RequestFactory
 
-from catalog.caching import bump_catalog_version, catalog_version
+from catalog.caching import (
+    _cut,
+    _ProcessPages,
+    bump_catalog_version,
+    catalog_version,
+    process_pages,
+)
 from catalog.models import Source, Topic
 
 
@@ -23,7 +29,8 @@ def catalog(small_catalog, django_capture_on_commit_callbacks):
 def test_a_second_anonymous_visitor_gets_the_cached_page(catalog, django_assert_max_num_queries):
     first = visit()
     assert first["X-Page-Cache"] == "miss"
-    with django_assert_max_num_queries(1):  # the catalog version and the page, in one read
+    # The catalog version only: this process keeps the page it rendered in its own memory.
+    with django_assert_max_num_queries(1):
         second = visit()
     assert second["X-Page-Cache"] == "hit"
     assert second.status_code == 200
@@ -131,3 +138,57 @@ def test_bump_is_available_for_bulk_writes(catalog):
     Source.objects.update(summary="Bulk edited.")
     bump_catalog_version()
     assert visit()["X-Page-Cache"] == "miss"
+
+
+def test_a_page_another_process_stored_is_served_from_the_shared_cache(catalog):
+    visit("/sources/")
+    process_pages.clear()  # as in a process that did not render it
+    response = visit("/sources/")
+    assert response["X-Page-Cache"] == "hit"
+    assert b"csrfmiddlewaretoken" in response.content or b"x-csrftoken" in response.content
+
+
+def test_this_process_never_serves_a_copy_kept_for_an_older_version(catalog):
+    visit("/")
+    key = next(iter(process_pages._pages))
+    stale = process_pages._pages[key][1]
+    bump_catalog_version()
+    assert process_pages.get(key, catalog_version()) is None
+    response = visit("/")
+    assert response["X-Page-Cache"] == "miss"
+    assert process_pages.get(key, catalog_version()) is not stale
+
+
+def test_the_process_copy_keeps_within_its_byte_budget(settings):
+    settings.CATALOG_PAGE_MEMORY_BYTES = 1000
+    pages = _ProcessPages()
+    for n in range(5):
+        pages.put(f"k{n}", "v", (200, [], (b"x" * 300,), b""))
+    assert pages._bytes <= 1000
+    assert pages.get("k0", "v") is None
+    assert pages.get("k4", "v") is not None
+    pages.put("big", "v", (200, [], (b"x" * 2000,), b""))
+    assert pages.get("big", "v") is None
+
+
+def test_a_hit_puts_this_visitors_values_in_every_slot(catalog):
+    first = visit("/sources/")
+    pieces, slots = _cut(first.content)
+    assert len(slots) >= 2 and b"".join(pieces) != first.content
+    client = Client(enforce_csrf_checks=True)
+    hit = client.get("/sources/")
+    assert hit["X-Page-Cache"] == "hit"
+    html = hit.content.decode()
+    tokens = set(
+        re.findall(r'(?:"x-csrftoken": "|name="csrfmiddlewaretoken" value=")([^"]+)"', html)
+    )
+    nonces = set(re.findall(r'nonce="([^"]*)"', html))
+    assert len(tokens) == 1 and len(nonces) == 1
+    assert f"'nonce-{nonces.pop()}'" in hit["Content-Security-Policy"]
+    first_tokens = set(
+        re.findall(
+            r'(?:"x-csrftoken": "|name="csrfmiddlewaretoken" value=")([^"]+)"',
+            first.content.decode(),
+        )
+    )
+    assert tokens != first_tokens

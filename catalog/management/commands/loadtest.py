@@ -19,7 +19,7 @@ from django.urls import reverse
 
 from catalog.load_scenarios import ANONYMOUS, SIGNED_IN, TRIVIAL, resolve
 from catalog.models import Source
-from readinglist.local_server import BASE_DIR, collect_static, gunicorn, production_env
+from readinglist.local_server import BASE_DIR, collect_static, gunicorn, production_env, redis_url
 
 TARGETS = {ANONYMOUS: 0.50, SIGNED_IN: 0.25}
 TEST_EMAIL = "loadtest-{}@loadtest.invalid"
@@ -38,6 +38,12 @@ class Command(BaseCommand):
             "--probe-seconds", type=int, default=8, help="Capacity probe per page (8 s)."
         )
         parser.add_argument(
+            "--probe-rounds",
+            type=int,
+            default=4,
+            help="Rounds the probe time is split into, each visiting every page (4).",
+        )
+        parser.add_argument(
             "--probe-users",
             type=int,
             default=12,
@@ -47,7 +53,18 @@ class Command(BaseCommand):
             "--think", type=float, default=1.0, help="Think time between 0 and this (1.0 s)."
         )
         parser.add_argument("--workers", type=int, default=3, help="gunicorn workers (3).")
+        parser.add_argument(
+            "--threads", type=int, default=1, help="Threads per gunicorn worker (1: sync workers)."
+        )
         parser.add_argument("--accounts", type=int, default=5, help="Signed-in test accounts.")
+        parser.add_argument(
+            "--cache",
+            choices=["auto", "redis", "database"],
+            default="auto",
+            help="The server's shared cache (sessions, page cache): Redis at REDIS_URL or "
+            "redis://127.0.0.1:6379/1, or the database table production falls back to. auto "
+            "(default): Redis when one answers, as production is advised to run several processes.",
+        )
         parser.add_argument("--json", help="Also write the raw results to this file.")
 
     def handle(self, *args, **options):
@@ -58,14 +75,17 @@ class Command(BaseCommand):
                     "about production. Set DATABASE_URL=postgres://…"
                 )
             )
-        # The server runs production settings, whose cache is a database table.
-        subprocess.run(
-            [sys.executable, "manage.py", "createcachetable"],
-            cwd=BASE_DIR,
-            env=production_env(),
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )
+        cache_env, cache_label = self._cache(options["cache"])
+        if "REDIS_URL" not in cache_env:
+            # Production settings without Redis keep the cache in a database table.
+            subprocess.run(
+                [sys.executable, "manage.py", "createcachetable"],
+                cwd=BASE_DIR,
+                env=production_env(**cache_env),
+                check=True,
+                stdout=subprocess.DEVNULL,
+            )
+        options["cache_env"], options["cache_label"] = cache_env, cache_label
         if not Source.objects.exists():
             call_command("load_catalog", verbosity=0)
         plan, skipped = resolve()
@@ -82,6 +102,20 @@ class Command(BaseCommand):
                 json.dump(result, stream, indent=2)
         self._report(plan, result, options)
 
+    @staticmethod
+    def _cache(choice):
+        """The server's cache environment and how to name it in the report."""
+        url = redis_url() if choice in {"auto", "redis"} else None
+        if choice == "redis" and url is None:
+            raise CommandError(
+                "--cache redis: no Redis answers at REDIS_URL or redis://127.0.0.1:6379/1, "
+                "or the redis package is not installed."
+            )
+        if url:
+            return {"REDIS_URL": url, "CACHE_URL": ""}, f"Redis ({url})"
+        label = "database table" + (" (no Redis answered)" if choice == "auto" else "")
+        return {"REDIS_URL": "", "CACHE_URL": ""}, label
+
     def _create_accounts(self, count, password):
         User = get_user_model()
         User.objects.filter(email__endswith="@loadtest.invalid").delete()
@@ -91,7 +125,7 @@ class Command(BaseCommand):
         with (
             tempfile.TemporaryDirectory() as tmp,
             open(os.path.join(tmp, "gunicorn.log"), "w+") as log,
-            self._production(tmp) as env,
+            self._production(tmp, options["cache_env"], options["threads"]) as env,
             gunicorn(env=env, workers=options["workers"], log=log) as (url, _process),
         ):
             sessions = [self._log_in(url, user.email, password) for user in users]
@@ -103,13 +137,16 @@ class Command(BaseCommand):
                 "seconds": options["seconds"],
                 "probe_seconds": options["probe_seconds"],
                 "probe_users": options["probe_users"],
+                "probe_rounds": options["probe_rounds"],
                 "think": options["think"],
             }
             config_path, result_path = os.path.join(tmp, "c.json"), os.path.join(tmp, "r.json")
             with open(config_path, "w") as stream:
                 json.dump(config, stream)
             self.stdout.write(
-                f"gunicorn on {url}, {options['workers']} workers; {options['users']} users; "
+                f"gunicorn on {url}, {options['workers']} workers x {options['threads']} "
+                f"threads, cache: "
+                f"{options['cache_label']}; {options['users']} users; "
                 f"{len(plan)} scenarios x {options['probe_seconds']} s capacity probes, then "
                 f"the mix for {options['seconds']} s..."
             )
@@ -126,9 +163,13 @@ class Command(BaseCommand):
 
     @staticmethod
     @contextlib.contextmanager
-    def _production(tmp):
+    def _production(tmp, cache_env, threads):
         env = production_env(
-            GUNICORN_ACCESS_LOG="", LOG_LEVEL="WARNING", STATIC_ROOT=os.path.join(tmp, "static")
+            GUNICORN_ACCESS_LOG="",
+            LOG_LEVEL="WARNING",
+            STATIC_ROOT=os.path.join(tmp, "static"),
+            GUNICORN_THREADS=threads,
+            **cache_env,
         )
         collect_static(env)
         yield env
@@ -164,8 +205,13 @@ class Command(BaseCommand):
         out = self.stdout.write
         out("")
         out(
+            f"Server: gunicorn, {options['workers']} workers x {options['threads']} threads, "
+            f"production settings; cache: {options['cache_label']}; database: "
+            f"{connection.vendor}; {os.cpu_count()} CPUs"
+        )
+        out(
             f"Capacity: each page alone, {options['probe_users']} users, no think time, "
-            f"{options['probe_seconds']} s"
+            f"{options['probe_seconds']} s in {options['probe_rounds']} rounds"
         )
         out(f"{'page':<28} {'audience':<10} {'req/s':>8} {'x trivial':>9} {'target':>7}  errors")
         missed = []
