@@ -9,6 +9,8 @@ re-verified, or updated).
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
+from django.db.models import Exists, OuterRef, Value
+from django.db.models.functions import Coalesce, Greatest, Least
 from django.utils import timezone
 
 from .models import ChangeLogEntry, Source
@@ -151,7 +153,24 @@ def changes_since_last_visit(user, limit=HOME_CHANGES_LIMIT):
 
 
 def mark_changes_seen(user, moment=None):
-    """Remember that the reader has now seen the change log up to `moment` (default: now)."""
+    """Remember that the reader has now seen the change log up to `moment` (default: now).
+
+    The row changes only when a change was logged between the remembered moment and `moment`:
+    otherwise the reader's "since your last visit" is the same either way, and the home page,
+    read on every visit, would write for nothing. One statement, judged against the stored
+    moment rather than this (possibly stale) `user`; when no row matches, PostgreSQL writes
+    nothing. Returns whether it remembered `moment`.
+    """
     moment = moment or timezone.now()
-    get_user_model().objects.filter(pk=user.pk).update(last_seen_changes_at=moment)
-    user.last_seen_changes_at = moment
+    stored = Coalesce(OuterRef("last_seen_changes_at"), OuterRef("date_joined"))
+    logged_between = ChangeLogEntry.objects.filter(
+        created__gt=Least(stored, Value(moment)), created__lte=Greatest(stored, Value(moment))
+    )
+    written = (
+        get_user_model()
+        .objects.filter(Exists(logged_between), pk=user.pk)
+        .update(last_seen_changes_at=moment)
+    )
+    if written:
+        user.last_seen_changes_at = moment
+    return bool(written)

@@ -2,6 +2,8 @@ import datetime
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from catalog.changelog import (
@@ -258,10 +260,44 @@ class TestSinceLastVisit:
         assert changes_since_last_visit(reader) == []
 
     def test_a_visit_only_remembers_its_own_time(self, reader, tiers):
+        record_change(source=SourceFactory(), kind=Kind.ADDED, via=Via.LOADER)
         moment = timezone.now()
-        mark_changes_seen(reader, moment)
+        assert mark_changes_seen(reader, moment)
         reader.refresh_from_db()
         assert reader.last_seen_changes_at == moment
+
+    def test_nothing_new_since_the_last_visit_writes_nothing(self, reader, tiers):
+        record_change(source=SourceFactory(), kind=Kind.ADDED, via=Via.LOADER)
+        seen = timezone.now()
+        assert mark_changes_seen(reader, seen)
+        assert not mark_changes_seen(reader, seen + timedelta(minutes=5))
+        reader.refresh_from_db()
+        assert reader.last_seen_changes_at == seen
+        # Moving the moment back over logged changes is a change, and is written.
+        assert mark_changes_seen(reader, reader.date_joined)
+        reader.refresh_from_db()
+        assert reader.last_seen_changes_at == reader.date_joined
+
+    def test_revisiting_home_does_not_write_when_nothing_changed(self, client, reader, tiers):
+        def visit():
+            with CaptureQueriesContext(connection) as queries:
+                client.get("/")
+            reader.refresh_from_db()
+            updates = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("UPDATE")]
+            return reader.last_seen_changes_at, updates
+
+        record_change(source=SourceFactory(), kind=Kind.ADDED, via=Via.LOADER)
+        client.force_login(reader)
+        first, _ = visit()
+        assert first is not None
+        second, updates = visit()
+        assert second == first
+        # At most the guarded statement, which matched no row, and nothing else was written.
+        assert len(updates) <= 1
+        # A new change is news again, and the visit that shows it is remembered.
+        record_change(source=SourceFactory(), kind=Kind.REVERIFIED, via=Via.LOADER)
+        third, _ = visit()
+        assert third > first
 
     def test_anonymous_home_has_no_change_panel(self, client, small_catalog):
         assert "since your last visit" not in client.get("/").content.decode()
