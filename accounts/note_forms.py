@@ -70,6 +70,11 @@ class NoteForm(forms.ModelForm):
     def clean_locator(self):
         return self._limited("locator", Note.LOCATOR_MAX, "The locator").strip()
 
+    def validate_constraints(self):
+        """Skipped: the fields above already check each of the model's check constraints, with
+        messages a reader can act on, and the service checks them again before saving. Django
+        checks each one with a query, so checking here too cost six more per save."""
+
 
 class NoteFilterForm(forms.Form):
     q = forms.CharField(label="Search your notes", required=False, max_length=200)

@@ -2,8 +2,10 @@
 
 import pytest
 from django.db import connection
+from django.db.models import CheckConstraint
 from django.test.utils import CaptureQueriesContext
 
+from accounts.models import Note
 from tests.factories import NoteFactory, SourceFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -49,3 +51,23 @@ def test_queries_flat_between_5_and_60_notes(
     with django_assert_max_num_queries(baseline):
         response = client.get(url)
         assert response.status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)  # no test transaction around it, as in production
+def test_saving_a_note_checks_each_constraint_once_and_outside_the_transaction(
+    client, reader, small_catalog
+):
+    """The form's fields already check what the model's constraints say; the service checks
+    the constraints once, before its transaction, so no savepoint wraps each check."""
+    client.force_login(reader)
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.post(
+            "/sources/flashattention/notes/new/", {"body": "Worth it.", "visibility": "private"}
+        )
+    assert response.status_code == 302
+    assert Note.objects.filter(user=reader, body="Worth it.").exists()
+    sql = [q["sql"] for q in ctx.captured_queries]
+    checks = [s for s in sql if '"_check"' in s]
+    constraints = [c for c in Note._meta.constraints if isinstance(c, CheckConstraint)]
+    assert 0 < len(checks) == len(set(checks)) <= len(constraints)
+    assert not [s for s in sql if s.startswith("SAVEPOINT")]
