@@ -15,9 +15,9 @@ def _memory_cache(settings):
 
 
 # Topic, tier and list lookups (3), corrections (1, PostgreSQL), facets (1), the page's ids (1;
-# on PostgreSQL in relevance order the facet statement picks them), the page's sources (1) and
-# their topics (1), snippets (1, PostgreSQL), "did you mean" (1, only when nothing matched).
-MAX_QUERIES = 9
+# on PostgreSQL in relevance order the facet statement picks them), the page's sources (1),
+# snippets (1, PostgreSQL), "did you mean" (1, only when nothing matched).
+MAX_QUERIES = 8
 
 
 def run(client, url):
