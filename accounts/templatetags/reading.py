@@ -5,6 +5,7 @@ Every tag reads the reader's library once per request (see accounts.reading), so
 """
 
 import functools
+import secrets
 from types import SimpleNamespace
 
 from django import template
@@ -22,8 +23,9 @@ def _request(context):
     return context.get("request")
 
 
-# Stands in for the visitor's CSRF token in a remembered control; letters only, like a token.
-_TOKEN_SLOT = "BookmarkControlCsrfTokenSlotXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX"
+# Stands in for the visitor's CSRF token in a remembered control: shaped like a token (64
+# letters and digits), and random per process so no title or URL can ever contain it.
+_TOKEN_SLOT = secrets.token_hex(32)
 CONTROL_TEMPLATE = "accounts/includes/bookmark_control.html"
 
 
