@@ -174,6 +174,13 @@ ORDERINGS = {
 class Backend:
     """What both backends share: given matches, the ids of the sources in the chosen order."""
 
+    def result_cards(self, ids, query, using):
+        """The page's cards, with snippets and marked titles when there is a query."""
+        sources = cards(ids, using)
+        if query:
+            self.add_snippets(sources, query)
+        return sources
+
     def ordered_ids(self, matches, sort, query):
         if sort == "relevance":
             ordered = self.by_relevance(matches, query)
@@ -208,7 +215,7 @@ class ContainsBackend(Backend):
 
     def facet_counts(self, matches, sort, query, page):
         columns = ("pk", "tier_id", "kind", "year")
-        return facet_counts(matches.values_list(*columns), MATCH_COLUMNS[:4], TOPIC_JOIN)
+        return facet_counts(matches.values_list(*columns), MATCH_COLUMNS, JOIN_COUNTS)
 
     def _contains(self, text):
         condition = Q()
@@ -306,13 +313,13 @@ class PostgresBackend(Backend):
     def _words_query(self, words, using):
         """A to_tsquery string built only from word characters, so it is always valid syntax."""
         compounds = [a + b for a, b in itertools.pairwise(words)]
-        known = self._corrections([*words, *compounds], using)
+        known, starts = self._corrections([*words, *compounds], using)
 
         def alternatives(i):
             word = words[i]
             options = [word]
             corrected = known.get(word)
-            if i == len(words) - 1 and len(word) >= 3 and corrected != word:
+            if i == len(words) - 1 and len(word) >= 3 and corrected != word and word in starts:
                 # Still being typed: a word the catalog does not have may be the start of one.
                 options.append(f"{word}:*")
             if corrected and corrected != word:
@@ -331,9 +338,15 @@ class PostgresBackend(Backend):
         return " & ".join(terms)
 
     def _corrections(self, words, using):
+        """({word: the vocabulary word it most likely means}, {words that start a known word}).
+
+        A prefix alternative costs a third of the ranking time of a one-word query, so it is
+        added only where it can match: where some catalog word starts like the typed one (less
+        its last letter, which stemming may have changed: "happy" is indexed as "happi").
+        """
         candidates = [w for w in dict.fromkeys(words) if len(w) >= 2 and not w.isdigit()]
         if not candidates:
-            return {}
+            return {}, set()
         with connections[using].cursor() as cursor:
             cursor.execute(
                 """
@@ -342,12 +355,16 @@ class PostgresBackend(Backend):
                   WHEN length(q.w) >= 4 THEN (
                     SELECT v.word FROM catalog_search_word v WHERE v.word %% q.w
                     ORDER BY v.word <-> q.w, v.word LIMIT 1)
-                END
+                END,
+                EXISTS (SELECT 1 FROM catalog_search_word v
+                        WHERE starts_with(v.word, left(q.w, -1)) AND v.word <> q.w)
                 FROM unnest(%s::text[]) AS q(w)
                 """,
                 [candidates],
             )
-            return {word: best for word, best in cursor.fetchall() if best}
+            rows = cursor.fetchall()
+        known = {word: best for word, best, _ in rows if best}
+        return known, {word for word, _, starts in rows if starts}
 
     def matches(self, params, query, using):
         """Search entries (migration 0006), not sources: narrow rows for counting and ranking."""
@@ -373,56 +390,67 @@ class PostgresBackend(Backend):
         return matches.alias(rank=self._rank(query)).order_by(F("rank").desc(), "title", "pk")
 
     def in_list_order(self, matches):
-        # Reading-list positions live with the lists, not in the entries.
-        sources = Source.objects.using(matches.db).filter(pk__in=matches.values("pk"))
-        return sources.in_list_order()
+        return matches.order_by(*self.LIST_ORDER)
+
+    # SourceQuerySet.in_list_order(), from the positions the entries keep (migration 0007).
+    LIST_ORDER = (
+        *(
+            F(name).asc(nulls_last=True)
+            for name in ("first_list", "first_section", "first_position")
+        ),
+        "title",
+        "pk",
+    )
+    # Each sort as extra match columns and an ORDER BY over them, the same order as
+    # ordered_ids() gives, so the facet statement can pick the page's ids (PAGE_SQL).
+    PAGE_ORDERS = {
+        "relevance": (("title", "rank"), "m.rank DESC, m.title, m.id"),
+        "list": (
+            ("first_list", "first_section", "first_position", "title"),
+            "m.first_list NULLS LAST, m.first_section NULLS LAST, m.first_position NULLS LAST, "
+            "m.title, m.id",
+        ),
+        "newest": (("created",), "m.created DESC, m.id DESC"),
+        "title": (("title",), "m.title, m.id"),
+        "year": (("title",), "m.year DESC NULLS LAST, m.title, m.id"),
+    }
 
     def facet_counts(self, matches, sort, query, page):
-        """Facets and, in relevance order, the page's ids from the same scan of the matches.
+        """Facets and the page's ids, from one scan of the matches.
 
         Ranking needs every match's document, as counting does: one statement reads them once
-        (at 20,000 matches a second bitmap scan costs about as much as all the counting).
+        (at 20,000 matches a second bitmap scan costs about as much as all the counting). The
+        other sorts read columns of the entries, so their page comes from the same statement.
         """
-        rows = matches.values_list("source_id", "tier_id", "kind", "year", "topic_ids")
-        if sort != "relevance":
-            return facet_counts(rows, MATCH_COLUMNS[:5], TOPIC_ARRAY)
-        rows = matches.annotate(rank=self._rank(query)).values_list(
-            "source_id", "tier_id", "kind", "year", "topic_ids", "title", "rank"
-        )
-        return facet_counts(rows, MATCH_COLUMNS, TOPIC_ARRAY, page=page)
+        extra, order = self.PAGE_ORDERS[sort]
+        if sort == "relevance":
+            matches = matches.annotate(rank=self._rank(query))
+        columns = ("source_id", "tier_id", "kind", "year", "topic_ids", "list_ids", *extra)
+        names = ("id", *columns[1:])
+        return facet_counts(matches.values_list(*columns), names, ARRAY_COUNTS, page=(page, order))
 
-    def add_snippets(self, sources, query):
-        if not sources:
-            return
-        headlines = (
-            Source.objects.filter(pk__in=[s.pk for s in sources])
-            .annotate(
-                headline=SearchHeadline(
-                    "summary",
-                    query.tsquery,
-                    config="english",
-                    start_sel=START_SEL,
-                    stop_sel=STOP_SEL,
-                    max_words=SNIPPET_WORDS,
-                    min_words=12,
-                    short_word=2,
-                ),
-                title_headline=SearchHeadline(
-                    "title",
-                    query.tsquery,
-                    config="english",
-                    start_sel=START_SEL,
-                    stop_sel=STOP_SEL,
-                    highlight_all=True,
-                ),
-            )
-            .values_list("pk", "headline", "title_headline")
+    def result_cards(self, ids, query, using):
+        """The page's cards; with a query, their snippets come in the same statement."""
+        if not query:
+            return cards(ids, using)
+        marked = {"start_sel": START_SEL, "stop_sel": STOP_SEL, "config": "english"}
+        sources = cards(
+            ids,
+            using,
+            headline=SearchHeadline(
+                "summary",
+                query.tsquery,
+                max_words=SNIPPET_WORDS,
+                min_words=12,
+                short_word=2,
+                **marked,
+            ),
+            title_headline=SearchHeadline("title", query.tsquery, highlight_all=True, **marked),
         )
-        rows = {pk: (summary, title) for pk, summary, title in headlines}
         for source in sources:
-            summary, title = rows.get(source.pk, ("", ""))
-            source.snippet = marked_snippet(summary or "")
-            source.marked_title = marked_snippet(title or "")
+            source.snippet = marked_snippet(source.headline or "")
+            source.marked_title = marked_snippet(source.title_headline or "")
+        return sources
 
     def suggestions(self, query, using):
         rows = (
@@ -592,38 +620,47 @@ UNION ALL
 SELECT 'topic', tp.slug, tp.name, counted.n FROM ({topic_counts}) counted
   JOIN {topic} tp ON tp.id = counted.topic_id
 UNION ALL
-SELECT 'list', rl.slug, rl.title, COUNT(DISTINCT m.id) FROM m
-  JOIN {entry} e ON e.source_id = m.id JOIN {section} s ON s.id = e.section_id
-  JOIN {reading_list} rl ON rl.id = s.reading_list_id
-  GROUP BY rl.slug, rl.title
+SELECT 'list', rl.slug, rl.title, counted.n FROM ({list_counts}) counted
+  JOIN {reading_list} rl ON rl.id = counted.list_id
 """
-# Topic counts: through the join table, or (search entries) from each row's own array, grouped
-# by the array first: sources share a few thousand topic sets at most, so only those are unnested.
-TOPIC_JOIN = """SELECT st.topic_id, COUNT(*) AS n
-  FROM m JOIN {source_topics} st ON st.source_id = m.id GROUP BY st.topic_id"""
-TOPIC_ARRAY = """SELECT x.topic_id, SUM(sets.n) AS n
-  FROM (SELECT topic_ids, COUNT(*) AS n FROM m GROUP BY topic_ids) sets
-  CROSS JOIN unnest(sets.topic_ids) AS x(topic_id) GROUP BY x.topic_id"""
-MATCH_COLUMNS = ("id", "tier_id", "kind", "year", "topic_ids", "title", "rank")
-# With ranked matches: one more row, the page's ids in order (an ARRAY of an ordered subquery
+# Topic and list counts: through the join tables, or (search entries) from each row's own
+# arrays, grouped by the array first: sources share a few thousand topic sets and a handful of
+# list sets at most, so only those are unnested.
+JOIN_COUNTS = {
+    "topic_counts": """SELECT st.topic_id, COUNT(*) AS n
+  FROM m JOIN {source_topics} st ON st.source_id = m.id GROUP BY st.topic_id""",
+    "list_counts": """SELECT s.reading_list_id AS list_id, COUNT(DISTINCT m.id) AS n
+  FROM m JOIN {entry} e ON e.source_id = m.id JOIN {section} s ON s.id = e.section_id
+  GROUP BY s.reading_list_id""",
+}
+ARRAY_COUNTS = {
+    f"{name}_counts": f"""SELECT x.{name}_id, SUM(sets.n) AS n
+  FROM (SELECT {name}_ids, COUNT(*) AS n FROM m GROUP BY {name}_ids) sets
+  CROSS JOIN unnest(sets.{name}_ids) AS x({name}_id) GROUP BY x.{name}_id"""
+    for name in ("topic", "list")
+}
+MATCH_COLUMNS = ("id", "tier_id", "kind", "year")
+# With a page to pick: one more row, the page's ids in order (an ARRAY of an ordered subquery
 # keeps that order).
 PAGE_SQL = """
 UNION ALL
 SELECT 'page', array_to_string(ARRAY(
-  SELECT m.id FROM m ORDER BY m.rank DESC, m.title, m.id LIMIT {limit} OFFSET {offset}), ','), '', 0
+  SELECT m.id FROM m ORDER BY {order} LIMIT {limit} OFFSET {offset}), ','), '', 0
 """
 
 
 FACET_LISTS = {"tier": "tiers", "kind": "kinds", "topic": "topics", "list": "lists"}
 
 
-def facet_counts(matches, columns, topic_counts, page=None):
+def facet_counts(matches, columns, counts, page=None):
     """Counts per tier, kind, year, topic and list of the matches, in one query.
 
-    `matches` yields rows of `columns` (source id, tier id, kind, year[, topic ids[, title,
-    rank]]). One statement over a common table expression: the matches are found once, not once
-    per dimension (DESIGN.md §4 measured ~16 ms for all dimensions at 100k, against ~12 ms each).
-    With `page` (a page number) and ranked matches, it also picks that page's ids.
+    `matches` yields rows of `columns`: source id, tier id, kind, year, then (search entries)
+    topic ids, list ids and what the page's order needs. `counts` says how topics and lists are
+    counted: JOIN_COUNTS, or ARRAY_COUNTS for rows with the id arrays. One statement over a
+    common table expression: the matches are found once, not once per dimension (DESIGN.md §4
+    measured ~16 ms for all dimensions at 100k, against ~12 ms each).
+    With `page` (a page number and an ORDER BY over `columns`), it also picks that page's ids.
     """
     connection = connections[matches.db]
     inner, params = matches.order_by().query.sql_with_params()
@@ -638,12 +675,13 @@ def facet_counts(matches, columns, topic_counts, page=None):
     }
     sql = FACET_SQL
     if page is not None:
+        number, order = page
         size = settings.CATALOG_PAGE_SIZE
-        sql += PAGE_SQL.format(limit=size, offset=(page - 1) * size)
+        sql += PAGE_SQL.format(order=order, limit=size, offset=(number - 1) * size)
     sql = sql.format(
         columns=", ".join(columns),
         matches=inner,
-        topic_counts=topic_counts.format(**tables),
+        **{name: part.format(**tables) for name, part in counts.items()},
         **tables,
     )
     with connection.cursor() as cursor:
@@ -743,9 +781,9 @@ def chosen_sort(params, query):
     return "list" if sort == "relevance" and not query else sort
 
 
-def cards(ids, using):
+def cards(ids, using, **annotations):
     """The page's sources, in the order of `ids`, with what their cards show."""
-    found = Source.objects.using(using).for_cards().in_bulk(ids)
+    found = Source.objects.using(using).for_cards().annotate(**annotations).in_bulk(ids)
     return [found[pk] for pk in ids if pk in found]
 
 
@@ -765,14 +803,19 @@ def search_sources(params, *, using="default"):
     matches = backend.matches(params, query, using)
     sort = chosen_sort(params, query)
     facets = backend.facet_counts(matches, sort, query, params.page)
-    paginator = Paginator(backend.ordered_ids(matches, sort, query), settings.CATALOG_PAGE_SIZE)
-    paginator.count = facets.total  # the facet query already counted the matches
+    # The paginator only does the page arithmetic: the facet query already counted the matches.
+    paginator = Paginator((), settings.CATALOG_PAGE_SIZE)
+    paginator.count = facets.total
     page = paginator.get_page(params.page)
-    # The page's ids came with the facets unless the page asked for is past the end.
-    chosen = facets.page_ids if facets.page_ids and page.number == params.page else None
-    page.object_list = cards(chosen or list(page.object_list), using)
-    if query:
-        backend.add_snippets(page.object_list, query)
+    if facets.page_ids and page.number == params.page:
+        ids = facets.page_ids  # picked by the facet statement
+    elif facets.total:
+        # A page past the end (shown as the last page), or a backend that does not pick pages.
+        ordered = backend.ordered_ids(matches, sort, query)
+        ids = list(ordered[page.start_index() - 1 : page.end_index()])
+    else:
+        ids = []
+    page.object_list = backend.result_cards(ids, query, using)
     suggestions = []
     if not facets.total and query:
         # Closest titles across the whole catalog: the filters may be what hid them.

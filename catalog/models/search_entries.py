@@ -30,6 +30,12 @@ class SearchEntry(models.Model):
     is_primary = models.BooleanField()
     topic_ids = ArrayField(models.BigIntegerField())
     created = models.DateTimeField()
+    # Where reading lists cite the source (migration 0007): the lists, for the list facet, and
+    # the first list, section and entry positions, for list order (None when no list cites it).
+    list_ids = ArrayField(models.BigIntegerField(), default=list)
+    first_list = models.IntegerField(null=True)
+    first_section = models.IntegerField(null=True)
+    first_position = models.IntegerField(null=True)
 
     class Meta:
         managed = False

@@ -1,10 +1,18 @@
-"""Migrations 0003 and 0006: PostgreSQL gets search entries, a vocabulary and indexes; SQLite
+"""Migrations 0003, 0006 and 0007: PostgreSQL gets search entries, a vocabulary and indexes; SQLite
 is left alone."""
 
 import pytest
 from django.db import connection
 
-from tests.factories import SourceFactory, TopicFactory
+from catalog.models import ListSection, ReadingList, Source
+from catalog.search import PostgresBackend, SearchParams, search_sources
+from tests.factories import (
+    ListEntryFactory,
+    ListSectionFactory,
+    ReadingListFactory,
+    SourceFactory,
+    TopicFactory,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -81,3 +89,76 @@ def test_entry_follows_what_facets_count_and_only_published_sources(tiers):
     deleted = SourceFactory.build(pk=source.pk)
     source.delete()
     assert entry(deleted) is None
+
+
+def listed(source):
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT list_ids, first_list, first_section, first_position "
+            "FROM catalog_search_entry WHERE source_id = %s",
+            [source.pk],
+        )
+        return cursor.fetchone()
+
+
+@pytest.mark.postgres
+def test_entry_follows_the_lists_that_cite_the_source(tiers):
+    early = ReadingListFactory(position=1)
+    late = ReadingListFactory(position=5)
+    source = SourceFactory()
+    assert listed(source) == ([], None, None, None)
+
+    first = ListEntryFactory(
+        source=source, section=ListSectionFactory(reading_list=late, position=3), position=7
+    )
+    assert listed(source) == ([late.pk], 5, 3, 7)
+    ListEntryFactory(
+        source=source, section=ListSectionFactory(reading_list=early, position=2), position=9
+    )
+    assert listed(source) == (sorted([early.pk, late.pk]), 1, 2, 7)
+
+    # Moving a list, a section or an entry moves the source with it.
+    ReadingList.objects.filter(pk=early.pk).update(position=8)
+    assert listed(source)[1] == 5
+    ListSection.objects.filter(pk=first.section_id).update(position=1)
+    assert listed(source)[2] == 1
+    first.position = 4
+    first.save()
+    assert listed(source)[3] == 4
+    ListSection.objects.filter(pk=first.section_id).update(reading_list=early)
+    assert listed(source)[0] == [early.pk]
+
+    first.section.entries.all().delete()
+    assert listed(source) == ([early.pk], 8, 2, 9)
+    source.entries.all().delete()
+    assert listed(source) == ([], None, None, None)
+
+    # A republished source gets its list columns back with the rest of its entry.
+    ListEntryFactory(
+        source=source, section=ListSectionFactory(reading_list=late, position=4), position=1
+    )
+    source.status = "retired"
+    source.save()
+    source.status = "published"
+    source.save()
+    assert listed(source) == ([late.pk], 5, 4, 1)
+
+
+@pytest.mark.postgres
+def test_list_order_from_the_entries_matches_the_sources_list_order(tiers, settings):
+    settings.CATALOG_PAGE_SIZE = 4
+    lists = [ReadingListFactory(position=p) for p in (2, 1)]
+    sections = [ListSectionFactory(reading_list=rl, position=p) for rl in lists for p in (1, 2)]
+    sources = [SourceFactory(title=f"Paper {n:02}") for n in range(12)]
+    for n, source in enumerate(sources[:9]):
+        ListEntryFactory(source=source, section=sections[n % 4], position=12 - n)
+    ListEntryFactory(source=sources[0], section=sections[3], position=1)
+    expected = list(Source.objects.published().in_list_order().values_list("pk", flat=True))
+    shown = []
+    for number in (1, 2, 3):
+        page = search_sources(SearchParams(sort="list", page=number)).page
+        shown += [source.pk for source in page.object_list]
+    assert shown == expected
+    # The fallback (a page past the end) orders the same way.
+    matches = PostgresBackend().matches(SearchParams(), "", "default")
+    assert list(PostgresBackend().ordered_ids(matches, "list", "")) == expected

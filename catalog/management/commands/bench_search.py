@@ -123,6 +123,7 @@ class Command(BaseCommand):
         parser.add_argument("--rebuild", action="store_true", help="rebuild the synthetic data")
 
     def handle(self, *args, sources, runs, rebuild, **options):
+        self.verbosity = options["verbosity"]
         if os.environ.get(CHILD_FLAG) == "1":
             return self.run_benchmark(sources=sources, runs=runs, rebuild=rebuild)
         env = os.environ | {
@@ -137,7 +138,8 @@ class Command(BaseCommand):
             "LOG_LEVEL": "WARNING",
         }
         command = [sys.executable, "manage.py", "bench_search", f"--sources={sources}"]
-        command += [f"--runs={runs}"] + (["--rebuild"] if rebuild else [])
+        command += [f"--runs={runs}", f"--verbosity={self.verbosity}"]
+        command += ["--rebuild"] if rebuild else []
         result = subprocess.run(command, env=env, cwd=settings.BASE_DIR, check=False)
         if result.returncode:
             raise CommandError(f"the benchmark process failed ({result.returncode})")
@@ -305,6 +307,8 @@ class Command(BaseCommand):
     def measure(self, runs):
         from catalog.models import Source
 
+        # -v 2 adds a line per query (view and SQL medians, statements) under its class.
+
         client = Client()
         total = Source.objects.count()
         self.stdout.write(
@@ -347,6 +351,11 @@ class Command(BaseCommand):
                 view_times += views
                 sql_times += sqls
                 ratios.append(statistics.median(views) / statistics.median(sqls))
+                if self.verbosity >= 2:
+                    self.stdout.write(
+                        f"  {query[:40]:<40} {statistics.median(views):7.1f} "
+                        f"{statistics.median(sqls):8.1f} {len(statements):>4}"
+                    )
             every_view += view_times
             every_sql += sql_times
             self.stdout.write(
