@@ -4,6 +4,8 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from catalog.caching import bump_reader_version, bump_team_version
+
 from .models import Bookmark
 
 REMOVE = "remove"
@@ -78,6 +80,10 @@ def bulk_apply(*, user, bookmark_ids, action):
         _apply_dates(bookmark, status, now)
         bookmark.updated = now
     Bookmark.objects.bulk_update(changed, ["status", "started_at", "finished_at", "updated"])
+    if changed:
+        # bulk_update() sends no signal: drop the reader's cached pages, and their teammates'
+        # pages that count who finished what, after commit (see catalog.caching).
+        transaction.on_commit(lambda: (bump_reader_version(user.pk), bump_team_version()))
     return len(changed)
 
 

@@ -12,6 +12,8 @@ from django.core import serializers
 from django.core.management import call_command
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 
+from .caching import bump_all_pages
+
 FORMAT = "exactjson"
 # Search entries are derived: the triggers rebuild them as the sources are loaded (and the table
 # exists only on PostgreSQL).
@@ -77,6 +79,8 @@ def restore(*, path, force=False, using=DEFAULT_DB_ALIAS):
         if occupied:
             empty_database(using)
         call_command("loaddata", str(path), database=using, verbosity=0)
+        # Every row may be new: no cached page, anonymous or a reader's, may outlive this.
+        transaction.on_commit(bump_all_pages, using=using)
 
 
 def empty_database(using=DEFAULT_DB_ALIAS):

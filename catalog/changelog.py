@@ -7,12 +7,15 @@ re-verified, or updated).
 """
 
 from dataclasses import dataclass
+from functools import partial
 
 from django.contrib.auth import get_user_model
+from django.db import transaction
 from django.db.models import Exists, OuterRef, Value
 from django.db.models.functions import Coalesce, Greatest, Least
 from django.utils import timezone
 
+from .caching import bump_reader_version
 from .models import ChangeLogEntry, Source
 
 Kind = ChangeLogEntry.Kind
@@ -173,4 +176,7 @@ def mark_changes_seen(user, moment=None):
     )
     if written:
         user.last_seen_changes_at = moment
+        # update() sends no signal: the reader's cached pages (the home page showed these
+        # changes as new) are dropped here, after commit like every other version change.
+        transaction.on_commit(partial(bump_reader_version, user.pk))
     return bool(written)

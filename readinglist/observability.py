@@ -13,6 +13,7 @@ import time
 import uuid
 from datetime import UTC, datetime
 
+from django.contrib.auth import SESSION_KEY, get_user_model
 from django.utils.functional import empty
 
 request_id_var = contextvars.ContextVar("request_id", default=None)
@@ -51,12 +52,17 @@ def _request_id(request):
 
 
 def _user_id(request):
-    # Only a user the request already loaded: logging must not query (the database may be down).
+    # Only what the request already loaded: logging must not query (the database may be down).
     user = getattr(request, "user", None)
     user = getattr(user, "_wrapped", user)
-    if user is None or user is empty or not user.is_authenticated:
-        return None
-    return user.pk
+    if user is not None and user is not empty:
+        return user.pk if user.is_authenticated else None
+    # A reader's page served from the page cache names its reader in the session alone.
+    session = getattr(request, "session", None)
+    if session is not None and session.accessed:
+        user_id = session.get(SESSION_KEY)
+        return get_user_model()._meta.pk.to_python(user_id) if user_id else None
+    return None
 
 
 class RequestLogMiddleware:

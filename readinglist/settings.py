@@ -63,7 +63,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "readinglist.middleware.DatabaseUnavailableMiddleware",
-    # Last: it needs the user, messages, CSRF token and CSP nonce the others set up.
+    # Last: it needs the user, messages, CSRF token and CSP nonce the others set up. It serves
+    # anonymous visitors' shared pages and signed-in readers' own pages (catalog/caching.py).
     "catalog.caching.AnonymousPageCacheMiddleware",
 ]
 
@@ -111,7 +112,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Sessions, allauth's rate limits and the anonymous page cache live here, so every app process
+# Sessions, allauth's rate limits and the page cache live here, so every app process
 # must see the same cache: production defaults to a database table (`migrate` subcommand of
 # docker-entrypoint.sh runs createcachetable), REDIS_URL switches to Redis, and only development
 # keeps a per-process memory cache.

@@ -274,10 +274,14 @@ class Source(models.Model):
 
     @property
     def link_long_failing(self):
-        """Broken for LINKCHECK_WARN_AFTER_DAYS or more: the source page says so, quietly."""
+        """Broken for LINKCHECK_WARN_AFTER_DAYS or more: the source page says so, quietly.
+
+        Counted in calendar days, like age_in_days, so the answer changes only at midnight: the
+        page cache keeps a page for the day it was rendered on (see catalog.caching).
+        """
         if self.link_status != self.LinkStatus.BROKEN or not self.link_failing_since:
             return False
-        days = (timezone.now() - self.link_failing_since).days
+        days = (timezone.localdate() - timezone.localdate(self.link_failing_since)).days
         return days >= settings.LINKCHECK_WARN_AFTER_DAYS
 
 

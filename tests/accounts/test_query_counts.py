@@ -15,6 +15,12 @@ pytestmark = pytest.mark.django_db
 STATUSES = itertools.cycle(["to_read", "reading", "read"])
 
 
+@pytest.fixture(autouse=True)
+def _render_every_time(settings):
+    """These tests count the queries of a render: the page cache would answer without one."""
+    settings.CATALOG_PAGE_CACHE = False
+
+
 @pytest.fixture
 def grow_library(many_sources, reader, other_reader, settings):
     """Grow the catalog and put every new source in the reader's (and a teammate's) library."""

@@ -1,11 +1,13 @@
 """Anonymous catalog pages are served from the shared cache until the catalog changes."""
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.contrib.messages import constants
 from django.contrib.messages.storage.cookie import CookieStorage
 from django.test import Client, RequestFactory
+from django.utils import timezone
 
 from catalog.caching import (
     _cut,
@@ -92,7 +94,8 @@ def test_signed_in_readers_never_get_a_shared_page(catalog, reader, client):
     visit()
     client.force_login(reader)
     response = client.get("/")
-    assert "X-Page-Cache" not in response
+    # Their own page (tests/accounts/test_reader_page_cache.py), never the anonymous one.
+    assert response["X-Page-Cache"] == "miss"
     assert reader.public_name in response.content.decode()
 
 
@@ -149,14 +152,28 @@ def test_a_page_another_process_stored_is_served_from_the_shared_cache(catalog):
 
 
 def test_this_process_never_serves_a_copy_kept_for_an_older_version(catalog):
+    process_pages.clear()
     visit("/")
     key = next(iter(process_pages._pages))
-    stale = process_pages._pages[key][1]
+    old_version, stale, _ = process_pages._pages[key]
+    assert catalog_version() in old_version
     bump_catalog_version()
-    assert process_pages.get(key, catalog_version()) is None
+    assert process_pages.get(key, old_version) is stale
     response = visit("/")
     assert response["X-Page-Cache"] == "miss"
-    assert process_pages.get(key, catalog_version()) is not stale
+    new_version, fresh, _ = process_pages._pages[key]
+    assert new_version != old_version and catalog_version() in new_version
+    assert process_pages.get(key, old_version) is None
+    assert fresh is not stale
+
+
+def test_no_page_outlives_its_day(catalog, monkeypatch):
+    """Pages show ages in days ("12 days old"): a page is kept for the day it was rendered on."""
+    visit("/sources/")
+    assert visit("/sources/")["X-Page-Cache"] == "hit"
+    tomorrow = timezone.localdate() + timedelta(days=1)
+    monkeypatch.setattr(timezone, "localdate", lambda *args, **kwargs: tomorrow)
+    assert visit("/sources/")["X-Page-Cache"] == "miss"
 
 
 def test_the_process_copy_keeps_within_its_byte_budget(settings):

@@ -41,6 +41,9 @@ def test_the_signed_in_users_id_is_logged(client, reader, request_log, small_cat
     client.force_login(reader)
     client.get("/")
     assert request_log()[-1].user_id == reader.pk
+    # Served from the reader's page cache, which never loads the user row: still their id.
+    assert client.get("/")["X-Page-Cache"] == "hit"
+    assert request_log()[-1].user_id == reader.pk
 
 
 def test_the_formatter_writes_one_json_object_per_record():
