@@ -196,6 +196,16 @@ class Command(BaseCommand):
             cookies |= _set_cookies(redirect)
         if "sessionid" not in cookies:
             raise CommandError(f"Could not log {email} in through {login}")
+        # Open the page the login leads to, as a browser does: it shows the "signed in" message
+        # and the server deletes the message cookie. Replaying that cookie with every request
+        # would make each measured page one with a message waiting, which is never a cached one.
+        landing = urllib.request.Request(url + "/", headers={"Cookie": _header(cookies)})
+        with urllib.request.urlopen(landing, timeout=10) as response:
+            for name, value in _set_cookies(response).items():
+                if value:
+                    cookies[name] = value
+                else:
+                    cookies.pop(name, None)
         return {"cookies": cookies, "csrf": cookies["csrftoken"]}
 
     def _report(self, plan, result, options):
