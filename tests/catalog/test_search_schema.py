@@ -22,12 +22,10 @@ def tables():
         return set(connection.introspection.table_names(cursor))
 
 
-def entry(source):
+def entry(source, columns="document::text, tier_id, kind, year, is_primary, topic_ids"):
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT document::text, tier_id, kind, year, is_primary, topic_ids "
-            "FROM catalog_search_entry WHERE source_id = %s",
-            [source.pk],
+            f"SELECT {columns} FROM catalog_search_entry WHERE source_id = %s", [source.pk]
         )
         return cursor.fetchone()
 
@@ -92,13 +90,7 @@ def test_entry_follows_what_facets_count_and_only_published_sources(tiers):
 
 
 def listed(source):
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT list_ids, first_list, first_section, first_position "
-            "FROM catalog_search_entry WHERE source_id = %s",
-            [source.pk],
-        )
-        return cursor.fetchone()
+    return entry(source, "list_ids, first_list, first_section, first_position")
 
 
 @pytest.mark.postgres
