@@ -179,6 +179,11 @@ class Backend:
         sources = cards(ids, using)
         if query:
             self.add_snippets(sources, query)
+        else:
+            # Set, if empty: a missing attribute costs the template a dir() of the model (about
+            # 20 µs each, three per card).
+            for source in sources:
+                source.snippet = source.marked_title = ""
         return sources
 
     def ordered_ids(self, matches, sort, query):
@@ -432,7 +437,7 @@ class PostgresBackend(Backend):
     def result_cards(self, ids, query, using):
         """The page's cards; with a query, their snippets come in the same statement."""
         if not query:
-            return cards(ids, using)
+            return super().result_cards(ids, query, using)
         marked = {"start_sel": START_SEL, "stop_sel": STOP_SEL, "config": "english"}
         sources = cards(
             ids,
