@@ -6,12 +6,15 @@ Every tag reads the reader's library once per request (see accounts.reading), so
 
 import functools
 import secrets
+import threading
+from collections import OrderedDict
 from types import SimpleNamespace
 
 from django import template
 from django.conf import settings
 from django.template.loader import get_template
-from django.utils.safestring import mark_safe
+from django.utils import timezone
+from django.utils.safestring import SafeData, mark_safe
 
 from .. import reading
 from ..models import Bookmark
@@ -46,6 +49,12 @@ def _control_html(pk, slug, title, status, next_url, compact, with_token):
     )
 
 
+def _visitor_token(context):
+    token = context.get("csrf_token")
+    # The csrf_token tag renders nothing for a missing token or Django's "NOTPROVIDED".
+    return str(token) if token and str(token) != "NOTPROVIDED" else None
+
+
 @register.simple_tag(takes_context=True)
 def bookmark_control(context, source, compact=False):
     """The reader's bookmark form for `source`. A page lists many sources, and interpreting
@@ -53,9 +62,7 @@ def bookmark_control(context, source, compact=False):
     controls (see _control_html) and puts this request's CSRF token in."""
     request = _request(context)
     states = reading.request_states(request)
-    token = context.get("csrf_token")
-    # The csrf_token tag renders nothing for a missing token or Django's "NOTPROVIDED".
-    token = str(token) if token and str(token) != "NOTPROVIDED" else None
+    token = _visitor_token(context)
     args = (
         source.pk,
         source.slug,
@@ -116,3 +123,95 @@ def team_activity(context, source):
     request = _request(context)
     viewer = request.user if request else None
     return {"activity": reading.team_activity(source, viewer), "source": source}
+
+
+CARD_TEMPLATE = "catalog/includes/source_card.html"
+
+# The source fields CARD_TEMPLATE reads (with the tier's slug and name).
+CARD_FIELDS = (
+    "pk",
+    "slug",
+    "title",
+    "status",
+    "kind",
+    "authors",
+    "year",
+    "summary",
+    "verified_on",
+    "awaiting_evidence",
+)
+
+
+class _Cards:
+    """Rendered source cards by everything they show, for this process alone (bounded LRU)."""
+
+    LIMIT = 4096  # a card is 1-2 kB
+
+    def __init__(self):
+        self._cards = OrderedDict()
+        self._lock = threading.Lock()  # gthread workers share it between threads
+
+    def get(self, key, render):
+        with self._lock:
+            html = self._cards.get(key)
+            if html is not None:
+                self._cards.move_to_end(key)
+                return html
+        html = render()
+        with self._lock:
+            self._cards[key] = html
+            while len(self._cards) > self.LIMIT:
+                self._cards.popitem(last=False)
+        return html
+
+
+remembered_cards = _Cards()
+
+
+def _as_key(text):
+    # Marked-up (safe) text and plain text that read the same render differently.
+    return str(text), isinstance(text, SafeData)
+
+
+@register.simple_tag(takes_context=True)
+def source_card(context, source, label="", snippet="", hide_summary=False):
+    """A source card (CARD_TEMPLATE) with the reader's bookmark control.
+
+    Interpreting the card template cost 90-170 µs a card, most of a search page's rendering, so
+    each process remembers cards keyed by everything they show: the source's own fields and its
+    tier's, today's date (the age badge), what the page adds (a marked title, a snippet, whether
+    the summary shows), and what the control shows (the reader's status, the page's URL). A
+    remembered card cannot go stale; the CSRF token is a slot, as in remembered controls.
+    """
+    request = _request(context)
+    token = _visitor_token(context)
+    card_context = {
+        "source": source,
+        "label": label,
+        "snippet": snippet,
+        "hide_summary": hide_summary,
+        "request": request,
+        "csrf_token": _TOKEN_SLOT if token else None,
+    }
+
+    def render():
+        return get_template(CARD_TEMPLATE).render(card_context)
+
+    if settings.DEBUG:
+        html = render()
+    else:
+        tier = source.tier
+        key = (
+            *(getattr(source, name) for name in CARD_FIELDS),
+            tier.slug,
+            tier.name,
+            _as_key(label),
+            _as_key(snippet),
+            bool(hide_summary),
+            reading.request_states(request).get(source.pk, ""),
+            request.get_full_path() if request else "",
+            bool(token),
+            timezone.localdate(),
+        )
+        html = remembered_cards.get(key, render)
+    return mark_safe(html.replace(_TOKEN_SLOT, token) if token else html)
