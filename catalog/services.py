@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 
 from django.db import models, transaction
 
+from .caching import bump_catalog_version
 from .changelog import record_change, record_source_edit, snapshot
 from .models import ChangeLogEntry, ListEntry, ListSection, ReadingList, Source, Tier, Topic
 from .progress import Progress
@@ -190,6 +191,9 @@ def load_catalog(doc, *, progress=True, stream=None):
             )
             source.delete()
             report.deleted["sources"] += 1
+    # Entries are replaced with bulk_create, which sends no signal: a section that had none
+    # would otherwise keep its cached pages.
+    transaction.on_commit(bump_catalog_version)
     return report
 
 

@@ -8,6 +8,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from catalog.caching import catalog_version
 from catalog.catalog_file import DEFAULT_CATALOG
 from catalog.models import ListEntry, ReadingList, Source, Tier, Topic
 
@@ -200,3 +201,18 @@ def test_missing_title_points_at_the_right_line(tmp_path):
 def test_missing_file_is_reported(tmp_path):
     with pytest.raises(CommandError, match="cannot be read"):
         load(tmp_path / "nope.toml")
+
+
+def test_a_section_filled_by_a_load_replaces_the_catalog_version(
+    tmp_path, django_capture_on_commit_callbacks
+):
+    """Entries are bulk-created, which sends no signal: the load itself replaces the version."""
+    empty = MINIMAL.replace(
+        'entries = ["alpha", {source = "beta", label = "Beta, as printed"}]', "entries = []"
+    )
+    load(write(tmp_path, empty))
+    before = catalog_version()
+    with django_capture_on_commit_callbacks(execute=True):
+        load(write(tmp_path, MINIMAL))
+    assert ListEntry.objects.filter(section__slug="main").count() == 2
+    assert catalog_version() != before

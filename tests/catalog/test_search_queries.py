@@ -14,9 +14,9 @@ def _memory_cache(settings):
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 
-# Topic, tier and list lookups (3), corrections (1, PostgreSQL), facets (1), the page's ids (1;
-# on PostgreSQL in relevance order the facet statement picks them), the page's sources (1),
-# snippets (1, PostgreSQL), "did you mean" (1, only when nothing matched).
+# Topic, tier and list lookups (3), corrections (1, PostgreSQL), facets (1), the page's ids (1,
+# SQLite; on PostgreSQL the facet statement picks them), the page's sources (1; on PostgreSQL
+# with their snippets), "did you mean" (1, only when nothing matched).
 MAX_QUERIES = 8
 
 
