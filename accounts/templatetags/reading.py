@@ -145,7 +145,7 @@ CARD_FIELDS = (
 class _Cards:
     """Rendered source cards by everything they show, for this process alone (bounded LRU)."""
 
-    LIMIT = 4096  # a card is 1-2 kB
+    LIMIT = 4096  # a card and its key (which holds the summary) are 2-4 kB: ~15 MB at most
 
     def __init__(self):
         self._cards = OrderedDict()

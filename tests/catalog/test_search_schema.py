@@ -5,7 +5,7 @@ import pytest
 from django.db import connection
 
 from catalog.models import ListSection, ReadingList, Source
-from catalog.search import PostgresBackend, SearchParams, search_sources
+from catalog.search import PostgresBackend, SearchParams, parse_query, search_sources
 from tests.factories import (
     ListEntryFactory,
     ListSectionFactory,
@@ -154,3 +154,22 @@ def test_list_order_from_the_entries_matches_the_sources_list_order(tiers, setti
     # The fallback (a page past the end) orders the same way.
     matches = PostgresBackend().matches(SearchParams(), "", "default")
     assert list(PostgresBackend().ordered_ids(matches, "list", "")) == expected
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("sort", ["relevance", "list", "newest", "title", "year"])
+def test_pages_picked_by_the_facet_statement_follow_the_orm_ordering(tiers, settings, sort):
+    """PostgresBackend.PAGE_ORDERS restates each ordering in SQL: the two must agree."""
+    settings.CATALOG_PAGE_SIZE = 4
+    for n in range(10):
+        # Ties on year and on rank, so the tie-breaks are compared too.
+        SourceFactory(title=f"Kernel paper {n % 3}", year=2020 + n % 2 if n % 4 else None)
+    params = SearchParams(q="kernel" if sort == "relevance" else "", sort=sort)
+    backend = PostgresBackend()
+    query = backend.prepare(parse_query(params.q), "default")
+    ordered = list(backend.ordered_ids(backend.matches(params, query, "default"), sort, query))
+    shown = []
+    for number in (1, 2, 3):
+        params.page = number
+        shown += [source.pk for source in search_sources(params).page.object_list]
+    assert shown == ordered and len(shown) == 10
