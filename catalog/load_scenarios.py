@@ -11,7 +11,7 @@ from django.urls import NoReverseMatch, reverse
 
 from .models import ReadingList, Source, Tier, Topic
 
-TRIVIAL, ANONYMOUS, SIGNED_IN = "trivial", "anonymous", "signed-in"
+TRIVIAL, PROBE, ANONYMOUS, SIGNED_IN = "trivial", "probe", "anonymous", "signed-in"
 SEARCH_TERMS = [
     "attention",
     "flash attention",
@@ -42,7 +42,10 @@ class Scenario:
 
 
 SCENARIOS = [
-    Scenario("trivial view (/healthz)", "healthz", TRIVIAL),
+    # The reference: a trivial Django view through the whole middleware stack, as every page is.
+    Scenario("trivial view (/robots.txt)", "robots", TRIVIAL),
+    # Shown for comparison: the health probe is answered before sessions, CSRF and CSP.
+    Scenario("probe (/healthz)", "healthz", PROBE),
     Scenario("home", "catalog:home", ANONYMOUS, weight=3),
     Scenario("browse", "catalog:source-list", ANONYMOUS, weight=2),
     Scenario("search", "catalog:source-list", ANONYMOUS, weight=3, query="search"),

@@ -1,5 +1,6 @@
 from django.contrib import admin
 from django.urls import include, path
+from django.views.generic import TemplateView
 
 from accounts.urls import account_urlpatterns
 
@@ -14,6 +15,11 @@ handler500 = "readinglist.errors.server_error"
 urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
+    path(
+        "robots.txt",
+        TemplateView.as_view(template_name="robots.txt", content_type="text/plain"),
+        name="robots",
+    ),
     path("admin/", admin.site.urls),
     path("accounts/", include(account_urlpatterns)),
     path("accounts/", include("allauth.urls")),

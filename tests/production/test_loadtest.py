@@ -1,0 +1,74 @@
+import io
+
+import pytest
+
+from catalog.load_scenarios import ANONYMOUS, PROBE, SIGNED_IN, TRIVIAL, resolve
+from catalog.management.commands import loadtest
+
+
+@pytest.fixture
+def plan(small_catalog):
+    plan, skipped = resolve(samples=3)
+    assert skipped == []
+    return plan
+
+
+def test_the_reference_is_a_trivial_view_through_the_whole_stack(plan):
+    by_audience = {}
+    for scenario in plan:
+        by_audience.setdefault(scenario["audience"], []).append(scenario["paths"])
+    assert by_audience[TRIVIAL] == [["/robots.txt"]]
+    assert by_audience[PROBE] == [["/healthz"]]
+
+
+def test_every_anonymous_page_in_the_plan_is_served(plan, client):
+    for scenario in plan:
+        if scenario["audience"] not in (TRIVIAL, PROBE, ANONYMOUS):
+            continue
+        for path in scenario["paths"][:3]:
+            response = client.get(path)
+            assert response.status_code == 200, (scenario["name"], path)
+
+
+def _report(capacity):
+    plan = [
+        {"name": "trivial", "audience": TRIVIAL, "method": "GET"},
+        {"name": "probe", "audience": PROBE, "method": "GET"},
+        {"name": "home", "audience": ANONYMOUS, "method": "GET"},
+        {"name": "library", "audience": SIGNED_IN, "method": "GET"},
+        {"name": "toggle", "audience": SIGNED_IN, "method": "POST"},
+    ]
+    mix = {"seconds": 60, "rows": {}, "errors": []}
+    options = {
+        "workers": 3,
+        "threads": 1,
+        "cache_label": "local",
+        "probe_users": 12,
+        "probe_seconds": 8,
+        "probe_rounds": 4,
+        "users": 50,
+        "think": 1.0,
+    }
+    out = io.StringIO()
+    command = loadtest.Command(stdout=out)
+    command._report(plan, {"capacity": capacity, "mix": mix}, options)
+    return {line.split()[0]: line.split()[1:] for line in out.getvalue().splitlines() if line}
+
+
+def test_report_judges_pages_against_the_trivial_view_not_the_probe():
+    rows = _report(
+        {
+            "trivial": {"rps": 1000.0},
+            "probe": {"rps": 2000.0},
+            "home": {"rps": 600.0},
+            "library": {"rps": 200.0},
+            "toggle": {"rps": 10.0},
+        }
+    )
+    assert rows["home"][:5] == ["anonymous", "600.0", "0.60", "0.30", "≥50%"]
+    assert rows["home"][5] == "✓"
+    # 0.20 of the trivial view misses the signed-in target of 0.25.
+    assert rows["library"][2:6] == ["0.20", "0.10", "≥25%", "✗"]
+    # Writes are reported with no target.
+    assert rows["toggle"][2:] == ["0.01", "0.01", "0"]
+    assert rows["Below"] == ["the", "throughput", "target:", "library"]
