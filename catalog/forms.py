@@ -38,7 +38,9 @@ class SearchForm(forms.Form):
     year = SearchTextField(required=False)
     page = SearchTextField(required=False)
 
-    sort_choices = [("", "Best match"), *SORTS.items()]
+    # The default is the best match when searching and the lists' own order when browsing; the
+    # select is outside the region live search swaps, so one label must fit both.
+    sort_choices = [("", "Recommended"), *SORTS.items()]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -28,6 +28,25 @@ def test_empty_query_lists_the_catalog_in_list_order(client, small_catalog):
     assert slugs[:4] == ["scaling-book", "attention-paper", "roofline", "flashattention"]
 
 
+def result_count(response):
+    html = response.content.decode()
+    start = html.index('id="result-count"')
+    return " ".join(
+        re.sub(
+            r"<[^>]+>", " ", html[html.index(">", start) + 1 : html.index("</p>", start)]
+        ).split()
+    )
+
+
+def test_the_page_says_which_order_the_default_sort_gives(client, small_catalog):
+    browse = get(client, "/sources/")
+    assert result_count(browse).endswith("sources, in list order")
+    assert '<option value="" selected>Recommended</option>' in browse.content.decode()
+    search = get(client, "/sources/?q=attention")
+    assert result_count(search).endswith("matching “attention”, best match first")
+    assert result_count(get(client, "/sources/?sort=title")).endswith("sources")
+
+
 def test_every_word_is_required_and_results_link_to_their_pages(client, small_catalog):
     response = get(client, "/sources/?q=flashattention+dao")
     assert result_slugs(response) == ["flashattention"]
