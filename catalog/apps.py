@@ -6,6 +6,10 @@ class CatalogConfig(AppConfig):
     verbose_name = "Catalog"
 
     def ready(self):
+        from django.db.models.signals import post_migrate
+
         from .caching import connect_signals
+        from .site_record import sync_site_record
 
         connect_signals()
+        post_migrate.connect(sync_site_record, dispatch_uid="catalog.sync_site_record")

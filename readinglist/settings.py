@@ -38,6 +38,7 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "django.contrib.syndication",
     "django.contrib.sites",
+    "django.contrib.sitemaps",
     "django_htmx",
     "allauth",
     "allauth.account",
@@ -152,6 +153,15 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "/"
 SITE_ID = 1
+# The site's public address and name, for what is read away from a request: links in emails
+# (allauth's, proposal decisions) and in the sitemap. The sites framework's record is rewritten
+# to these after every migrate (catalog/site_record.py), so it is never django's example.com.
+_NAMED_HOSTS = [host.lstrip(".") for host in ALLOWED_HOSTS if "*" not in host]
+SITE_DOMAIN = env.str(
+    "SITE_DOMAIN",
+    default="localhost:8000" if DEBUG else (_NAMED_HOSTS[0] if _NAMED_HOSTS else "localhost"),
+)
+SITE_NAME = env.str("SITE_NAME", default="readinglist")
 
 ACCOUNT_LOGIN_METHODS = {"email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]

@@ -1,8 +1,10 @@
 from django.contrib import admin
+from django.contrib.sitemaps.views import sitemap
 from django.urls import include, path
 from django.views.generic import TemplateView
 
 from accounts.urls import account_urlpatterns
+from catalog.sitemaps import SITEMAPS
 
 from . import health
 
@@ -20,6 +22,7 @@ urlpatterns = [
         TemplateView.as_view(template_name="robots.txt", content_type="text/plain"),
         name="robots",
     ),
+    path("sitemap.xml", sitemap, {"sitemaps": SITEMAPS}, name="sitemap"),
     path("admin/", admin.site.urls),
     path("accounts/", include(account_urlpatterns)),
     path("accounts/", include("allauth.urls")),

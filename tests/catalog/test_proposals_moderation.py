@@ -197,7 +197,7 @@ def test_only_the_proposer_resubmits(proposal, other_reader, maintainer, small_c
         (
             lambda p, m: accept_proposal(proposal=p, by=m),
             "accepted",
-            "It is now in the catalog: https://example.com/sources/a-new-fused-attention-kernel/",
+            "It is now in the catalog: https://readinglist.test/sources/a-new-fused-attention-kernel/",
         ),
         (
             lambda p, m: request_changes(proposal=p, by=m, reason="Add the baseline."),

@@ -21,7 +21,7 @@ def run_python(code, **env):
     base = {
         k: v
         for k, v in os.environ.items()
-        if k not in {"DEBUG", "REDIS_URL", "CACHE_URL", "SECURE_SSL_REDIRECT"}
+        if k not in {"DEBUG", "REDIS_URL", "CACHE_URL", "SECURE_SSL_REDIRECT", "SITE_DOMAIN"}
         and not k.startswith(("DJANGO_", "PYTEST"))
     }
     return subprocess.run(

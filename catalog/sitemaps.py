@@ -1,0 +1,53 @@
+"""sitemap.xml (Django's sitemaps framework): every public page of the catalog.
+
+Links are absolute on the site's configured domain (SITE_DOMAIN, catalog/site_record.py).
+"""
+
+from django.contrib.sitemaps import Sitemap
+from django.urls import reverse
+
+from .models import ReadingList, Source, Tier, Topic
+
+
+class SourceSitemap(Sitemap):
+    changefreq = "monthly"
+    priority = 0.8
+
+    def items(self):
+        return Source.objects.published().only("slug", "updated").order_by("pk")
+
+    def lastmod(self, source):
+        return source.updated
+
+
+class CatalogSitemap(Sitemap):
+    """Topics, tiers and lists: few rows, each a page of sources."""
+
+    changefreq = "weekly"
+    priority = 0.6
+
+    def __init__(self, model):
+        self.model = model
+
+    def items(self):
+        return self.model.objects.only("slug").order_by("pk")
+
+
+class PageSitemap(Sitemap):
+    changefreq = "daily"
+    priority = 1.0
+
+    def items(self):
+        return ["catalog:home", "catalog:source-list", "catalog:changes", "catalog:decision-log"]
+
+    def location(self, name):
+        return reverse(name)
+
+
+SITEMAPS = {
+    "pages": PageSitemap,
+    "sources": SourceSitemap,
+    "topics": CatalogSitemap(Topic),
+    "tiers": CatalogSitemap(Tier),
+    "lists": CatalogSitemap(ReadingList),
+}

@@ -1,0 +1,89 @@
+"""The site's public address: the sites record, the sitemap and robots.txt."""
+
+import xml.etree.ElementTree as ET
+from urllib.robotparser import RobotFileParser
+
+import pytest
+from django.contrib.sites.models import Site
+from django.core.management import call_command
+from django.core.management.sql import emit_post_migrate_signal
+
+from tests.factories import SourceFactory, TopicFactory
+from tests.production.test_security import PRODUCTION, settings_value
+
+SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+
+
+def sitemap_urls(client):
+    response = client.get("/sitemap.xml")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/xml")
+    return [loc.text for loc in ET.fromstring(response.content).iter(f"{SITEMAP}loc")]
+
+
+def test_migrate_writes_the_configured_address_over_example_com(db, settings):
+    site = Site.objects.get_current()
+    assert (site.domain, site.name) == ("readinglist.test", "readinglist")
+    settings.SITE_DOMAIN, settings.SITE_NAME = "reading.example.org", "Team reading"
+    emit_post_migrate_signal(verbosity=0, interactive=False, db="default")
+    site = Site.objects.get_current()
+    assert (site.domain, site.name) == ("reading.example.org", "Team reading")
+
+
+@pytest.mark.parametrize(
+    ("env", "domain"),
+    [
+        ({"ALLOWED_HOSTS": ".example.org,www.example.org"}, "example.org"),
+        ({"ALLOWED_HOSTS": "*,reading.example.org"}, "reading.example.org"),
+        ({"SITE_DOMAIN": "reading.example.net"}, "reading.example.net"),
+    ],
+    ids=["first-allowed-host", "skips-wildcards", "explicit"],
+)
+def test_the_address_defaults_to_the_first_named_allowed_host(env, domain):
+    assert settings_value("settings.SITE_DOMAIN", **(PRODUCTION | env)) == domain
+
+
+def test_sitemap_lists_every_public_page_on_the_configured_domain(client, small_catalog):
+    retired = SourceFactory(slug="gone", status="retired")
+    urls = sitemap_urls(client)
+    assert all(url.startswith("http://readinglist.test/") for url in urls)
+    paths = {url.removeprefix("http://readinglist.test") for url in urls}
+    assert {
+        "/",
+        "/sources/",
+        "/changes/",
+        "/proposals/decisions/",
+        "/sources/flashattention/",
+        "/topics/kernels/",
+        "/tiers/core/",
+        "/lists/wafer/",
+    } <= paths
+    assert f"/sources/{retired.slug}/" not in paths
+    assert not any(path.startswith(("/library/", "/accounts/", "/admin/")) for path in paths)
+
+
+def test_sitemap_runs_the_same_queries_whatever_the_catalog_size(
+    client, small_catalog, many_sources, django_assert_max_num_queries
+):
+    # The site record, then a count and a page of rows for each of the four model sitemaps.
+    with django_assert_max_num_queries(9):
+        small = len(sitemap_urls(client))
+    many_sources(60)
+    TopicFactory.create_batch(5)
+    with django_assert_max_num_queries(9):
+        assert len(sitemap_urls(client)) == small + 60 + 1 + 5  # the bulk topic, five more
+
+
+def test_robots_txt_points_crawlers_at_the_sitemap_and_the_decision_log(client, db):
+    text = client.get("/robots.txt").content.decode()
+    assert "Sitemap: http://testserver/sitemap.xml" in text.splitlines()
+    parser = RobotFileParser()
+    parser.parse(text.splitlines())
+    assert parser.can_fetch("AnyBot", "/proposals/decisions/")
+    assert not parser.can_fetch("AnyBot", "/proposals/12/")
+
+
+def test_the_address_survives_a_flush(transactional_db):
+    # flush re-creates the record through post_migrate, as django.contrib.sites does.
+    call_command("flush", interactive=False, verbosity=0)
+    assert Site.objects.get_current().domain == "readinglist.test"
