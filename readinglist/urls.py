@@ -1,5 +1,5 @@
 from django.contrib import admin
-from django.contrib.sitemaps.views import sitemap
+from django.contrib.sitemaps import views as sitemaps
 from django.urls import include, path
 from django.views.generic import TemplateView
 
@@ -22,7 +22,13 @@ urlpatterns = [
         TemplateView.as_view(template_name="robots.txt", content_type="text/plain"),
         name="robots",
     ),
-    path("sitemap.xml", sitemap, {"sitemaps": SITEMAPS}, name="sitemap"),
+    path(
+        "sitemap.xml",
+        sitemaps.index,
+        {"sitemaps": SITEMAPS, "sitemap_url_name": "sitemap-section"},
+        name="sitemap",
+    ),
+    path("sitemap-<section>.xml", sitemaps.sitemap, {"sitemaps": SITEMAPS}, name="sitemap-section"),
     path("admin/", admin.site.urls),
     path("accounts/", include(account_urlpatterns)),
     path("accounts/", include("allauth.urls")),

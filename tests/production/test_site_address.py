@@ -8,17 +8,25 @@ from django.contrib.sites.models import Site
 from django.core.management import call_command
 from django.core.management.sql import emit_post_migrate_signal
 
+from catalog.sitemaps import SourceSitemap
 from tests.factories import SourceFactory, TopicFactory
 from tests.production.test_security import PRODUCTION, settings_value
 
 SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 
 
-def sitemap_urls(client):
-    response = client.get("/sitemap.xml")
+def locations(client, url):
+    response = client.get(url)
     assert response.status_code == 200
     assert response["Content-Type"].startswith("application/xml")
     return [loc.text for loc in ET.fromstring(response.content).iter(f"{SITEMAP}loc")]
+
+
+def sitemap_urls(client):
+    """Every page URL, found as a crawler does: the index, then each sitemap it lists."""
+    sections = locations(client, "/sitemap.xml")
+    assert all(url.startswith("http://readinglist.test/sitemap-") for url in sections)
+    return [url for section in sections for url in locations(client, section)]
 
 
 def test_migrate_writes_the_configured_address_over_example_com(db, settings):
@@ -65,13 +73,29 @@ def test_sitemap_lists_every_public_page_on_the_configured_domain(client, small_
 def test_sitemap_runs_the_same_queries_whatever_the_catalog_size(
     client, small_catalog, many_sources, django_assert_max_num_queries
 ):
-    # The site record, then a count and a page of rows for each of the four model sitemaps.
-    with django_assert_max_num_queries(9):
-        small = len(sitemap_urls(client))
+    def crawl():
+        # The index: the site record, a count per section and the sources' latest change.
+        with django_assert_max_num_queries(7):
+            sections = locations(client, "/sitemap.xml")
+        urls = []
+        for section in sections:
+            with django_assert_max_num_queries(2):  # a count and a page of rows
+                urls += locations(client, section)
+        return urls
+
+    small = len(crawl())
     many_sources(60)
     TopicFactory.create_batch(5)
-    with django_assert_max_num_queries(9):
-        assert len(sitemap_urls(client)) == small + 60 + 1 + 5  # the bulk topic, five more
+    assert len(crawl()) == small + 60 + 1 + 5  # the bulk topic, five more
+
+
+def test_sources_come_in_pages_the_index_lists(client, small_catalog, many_sources, monkeypatch):
+    monkeypatch.setattr(SourceSitemap, "limit", 4)
+    sources = many_sources(5)
+    sections = locations(client, "/sitemap.xml")
+    assert "http://readinglist.test/sitemap-sources.xml?p=3" in sections
+    urls = sitemap_urls(client)
+    assert all(f"http://readinglist.test/sources/{s.slug}/" in urls for s in sources)
 
 
 def test_robots_txt_points_crawlers_at_the_sitemap_and_the_decision_log(client, db):
