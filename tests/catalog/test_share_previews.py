@@ -1,0 +1,69 @@
+"""What search engines and chat link previews read from a page's <head>."""
+
+from html.parser import HTMLParser
+
+import pytest
+
+from tests.factories import SourceFactory
+
+
+class _Meta(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.meta = {}
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "meta" and "content" in attrs:
+            self.meta[attrs.get("property") or attrs.get("name")] = attrs["content"]
+
+
+def meta(client, url):
+    response = client.get(url)
+    assert response.status_code == 200
+    parser = _Meta()
+    parser.feed(response.content.decode())
+    return parser.meta
+
+
+@pytest.mark.django_db
+def test_a_source_page_previews_as_its_title_and_summary(client, small_catalog):
+    tags = meta(client, "/sources/flashattention/")
+    flash = small_catalog["flash"]
+    assert tags["og:title"] == flash.title
+    assert tags["og:description"] == tags["description"] == flash.summary
+    assert tags["og:url"] == "http://testserver/sources/flashattention/"
+    assert tags["og:site_name"] == "readinglist"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("url", "title"),
+    [
+        ("/topics/kernels/", "Kernel engineering"),
+        ("/lists/wafer/", "Primary sources"),
+        ("/tiers/core/", "core"),
+        ("/proposals/decisions/", "Decision log"),
+        ("/", "readinglist"),
+    ],
+)
+def test_catalog_pages_preview_as_themselves(client, small_catalog, url, title):
+    tags = meta(client, url)
+    assert tags["og:title"].lower() == title.lower()
+    assert tags["og:description"] == tags["description"]
+    assert tags["og:description"]
+
+
+@pytest.mark.django_db
+def test_preview_text_is_escaped_and_kept_short(client, tiers):
+    SourceFactory(
+        slug="odd",
+        title='A "quoted" <b>title</b>',
+        summary="<script>alert(1)</script> " + "long " * 200,
+        tier=tiers["core"],
+    )
+    html = client.get("/sources/odd/").content.decode()
+    assert "<script>alert(1)" not in html
+    tags = meta(client, "/sources/odd/")
+    assert tags["og:title"] == 'A "quoted" <b>title</b>'  # escaped in the HTML, intact when read
+    assert len(tags["og:description"]) <= 300
