@@ -46,6 +46,7 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
     def _reply(self, code, body=b"ok", headers=()):
+        self._leave()
         self.send_response(code)
         for name, value in headers:
             self.send_header(name, value)
@@ -63,23 +64,32 @@ class Handler(BaseHTTPRequestHandler):
     def handle_any(self):
         path = self.path
         with self.lock:
-            counted = self.server is Handler.current_server
+            self.counted = self.server is Handler.current_server
             self.hits[(self.command, path)] += 1
             self.agents.append(self.headers.get("User-Agent", ""))
             # Per path, and over the whole host ("*").
-            for key in (path, "*") if counted else ():
+            for key in (path, "*") if self.counted else ():
                 self.concurrent[key] += 1
                 self.peak[key] = max(self.peak[key], self.concurrent[key])
+        self.left = False
         try:
             self.route(path)
         except (BrokenPipeError, ConnectionResetError):
             pass
         finally:
-            with self.lock:
-                # Not once a later test's server took over: it started from zero.
-                if counted and self.server is Handler.current_server:
-                    self.concurrent[path] -= 1
-                    self.concurrent["*"] -= 1
+            self._leave()
+
+    def _leave(self):
+        """The request stops counting as in flight once its response starts: the client may
+        start its next request as soon as it has read the reply, before this thread returns."""
+        if self.left:
+            return
+        self.left = True
+        with self.lock:
+            # Not once a later test's server took over: it started from zero.
+            if self.counted and self.server is Handler.current_server:
+                self.concurrent[self.path] -= 1
+                self.concurrent["*"] -= 1
 
     def route(self, path):
         if path == "/ok":
@@ -120,6 +130,7 @@ class Handler(BaseHTTPRequestHandler):
         if self.command == "HEAD":
             # A server that refuses HEAD forces the GET, which must not read it all.
             return self._reply(405)
+        self._leave()
         self.send_response(200)
         self.send_header("Content-Length", str(512 * 1024 * 1024))
         self.end_headers()
