@@ -1,5 +1,9 @@
 """Writes to notes. Keyword-only, one transaction each; the caller has checked ownership."""
 
+from datetime import timedelta
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
@@ -14,7 +18,27 @@ def purge_deleted_notes(*, now=None):
     return deleted
 
 
+def note_limit_problem(user, *, now=None):
+    """Why `user` may not add a note now, or "".
+
+    Team notes reach every member, so an account (and anyone who opens one while sign-up is
+    open) may add at most NOTES_MAX_PER_HOUR an hour. Deleted notes count: deleting and adding
+    again is still adding. Counted in the database, so every app process agrees.
+    """
+    limit = settings.NOTES_MAX_PER_HOUR
+    since = (now or timezone.now()) - timedelta(hours=1)
+    if Note.objects.filter(user=user, created__gte=since).count() < limit:
+        return ""
+    return (
+        f"You have added {limit} notes in the last hour, the most one account may. "
+        "Your note is not lost: it is still in the form, so save it again a little later."
+    )
+
+
 def note_create(*, user, source, body, quote="", locator="", visibility=Note.Visibility.PRIVATE):
+    problem = note_limit_problem(user)
+    if problem:
+        raise ValidationError(problem, code="limit")
     note = Note(
         user=user,
         source=source,

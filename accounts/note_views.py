@@ -11,6 +11,7 @@ from urllib.parse import urlencode
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
@@ -73,8 +74,13 @@ def _form_context(request, *, source, form, note=None):
 def note_create_view(request, slug):
     source = get_object_or_404(Source, slug=slug)
     form = NoteForm(request.POST or None, prefix_id="note-new")
+    note = None
     if request.method == "POST" and form.is_valid():
-        note = note_create(user=request.user, source=source, **form.cleaned_data)
+        try:
+            note = note_create(user=request.user, source=source, **form.cleaned_data)
+        except ValidationError as error:
+            form.add_error(None, error)
+    if note:
         if not request.htmx:
             messages.success(request, "Note saved.")
             return redirect(_source_page(note, f"note-{note.pk}"))

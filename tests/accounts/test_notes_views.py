@@ -1,6 +1,8 @@
 """Writing notes on the source page, with HTMX and as plain forms, and the notes pages."""
 
 import json
+import re
+from datetime import timedelta
 
 import pytest
 from django.contrib.messages import get_messages
@@ -304,3 +306,30 @@ def test_team_feed_is_paginated(signed_in, other_reader, flash):
     assertContains(signed_in.get("/notes/team/"), "Page 1 of 2")
     assert signed_in.get("/notes/team/?page=2").status_code == 200
     assert signed_in.get("/notes/team/?page=zzz").status_code == 200
+
+
+def test_notes_beyond_the_hourly_limit_are_refused_and_the_text_kept(
+    signed_in, reader, other_reader, flash, settings
+):
+    settings.NOTES_MAX_PER_HOUR = 2
+    NoteFactory(user=reader, source=flash)
+    gone = NoteFactory(user=reader, source=flash)
+    gone.deleted_at = timezone.now()  # deleting and adding again is still adding
+    gone.save()
+    NoteFactory(user=reader, source=flash, created=timezone.now() - timedelta(minutes=61))
+    NoteFactory.create_batch(2, user=other_reader, source=flash)  # someone else's count
+
+    url = f"/sources/{flash.slug}/notes/new/"
+    data = {"body": "A thought I *must* keep", "visibility": "team"}
+    for headers in ({}, HTMX):
+        response = signed_in.post(url, data, **headers)
+        assert response.status_code == 200
+        html = response.content.decode()
+        assert "You have added 2 notes in the last hour" in html
+        assert "A thought I *must* keep</textarea>" in html
+        assert re.search(r'<input type="radio" name="visibility" value="team"[^>]* checked>', html)
+    assert Note.objects.filter(user=reader).count() == 3
+
+    # The hour passes for the oldest: one more fits.
+    Note.objects.filter(user=reader).update(created=timezone.now() - timedelta(minutes=61))
+    assert signed_in.post(url, data).status_code == 302
