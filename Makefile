@@ -5,8 +5,9 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
-# Development values for the local commands; production sets its own environment.
-DEV := DEBUG=$${DEBUG:-true}
+# Development values for the local commands; production sets its own environment. The site's
+# address (links in emails, feeds and the sitemap) follows the port `make run` serves on.
+DEV := DEBUG=$${DEBUG:-true} SITE_DOMAIN=$${SITE_DOMAIN:-$(HOST):$(PORT)}
 
 # A Python 3.12+: python3.13/python3.12 on PATH, else pyenv's installed versions.
 PYTHON ?= $(shell for p in python3.13 python3.12; do \
