@@ -373,6 +373,37 @@ class Command(BaseCommand):
             "\nSQL = the same statements the view ran, replayed on a bare cursor; "
             "ratio = view time / SQL time (median per query, then median per class)."
         )
+        if connection.vendor == "postgresql":
+            self.ranking_floor(runs)
+
+    def ranking_floor(self, runs):
+        """Time the first page by rank alone: no facet strategy can make a page faster.
+
+        The same ranking the page uses, over the same matches, with no counts: what remains if
+        facets were free. It shows whether a target is out of reach of the facets alone.
+        """
+        from catalog.search import SearchParams, backend_for, parse_query
+
+        backend = backend_for("default")
+        self.stdout.write(
+            "\nFloor: the first page's ids by rank alone (no facets, no cards), SQL in ms"
+        )
+        self.stdout.write(f"{'class':<12} {'p50':>7} {'p95':>7}")
+        for name in ("common", "rare", "multi-word", "typo"):
+            times = []
+            for text in QUERIES[name]:
+                query = backend.prepare(parse_query(text), "default")
+                matches = backend.matches(SearchParams(q=text), query, "default")
+                first_page = backend.by_relevance(matches, query).values_list("source_id")
+                first_page = first_page[: settings.CATALOG_PAGE_SIZE]
+                list(first_page.all())  # warm-up
+                for _ in range(runs):
+                    started = time.perf_counter()
+                    list(first_page.all())  # a fresh queryset each time: no result cache
+                    times.append((time.perf_counter() - started) * 1000)
+            self.stdout.write(
+                f"{name:<12} {percentile(times, 50):7.1f} {percentile(times, 95):7.1f}"
+            )
 
 
 def percentile(values, p):
