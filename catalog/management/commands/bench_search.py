@@ -9,6 +9,7 @@ to the real catalog.
 import logging
 import os
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -18,12 +19,18 @@ import warnings
 from urllib.parse import quote
 
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
 from django.test import Client, override_settings
 
-BENCH_DB = "readinglist_bench"
+# The benchmark's own database. Another name (the smoke test uses one) must still start with
+# this, so the guard in run_benchmark can tell a benchmark database from a real catalog.
+BENCH_PREFIX = "readinglist_bench"
+BENCH_DB = os.environ.get("READINGLIST_BENCH_DB", BENCH_PREFIX)
+if not re.fullmatch(rf"{BENCH_PREFIX}\w*", BENCH_DB):
+    raise ImproperlyConfigured(f"READINGLIST_BENCH_DB must start with {BENCH_PREFIX!r}")
 CHILD_FLAG = "READINGLIST_BENCH_CHILD"
 CACHE_MIDDLEWARE = "catalog.caching.AnonymousPageCacheMiddleware"
 

@@ -1,0 +1,72 @@
+"""bench_search end to end, at a size that runs in seconds, in a database of its own."""
+
+import os
+import subprocess
+import sys
+import tempfile
+
+import psycopg
+import pytest
+from django.conf import settings
+from django.db import connection
+
+from readinglist.local_server import BASE_DIR
+
+SMOKE_DB = "readinglist_bench_smoke"
+CLASSES = ("common", "rare", "multi-word", "typo", "with facets", "all")
+
+
+@pytest.fixture
+def smoke_database():
+    yield
+    if connection.vendor == "postgresql":
+        db = settings.DATABASES["default"]
+        params = {"host": db["HOST"], "port": db["PORT"], "user": db["USER"]}
+        params |= {"password": db["PASSWORD"]} if db.get("PASSWORD") else {}
+        with psycopg.connect(dbname="postgres", autocommit=True, **params) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{SMOKE_DB}" WITH (FORCE)')
+    else:
+        path = os.path.join(tempfile.gettempdir(), f"{SMOKE_DB}.sqlite3")
+        if os.path.exists(path):
+            os.remove(path)
+
+
+def test_the_benchmark_prints_its_table(smoke_database):
+    env = os.environ | {"READINGLIST_BENCH_DB": SMOKE_DB, "DEBUG": "true"}
+    result = subprocess.run(
+        [sys.executable, "manage.py", "bench_search", "--sources=300", "--runs=1"],
+        cwd=BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    out = result.stdout
+    assert f"300 sources on {connection.vendor}; 50 queries x 1 runs" in out
+    rows = {line.split("  ")[0].strip(): line.split() for line in out.splitlines() if line}
+    for name in CLASSES:
+        assert name in rows, out
+    # p50, p95, max, SQL p50 and ratio are numbers; the web layer costs something.
+    figures = [float(x) for x in rows["all"][1:6]]
+    assert all(value > 0 for value in figures)
+    if connection.vendor == "postgresql":
+        assert "Floor: the first page's ids by rank alone" in out
+        assert float(rows["common"][1]) > 0
+    assert "refusing" not in out
+
+
+def test_the_benchmark_database_must_be_named_as_one():
+    env = os.environ | {"READINGLIST_BENCH_DB": "readinglist", "DEBUG": "true"}
+    result = subprocess.run(
+        [sys.executable, "manage.py", "bench_search", "--runs=1"],
+        cwd=BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode != 0
+    assert "READINGLIST_BENCH_DB must start with 'readinglist_bench'" in result.stderr
