@@ -137,8 +137,13 @@ class SearchParams:
         return f"{self.year_from}-{self.year_to}"
 
     @property
+    def filter_count(self):
+        chosen = (self.tier, self.kind, self.reading_list, self.year_from is not None)
+        return len(self.topics) + sum(bool(value) for value in chosen)
+
+    @property
     def has_filters(self):
-        return bool(self.topics or self.tier or self.kind or self.reading_list or self.year_from)
+        return bool(self.filter_count)
 
 
 def narrowed(rows, params, *, in_topic, source_id="pk"):

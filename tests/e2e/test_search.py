@@ -1,12 +1,26 @@
 import re
 
+import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import DESKTOP
+from tests.e2e.conftest import DESKTOP, PHONE
 
 
 def result_titles(page):
     return page.locator("#results .card-title a")
+
+
+def show_filters(page):
+    """On a phone the facets wait behind a "Filters" button above the results; wide screens
+    show them beside the results with no button."""
+    button = page.locator(".facets summary")
+    first_facet = page.locator(".facets .facet a").first
+    if page.viewport_size["width"] <= PHONE["width"]:
+        expect(first_facet).to_be_hidden()
+        button.click()
+    else:
+        expect(button).to_be_hidden()
+    expect(first_facet).to_be_visible()
 
 
 def test_live_search_facets_history_and_reload(page, small_catalog):
@@ -25,10 +39,12 @@ def test_live_search_facets_history_and_reload(page, small_catalog):
     expect(page.locator("#results mark").first).to_be_visible()
 
     # A facet narrows the results; the active filter shows as a removable chip.
+    show_filters(page)
     page.locator(".facets").get_by_role("link", name=re.compile(r"^Core\s+1")).click()
     expect(page).to_have_url(re.compile(r"\?q=attention&tier=core$"))
     expect(result_titles(page)).to_have_text(["FlashAttention"])
     expect(page.locator(".chips")).to_contain_text("Tier: Core")
+    expect(page.locator(".facets summary")).to_contain_text("1 active")
     assert page.evaluate("window.stillTheSamePage") is True
 
     # Typing again keeps the facet, which lives in the swapped region.
@@ -82,9 +98,10 @@ def test_no_results_suggest_titles(desktop_page, small_catalog):
     expect(page).to_have_url(re.compile(r"\?q=flashatention$"))
 
 
-def test_search_works_without_javascript(browser, live_server, small_catalog):
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_search_works_without_javascript(browser, live_server, small_catalog, viewport):
     context = browser.new_context(
-        viewport=DESKTOP, base_url=live_server.url, java_script_enabled=False
+        viewport=viewport, base_url=live_server.url, java_script_enabled=False
     )
     page = context.new_page()
     try:
@@ -93,6 +110,7 @@ def test_search_works_without_javascript(browser, live_server, small_catalog):
         page.locator("#search-form").get_by_role("button", name="Search").click()
         expect(page).to_have_url(re.compile(r"/sources/\?q=roofline"))
         expect(result_titles(page)).to_have_text(["Roofline"])
+        show_filters(page)
         page.locator(".facets").get_by_role("link", name=re.compile(r"^Start here")).click()
         expect(page).to_have_url(re.compile(r"tier=start-here"))
         expect(result_titles(page)).to_have_text(["Roofline"])
