@@ -64,6 +64,9 @@ CACHED_VIEWS = {
     "catalog:topic-detail",
     "catalog:tier-detail",
     "catalog:list-detail",
+    "catalog:topic-index",
+    "catalog:tier-index",
+    "catalog:list-index",
 }
 # Views whose GET responses are kept per signed-in reader. A view belongs here only if, for a
 # reader, its output depends on the URL, the HX-Request and HX-Target headers, catalog data, the

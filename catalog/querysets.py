@@ -38,8 +38,30 @@ class SourceQuerySet(models.QuerySet):
         )
 
 
+def counted(queryset, **counts):
+    """`queryset` annotated with `counts`, still in the model's order: Django leaves
+    Meta.ordering out of queries that aggregate, which would shuffle topics and lists."""
+    annotated = queryset.annotate(**counts)
+    if queryset.query.order_by:
+        return annotated
+    return annotated.order_by(*queryset.model._meta.ordering)
+
+
 class TopicQuerySet(models.QuerySet):
     def with_counts(self):
-        return self.annotate(
-            source_count=Count("sources", filter=Q(sources__status="published"), distinct=True)
-        )
+        published = Q(sources__status="published")
+        return counted(self, source_count=Count("sources", filter=published, distinct=True))
+
+
+class TierQuerySet(models.QuerySet):
+    def with_counts(self):
+        published = Q(sources__status="published")
+        return counted(self, source_count=Count("sources", filter=published))
+
+
+class ReadingListQuerySet(models.QuerySet):
+    def with_counts(self):
+        """Sources each list cites (once each, however many sections repeat them)."""
+        published = Q(sections__entries__source__status="published")
+        cited = Count("sections__entries__source", filter=published, distinct=True)
+        return counted(self, source_count=cited)

@@ -46,7 +46,15 @@ class PageSitemap(Sitemap):
     priority = 1.0
 
     def items(self):
-        return ["catalog:home", "catalog:source-list", "catalog:changes", "catalog:decision-log"]
+        return [
+            "catalog:home",
+            "catalog:source-list",
+            "catalog:topic-index",
+            "catalog:tier-index",
+            "catalog:list-index",
+            "catalog:changes",
+            "catalog:decision-log",
+        ]
 
     def location(self, name):
         return reverse(name)

@@ -5,7 +5,7 @@ from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
 
-from ..querysets import SourceQuerySet, TopicQuerySet
+from ..querysets import ReadingListQuerySet, SourceQuerySet, TierQuerySet, TopicQuerySet
 from ..urlcanon import canonical_url_or_error
 
 MIN_YEAR, MAX_YEAR = 1900, 2100
@@ -24,6 +24,8 @@ class Tier(models.Model):
         "frontier",
         "further-reading",
     )
+
+    objects = TierQuerySet.as_manager()
 
     class Meta:
         ordering = ["position", "name"]
@@ -79,6 +81,8 @@ class ReadingList(models.Model):
     contribution_rules = models.TextField(blank=True)
     verified_on = models.DateField(null=True, blank=True)
     position = models.PositiveSmallIntegerField(default=0)
+
+    objects = ReadingListQuerySet.as_manager()
 
     class Meta:
         ordering = ["position", "title"]

@@ -8,7 +8,14 @@ from django.views.decorators.http import require_GET
 from ..changelog import changes_since_last_visit, mark_changes_seen
 from ..exports import catalog_document
 from ..models import ListEntry, ReadingList, Source, Tier, Topic
-from ..pages import companion_entries, home_context, list_sections, path_entries, related_sources
+from ..pages import (
+    companion_entries,
+    home_context,
+    list_sections,
+    path_entries,
+    related_sources,
+    topic_tree,
+)
 
 
 @require_GET
@@ -37,6 +44,22 @@ def source_detail(request, slug):
         "catalog/source_detail.html",
         {"source": source, "entries": entries, "related": related},
     )
+
+
+@require_GET
+def topic_index(request):
+    return render(request, "catalog/topic_index.html", {"topics": topic_tree()})
+
+
+@require_GET
+def tier_index(request):
+    return render(request, "catalog/tier_index.html", {"tiers": Tier.objects.with_counts()})
+
+
+@require_GET
+def list_index(request):
+    lists = ReadingList.objects.with_counts()
+    return render(request, "catalog/list_index.html", {"lists": lists})
 
 
 @require_GET

@@ -24,8 +24,23 @@ def count_queries(client, url):
         lambda s: "/tiers/core/",
         lambda s: f"/lists/{s[0].entries.first().section.reading_list.slug}/",
         lambda s: "/catalog.json",
+        lambda s: "/topics/",
+        lambda s: "/tiers/",
+        lambda s: "/lists/",
     ],
-    ids=["home", "sources", "sources-p2", "source", "topic", "tier", "list", "json"],
+    ids=[
+        "home",
+        "sources",
+        "sources-p2",
+        "source",
+        "topic",
+        "tier",
+        "list",
+        "json",
+        "topic-index",
+        "tier-index",
+        "list-index",
+    ],
 )
 def test_queries_flat_between_10_and_500_sources(
     client, many_sources, url_for, django_assert_max_num_queries

@@ -59,6 +59,9 @@ def test_sitemap_lists_every_public_page_on_the_configured_domain(client, small_
     assert {
         "/",
         "/sources/",
+        "/topics/",
+        "/tiers/",
+        "/lists/",
         "/changes/",
         "/proposals/decisions/",
         "/sources/flashattention/",
