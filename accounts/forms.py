@@ -53,7 +53,7 @@ SORT_CHOICES = [("saved", "Date saved"), ("list", "List order"), ("title", "Titl
 
 
 class LibraryFilterForm(forms.Form):
-    q = forms.CharField(label="Search your library", required=False, max_length=200)
+    q = forms.CharField(label="Search", required=False, max_length=200)
     status = forms.ChoiceField(
         label="Status", choices=[("", "Any status"), *Bookmark.Status.choices], required=False
     )
