@@ -10,6 +10,7 @@ import difflib
 import itertools
 import re
 from dataclasses import dataclass, field
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib.postgres.expressions import ArraySubquery
@@ -539,6 +540,21 @@ class FacetItem:
     selected: bool = False
     # How the URL changes when this item is clicked: it toggles the filter.
     change: dict = field(default_factory=dict)
+    href: str = ""  # the URL's query string with that change: see Facets.link()
+
+
+def query_string(base, change):
+    """`?` and `base` ({key: [values]}) with `change` applied the way `{% querystring %}`
+    applies a mapping: None removes the key, a list replaces its values, anything else sets it."""
+    merged = dict(base)
+    for key, value in change.items():
+        if value is None:
+            merged.pop(key, None)
+        elif isinstance(value, list):
+            merged[key] = [v for v in value if v is not None]
+        else:
+            merged[key] = [value]
+    return "?" + urlencode([(key, value) for key, values in merged.items() for value in values])
 
 
 @dataclass(frozen=True)
@@ -562,6 +578,15 @@ class Facets:
     def total(self):
         # Every source has exactly one tier, so the tier counts add up to the number of matches.
         return sum(item.count for item in self.tiers)
+
+    def link(self, current):
+        """Give every item its `href`: the `current` QueryDict with the item's change and no
+        page, as `{% querystring current item.change page=None %}` writes it. One base for
+        the ~50 links of a page instead of a QueryDict built per link (~1 ms a page)."""
+        base = {key: values for key, values in current.lists() if key != "page"}
+        for items in (self.decade_items, self.topics, self.tiers, self.kinds, self.lists):
+            for item in items:
+                item.href = query_string(base, item.change)
 
     @property
     def decades(self):

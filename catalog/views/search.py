@@ -14,6 +14,7 @@ def source_list(request):
     valid = form.is_valid()
     params = form.params()
     results = search_sources(params)
+    results.facets.link(request.GET)
     template = "catalog/source_list.html"
     if request.htmx:
         template += "#results"
