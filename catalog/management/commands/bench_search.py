@@ -381,9 +381,9 @@ class Command(BaseCommand):
             "ratio = view time / SQL time (median per query, then median per class)."
         )
         if connection.vendor == "postgresql":
-            self.ranking_floor(runs)
+            self.floors(runs)
 
-    def ranking_floor(self, runs):
+    def floors(self, runs):
         """Two floors no facet strategy can beat, per query class, SQL in ms.
 
         rank: the first page by the page's own ranking over the same matches, with no counts:
