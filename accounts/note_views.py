@@ -22,6 +22,7 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect
 
 from catalog.models import Source
+from readinglist.pagecache import page_cache
 
 from .models import Note
 from .note_exports import notes_document, notes_markdown
@@ -151,6 +152,7 @@ def note_restore_view(request, pk):
     return redirect(_source_page(note, f"note-{note.pk}"))
 
 
+@page_cache(reader=True, params={*NoteFilterForm.base_fields, "page"})
 @vary_on_headers("HX-Request")
 @login_required_htmx
 @require_GET

@@ -15,6 +15,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from catalog.models import ReadingList, Source
 from catalog.pages import list_sections, path_entries
+from readinglist.pagecache import page_cache
 
 from . import pending, reading, services
 from .forms import (
@@ -92,6 +93,7 @@ def bookmark(request, slug):
     return redirect(back)
 
 
+@page_cache(reader=True, params=LibraryFilterForm.base_fields)
 @require_GET
 @login_required
 @vary_on_headers("HX-Request")

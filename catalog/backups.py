@@ -12,7 +12,7 @@ from django.core import serializers
 from django.core.management import call_command
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 
-from .caching import bump_all_pages
+from readinglist.pagecache import bump_all_pages
 
 FORMAT = "exactjson"
 # Search entries are derived: the triggers rebuild them as the sources are loaded (and the table

@@ -23,16 +23,16 @@ from django.utils import timezone
 
 from accounts.models import Bookmark, Note
 from accounts.services import set_status
-from catalog import caching
-from catalog.caching import (
+from catalog.changelog import record_change
+from catalog.models import ChangeLogEntry, Source
+from readinglist.pagecache.store import process_pages
+from readinglist.pagecache.versions import (
     READER_VERSION_KEY,
     READERS_EPOCH_KEY,
     TEAM_VERSION_KEY,
     VERSION_KEY,
-    process_pages,
+    page_versions,
 )
-from catalog.changelog import record_change
-from catalog.models import ChangeLogEntry, Source
 from tests.factories import NoteFactory
 
 from .controls import pressed
@@ -40,7 +40,7 @@ from .controls import pressed
 pytestmark = pytest.mark.django_db
 HX = {"HX-Request": "true"}
 SOURCE = "/sources/flashattention/"
-# Every reader page (catalog.caching.READER_VIEWS) at one of its URLs.
+# Every reader page (views declaring page_cache(reader=True)) at one of its URLs.
 READER_PAGES = [
     "/",
     "/sources/",
@@ -369,7 +369,7 @@ def test_the_switch_turns_the_reader_cache_off(alice, settings):
 def versions(user):
     keys = [VERSION_KEY, READERS_EPOCH_KEY, READER_VERSION_KEY.format(user.pk), TEAM_VERSION_KEY]
     # As a page reads them: missing ones are created.
-    return dict(zip(keys, caching._page_versions(keys)[1:], strict=True))
+    return dict(zip(keys, page_versions(keys)[1:], strict=True))
 
 
 def changed(before, after):
