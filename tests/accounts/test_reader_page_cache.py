@@ -19,12 +19,13 @@ from django.db import connection
 from django.http import HttpResponse
 from django.test import Client, RequestFactory
 from django.test.utils import CaptureQueriesContext
-from django.utils import timezone
+from django.utils import csp, timezone
 
 from accounts.models import Bookmark, Note
 from accounts.services import set_status
 from catalog.changelog import record_change
 from catalog.models import ChangeLogEntry, Source
+from readinglist.pagecache import splice
 from readinglist.pagecache.store import process_pages
 from readinglist.pagecache.versions import (
     READER_VERSION_KEY,
@@ -484,3 +485,27 @@ def test_versions_are_read_before_the_readers_own_row(alice):
     versions_read = next(i for i, q in enumerate(sql) if "catalog:version" in q)
     user_read = next(i for i, q in enumerate(sql) if 'FROM "accounts_user"' in q)
     assert versions_read < user_read
+
+
+def test_reader_text_that_looks_like_a_slot_renders_the_same_on_a_hit(
+    alice, bob, reader, catalog, commits, monkeypatch
+):
+    """Placeholders come from the template alone: a team note quoting the markup around the
+    per-visitor values, or the placeholder itself, is text on a hit exactly as on a miss."""
+    body = (
+        f'Ends with nonce=" and name="csrfmiddlewaretoken" value="x" '
+        f"{splice.CSRF_PLACEHOLDER} {splice.NONCE_PLACEHOLDER} nonce=\""
+    )
+    with commits():
+        NoteFactory(user=reader, source=catalog["flash"], visibility="team", body=body)
+    monkeypatch.setattr(splice, "get_token", lambda request: "T" * 64)
+    monkeypatch.setattr(csp, "generate_nonce", lambda: "the-nonce")
+    process_pages.clear()
+    miss = get(bob, SOURCE)
+    hit = get(bob, SOURCE)
+    assert (miss["X-Page-Cache"], hit["X-Page-Cache"]) == ("miss", "hit")
+    assert hit.content == miss.content
+    assert 'Ends with nonce=" and name="csrfmiddlewaretoken" value="x" &lt;' in html(hit)
+    assert html(hit).count(":csrf") == html(hit).count(":nonce") == 1  # the note's own text
+    assert html(hit).count('nonce="the-nonce"') >= 1
+    assert "'nonce-the-nonce'" in hit["Content-Security-Policy"]

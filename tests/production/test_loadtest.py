@@ -2,7 +2,7 @@ import io
 
 import pytest
 
-from catalog.load_scenarios import ANONYMOUS, PROBE, SIGNED_IN, TRIVIAL, resolve
+from readinglist.loadtest.scenarios import ANONYMOUS, PROBE, SIGNED_IN, TRIVIAL, resolve
 from catalog.management.commands import loadtest
 
 
