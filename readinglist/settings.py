@@ -170,7 +170,8 @@ if "pages" not in CACHES:
             "OPTIONS": {"MAX_ENTRIES": PAGE_CACHE_MAX_ENTRIES},
         }
     )
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+# Cached sessions that fall back to the database when the cache is down.
+SESSION_ENGINE = "readinglist.sessions"
 
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [

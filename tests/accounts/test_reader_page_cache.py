@@ -494,7 +494,7 @@ def test_reader_text_that_looks_like_a_slot_renders_the_same_on_a_hit(
     per-visitor values, or the placeholder itself, is text on a hit exactly as on a miss."""
     body = (
         f'Ends with nonce=" and name="csrfmiddlewaretoken" value="x" '
-        f"{splice.CSRF_PLACEHOLDER} {splice.NONCE_PLACEHOLDER} nonce=\""
+        f'{splice.CSRF_PLACEHOLDER} {splice.NONCE_PLACEHOLDER} nonce="'
     )
     with commits():
         NoteFactory(user=reader, source=catalog["flash"], visibility="team", body=body)

@@ -6,8 +6,8 @@ from django.db import connection
 from django.test import Client
 
 from readinglist.pagecache import versions
-from tests.conftest import PASSWORD
 from readinglist.pagecache.store import process_pages
+from tests.conftest import PASSWORD
 
 
 def visit(url="/", host="127.0.0.1", **headers):
