@@ -2,8 +2,8 @@
 
 Django's cached_db store already falls back to the database when a cache read fails, but not
 when it refills the cache after that read, nor when it checks or deletes a key: with Redis down,
-each signed-in request would answer 500. Here those calls fail open too, and every failure is
-logged at most once a minute (not once a request), and the session is read from and written to the database alone.
+each signed-in request would answer 500. Here those calls fail open too: the session is read
+from and written to the database alone, and failures are logged at most once a minute.
 """
 
 from django.contrib.sessions.backends import cached_db
