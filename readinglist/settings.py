@@ -140,6 +140,11 @@ if env.str("REDIS_URL", default=""):
             "LOCATION": env("REDIS_URL"),
             "OPTIONS": _REDIS_OPTIONS,
         },
+        "sessions": {
+            "BACKEND": "readinglist.cache.FailOpenRedisCache",
+            "LOCATION": env("REDIS_URL"),
+            "OPTIONS": _REDIS_OPTIONS,
+        },
         "pages": {
             "BACKEND": "readinglist.cache.RedisCache",
             # A Redis of its own (maxmemory with allkeys-lru) bounds the pages by memory alone.
@@ -170,8 +175,10 @@ if "pages" not in CACHES:
             "OPTIONS": {"MAX_ENTRIES": PAGE_CACHE_MAX_ENTRIES},
         }
     )
-# Cached sessions that fall back to the database when the cache is down.
-SESSION_ENGINE = "readinglist.sessions"
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+# With Redis, sessions read the same keys through a client that fails open (readinglist/cache.py):
+# while Redis is down a session is read from and written to the database alone.
+SESSION_CACHE_ALIAS = "sessions" if "sessions" in CACHES else "default"
 
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
