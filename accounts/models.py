@@ -109,6 +109,25 @@ class Bookmark(models.Model):
         return f"{self.user} · {self.source} · {self.get_status_display()}"
 
 
+# Module level so that both the fields and Meta's check constraints (which cannot see the class
+# body) read the same numbers.
+NOTE_BODY_MAX = 20_000
+NOTE_QUOTE_MAX = 2_000
+NOTE_LOCATOR_MAX = 200
+
+
+class NoteVisibility(models.TextChoices):
+    PRIVATE = "private", "Private (only you)"
+    TEAM = "team", "Team (every signed-in member, with your name)"
+
+
+def _at_most(field_name: str, limit: int) -> models.CheckConstraint:
+    return models.CheckConstraint(
+        condition=LessThanOrEqual(Length(field_name), limit),
+        name=f"note_{field_name}_max_length",
+    )
+
+
 class Note(models.Model):
     """A reader's note on a source: Markdown body, optional quote and locator, private or team.
 
@@ -116,13 +135,10 @@ class Note(models.Model):
     stored HTML and never parse Markdown per view.
     """
 
-    BODY_MAX = 20_000
-    QUOTE_MAX = 2_000
-    LOCATOR_MAX = 200
-
-    class Visibility(models.TextChoices):
-        PRIVATE = "private", "Private (only you)"
-        TEAM = "team", "Team (every signed-in member, with your name)"
+    BODY_MAX = NOTE_BODY_MAX
+    QUOTE_MAX = NOTE_QUOTE_MAX
+    LOCATOR_MAX = NOTE_LOCATOR_MAX
+    Visibility = NoteVisibility
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notes"
@@ -147,17 +163,11 @@ class Note(models.Model):
         ordering = ["-created", "-pk"]
         constraints = [
             models.CheckConstraint(condition=~Q(body=""), name="note_body_not_empty"),
+            _at_most("body", NOTE_BODY_MAX),
+            _at_most("quote", NOTE_QUOTE_MAX),
+            _at_most("locator", NOTE_LOCATOR_MAX),
             models.CheckConstraint(
-                condition=LessThanOrEqual(Length("body"), 20_000), name="note_body_max_length"
-            ),
-            models.CheckConstraint(
-                condition=LessThanOrEqual(Length("quote"), 2_000), name="note_quote_max_length"
-            ),
-            models.CheckConstraint(
-                condition=LessThanOrEqual(Length("locator"), 200), name="note_locator_max_length"
-            ),
-            models.CheckConstraint(
-                condition=Q(visibility__in=["private", "team"]), name="note_visibility_valid"
+                condition=Q(visibility__in=NoteVisibility.values), name="note_visibility_valid"
             ),
             models.CheckConstraint(
                 condition=Q(edited__isnull=True) | Q(edited__gte=F("created")),
