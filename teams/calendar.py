@@ -3,6 +3,7 @@
 from datetime import timedelta
 
 from django.conf import settings
+from django.utils import timezone
 from icalendar import Calendar, Event
 
 from .emails import site_url
@@ -17,6 +18,7 @@ def team_calendar(team: Team) -> bytes:
     calendar.add("version", "2.0")
     calendar.add("x-wr-calname", f"{team.name} reading group")
     team_url = site_url(team.get_absolute_url())
+    stamp = timezone.now()
     sessions = team.sessions.select_related("facilitator").prefetch_related("sources")
     for session in sessions:
         event = Event()
@@ -24,7 +26,7 @@ def team_calendar(team: Team) -> bytes:
         event.add("summary", session.title)
         event.add("dtstart", session.starts_at)
         event.add("dtend", session.starts_at + SESSION_LENGTH)
-        event.add("dtstamp", session.starts_at)
+        event.add("dtstamp", stamp)
         event.add("url", team_url)
         reading = "\n".join(f"- {source.title}" for source in session.sources.all())
         lead = f"Facilitator: {session.facilitator}\n" if session.facilitator else ""
