@@ -15,7 +15,9 @@ def signup_mode() -> str:
 
 
 def allowed_domains() -> set[str]:
-    return {domain.strip().lstrip("@").lower() for domain in settings.ACCOUNT_SIGNUP_ALLOWED_DOMAINS}
+    return {
+        domain.strip().lstrip("@").lower() for domain in settings.ACCOUNT_SIGNUP_ALLOWED_DOMAINS
+    }
 
 
 def domain_allowed(email: str) -> bool:
@@ -53,9 +55,7 @@ class AccountAdapter(DefaultAccountAdapter):
         mode = signup_mode()
         if mode == "domains" and not domain_allowed(email):
             domains = ", ".join(sorted(allowed_domains()))
-            raise forms.ValidationError(
-                f"Sign-up is open to addresses at {domains} only."
-            )
+            raise forms.ValidationError(f"Sign-up is open to addresses at {domains} only.")
         if mode == "invitation" and self.request is not None:
             # clean_email also runs when a signed-in reader adds an address; only sign-up is
             # limited to the invited one.
@@ -91,7 +91,9 @@ class SocialAccountAdapter(DefaultSocialAccountAdapter):
             return
         provider = sociallogin.provider.name
         if not any(address.email for address in sociallogin.email_addresses):
-            _refuse(request, f"{provider} did not share your email address, so we cannot sign you in.")
+            _refuse(
+                request, f"{provider} did not share your email address, so we cannot sign you in."
+            )
         if not any(address.verified for address in sociallogin.email_addresses):
             # An unverified address could belong to someone else's account here.
             email = sociallogin.email_addresses[0].email

@@ -187,7 +187,9 @@ if ACCOUNT_SIGNUP_MODE not in {"open", "invitation", "domains"}:
 ACCOUNT_SIGNUP_ALLOWED_DOMAINS = env.list("ACCOUNT_SIGNUP_ALLOWED_DOMAINS", default=[])
 if ACCOUNT_SIGNUP_MODE == "domains":
     if not ACCOUNT_SIGNUP_ALLOWED_DOMAINS:
-        raise ImproperlyConfigured("ACCOUNT_SIGNUP_MODE=domains needs ACCOUNT_SIGNUP_ALLOWED_DOMAINS.")
+        raise ImproperlyConfigured(
+            "ACCOUNT_SIGNUP_MODE=domains needs ACCOUNT_SIGNUP_ALLOWED_DOMAINS."
+        )
     # A domain proves nothing until the reader shows they receive mail there.
     ACCOUNT_EMAIL_VERIFICATION = "mandatory"
 
@@ -211,12 +213,23 @@ def _oidc_app(provider_id: str) -> dict:
     }
 
 
+def _origin(url: str) -> str:
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
 SOCIALACCOUNT_PROVIDERS = {
     "openid_connect": {
         "OAUTH_PKCE_ENABLED": True,
         "APPS": [_oidc_app(provider_id) for provider_id in env.list("OIDC_PROVIDERS", default=[])],
     }
 }
+OIDC_ORIGINS = [
+    _origin(app["settings"]["server_url"])
+    for app in SOCIALACCOUNT_PROVIDERS["openid_connect"]["APPS"]
+]
 
 # Teams: who may create them (anyone | maintainers), invitation limits and session reminders.
 TEAMS_CREATE = env.str("TEAMS_CREATE", default="anyone")
@@ -276,7 +289,8 @@ SECURE_CSP = {
     "font-src": [CSP.SELF],
     "object-src": [CSP.NONE],
     "base-uri": [CSP.SELF],
-    "form-action": [CSP.SELF],
+    # Signing in with an identity provider posts a form that redirects to it.
+    "form-action": [CSP.SELF, *OIDC_ORIGINS],
     "frame-ancestors": [CSP.NONE],
 }
 

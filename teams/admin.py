@@ -33,8 +33,15 @@ class InvitationAdmin(admin.ModelAdmin):
     list_display = ["email", "team", "invited_by", "created", "expires", "accepted_at"]
     list_select_related = ["team", "invited_by"]
     search_fields = ["email", "team__name"]
-    readonly_fields = ["team", "email", "invited_by", "any_email", "created", "accepted_at",
-                       "accepted_by"]
+    readonly_fields = [
+        "team",
+        "email",
+        "invited_by",
+        "any_email",
+        "created",
+        "accepted_at",
+        "accepted_by",
+    ]
     fields = [*readonly_fields, "expires"]
 
     def has_add_permission(self, request):

@@ -12,7 +12,10 @@ from .models import Session, Team, normalise_domains
 class TeamCreateForm(forms.Form):
     name = forms.CharField(label="Team name", max_length=100)
     description = forms.CharField(
-        label="Description", required=False, max_length=2_000, widget=forms.Textarea(attrs={"rows": 3})
+        label="Description",
+        required=False,
+        max_length=2_000,
+        widget=forms.Textarea(attrs={"rows": 3}),
     )
 
     def clean_name(self):
@@ -46,11 +49,17 @@ class InviteForm(forms.Form):
 
 class JoinLinkForm(forms.Form):
     expires_in_days = forms.IntegerField(
-        label="Expires after (days)", required=False, min_value=1, max_value=365,
+        label="Expires after (days)",
+        required=False,
+        min_value=1,
+        max_value=365,
         help_text="Leave empty for a link that does not expire.",
     )
     max_uses = forms.IntegerField(
-        label="Maximum uses", required=False, min_value=1, max_value=10_000,
+        label="Maximum uses",
+        required=False,
+        min_value=1,
+        max_value=10_000,
         help_text="Leave empty for no limit.",
     )
 

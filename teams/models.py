@@ -52,16 +52,16 @@ class Team(models.Model):
     def __str__(self):
         return self.name
 
+    def save(self, *args, **kwargs):
+        self.auto_join_domains = normalise_domains(self.auto_join_domains)
+        super().save(*args, **kwargs)
+
     def get_absolute_url(self):
         return reverse("teams:detail", args=[self.slug])
 
     @property
     def domain_list(self) -> list[str]:
         return [domain for domain in self.auto_join_domains.split(",") if domain]
-
-    def save(self, *args, **kwargs):
-        self.auto_join_domains = normalise_domains(self.auto_join_domains)
-        super().save(*args, **kwargs)
 
 
 class Membership(models.Model):
@@ -142,9 +142,7 @@ class JoinLink(models.Model):
     )
     created = models.DateTimeField(default=timezone.now, editable=False)
     expires = models.DateTimeField(null=True, blank=True)
-    max_uses = models.PositiveIntegerField(
-        null=True, blank=True, validators=[MinValueValidator(1)]
-    )
+    max_uses = models.PositiveIntegerField(null=True, blank=True, validators=[MinValueValidator(1)])
     uses = models.PositiveIntegerField(default=0)
     revoked = models.BooleanField(default=False)
 

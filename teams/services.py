@@ -1,4 +1,4 @@
-"""Writes to teams: each a keyword-only function that checks the rules and saves in one transaction."""
+"""Writes to teams: keyword-only functions that check the rules and save in one transaction."""
 
 from datetime import timedelta
 
@@ -85,9 +85,7 @@ def _check_invite_rate(team: Team, by) -> None:
     recent = Invitation.objects.filter(created__gte=since)
     limit = settings.TEAMS_INVITES_PER_HOUR
     if recent.filter(team=team).count() >= limit or recent.filter(invited_by=by).count() >= limit:
-        raise TeamError(
-            f"At most {limit} invitations an hour may be sent. Try again later."
-        )
+        raise TeamError(f"At most {limit} invitations an hour may be sent. Try again later.")
 
 
 @transaction.atomic
@@ -147,9 +145,7 @@ def accept_invitation(*, invitation: Invitation, user) -> Membership:
 
 
 @transaction.atomic
-def create_join_link(
-    *, team: Team, by, expires=None, max_uses: int | None = None
-) -> JoinLink:
+def create_join_link(*, team: Team, by, expires=None, max_uses: int | None = None) -> JoinLink:
     _require_owner(team, by)
     return JoinLink.objects.create(team=team, created_by=by, expires=expires, max_uses=max_uses)
 

@@ -36,9 +36,7 @@ def _accept_pending_invitation(request, user) -> None:
         return
     services.accept_invitation(invitation=invitation, user=user)
     if user.email.lower() == invitation.email.lower():
-        EmailAddress.objects.filter(user=user, email__iexact=invitation.email).update(
-            verified=True
-        )
+        EmailAddress.objects.filter(user=user, email__iexact=invitation.email).update(verified=True)
 
 
 def connect_signals() -> None:

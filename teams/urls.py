@@ -32,4 +32,3 @@ urlpatterns = [
     path("teams/<slug:slug>/sessions/new/", session_views.session_form, name="session-create"),
     path("teams/<slug:slug>/sessions/<int:pk>/", session_views.session_form, name="session-edit"),
 ]
-

@@ -69,7 +69,7 @@ def test_invitation_is_single_use_and_for_its_address(team, owner):
     invitation, token = services.invite(team=team, by=owner, email="New@Example.com")
     assert invitation.token_hash != token
     stranger = UserFactory(email="stranger@example.com")
-    with pytest.raises(services.TeamError, match="This invitation is for New@Example.com"):
+    with pytest.raises(services.TeamError, match=r"This invitation is for New@Example\.com"):
         services.accept_invitation(invitation=invitation, user=stranger)
     invited = UserFactory(email="new@example.com")
     services.accept_invitation(invitation=invitation, user=invited)

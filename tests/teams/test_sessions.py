@@ -84,9 +84,7 @@ def test_rotating_the_calendar_token_kills_the_old_url(client, team, member, wee
 
 def test_reminder_command_sends_once(settings, team, member, week_one):
     settings.TEAMS_REMINDER_DAYS = 1
-    Session.objects.create(
-        team=team, title="Later", starts_at=timezone.now() + timedelta(days=5)
-    )
+    Session.objects.create(team=team, title="Later", starts_at=timezone.now() + timedelta(days=5))
     call_command("send_session_reminders", verbosity=0)
     assert sorted(message.to[0] for message in mail.outbox) == [
         "member@example.com",
