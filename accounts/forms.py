@@ -87,12 +87,17 @@ class ProfileForm(forms.ModelForm):
         label="Time zone",
         choices=time_zone_choices,
         help_text="Reading-group sessions are shown in this time zone.",
+        required=False,
     )
 
     class Meta:
         model = User
         fields = ["display_name", "time_zone"]
         labels = {"display_name": "Display name"}
+
+    def clean_time_zone(self):
+        # A form that leaves the zone out keeps the one the reader had.
+        return self.cleaned_data["time_zone"] or self.instance.time_zone or "UTC"
 
 
 class DeleteAccountForm(forms.Form):

@@ -114,3 +114,14 @@ def test_facilitator_may_edit_their_session_only(client, team, member, week_one)
     assert client.get(f"/teams/inference/sessions/{week_one.pk}/").status_code == 200
     other = Session.objects.create(team=team, title="Other", starts_at=week_one.starts_at)
     assert client.get(f"/teams/inference/sessions/{other.pk}/").status_code == 404
+
+
+def test_profile_sets_the_time_zone_sessions_are_shown_in(client, team, member, week_one):
+    client.force_login(member)
+    client.post("/accounts/profile/", {"display_name": "", "time_zone": "Asia/Tokyo"})
+    member.refresh_from_db()
+    assert member.time_zone == "Asia/Tokyo"
+    page = client.get("/teams/inference/").content.decode()
+    assert "(JST)" in page
+    bad = client.post("/accounts/profile/", {"display_name": "", "time_zone": "Mars/Base"})
+    assert "Select a valid choice" in bad.content.decode()
