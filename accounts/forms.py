@@ -76,11 +76,28 @@ class LibraryFilterForm(forms.Form):
         return any(self.cleaned_data.get(name) for name in ("q", "status", "topic", "tier", "list"))
 
 
+def time_zone_choices():
+    import zoneinfo
+
+    return [(name, name.replace("_", " ")) for name in sorted(zoneinfo.available_timezones())]
+
+
 class ProfileForm(forms.ModelForm):
+    time_zone = forms.ChoiceField(
+        label="Time zone",
+        choices=time_zone_choices,
+        help_text="Reading-group sessions are shown in this time zone.",
+        required=False,
+    )
+
     class Meta:
         model = User
-        fields = ["display_name"]
+        fields = ["display_name", "time_zone"]
         labels = {"display_name": "Display name"}
+
+    def clean_time_zone(self):
+        # A form that leaves the zone out keeps the one the reader had.
+        return self.cleaned_data["time_zone"] or self.instance.time_zone or "UTC"
 
 
 class DeleteAccountForm(forms.Form):

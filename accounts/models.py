@@ -1,5 +1,6 @@
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser, BaseUserManager
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Length, Lower
@@ -10,6 +11,13 @@ from django.utils import timezone
 from .markdown import as_markup, render_markdown
 from .note_querysets import NoteQuerySet
 from .querysets import BookmarkQuerySet
+
+
+def validate_time_zone(value):
+    import zoneinfo
+
+    if value not in zoneinfo.available_timezones():
+        raise ValidationError(f"“{value}” is not a time zone.")
 
 
 class UserManager(BaseUserManager):
@@ -46,6 +54,13 @@ class User(AbstractUser):
     )
     # When the reader last saw the catalog's change log on the home page ("what changed").
     last_seen_changes_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # Session times are shown to each reader in their own zone.
+    time_zone = models.CharField(
+        max_length=64,
+        default="UTC",
+        validators=[validate_time_zone],
+        help_text="Reading-group sessions are shown in this time zone.",
+    )
 
     USERNAME_FIELD = "email"
     REQUIRED_FIELDS = []

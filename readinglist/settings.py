@@ -42,8 +42,11 @@ INSTALLED_APPS = [
     "django_htmx",
     "allauth",
     "allauth.account",
+    "allauth.socialaccount",
+    "allauth.socialaccount.providers.openid_connect",
     "accounts",
     "catalog",
+    "teams",
 ]
 
 MIDDLEWARE = [
@@ -172,7 +175,69 @@ ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_CHANGE_EMAIL = True
 ACCOUNT_ADAPTER = "accounts.adapters.AccountAdapter"
+# Who may sign up: open (anyone), invitation (only with a team invitation) or domains (addresses
+# at ACCOUNT_SIGNUP_ALLOWED_DOMAINS, verified). ACCOUNT_ALLOW_SIGNUP=false, the older switch,
+# means invitation only: the site is closed except to those a team invites.
 ACCOUNT_ALLOW_SIGNUP = env.bool("ACCOUNT_ALLOW_SIGNUP", default=True)
+ACCOUNT_SIGNUP_MODE = env.str(
+    "ACCOUNT_SIGNUP_MODE", default="open" if ACCOUNT_ALLOW_SIGNUP else "invitation"
+)
+if ACCOUNT_SIGNUP_MODE not in {"open", "invitation", "domains"}:
+    raise ImproperlyConfigured("ACCOUNT_SIGNUP_MODE must be open, invitation or domains.")
+ACCOUNT_SIGNUP_ALLOWED_DOMAINS = env.list("ACCOUNT_SIGNUP_ALLOWED_DOMAINS", default=[])
+if ACCOUNT_SIGNUP_MODE == "domains":
+    if not ACCOUNT_SIGNUP_ALLOWED_DOMAINS:
+        raise ImproperlyConfigured(
+            "ACCOUNT_SIGNUP_MODE=domains needs ACCOUNT_SIGNUP_ALLOWED_DOMAINS."
+        )
+    # A domain proves nothing until the reader shows they receive mail there.
+    ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+
+# Sign-in with the organisation's OpenID Connect providers, listed in OIDC_PROVIDERS (ids);
+# each id's OIDC_<ID>_NAME, _ISSUER, _CLIENT_ID and _SECRET describe it.
+SOCIALACCOUNT_ADAPTER = "accounts.adapters.SocialAccountAdapter"
+SOCIALACCOUNT_EMAIL_AUTHENTICATION = True
+SOCIALACCOUNT_EMAIL_AUTHENTICATION_AUTO_CONNECT = True
+SOCIALACCOUNT_QUERY_EMAIL = True
+SOCIALACCOUNT_STORE_TOKENS = False
+
+
+def _oidc_app(provider_id: str) -> dict:
+    prefix = f"OIDC_{provider_id.upper().replace('-', '_')}_"
+    return {
+        "provider_id": provider_id,
+        "name": env.str(f"{prefix}NAME", default=provider_id),
+        "client_id": env.str(f"{prefix}CLIENT_ID"),
+        "secret": env.str(f"{prefix}SECRET", default=""),
+        "settings": {"server_url": env.str(f"{prefix}ISSUER")},
+    }
+
+
+def _origin(url: str) -> str:
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+SOCIALACCOUNT_PROVIDERS = {
+    "openid_connect": {
+        "OAUTH_PKCE_ENABLED": True,
+        "APPS": [_oidc_app(provider_id) for provider_id in env.list("OIDC_PROVIDERS", default=[])],
+    }
+}
+OIDC_ORIGINS = [
+    _origin(app["settings"]["server_url"])
+    for app in SOCIALACCOUNT_PROVIDERS["openid_connect"]["APPS"]
+]
+
+# Teams: who may create them (anyone | maintainers), invitation limits and session reminders.
+TEAMS_CREATE = env.str("TEAMS_CREATE", default="anyone")
+if TEAMS_CREATE not in {"anyone", "maintainers"}:
+    raise ImproperlyConfigured("TEAMS_CREATE must be anyone or maintainers.")
+TEAMS_INVITES_PER_HOUR = env.int("TEAMS_INVITES_PER_HOUR", default=20)
+TEAMS_INVITATION_DAYS = env.int("TEAMS_INVITATION_DAYS", default=7)
+TEAMS_REMINDER_DAYS = env.int("TEAMS_REMINDER_DAYS", default=1)
 
 # Django 6.1 mailers: console in development, SMTP (EMAIL_URL) in production.
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="readinglist <noreply@localhost>")
@@ -224,7 +289,8 @@ SECURE_CSP = {
     "font-src": [CSP.SELF],
     "object-src": [CSP.NONE],
     "base-uri": [CSP.SELF],
-    "form-action": [CSP.SELF],
+    # Signing in with an identity provider posts a form that redirects to it.
+    "form-action": [CSP.SELF, *OIDC_ORIGINS],
     "frame-ancestors": [CSP.NONE],
 }
 

@@ -37,5 +37,6 @@ urlpatterns = [
     # Notes first: it owns library/notes/…, which the "library/" include must not shadow.
     path("", include("accounts.notes_urls")),
     path("library/", include("accounts.urls")),
+    path("", include("teams.urls")),
     path("", include("catalog.urls")),
 ]
