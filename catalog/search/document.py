@@ -11,6 +11,8 @@ compares the database's installed functions with what this declaration generates
 from dataclasses import dataclass
 from itertools import groupby
 
+from django.db import models
+
 from ..models import Source
 
 LANGUAGE = "english"
@@ -48,7 +50,7 @@ class Related:
     weight: str
 
     @property
-    def link(self):
+    def link(self) -> models.ManyToManyField:
         return Source._meta.get_field(self.name)
 
     @property

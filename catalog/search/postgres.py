@@ -96,7 +96,7 @@ class PostgresBackend(Backend):
         compounds = [a + b for a, b in itertools.pairwise(words)]
         known, starts = self._corrections([*words, *compounds], using)
 
-        def alternatives(i):
+        def alternatives(i: int) -> str:
             word = words[i]
             options = [word]
             corrected = known.get(word)
