@@ -38,4 +38,5 @@ urlpatterns = [
     path("", include("accounts.notes_urls")),
     path("library/", include("accounts.urls")),
     path("", include("catalog.urls")),
+    path("", include("proposals.urls")),
 ]

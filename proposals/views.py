@@ -16,18 +16,14 @@ from django.views.decorators.http import require_GET, require_http_methods
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect
 
-from ..models import Decision, Proposal, ReadingList
-from ..models.proposals import URL_MAX_LENGTH
-from ..proposal_forms import CheckForm, ProposalForm
-from ..proposal_services import (
-    WAFER_LIST,
-    find_duplicates,
-    limit_problem,
-    resubmit_proposal,
-    submit_proposal,
-)
+from catalog.models import ReadingList
 
-PROPOSE_TEMPLATE = "catalog/proposals/propose.html"
+from .duplicates import find_duplicates
+from .forms import CheckForm, ProposalForm
+from .models import URL_MAX_LENGTH, Decision, Proposal
+from .services import WAFER_LIST, limit_problem, resubmit_proposal, submit_proposal
+
+PROPOSE_TEMPLATE = "proposals/propose.html"
 
 
 def login_required_htmx(view):
@@ -88,7 +84,7 @@ def propose(request):
             messages.success(
                 request, f"Thank you: “{proposal.title}” is waiting for a maintainer's decision."
             )
-            return redirect("catalog:my-proposals")
+            return redirect("proposals:my-proposals")
     return _form_page(request, form)
 
 
@@ -130,7 +126,7 @@ def my_proposals(request):
         .order_by("-submitted_at", "-pk")
     )
     page = Paginator(proposals, settings.CATALOG_PAGE_SIZE).get_page(request.GET.get("page"))
-    return render(request, "catalog/proposals/mine.html", {"page": page})
+    return render(request, "proposals/mine.html", {"page": page})
 
 
 def _own_proposal(request, pk):
@@ -149,7 +145,7 @@ def proposal_detail(request, pk):
     decisions = proposal.decisions.order_by("-created")
     return render(
         request,
-        "catalog/proposals/detail.html",
+        "proposals/detail.html",
         {"proposal": proposal, "decisions": decisions, "topics": proposal.topics.all()},
     )
 
@@ -176,7 +172,7 @@ def proposal_edit(request, pk):
             messages.success(
                 request, "Your changes are in: the proposal waits for a decision again."
             )
-            return redirect("catalog:my-proposals")
+            return redirect("proposals:my-proposals")
     latest = proposal.decisions.order_by("-created").first()
     return render(
         request,
@@ -195,4 +191,4 @@ def proposal_edit(request, pk):
 def decision_log(request):
     decisions = Decision.objects.public_log()
     page = Paginator(decisions, settings.CATALOG_PAGE_SIZE).get_page(request.GET.get("page"))
-    return render(request, "catalog/proposals/decisions.html", {"page": page})
+    return render(request, "proposals/decisions.html", {"page": page})
