@@ -43,7 +43,7 @@ def _source_choices():
 
 
 def _too_long(limit: int):
-    return f"At most {limit:,} characters, please; this has %(show_value)s."
+    return f"This answer has %(show_value)s characters; at most {limit:,} fit. Please shorten it."
 
 
 class ProposalForm(forms.ModelForm):
