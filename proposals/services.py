@@ -4,10 +4,13 @@ The reader's limits live here too, next to the writes that enforce them, so the 
 service say the same.
 """
 
+from collections.abc import Iterable
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.sites.models import Site
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.mail import send_mail
@@ -18,7 +21,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from catalog.changelog import record_change
-from catalog.models import ChangeLogEntry, ListEntry, Source, Tier
+from catalog.models import ChangeLogEntry, ListEntry, Source, Tier, Topic
 
 from .duplicates import find_duplicates
 from .fields import ANSWER_NAMES, COPIED_TO_SOURCE
@@ -30,7 +33,7 @@ MODERATE_PERMISSION = "proposals.add_decision"
 PROPOSAL_FIELDS = [name for name in ANSWER_NAMES if name != "topics"]
 
 
-def pending_limit_problem(user):
+def pending_limit_problem(user: AbstractBaseUser) -> str:
     """A message when the reader already has as many proposals waiting as allowed, else ""."""
     pending = Proposal.objects.by(user).pending().count()
     if pending >= settings.PROPOSALS_MAX_PENDING:
@@ -42,7 +45,7 @@ def pending_limit_problem(user):
     return ""
 
 
-def daily_limit_problem(user):
+def daily_limit_problem(user: AbstractBaseUser) -> str:
     """A message when the reader has proposed as many new sources in 24 hours as allowed."""
     today = Proposal.objects.by(user).submitted_since(timezone.now() - timedelta(days=1)).count()
     if today >= settings.PROPOSALS_MAX_PER_DAY:
@@ -53,7 +56,7 @@ def daily_limit_problem(user):
     return ""
 
 
-def limit_problem(user):
+def limit_problem(user: AbstractBaseUser) -> str:
     """Why the reader may not propose a new source right now, or ""."""
     return pending_limit_problem(user) or daily_limit_problem(user)
 
@@ -98,7 +101,9 @@ def _lock_user(user):
 
 
 @transaction.atomic
-def submit_proposal(*, proposer, topics=(), **answers):
+def submit_proposal(
+    *, proposer: AbstractBaseUser, topics: Iterable[Topic] = (), **answers: Any
+) -> Proposal:
     _lock_user(proposer)
     problem = limit_problem(proposer)
     if problem:
@@ -108,7 +113,9 @@ def submit_proposal(*, proposer, topics=(), **answers):
 
 
 @transaction.atomic
-def resubmit_proposal(*, proposal, by, topics=(), **answers):
+def resubmit_proposal(
+    *, proposal: Proposal, by: AbstractBaseUser, topics: Iterable[Topic] = (), **answers: Any
+) -> Proposal:
     """The proposer answers a maintainer's request for changes; the proposal waits again."""
     _lock_user(by)
     proposal = Proposal.objects.select_for_update().get(pk=proposal.pk)
@@ -164,7 +171,7 @@ def _decide(proposal, *, by, action, reason, spam=False):
     return decision
 
 
-def notify_proposer(decision):
+def notify_proposer(decision: Decision) -> None:
     proposal = decision.proposal
     # The same site record allauth's emails use, so links point at the configured domain.
     scheme = "http" if settings.DEBUG else "https"
@@ -181,7 +188,7 @@ def notify_proposer(decision):
     )
 
 
-def unique_slug(title):
+def unique_slug(title: str) -> str:
     base = slugify(title)[:100].strip("-") or "source"
     taken = set(
         Source.objects.filter(Q(slug=base) | Q(slug__startswith=f"{base}-")).values_list(
@@ -239,7 +246,13 @@ def _accepted_values(proposal, overrides):
 
 
 @transaction.atomic
-def accept_proposal(*, proposal: Proposal, by, overrides: dict | None = None, reason: str = ""):
+def accept_proposal(
+    *,
+    proposal: Proposal,
+    by: AbstractBaseUser,
+    overrides: dict[str, Any] | None = None,
+    reason: str = "",
+) -> Source:
     """Create the source, its topics, tier and list position, and link the proposal to it.
 
     The proposal row is locked first, so accepting twice (two tabs) creates one source: the second
@@ -291,7 +304,7 @@ def accept_proposal(*, proposal: Proposal, by, overrides: dict | None = None, re
 
 
 @transaction.atomic
-def request_changes(*, proposal, by, reason):
+def request_changes(*, proposal: Proposal, by: AbstractBaseUser, reason: str) -> Decision:
     _require_maintainer(by)
     reason = _checked_reason(reason)
     proposal = _lock_open(proposal)
@@ -301,7 +314,9 @@ def request_changes(*, proposal, by, reason):
 
 
 @transaction.atomic
-def reject_proposal(*, proposal, by, reason, spam=False):
+def reject_proposal(
+    *, proposal: Proposal, by: AbstractBaseUser, reason: str, spam: bool = False
+) -> Decision:
     _require_maintainer(by)
     reason = _checked_reason(reason)
     proposal = _lock_open(proposal)
@@ -311,7 +326,9 @@ def reject_proposal(*, proposal, by, reason, spam=False):
 
 
 @transaction.atomic
-def bulk_reject(*, proposals, by, reason, spam=True):
+def bulk_reject(
+    *, proposals: Iterable[Proposal], by: AbstractBaseUser, reason: str, spam: bool = True
+) -> int:
     """Reject many open proposals at once (spam); decided ones are left as they are.
 
     Returns how many were rejected.

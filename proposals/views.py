@@ -11,6 +11,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db.models import Prefetch
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
 from django.views.decorators.http import require_GET, require_http_methods
 from django.views.decorators.vary import vary_on_headers
@@ -72,7 +73,7 @@ def _apply(form, error):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def propose(request):
+def propose(request: HttpRequest) -> HttpResponse:
     form = ProposalForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         topics, answers = form.answers()
@@ -91,7 +92,7 @@ def propose(request):
 @login_required_htmx
 @require_GET
 @vary_on_headers("HX-Request")
-def propose_check(request):
+def propose_check(request: HttpRequest) -> HttpResponse:
     """The live duplicate check. Without JavaScript the same address shows the whole form, filled
     in with what was typed, and the check's findings."""
     check_form = CheckForm(request.GET)
@@ -118,7 +119,7 @@ def propose_check(request):
 
 @login_required
 @require_GET
-def my_proposals(request):
+def my_proposals(request: HttpRequest) -> HttpResponse:
     proposals = (
         Proposal.objects.by(request.user)
         .select_related("tier", "resulting_source")
@@ -140,7 +141,7 @@ def _own_proposal(request, pk):
 
 @login_required
 @require_GET
-def proposal_detail(request, pk):
+def proposal_detail(request: HttpRequest, pk: int) -> HttpResponse:
     proposal = _own_proposal(request, pk)
     decisions = proposal.decisions.order_by("-created")
     return render(
@@ -152,7 +153,7 @@ def proposal_detail(request, pk):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def proposal_edit(request, pk):
+def proposal_edit(request: HttpRequest, pk: int) -> HttpResponse:
     proposal = _own_proposal(request, pk)
     if not proposal.can_be_edited:
         messages.error(
@@ -188,7 +189,7 @@ def proposal_edit(request, pk):
 
 
 @require_GET
-def decision_log(request):
+def decision_log(request: HttpRequest) -> HttpResponse:
     decisions = Decision.objects.public_log()
     page = Paginator(decisions, settings.CATALOG_PAGE_SIZE).get_page(request.GET.get("page"))
     return render(request, "proposals/decisions.html", {"page": page})
