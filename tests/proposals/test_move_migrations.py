@@ -4,11 +4,14 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-# The migration leaves as they were while proposals still lived in the catalog app.
-BEFORE_THE_MOVE = [
-    ("catalog", "0007_search_entry_lists"),
-    ("accounts", "0004_user_last_seen_changes"),
-]
+
+def _before_the_move():
+    """The catalog migration just before proposals left it (found by name, whatever its number)."""
+    graph = MigrationExecutor(connection).loader.graph
+    (move_out,) = [
+        key for key in graph.nodes if key[0] == "catalog" and key[1].endswith("_proposals_move_out")
+    ]
+    return [parent.key for parent in graph.node_map[move_out].parents]
 
 
 def _migrate(targets):
@@ -57,7 +60,7 @@ def _old_rows(apps):
 @pytest.mark.django_db(transaction=True)
 def test_migrating_from_before_the_move_keeps_every_row():
     try:
-        content_type_id = _old_rows(_migrate(BEFORE_THE_MOVE))
+        content_type_id = _old_rows(_migrate(_before_the_move()))
         _migrate(_latest())
 
         from django.contrib.auth.models import Group
