@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "allauth.socialaccount.providers.openid_connect",
     "accounts",
     "catalog",
+    "proposals",
     "teams",
 ]
 

@@ -39,4 +39,5 @@ urlpatterns = [
     path("library/", include("accounts.urls")),
     path("", include("teams.urls")),
     path("", include("catalog.urls")),
+    path("", include("proposals.urls")),
 ]

@@ -1,7 +1,7 @@
 """Shared answers for proposal tests: a complete, valid proposal a reader might send."""
 
-from catalog.models import Proposal
-from catalog.proposal_services import submit_proposal
+from proposals.models import Proposal
+from proposals.services import submit_proposal
 
 CLAIM = {
     "hardware_software": "H100 SXM, CUDA 12.4, PyTorch 2.3",

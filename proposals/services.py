@@ -1,16 +1,16 @@
 """Proposals and moderation: each write validates and saves in one transaction.
 
-Reads that several callers share (duplicate and similar-title checks, the reader's limits) live here
-too, next to the writes that enforce them, so the form, the HTMX check and the admin say the same.
+The reader's limits live here too, next to the writes that enforce them, so the form and the
+service say the same.
 """
 
-import difflib
-import re
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.sites.models import Site
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.mail import send_mail
@@ -20,99 +20,20 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.text import slugify
 
-from .changelog import record_change
-from .models import ChangeLogEntry, Decision, ListEntry, Proposal, Source, Tier
-from .models.proposals import CLAIM_FIELDS
-from .urlcanon import InvalidURL, canonical_url
+from catalog.changelog import record_change
+from catalog.models import ChangeLogEntry, ListEntry, Source, Tier, Topic
+
+from .duplicates import find_duplicates
+from .fields import ANSWER_NAMES, COPIED_TO_SOURCE
+from .models import REASON_MAX_LENGTH, Decision, Proposal
 
 WAFER_LIST = "wafer-gpu-performance"
-MODERATE_PERMISSION = "catalog.add_decision"
-SIMILAR_TITLE_RATIO = 0.6
-SIMILAR_TITLE_CANDIDATES = 200
-SIMILAR_TITLE_LIMIT = 5
-# Fields a reader answers; the service never trusts a caller to pass anything else.
-PROPOSAL_FIELDS = [
-    "url",
-    "title",
-    "kind",
-    "tier",
-    "mechanism",
-    "basis",
-    "basis_explanation",
-    "after_source",
-    "replaces",
-    *CLAIM_FIELDS,
-    "conflict_of_interest",
-]
-_STOP_WORDS = {"the", "and", "for", "with", "from", "into", "that", "this", "your", "what", "how"}
+MODERATE_PERMISSION = "proposals.add_decision"
+# Answers a reader gives besides the topics; the service never trusts a caller to pass more.
+PROPOSAL_FIELDS = [name for name in ANSWER_NAMES if name != "topics"]
 
 
-# Checks shared by the form, the live duplicate check and the admin.
-
-
-@dataclass
-class DuplicateReport:
-    url: str = ""
-    invalid: str = ""
-    source: Source | None = None
-    proposal: Proposal | None = None
-    similar: list = field(default_factory=list)
-
-    @property
-    def is_duplicate(self):
-        return self.source is not None or self.proposal is not None
-
-
-def find_duplicates(*, url="", title="", exclude_proposal=None):
-    """Is this URL already in the catalog or proposed, and which titles look alike?
-
-    Runs at most three queries whatever the catalog size.
-    """
-    report = DuplicateReport()
-    if url:
-        try:
-            report.url = canonical_url(url)
-        except InvalidURL as exc:
-            report.invalid = str(exc)
-    if report.url:
-        report.source = Source.objects.filter(url=report.url).first()
-        proposals = Proposal.objects.open().filter(url=report.url).select_related("proposer")
-        if exclude_proposal is not None:
-            proposals = proposals.exclude(pk=exclude_proposal.pk)
-        report.proposal = proposals.first()
-    if title:
-        report.similar = similar_titles(title, exclude=report.source)
-    return report
-
-
-def _significant_words(title):
-    words = re.findall(r"[\w-]+", title.lower())
-    return [w for w in words if len(w) >= 3 and w not in _STOP_WORDS][:8]
-
-
-def similar_titles(title, *, exclude=None):
-    """Sources whose titles look like this one: one query for candidates sharing a word, then
-    difflib ranks them (works the same on SQLite and PostgreSQL)."""
-    words = _significant_words(title)
-    if not words:
-        return []
-    match = Q()
-    for word in words:
-        match |= Q(title__icontains=word)
-    candidates = Source.objects.filter(match).only("pk", "slug", "title")
-    if exclude is not None:
-        candidates = candidates.exclude(pk=exclude.pk)
-    wanted = title.lower()
-    scored = []
-    for source in candidates[:SIMILAR_TITLE_CANDIDATES]:
-        ratio = difflib.SequenceMatcher(None, wanted, source.title.lower()).ratio()
-        if ratio >= SIMILAR_TITLE_RATIO:
-            scored.append((ratio, source))
-    scored.sort(key=lambda pair: (-pair[0], pair[1].title))
-    return [source for _, source in scored[:SIMILAR_TITLE_LIMIT]]
-
-
-def pending_limit_problem(user):
+def pending_limit_problem(user: AbstractBaseUser) -> str:
     """A message when the reader already has as many proposals waiting as allowed, else ""."""
     pending = Proposal.objects.by(user).pending().count()
     if pending >= settings.PROPOSALS_MAX_PENDING:
@@ -124,7 +45,7 @@ def pending_limit_problem(user):
     return ""
 
 
-def daily_limit_problem(user):
+def daily_limit_problem(user: AbstractBaseUser) -> str:
     """A message when the reader has proposed as many new sources in 24 hours as allowed."""
     today = Proposal.objects.by(user).submitted_since(timezone.now() - timedelta(days=1)).count()
     if today >= settings.PROPOSALS_MAX_PER_DAY:
@@ -135,7 +56,7 @@ def daily_limit_problem(user):
     return ""
 
 
-def limit_problem(user):
+def limit_problem(user: AbstractBaseUser) -> str:
     """Why the reader may not propose a new source right now, or ""."""
     return pending_limit_problem(user) or daily_limit_problem(user)
 
@@ -180,7 +101,9 @@ def _lock_user(user):
 
 
 @transaction.atomic
-def submit_proposal(*, proposer, topics=(), **answers):
+def submit_proposal(
+    *, proposer: AbstractBaseUser, topics: Iterable[Topic] = (), **answers: Any
+) -> Proposal:
     _lock_user(proposer)
     problem = limit_problem(proposer)
     if problem:
@@ -190,7 +113,9 @@ def submit_proposal(*, proposer, topics=(), **answers):
 
 
 @transaction.atomic
-def resubmit_proposal(*, proposal, by, topics=(), **answers):
+def resubmit_proposal(
+    *, proposal: Proposal, by: AbstractBaseUser, topics: Iterable[Topic] = (), **answers: Any
+) -> Proposal:
     """The proposer answers a maintainer's request for changes; the proposal waits again."""
     _lock_user(by)
     proposal = Proposal.objects.select_for_update().get(pk=proposal.pk)
@@ -227,10 +152,14 @@ def _lock_open(proposal):
     return locked
 
 
-def _reason_required(reason):
+def _checked_reason(reason: str, *, required: bool = True) -> str:
     reason = (reason or "").strip()
-    if not reason:
+    if required and not reason:
         raise ValidationError({"reason": "Give the proposer a reason."})
+    if len(reason) > REASON_MAX_LENGTH:
+        raise ValidationError(
+            {"reason": f"A reason can be at most {REASON_MAX_LENGTH:,} characters."}
+        )
     return reason
 
 
@@ -242,7 +171,7 @@ def _decide(proposal, *, by, action, reason, spam=False):
     return decision
 
 
-def notify_proposer(decision):
+def notify_proposer(decision: Decision) -> None:
     proposal = decision.proposal
     # The same site record allauth's emails use, so links point at the configured domain.
     scheme = "http" if settings.DEBUG else "https"
@@ -252,14 +181,14 @@ def notify_proposer(decision):
         "site_url": f"{scheme}://{Site.objects.get_current().domain}",
     }
     send_mail(
-        render_to_string("catalog/proposals/email/decision_subject.txt", context).strip(),
-        render_to_string("catalog/proposals/email/decision.txt", context),
+        render_to_string("proposals/email/decision_subject.txt", context).strip(),
+        render_to_string("proposals/email/decision.txt", context),
         None,
         [proposal.proposer.email],
     )
 
 
-def unique_slug(title):
+def unique_slug(title: str) -> str:
     base = slugify(title)[:100].strip("-") or "source"
     taken = set(
         Source.objects.filter(Q(slug=base) | Q(slug__startswith=f"{base}-")).values_list(
@@ -299,32 +228,47 @@ def _place_after(source, after):
     )
 
 
-ACCEPT_OVERRIDES = {"title", "url", "kind", "basis", "tier", "topics", "summary", "after_source"}
+# What a maintainer may correct before accepting: what accepting copies, and the list position.
+ACCEPT_OVERRIDES = {*COPIED_TO_SOURCE, "after_source"}
+
+
+def _accepted_values(proposal, overrides):
+    """The new source's fields: the maintainer's correction where given, else the answer."""
+    values = {}
+    for source_field, answer in COPIED_TO_SOURCE.items():
+        if source_field in overrides:
+            values[source_field] = overrides[source_field]
+        elif source_field == "topics":
+            values[source_field] = list(proposal.topics.all())
+        else:
+            values[source_field] = getattr(proposal, answer)
+    return values
 
 
 @transaction.atomic
-def accept_proposal(*, proposal, by, overrides=None, reason=""):
+def accept_proposal(
+    *,
+    proposal: Proposal,
+    by: AbstractBaseUser,
+    overrides: dict[str, Any] | None = None,
+    reason: str = "",
+) -> Source:
     """Create the source, its topics, tier and list position, and link the proposal to it.
 
     The proposal row is locked first, so accepting twice (two tabs) creates one source: the second
     call finds the proposal decided and is refused.
     """
     _require_maintainer(by)
+    reason = _checked_reason(reason, required=False)
     overrides = dict(overrides or {})
     unknown = set(overrides) - ACCEPT_OVERRIDES
     if unknown:
         raise TypeError(f"Unexpected overrides: {', '.join(sorted(unknown))}")
     proposal = _lock_open(proposal)
-    tier = overrides.get("tier") or proposal.tier
-    topics = overrides["topics"] if "topics" in overrides else list(proposal.topics.all())
+    values = _accepted_values(proposal, overrides)
+    topics, tier = values.pop("topics"), values["tier"]
     source = Source(
-        title=overrides.get("title") or proposal.title,
-        url=overrides.get("url") or proposal.url,
-        kind=overrides.get("kind") or proposal.kind,
-        basis=overrides.get("basis") or proposal.basis,
-        summary=overrides.get("summary", ""),
-        tier=tier,
-        verified_on=timezone.localdate() if tier.slug == Tier.FRONTIER else None,
+        **values, verified_on=timezone.localdate() if tier.slug == Tier.FRONTIER else None
     )
     source.slug = unique_slug(source.title)
     source.full_clean(exclude=["topics", "related"])
@@ -355,14 +299,14 @@ def accept_proposal(*, proposal, by, overrides=None, reason=""):
     proposal.status = Proposal.Status.ACCEPTED
     proposal.resulting_source = source
     proposal.save(update_fields=["status", "resulting_source", "updated"])
-    _decide(proposal, by=by, action=Decision.Action.ACCEPTED, reason=(reason or "").strip())
+    _decide(proposal, by=by, action=Decision.Action.ACCEPTED, reason=reason)
     return source
 
 
 @transaction.atomic
-def request_changes(*, proposal, by, reason):
+def request_changes(*, proposal: Proposal, by: AbstractBaseUser, reason: str) -> Decision:
     _require_maintainer(by)
-    reason = _reason_required(reason)
+    reason = _checked_reason(reason)
     proposal = _lock_open(proposal)
     proposal.status = Proposal.Status.CHANGES_REQUESTED
     proposal.save(update_fields=["status", "updated"])
@@ -370,9 +314,11 @@ def request_changes(*, proposal, by, reason):
 
 
 @transaction.atomic
-def reject_proposal(*, proposal, by, reason, spam=False):
+def reject_proposal(
+    *, proposal: Proposal, by: AbstractBaseUser, reason: str, spam: bool = False
+) -> Decision:
     _require_maintainer(by)
-    reason = _reason_required(reason)
+    reason = _checked_reason(reason)
     proposal = _lock_open(proposal)
     proposal.status = Proposal.Status.REJECTED
     proposal.save(update_fields=["status", "updated"])
@@ -380,13 +326,15 @@ def reject_proposal(*, proposal, by, reason, spam=False):
 
 
 @transaction.atomic
-def bulk_reject(*, proposals, by, reason, spam=True):
+def bulk_reject(
+    *, proposals: Iterable[Proposal], by: AbstractBaseUser, reason: str, spam: bool = True
+) -> int:
     """Reject many open proposals at once (spam); decided ones are left as they are.
 
     Returns how many were rejected.
     """
     _require_maintainer(by)
-    reason = _reason_required(reason)
+    reason = _checked_reason(reason)
     locked = list(
         Proposal.objects.select_for_update()
         .select_related("proposer")
@@ -402,44 +350,3 @@ def bulk_reject(*, proposals, by, reason, spam=True):
     for proposal in locked:
         _decide(proposal, by=by, action=Decision.Action.REJECTED, reason=reason, spam=spam)
     return len(locked)
-
-
-# Frontier promotion.
-
-EVIDENCE_FIELDS = {
-    "evidence_spec_url": "a technical specification or original paper",
-    "evidence_implementation_url": "a shipped implementation",
-    "evidence_measurement_url": "a reproducible measurement",
-}
-
-
-def missing_evidence(source):
-    return [label for name, label in EVIDENCE_FIELDS.items() if not getattr(source, name)]
-
-
-@transaction.atomic
-def promote_to_core(*, source, by):
-    """Move a frontier source into the core once all three kinds of evidence are recorded."""
-    if not by.has_perm("catalog.change_source"):
-        raise PermissionDenied("Only maintainers promote sources.")
-    source = Source.objects.select_for_update().select_related("tier").get(pk=source.pk)
-    if not source.tier.is_frontier:
-        raise ValidationError(f"“{source.title}” is not a frontier source.")
-    missing = missing_evidence(source)
-    if missing:
-        raise ValidationError(
-            f"“{source.title}” stays in the frontier until it has "
-            + ", ".join(missing)
-            + ". Record the missing evidence first."
-        )
-    before = source.tier
-    source.tier = Tier.objects.get(slug=Tier.CORE)
-    source.save(update_fields=["tier", "updated"])
-    record_change(
-        source=source,
-        kind=ChangeLogEntry.Kind.PROMOTED,
-        detail=f"Moved from {before.name} to {source.tier.name}: the evidence is complete.",
-        actor=by,
-        via=ChangeLogEntry.Via.ADMIN,
-    )
-    return source

@@ -4,16 +4,12 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from catalog.models import Proposal
-from catalog.proposal_services import (
-    accept_proposal,
-    find_duplicates,
-    reject_proposal,
-    request_changes,
-)
+from proposals.duplicates import find_duplicates
+from proposals.models import Proposal
+from proposals.services import accept_proposal, reject_proposal, request_changes
 from tests.factories import UserFactory
 
-from .proposal_helpers import CLAIM, form_data, make_proposal
+from .helpers import CLAIM, form_data, make_proposal
 
 pytestmark = pytest.mark.django_db
 

@@ -5,18 +5,19 @@ from django.contrib.auth.models import Group
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 
-from catalog.models import Decision, ListEntry, Proposal, Source
-from catalog.proposal_services import (
+from catalog.models import ListEntry, Source
+from catalog.promotion import promote_to_core
+from proposals.models import Decision, Proposal
+from proposals.services import (
     accept_proposal,
     bulk_reject,
-    promote_to_core,
     reject_proposal,
     request_changes,
     resubmit_proposal,
 )
 from tests.factories import ListEntryFactory, SourceFactory, UserFactory
 
-from .proposal_helpers import make_proposal
+from .helpers import make_proposal
 
 pytestmark = pytest.mark.django_db
 
@@ -102,7 +103,7 @@ def test_accepting_twice_creates_one_source(proposal, maintainer):
 
 
 def test_accepting_twice_in_two_admin_tabs_creates_one_source(admin_client, proposal):
-    url = f"/admin/catalog/proposal/{proposal.pk}/accept/"
+    url = f"/admin/proposals/proposal/{proposal.pk}/accept/"
     form = admin_client.get(url)
     assert form.status_code == 200
     data = {
@@ -149,7 +150,7 @@ def test_reason_is_required_by_the_database(proposal, maintainer):
     ("action", "label"), [("reject", "Reject"), ("request-changes", "Request")]
 )
 def test_admin_refuses_a_decision_without_reason(admin_client, proposal, action, label):
-    url = f"/admin/catalog/proposal/{proposal.pk}/{action}/"
+    url = f"/admin/proposals/proposal/{proposal.pk}/{action}/"
     response = admin_client.post(url, {"reason": ""})
     assert response.status_code == 200
     assert "Give the proposer a reason." in response.content.decode()
@@ -158,7 +159,7 @@ def test_admin_refuses_a_decision_without_reason(admin_client, proposal, action,
 
 
 def test_admin_rejects_with_reason(admin_client, proposal):
-    url = f"/admin/catalog/proposal/{proposal.pk}/reject/"
+    url = f"/admin/proposals/proposal/{proposal.pk}/reject/"
     response = admin_client.post(url, {"reason": "A summary, not a primary source."}, follow=True)
     assert "Rejected: “A new fused attention kernel”" in response.content.decode()
     proposal.refresh_from_db()
@@ -249,12 +250,12 @@ def test_queue_shows_pending_oldest_first(
     new = make_proposal(small_catalog, other_reader, url="https://example.org/new", title="Newest")
     done = make_proposal(small_catalog, reader, url="https://example.org/done", title="Decided")
     reject_proposal(proposal=done, by=maintainer, reason="No.")
-    page = admin_client.get("/admin/catalog/proposal/").content.decode()
+    page = admin_client.get("/admin/proposals/proposal/").content.decode()
     assert page.index("Oldest") < page.index("Newest")
     assert "Decided" not in page
-    everything = admin_client.get("/admin/catalog/proposal/?status=all").content.decode()
+    everything = admin_client.get("/admin/proposals/proposal/?status=all").content.decode()
     assert "Decided" in everything
-    rejected = admin_client.get("/admin/catalog/proposal/?status=rejected").content.decode()
+    rejected = admin_client.get("/admin/proposals/proposal/?status=rejected").content.decode()
     assert "Decided" in rejected and "Oldest" not in rejected
     assert old.pk and new.pk
 
@@ -269,18 +270,18 @@ def test_change_page_shows_answers_checks_and_proposer(admin_client, reader, sma
         title="FlashAttention 2",
         conflict_of_interest="I am an author.",
     )
-    page = admin_client.get(f"/admin/catalog/proposal/{proposal.pk}/change/").content.decode()
+    page = admin_client.get(f"/admin/proposals/proposal/{proposal.pk}/change/").content.decode()
     assert "reader@example.com" in page
     assert "How to fuse softmax into the matmul loop." in page
     assert "I am an author." in page
     assert "No other source or open proposal has this URL." in page
     assert f"/admin/catalog/source/{small_catalog['flash'].pk}/change/" in page
-    assert f"/admin/catalog/proposal/{proposal.pk}/accept/" in page
-    assert f"/admin/catalog/proposal/{proposal.pk}/reject/" in page
+    assert f"/admin/proposals/proposal/{proposal.pk}/accept/" in page
+    assert f"/admin/proposals/proposal/{proposal.pk}/reject/" in page
 
 
 def test_accept_page_offers_corrections(admin_client, proposal):
-    page = admin_client.get(f"/admin/catalog/proposal/{proposal.pk}/accept/").content.decode()
+    page = admin_client.get(f"/admin/proposals/proposal/{proposal.pk}/accept/").content.decode()
     for name in ["title", "url", "kind", "tier", "topics", "summary"]:
         assert f'name="{name}"' in page
     assert 'value="A new fused attention kernel"' in page
@@ -293,17 +294,17 @@ def test_bulk_reject_as_spam(admin_client, reader, maintainer, small_catalog):
     ]
     ids = [str(p.pk) for p in spam]
     form = admin_client.post(
-        "/admin/catalog/proposal/", {"action": "reject_as_spam", "_selected_action": ids}
+        "/admin/proposals/proposal/", {"action": "reject_as_spam", "_selected_action": ids}
     )
     assert "Reject as spam" in form.content.decode()
     missing = admin_client.post(
-        "/admin/catalog/proposal/",
+        "/admin/proposals/proposal/",
         {"action": "reject_as_spam", "_selected_action": ids, "apply": "1", "reason": ""},
     )
     assert "Give the proposer a reason." in missing.content.decode()
     assert Proposal.objects.pending().count() == 3
     done = admin_client.post(
-        "/admin/catalog/proposal/",
+        "/admin/proposals/proposal/",
         {"action": "reject_as_spam", "_selected_action": ids, "apply": "1", "reason": "Spam."},
         follow=True,
     )
@@ -327,10 +328,10 @@ def test_bulk_reject_leaves_decided_proposals_alone(reader, maintainer, small_ca
 def test_reader_is_refused_the_moderation_admin(client, reader, proposal):
     client.force_login(reader)
     for url in [
-        "/admin/catalog/proposal/",
-        f"/admin/catalog/proposal/{proposal.pk}/change/",
-        f"/admin/catalog/proposal/{proposal.pk}/accept/",
-        "/admin/catalog/decision/",
+        "/admin/proposals/proposal/",
+        f"/admin/proposals/proposal/{proposal.pk}/change/",
+        f"/admin/proposals/proposal/{proposal.pk}/accept/",
+        "/admin/proposals/decision/",
     ]:
         response = client.get(url)
         assert response.status_code == 302 and "/admin/login/" in response["Location"], url
@@ -339,7 +340,7 @@ def test_reader_is_refused_the_moderation_admin(client, reader, proposal):
 @pytest.mark.parametrize("action", ["accept", "reject", "request-changes"])
 def test_reader_posting_a_decision_is_refused(client, reader, proposal, action):
     client.force_login(reader)
-    response = client.post(f"/admin/catalog/proposal/{proposal.pk}/{action}/", {"reason": "x"})
+    response = client.post(f"/admin/proposals/proposal/{proposal.pk}/{action}/", {"reason": "x"})
     assert response.status_code == 302 and "/admin/login/" in response["Location"]
     proposal.refresh_from_db()
     assert proposal.status == "pending"
@@ -349,7 +350,7 @@ def test_reader_posting_a_decision_is_refused(client, reader, proposal, action):
 def test_reader_posting_bulk_reject_is_refused(client, reader, proposal):
     client.force_login(reader)
     client.post(
-        "/admin/catalog/proposal/",
+        "/admin/proposals/proposal/",
         {
             "action": "reject_as_spam",
             "_selected_action": [proposal.pk],
@@ -364,7 +365,7 @@ def test_reader_posting_bulk_reject_is_refused(client, reader, proposal):
 def test_staff_without_moderation_rights_is_refused(client, proposal):
     staff = UserFactory(email="staff@example.com", is_staff=True)
     client.force_login(staff)
-    response = client.post(f"/admin/catalog/proposal/{proposal.pk}/reject/", {"reason": "x"})
+    response = client.post(f"/admin/proposals/proposal/{proposal.pk}/reject/", {"reason": "x"})
     assert response.status_code == 403
     proposal.refresh_from_db()
     assert proposal.status == "pending"
@@ -388,10 +389,10 @@ def test_maintainers_group_may_moderate_but_not_rewrite_history(maintainer):
 
 def test_decisions_cannot_be_edited_in_the_admin(admin_client, proposal, maintainer):
     decision = reject_proposal(proposal=proposal, by=maintainer, reason="No.")
-    page = admin_client.get(f"/admin/catalog/decision/{decision.pk}/change/")
+    page = admin_client.get(f"/admin/proposals/decision/{decision.pk}/change/")
     assert page.status_code == 200
     assert 'name="reason"' not in page.content.decode()
-    assert admin_client.get(f"/admin/catalog/decision/{decision.pk}/delete/").status_code == 403
+    assert admin_client.get(f"/admin/proposals/decision/{decision.pk}/delete/").status_code == 403
 
 
 # Frontier promotion

@@ -4,15 +4,25 @@ from django import forms
 from django.core.validators import URLValidator
 from django.urls import reverse
 
-from .models import Proposal, Source, Tier, Topic
-from .models.proposals import CLAIM_FIELDS, PRIMARY_BASES, URL_MAX_LENGTH
-from .proposal_services import find_duplicates
-from .urlcanon import InvalidURL, canonical_url
+from catalog.models import Source, Tier, Topic
+from catalog.urlcanon import InvalidURL, canonical_url
+
+from .duplicates import find_duplicates
+from .fields import (
+    ANSWERS,
+    BY_NAME,
+    CLAIM_FIELDS,
+    COPIED_TO_SOURCE,
+    GROUP_NOTES,
+    PROPOSABLE_TIERS,
+    groups,
+)
+from .models import PRIMARY_BASES, REASON_MAX_LENGTH, URL_MAX_LENGTH, Proposal
 
 _http_url = URLValidator(schemes=["http", "https"])
 
 
-def clean_proposed_url(raw):
+def clean_proposed_url(raw: str | None) -> str:
     url = (raw or "").strip()
     if len(url) > URL_MAX_LENGTH:
         raise forms.ValidationError(
@@ -32,104 +42,64 @@ def _source_choices():
     return Source.objects.published().only("pk", "title").order_by("title")
 
 
+def _too_long(limit: int):
+    return f"This answer has %(show_value)s characters; at most {limit:,} fit. Please shorten it."
+
+
 class ProposalForm(forms.ModelForm):
-    url = forms.CharField(
-        label="URL",
-        widget=forms.URLInput(attrs={"maxlength": URL_MAX_LENGTH, "autocomplete": "url"}),
-        help_text="The address of the source itself: the paper, the specification, the "
-        "repository or the report, not a post about it. arXiv abstract, PDF and HTML pages "
-        "count as one source.",
-    )
+    """The questions come from the answers' declaration; only choices and widgets are set here."""
+
+    url = forms.CharField(widget=forms.URLInput(attrs={"autocomplete": "url"}))
     topics = forms.ModelMultipleChoiceField(
-        queryset=Topic.objects.order_by("position", "name"),
-        widget=forms.CheckboxSelectMultiple,
-        error_messages={"required": "Pick at least one topic."},
-        help_text="The topics a reader would look under.",
+        queryset=Topic.objects.order_by("position", "name"), widget=forms.CheckboxSelectMultiple
     )
     tier = forms.ModelChoiceField(
-        queryset=Tier.objects.exclude(slug=Tier.START_HERE).order_by("position"),
+        queryset=Tier.objects.filter(slug__in=PROPOSABLE_TIERS).order_by("position"),
         empty_label=None,
-        help_text="Core holds primary sources in reading order. Frontier holds fast-moving work "
-        "that lacks a specification or paper, a shipped implementation or a reproducible "
-        "measurement. Further reading holds the rest.",
     )
-    basis = forms.ChoiceField(
-        label="Why it is a primary source",
-        choices=PRIMARY_BASES,
-        widget=forms.RadioSelect,
-        error_messages={"required": "Say which kind of primary source this is."},
-        help_text="A core source must be one of these four. Commentary, summaries and vendor "
-        "marketing are not primary sources.",
-    )
+    basis = forms.ChoiceField(choices=PRIMARY_BASES, widget=forms.RadioSelect)
     after_source = forms.ModelChoiceField(
-        label="Where it belongs in the reading order",
         queryset=_source_choices(),
         empty_label="Choose the source a reader should finish first",
-        error_messages={"required": "Say which source a reader should read before this one."},
-        help_text="It comes right after this source.",
     )
     replaces = forms.ModelChoiceField(
-        label="Which existing source it replaces",
-        queryset=_source_choices(),
-        required=False,
-        empty_label="None: it adds something new",
-        help_text="Only when it supersedes a source in the catalog.",
+        queryset=_source_choices(), empty_label="None: it adds something new"
     )
 
     class Meta:
         model = Proposal
-        fields = [
-            "url",
-            "title",
-            "kind",
-            "topics",
-            "tier",
-            "mechanism",
-            "basis",
-            "basis_explanation",
-            "after_source",
-            "replaces",
-            *CLAIM_FIELDS,
-            "conflict_of_interest",
-        ]
-        labels = {
-            "mechanism": "What mechanism or idea it teaches",
-            "basis_explanation": "How it meets that bar",
-            "hardware_software": "Hardware and software versions",
-            "workload": "Workload shapes or request distribution",
-            "precision_algorithm": "Precision and algorithm",
-            "baseline": "Baseline compared against",
-            "correctness_method": "How correctness was checked",
-            "conflict_of_interest": "Conflict of interest",
-        }
-        help_texts = {
-            "title": "As the source itself titles it.",
-            "mechanism": "One or two sentences: what a reader understands after reading it.",
-            "basis_explanation": "For example: the paper that introduced the technique; the "
-            "official documentation that defines the behaviour; the repository that implements "
-            "it; or a report by the people who built it, with code, measurements and enough "
-            "detail to reproduce.",
-            "conflict_of_interest": "Say if you wrote it, work for its publisher or are paid to "
-            "promote it. Leave empty if none.",
-        }
-        error_messages = {
-            "title": {"required": "Give the title of the source."},
-            "mechanism": {"required": "Say what mechanism or idea it teaches."},
-            "basis_explanation": {"required": "Explain how it meets the primary-source bar."},
-        }
+        fields = [answer.name for answer in ANSWERS]
         widgets = {
-            "mechanism": forms.Textarea(attrs={"rows": 3}),
-            "basis_explanation": forms.Textarea(attrs={"rows": 3}),
-            **{name: forms.Textarea(attrs={"rows": 2}) for name in CLAIM_FIELDS},
-            "conflict_of_interest": forms.Textarea(attrs={"rows": 2}),
+            answer.name: forms.Textarea(attrs={"rows": answer.rows})
+            for answer in ANSWERS
+            if answer.rows
         }
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["title"].widget.attrs["maxlength"] = 300
+        for answer in ANSWERS:
+            self._ask(self.fields[answer.name], answer)
+        self._add_live_check()
+        self.fields["kind"].choices = [
+            (value, label) for value, label in Source.Kind.choices if value != Source.Kind.WATCH
+        ]
+        self.duplicates = None
+
+    @staticmethod
+    def _ask(field, answer):
+        field.label = answer.label
+        field.help_text = answer.help_text
+        field.required = answer.always_required
+        if answer.required_message:
+            field.error_messages["required"] = answer.required_message
+        if answer.max_length:
+            field.widget.attrs["maxlength"] = answer.max_length
+            field.error_messages["max_length"] = _too_long(answer.max_length)
+
+    def _add_live_check(self):
         # The live duplicate check; without JavaScript the "Check" button does the same.
         live_check = {
-            "hx-get": reverse("catalog:propose-check"),
+            "hx-get": reverse("proposals:propose-check"),
             "hx-target": "#duplicate-check",
             "hx-swap": "outerHTML",
             "hx-include": "#id_url, #id_title, #id_proposal",
@@ -140,19 +110,19 @@ class ProposalForm(forms.ModelForm):
         self.fields["title"].widget.attrs |= live_check | {
             "hx-trigger": "input changed delay:600ms"
         }
-        self.fields["kind"].choices = [
-            (value, label) for value, label in Source.Kind.choices if value != Source.Kind.WATCH
+
+    def sections(self) -> list[dict]:
+        """The questions after the URL, title and duplicate check, grouped as declared."""
+        shown_above = {"url", "title"}
+        return [
+            {
+                "title": group,
+                "note": GROUP_NOTES.get(group, ""),
+                "fields": [self[name] for name in names if name not in shown_above],
+                "optional": not any(BY_NAME[name].required_for for name in names),
+            }
+            for group, names in groups()
         ]
-        self.duplicates = None
-
-    @property
-    def claim_fields(self):
-        return [self[name] for name in CLAIM_FIELDS]
-
-    @property
-    def answer_fields(self):
-        skip = {"url", "title", *CLAIM_FIELDS}
-        return [bound for bound in self if bound.name not in skip]
 
     def clean_url(self):
         url = clean_proposed_url(self.cleaned_data.get("url"))
@@ -171,6 +141,7 @@ class ProposalForm(forms.ModelForm):
 
     def clean(self):
         cleaned = super().clean()
+        self._require_for_tier(cleaned)
         filled = [name for name in CLAIM_FIELDS if (cleaned.get(name) or "").strip()]
         if filled and len(filled) < len(CLAIM_FIELDS):
             raise forms.ValidationError(
@@ -180,6 +151,17 @@ class ProposalForm(forms.ModelForm):
                 code="partial_claim",
             )
         return cleaned
+
+    def _require_for_tier(self, cleaned):
+        """Answers only some tiers require are checked once the tier is known."""
+        tier = cleaned.get("tier")
+        if tier is None:
+            return
+        for answer in ANSWERS:
+            needed = tier.slug in answer.required_for and not answer.always_required
+            if needed and answer.name not in self.errors and not cleaned.get(answer.name):
+                message = answer.required_message or f"A {tier.name} source needs this."
+                self.add_error(answer.name, message)
 
     def answers(self):
         """What the services take: every answer except the topics, which are passed apart."""
@@ -192,12 +174,13 @@ class CheckForm(forms.Form):
     """The live duplicate check: both fields optional, errors shown in the partial."""
 
     url = forms.CharField(required=False, strip=True)
-    title = forms.CharField(required=False, max_length=300, strip=True)
+    title = forms.CharField(required=False, max_length=BY_NAME["title"].max_length, strip=True)
     proposal = forms.IntegerField(required=False, min_value=1)
 
 
 class ReasonForm(forms.Form):
     reason = forms.CharField(
+        max_length=REASON_MAX_LENGTH,
         widget=forms.Textarea(attrs={"rows": 4}),
         error_messages={"required": "Give the proposer a reason."},
         help_text="The proposer reads this, and accepted and rejected reasons are published in "
@@ -208,7 +191,7 @@ class ReasonForm(forms.Form):
 class AcceptForm(forms.Form):
     """What a maintainer may correct before the source is created."""
 
-    title = forms.CharField(max_length=300)
+    title = forms.CharField(max_length=BY_NAME["title"].max_length)
     url = forms.CharField(label="URL", max_length=URL_MAX_LENGTH)
     kind = forms.ChoiceField(choices=Source.Kind.choices)
     basis = forms.ChoiceField(choices=Source.Basis.choices)
@@ -227,6 +210,7 @@ class AcceptForm(forms.Form):
     )
     reason = forms.CharField(
         label="Note to the proposer (optional)",
+        max_length=REASON_MAX_LENGTH,
         widget=forms.Textarea(attrs={"rows": 2}),
         required=False,
     )
@@ -235,17 +219,14 @@ class AcceptForm(forms.Form):
         return clean_proposed_url(self.cleaned_data.get("url"))
 
     @classmethod
-    def initial_for(cls, proposal):
-        return {
-            "title": proposal.title,
-            "url": proposal.url,
-            "kind": proposal.kind,
-            "basis": proposal.basis,
-            "tier": proposal.tier_id,
-            "topics": [topic.pk for topic in proposal.topics.all()],
-            "summary": proposal.mechanism,
-            "after_source": proposal.after_source_id,
-        }
+    def initial_for(cls, proposal: Proposal) -> dict:
+        initial = {"after_source": proposal.after_source_id}
+        for source_field, answer in COPIED_TO_SOURCE.items():
+            if source_field == "topics":
+                initial[source_field] = [topic.pk for topic in proposal.topics.all()]
+            else:
+                initial[source_field] = proposal.serializable_value(answer)
+        return initial
 
     def overrides(self):
         data = dict(self.cleaned_data)

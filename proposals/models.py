@@ -4,24 +4,34 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Length
+from django.db.models.lookups import LessThanOrEqual
 from django.urls import reverse
 from django.utils import timezone
 
-from ..urlcanon import canonical_url_or_error
-from .sources import Source, Tier, Topic
+from catalog.models import Source, Tier, Topic
+from catalog.urlcanon import canonical_url_or_error
 
-URL_MAX_LENGTH = 2000
+from .fields import ANSWERS, CLAIM_FIELDS, LONG_TEXT_MAX, max_length
 
-# A claim missing any one of these is omitted, so the five are stored all together or not at all.
-CLAIM_FIELDS = [
-    "hardware_software",
-    "workload",
-    "precision_algorithm",
-    "baseline",
-    "correctness_method",
-]
+URL_MAX_LENGTH = max_length("url")
+REASON_MAX_LENGTH = LONG_TEXT_MAX
 
 PRIMARY_BASES = [(value, label) for value, label in Source.Basis.choices if value != "none"]
+
+
+def length_limits(prefix: str, limits: dict[str, int]) -> list[models.CheckConstraint]:
+    """One check constraint per text field, so no writer can store more than the forms allow
+    (SQLite ignores varchar lengths, and text columns have none)."""
+    return [
+        models.CheckConstraint(
+            condition=LessThanOrEqual(Length(name), limit),
+            name=f"{prefix}_{name}_max_length",
+            violation_error_message=f"{name.replace('_', ' ').capitalize()} can be at most "
+            f"{limit:,} characters.",
+        )
+        for name, limit in limits.items()
+    ]
 
 
 class ProposalQuerySet(models.QuerySet):
@@ -52,6 +62,10 @@ class DecisionQuerySet(models.QuerySet):
         )
 
 
+# Every free-text answer, with the limit the form states and the database enforces.
+TEXT_LIMITS = {answer.name: answer.max_length for answer in ANSWERS if answer.max_length}
+
+
 class Proposal(models.Model):
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"
@@ -65,13 +79,15 @@ class Proposal(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="proposals"
     )
     url = models.URLField("URL", max_length=URL_MAX_LENGTH)
-    title = models.CharField(max_length=300)
+    title = models.CharField(max_length=max_length("title"))
     kind = models.CharField(max_length=20, choices=Source.Kind)
     topics = models.ManyToManyField(Topic, related_name="+", blank=True)
     tier = models.ForeignKey(Tier, on_delete=models.PROTECT, related_name="+")
-    mechanism = models.TextField("what it teaches")
+    mechanism = models.TextField("what it teaches", max_length=max_length("mechanism"))
     basis = models.CharField("kind of primary source", max_length=20, choices=PRIMARY_BASES)
-    basis_explanation = models.TextField("why it is a primary source")
+    basis_explanation = models.TextField(
+        "why it is a primary source", max_length=max_length("basis_explanation")
+    )
     after_source = models.ForeignKey(
         Source,
         null=True,
@@ -83,12 +99,20 @@ class Proposal(models.Model):
     replaces = models.ForeignKey(
         Source, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    hardware_software = models.TextField("hardware and software", blank=True)
-    workload = models.TextField(blank=True)
-    precision_algorithm = models.TextField("precision and algorithm", blank=True)
-    baseline = models.TextField(blank=True)
-    correctness_method = models.TextField("correctness method", blank=True)
-    conflict_of_interest = models.TextField(blank=True)
+    hardware_software = models.TextField(
+        "hardware and software", blank=True, max_length=max_length("hardware_software")
+    )
+    workload = models.TextField(blank=True, max_length=max_length("workload"))
+    precision_algorithm = models.TextField(
+        "precision and algorithm", blank=True, max_length=max_length("precision_algorithm")
+    )
+    baseline = models.TextField(blank=True, max_length=max_length("baseline"))
+    correctness_method = models.TextField(
+        "correctness method", blank=True, max_length=max_length("correctness_method")
+    )
+    conflict_of_interest = models.TextField(
+        blank=True, max_length=max_length("conflict_of_interest")
+    )
     status = models.CharField(max_length=20, choices=Status, default=Status.PENDING)
     resulting_source = models.ForeignKey(
         Source, null=True, blank=True, on_delete=models.PROTECT, related_name="proposals"
@@ -100,6 +124,7 @@ class Proposal(models.Model):
     objects = ProposalQuerySet.as_manager()
 
     class Meta:
+        db_table = "catalog_proposal"
         ordering = ["submitted_at", "pk"]
         constraints = [
             models.UniqueConstraint(
@@ -132,6 +157,7 @@ class Proposal(models.Model):
             ),
             models.CheckConstraint(condition=~Q(title=""), name="proposal_title_not_empty"),
             models.CheckConstraint(condition=~Q(url=""), name="proposal_url_not_empty"),
+            *length_limits("proposal", TEXT_LIMITS),
         ]
         indexes = [
             models.Index(fields=["status", "submitted_at"], name="proposal_queue"),
@@ -142,7 +168,7 @@ class Proposal(models.Model):
         return self.title
 
     def get_absolute_url(self):
-        return reverse("catalog:proposal-detail", args=[self.pk])
+        return reverse("proposals:proposal-detail", args=[self.pk])
 
     def clean(self):
         errors = {}
@@ -187,7 +213,7 @@ class Decision(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
     action = models.CharField(max_length=20, choices=Action)
-    reason = models.TextField(blank=True)
+    reason = models.TextField(blank=True, max_length=REASON_MAX_LENGTH)
     # Spam is rejected and kept, but not published in the decision log.
     spam = models.BooleanField(default=False)
     created = models.DateTimeField(default=timezone.now, editable=False)
@@ -195,6 +221,7 @@ class Decision(models.Model):
     objects = DecisionQuerySet.as_manager()
 
     class Meta:
+        db_table = "catalog_decision"
         ordering = ["-created", "-pk"]
         constraints = [
             models.CheckConstraint(
@@ -208,6 +235,7 @@ class Decision(models.Model):
             models.CheckConstraint(
                 condition=Q(spam=False) | Q(action="rejected"), name="decision_spam_is_rejection"
             ),
+            *length_limits("decision", {"reason": REASON_MAX_LENGTH}),
         ]
         indexes = [models.Index(fields=["action", "-created"], name="decision_log")]
 

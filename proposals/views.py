@@ -11,23 +11,20 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db.models import Prefetch
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
 from django.views.decorators.http import require_GET, require_http_methods
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect
 
-from ..models import Decision, Proposal, ReadingList
-from ..models.proposals import URL_MAX_LENGTH
-from ..proposal_forms import CheckForm, ProposalForm
-from ..proposal_services import (
-    WAFER_LIST,
-    find_duplicates,
-    limit_problem,
-    resubmit_proposal,
-    submit_proposal,
-)
+from catalog.models import ReadingList
 
-PROPOSE_TEMPLATE = "catalog/proposals/propose.html"
+from .duplicates import find_duplicates
+from .forms import CheckForm, ProposalForm
+from .models import URL_MAX_LENGTH, Decision, Proposal
+from .services import WAFER_LIST, limit_problem, resubmit_proposal, submit_proposal
+
+PROPOSE_TEMPLATE = "proposals/propose.html"
 
 
 def login_required_htmx(view):
@@ -76,7 +73,7 @@ def _apply(form, error):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def propose(request):
+def propose(request: HttpRequest) -> HttpResponse:
     form = ProposalForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         topics, answers = form.answers()
@@ -88,14 +85,14 @@ def propose(request):
             messages.success(
                 request, f"Thank you: “{proposal.title}” is waiting for a maintainer's decision."
             )
-            return redirect("catalog:my-proposals")
+            return redirect("proposals:my-proposals")
     return _form_page(request, form)
 
 
 @login_required_htmx
 @require_GET
 @vary_on_headers("HX-Request")
-def propose_check(request):
+def propose_check(request: HttpRequest) -> HttpResponse:
     """The live duplicate check. Without JavaScript the same address shows the whole form, filled
     in with what was typed, and the check's findings."""
     check_form = CheckForm(request.GET)
@@ -122,7 +119,7 @@ def propose_check(request):
 
 @login_required
 @require_GET
-def my_proposals(request):
+def my_proposals(request: HttpRequest) -> HttpResponse:
     proposals = (
         Proposal.objects.by(request.user)
         .select_related("tier", "resulting_source")
@@ -130,7 +127,7 @@ def my_proposals(request):
         .order_by("-submitted_at", "-pk")
     )
     page = Paginator(proposals, settings.CATALOG_PAGE_SIZE).get_page(request.GET.get("page"))
-    return render(request, "catalog/proposals/mine.html", {"page": page})
+    return render(request, "proposals/mine.html", {"page": page})
 
 
 def _own_proposal(request, pk):
@@ -144,19 +141,19 @@ def _own_proposal(request, pk):
 
 @login_required
 @require_GET
-def proposal_detail(request, pk):
+def proposal_detail(request: HttpRequest, pk: int) -> HttpResponse:
     proposal = _own_proposal(request, pk)
     decisions = proposal.decisions.order_by("-created")
     return render(
         request,
-        "catalog/proposals/detail.html",
+        "proposals/detail.html",
         {"proposal": proposal, "decisions": decisions, "topics": proposal.topics.all()},
     )
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def proposal_edit(request, pk):
+def proposal_edit(request: HttpRequest, pk: int) -> HttpResponse:
     proposal = _own_proposal(request, pk)
     if not proposal.can_be_edited:
         messages.error(
@@ -176,7 +173,7 @@ def proposal_edit(request, pk):
             messages.success(
                 request, "Your changes are in: the proposal waits for a decision again."
             )
-            return redirect("catalog:my-proposals")
+            return redirect("proposals:my-proposals")
     latest = proposal.decisions.order_by("-created").first()
     return render(
         request,
@@ -192,7 +189,7 @@ def proposal_edit(request, pk):
 
 
 @require_GET
-def decision_log(request):
+def decision_log(request: HttpRequest) -> HttpResponse:
     decisions = Decision.objects.public_log()
     page = Paginator(decisions, settings.CATALOG_PAGE_SIZE).get_page(request.GET.get("page"))
-    return render(request, "catalog/proposals/decisions.html", {"page": page})
+    return render(request, "proposals/decisions.html", {"page": page})

@@ -9,14 +9,16 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 
-from .models import Decision, Proposal, Topic
-from .models.proposals import CLAIM_FIELDS
-from .proposal_forms import AcceptForm, ReasonForm
-from .proposal_services import (
+from catalog.models import Topic
+
+from .duplicates import find_duplicates
+from .fields import groups
+from .forms import AcceptForm, ReasonForm
+from .models import Decision, Proposal
+from .services import (
     MODERATE_PERMISSION,
     accept_proposal,
     bulk_reject,
-    find_duplicates,
     reject_proposal,
     request_changes,
 )
@@ -66,6 +68,26 @@ class DecisionInline(admin.TabularInline):
         return False
 
 
+# The admin shows some answers through a method that renders them for a maintainer.
+SHOWN_AS = {"url": "link", "topics": "topic_names"}
+
+
+def admin_fieldsets() -> list[tuple[str | None, dict]]:
+    """The declared answers in their groups, with the moderation context around them."""
+    answers = [
+        (group, {"fields": [SHOWN_AS.get(name, name) for name in names]})
+        for group, names in groups()
+    ]
+    return [
+        (None, {"fields": ["status", "proposer_info", "submitted_at", "created"]}),
+        answers[0],
+        ("Checks", {"fields": ["duplicate_check", "similar_titles"]}),
+        *answers[1:],
+        ("Outcome", {"fields": ["resulting_source"]}),
+    ]
+
+
+@admin.register(Proposal)
 class ProposalAdmin(admin.ModelAdmin):
     list_display = ["title", "status", "proposer", "tier", "kind", "submitted_at"]
     list_filter = [QueueStatusFilter, "tier", "kind", "basis"]
@@ -75,51 +97,9 @@ class ProposalAdmin(admin.ModelAdmin):
     date_hierarchy = "submitted_at"
     actions = ["reject_as_spam"]
     inlines = [DecisionInline]
-    change_form_template = "admin/catalog/proposal/change_form.html"
-    readonly_fields = [
-        "proposer_info",
-        "status",
-        "link",
-        "title",
-        "kind",
-        "tier",
-        "topic_names",
-        "duplicate_check",
-        "similar_titles",
-        "mechanism",
-        "basis",
-        "basis_explanation",
-        "after_source",
-        "replaces",
-        *CLAIM_FIELDS,
-        "conflict_of_interest",
-        "resulting_source",
-        "created",
-        "submitted_at",
-    ]
-    fieldsets = [
-        (None, {"fields": ["status", "proposer_info", "submitted_at", "created"]}),
-        ("The source", {"fields": ["title", "link", "kind", "tier", "topic_names"]}),
-        ("Checks", {"fields": ["duplicate_check", "similar_titles"]}),
-        (
-            "The four questions",
-            {"fields": ["mechanism", "basis", "basis_explanation", "after_source", "replaces"]},
-        ),
-        (
-            "Performance claim",
-            {
-                "fields": [
-                    "hardware_software",
-                    "workload",
-                    "precision_algorithm",
-                    "baseline",
-                    "correctness_method",
-                ]
-            },
-        ),
-        ("Conflict of interest", {"fields": ["conflict_of_interest"]}),
-        ("Outcome", {"fields": ["resulting_source"]}),
-    ]
+    change_form_template = "admin/proposals/proposal/change_form.html"
+    fieldsets = admin_fieldsets()
+    readonly_fields = [name for _, options in fieldsets for name in options["fields"]]
 
     def get_queryset(self, request):
         return (
@@ -176,7 +156,7 @@ class ProposalAdmin(admin.ModelAdmin):
         if report.proposal:
             return format_html(
                 'Also proposed: <a href="{}">{}</a>',
-                reverse("admin:catalog_proposal_change", args=[report.proposal.pk]),
+                reverse("admin:proposals_proposal_change", args=[report.proposal.pk]),
                 report.proposal.title,
             )
         return "No other source or open proposal has this URL."
@@ -200,13 +180,13 @@ class ProposalAdmin(admin.ModelAdmin):
     def get_urls(self):
         view = self.admin_site.admin_view
         return [
-            path("<int:pk>/accept/", view(self.accept_view), name="catalog_proposal_accept"),
+            path("<int:pk>/accept/", view(self.accept_view), name="proposals_proposal_accept"),
             path(
                 "<int:pk>/request-changes/",
                 view(self.request_changes_view),
-                name="catalog_proposal_request_changes",
+                name="proposals_proposal_request_changes",
             ),
-            path("<int:pk>/reject/", view(self.reject_view), name="catalog_proposal_reject"),
+            path("<int:pk>/reject/", view(self.reject_view), name="proposals_proposal_reject"),
             *super().get_urls(),
         ]
 
@@ -225,7 +205,7 @@ class ProposalAdmin(admin.ModelAdmin):
             f"“{proposal.title}” was already decided ({proposal.get_status_display().lower()}).",
             messages.WARNING,
         )
-        return redirect("admin:catalog_proposal_change", proposal.pk)
+        return redirect("admin:proposals_proposal_change", proposal.pk)
 
     def _page(self, request, proposal, form, *, action, title):
         context = {
@@ -239,7 +219,7 @@ class ProposalAdmin(admin.ModelAdmin):
                 url=proposal.url, title=proposal.title, exclude_proposal=proposal
             ),
         }
-        return TemplateResponse(request, "admin/catalog/proposal/decide.html", context)
+        return TemplateResponse(request, "admin/proposals/proposal/decide.html", context)
 
     def accept_view(self, request, pk):
         proposal = self._proposal_to_decide(request, pk)
@@ -265,7 +245,7 @@ class ProposalAdmin(admin.ModelAdmin):
                 ),
                 messages.SUCCESS,
             )
-            return redirect("admin:catalog_proposal_changelist")
+            return redirect("admin:proposals_proposal_changelist")
         return self._page(request, proposal, form, action="accept", title="Accept proposal")
 
     def _refused(self, request, proposal, form, error, *, action):
@@ -292,7 +272,7 @@ class ProposalAdmin(admin.ModelAdmin):
             except ValidationError as error:
                 return self._refused(request, proposal, form, error, action=action)
             self.message_user(request, f"{done}: “{proposal.title}”.", messages.SUCCESS)
-            return redirect("admin:catalog_proposal_changelist")
+            return redirect("admin:proposals_proposal_changelist")
         return self._page(request, proposal, form, action=action, title=title)
 
     def request_changes_view(self, request, pk):
@@ -336,9 +316,10 @@ class ProposalAdmin(admin.ModelAdmin):
             "form": form,
             "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
         }
-        return TemplateResponse(request, "admin/catalog/proposal/bulk_reject.html", context)
+        return TemplateResponse(request, "admin/proposals/proposal/bulk_reject.html", context)
 
 
+@admin.register(Decision)
 class DecisionAdmin(admin.ModelAdmin):
     """The record of every decision: readable, never changed or deleted."""
 
@@ -356,8 +337,3 @@ class DecisionAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
-
-
-def register(site):
-    site.register(Proposal, ProposalAdmin)
-    site.register(Decision, DecisionAdmin)

@@ -1,6 +1,6 @@
 from django import template
 
-from ..models import Proposal
+from proposals.models import Proposal
 
 register = template.Library()
 
@@ -9,6 +9,6 @@ register = template.Library()
 def pending_proposal_count(context):
     """How many proposals wait for a decision, for maintainers who may see them; else None."""
     request = context.get("request")
-    if request is None or not request.user.has_perm("catalog.view_proposal"):
+    if request is None or not request.user.has_perm("proposals.view_proposal"):
         return None
     return Proposal.objects.pending().count()
