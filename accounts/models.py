@@ -54,10 +54,12 @@ class User(AbstractUser):
     )
     # When the reader last saw the catalog's change log on the home page ("what changed").
     last_seen_changes_at = models.DateTimeField(null=True, blank=True, editable=False)
-    # Session times are shown to each reader in their own zone.
+    # Session times are shown to each reader in their own zone. A database default too: rows
+    # written by code that predates the column still get a zone.
     time_zone = models.CharField(
         max_length=64,
         default="UTC",
+        db_default="UTC",
         validators=[validate_time_zone],
         help_text="Reading-group sessions are shown in this time zone.",
     )
