@@ -36,7 +36,7 @@ PAGES = [
     ("catalog:decision-log", [], "", SIGNED_OUT),
     ("catalog:propose", [], "", SIGNED_IN),
     ("catalog:my-proposals", [], "", SIGNED_IN),
-    ("accounts:library", [], "", SIGNED_IN),
+    ("library:index", [], "", SIGNED_IN),
     ("notes:mine", [], "", SIGNED_IN),
     ("notes:team", [], "", SIGNED_IN),
     ("account_profile", [], "", SIGNED_IN),
