@@ -1,11 +1,19 @@
 """The read model of "My library": grouped, filtered, counted, in a constant number of queries."""
 
+from __future__ import annotations
+
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import Count
 
 from .forms import ACTION_CHOICES
 from .models import Bookmark
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+    from .forms import LibraryFilterForm
 
 # Currently reading first, then the queue, then what is done.
 GROUP_ORDER = [Bookmark.Status.READING, Bookmark.Status.TO_READ, Bookmark.Status.READ]
@@ -19,7 +27,7 @@ class Group:
     bookmarks: list
 
 
-def status_counts(user):
+def status_counts(user: User) -> dict[str, Any]:
     counts = dict(
         Bookmark.objects.of(user).values_list("status").annotate(n=Count("pk")).order_by()
     )
@@ -29,7 +37,7 @@ def status_counts(user):
     }
 
 
-def library_page(user, form):
+def library_page(user: User, form: LibraryFilterForm) -> dict[str, Any]:
     filters = form.filters()
     mine = Bookmark.objects.of(user)
     bookmarks = list(

@@ -7,7 +7,9 @@ not applied, and applied by the login that follows. Nothing changes on a GET.
 from django.contrib import messages
 from django.contrib.auth.signals import user_logged_in
 from django.dispatch import receiver
+from django.http import HttpRequest
 
+from accounts.models import User
 from catalog.models import Source
 
 from .models import Bookmark
@@ -16,12 +18,12 @@ from .services import apply_action
 SESSION_KEY = "pending_bookmark"
 
 
-def remember(request, *, source, action):
+def remember(request: HttpRequest, *, source: Source, action: str) -> None:
     request.session[SESSION_KEY] = {"source": source.pk, "action": action}
 
 
 @receiver(user_logged_in, dispatch_uid="library.apply_pending_bookmark")
-def apply_pending(sender, request, user, **kwargs):
+def apply_pending(sender: type, request: HttpRequest, user: User, **kwargs) -> None:
     session = getattr(request, "session", None)
     pending = session.pop(SESSION_KEY, None) if session is not None else None
     if not pending:

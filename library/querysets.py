@@ -1,21 +1,29 @@
 """Read rules for a reader's library."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from django.db import models
 from django.db.models import Min, Q
 
+if TYPE_CHECKING:
+    from accounts.models import User
+    from catalog.models import ReadingList, Tier, Topic
+
 
 class BookmarkQuerySet(models.QuerySet):
-    def of(self, user):
+    def of(self, user: User) -> BookmarkQuerySet:
         return self.filter(user=user)
 
-    def for_cards(self):
+    def for_cards(self) -> BookmarkQuerySet:
         """Everything a library card shows (cards show no topics), in one query."""
         return self.select_related("source__tier")
 
-    def with_status(self, status):
+    def with_status(self, status: str | None) -> BookmarkQuerySet:
         return self.filter(status=status) if status else self
 
-    def in_topic(self, topic):
+    def in_topic(self, topic: Topic | None) -> BookmarkQuerySet:
         """A topic includes its sub-topics, as on the catalog's topic pages."""
         if not topic:
             return self
@@ -23,10 +31,10 @@ class BookmarkQuerySet(models.QuerySet):
 
         return self.filter(source__in=Source.objects.in_topic(topic).values("pk"))
 
-    def in_tier(self, tier):
+    def in_tier(self, tier: Tier | None) -> BookmarkQuerySet:
         return self.filter(source__tier=tier) if tier else self
 
-    def in_list(self, reading_list):
+    def in_list(self, reading_list: ReadingList | None) -> BookmarkQuerySet:
         if not reading_list:
             return self
         from catalog.models import ListEntry
@@ -34,7 +42,7 @@ class BookmarkQuerySet(models.QuerySet):
         cited = ListEntry.objects.filter(section__reading_list=reading_list).values("source")
         return self.filter(source__in=cited)
 
-    def search(self, query):
+    def search(self, query: str | None) -> BookmarkQuerySet:
         """A simple match on title, authors and aliases: a library is small."""
         query = (query or "").strip()
         if not query:
@@ -45,7 +53,7 @@ class BookmarkQuerySet(models.QuerySet):
             | Q(source__aliases__icontains=query)
         )
 
-    def sorted_by(self, sort, reading_list=None):
+    def sorted_by(self, sort: str, reading_list: ReadingList | None = None) -> BookmarkQuerySet:
         if sort == "title":
             return self.order_by("source__title", "pk")
         if sort == "list":

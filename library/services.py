@@ -1,11 +1,19 @@
 """Writes to a reader's library. Keyword-only, one transaction each."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from django.db import transaction
 from django.utils import timezone
 
 from catalog.caching import bump_reader_version, bump_team_version
 
 from .models import Bookmark
+
+if TYPE_CHECKING:
+    from accounts.models import User
+    from catalog.models import Source
 
 REMOVE = "remove"
 
@@ -25,7 +33,7 @@ def _apply_dates(bookmark, status, now):
 
 
 @transaction.atomic
-def set_status(*, user, source, status):
+def set_status(*, user: User, source: Source, status: str) -> Bookmark:
     """Save `source` in `user`'s library with `status`, creating the bookmark if needed.
 
     Idempotent: a double submit finds the row made by the first (get_or_create retries the read
@@ -47,14 +55,14 @@ def set_status(*, user, source, status):
 
 
 @transaction.atomic
-def remove_bookmark(*, user, source):
+def remove_bookmark(*, user: User, source: Source) -> bool:
     """Remove `source` from `user`'s library. Removing what is not there is not an error."""
     deleted, _ = Bookmark.objects.filter(user=user, source=source).delete()
     return deleted > 0
 
 
 @transaction.atomic
-def apply_action(*, user, source, action):
+def apply_action(*, user: User, source: Source, action: str) -> Bookmark | None:
     """One control, four actions: a status, or `remove`. Returns the bookmark or None."""
     if action == REMOVE:
         remove_bookmark(user=user, source=source)
@@ -63,7 +71,7 @@ def apply_action(*, user, source, action):
 
 
 @transaction.atomic
-def bulk_apply(*, user, bookmark_ids, action):
+def bulk_apply(*, user: User, bookmark_ids: list[int], action: str) -> int:
     """Apply one action to several of `user`'s bookmarks. Returns how many were changed.
 
     Only the reader's own rows are touched: ids of other readers' bookmarks match nothing.

@@ -74,12 +74,12 @@ _cleaner = nh3.Cleaner(
 )
 
 
-def render_markdown(text):
+def render_markdown(text: str | None) -> str:
     """Markdown → sanitised HTML (a plain str, ready to store in Note.body_html)."""
     return _cleaner.clean(_markdown.render(text or ""))
 
 
-def as_markup(stored_html) -> SafeString:
+def as_markup(stored_html: str) -> SafeString:
     """Mark stored note HTML safe for templates.
 
     This is the project's one mark_safe on user-derived text, and it is justified because its

@@ -1,24 +1,27 @@
 """Writes to notes. Keyword-only, one transaction each; the caller has checked ownership."""
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.models import User
+from catalog.models import Source
+
 from .models import Note
 from .querysets import PURGE_AFTER
 
 
-def purge_deleted_notes(*, now=None):
+def purge_deleted_notes(*, now: datetime | None = None) -> int:
     """Delete for good the notes deleted longer ago than the undo grace period."""
     cutoff = (now or timezone.now()) - PURGE_AFTER
     deleted, _ = Note.objects.deleted_before(cutoff).delete()
     return deleted
 
 
-def note_limit_problem(user, *, now=None):
+def note_limit_problem(user: User, *, now: datetime | None = None) -> str:
     """Why `user` may not add a note now, or "".
 
     Team notes reach every member, so an account (and anyone who opens one while sign-up is
@@ -35,7 +38,15 @@ def note_limit_problem(user, *, now=None):
     )
 
 
-def note_create(*, user, source, body, quote="", locator="", visibility=Note.Visibility.PRIVATE):
+def note_create(
+    *,
+    user: User,
+    source: Source,
+    body: str,
+    quote: str = "",
+    locator: str = "",
+    visibility: str = Note.Visibility.PRIVATE,
+) -> Note:
     problem = note_limit_problem(user)
     if problem:
         raise ValidationError(problem, code="limit")
@@ -57,7 +68,7 @@ def note_create(*, user, source, body, quote="", locator="", visibility=Note.Vis
     return note
 
 
-def note_update(*, note, body, quote, locator, visibility):
+def note_update(*, note: Note, body: str, quote: str, locator: str, visibility: str) -> Note:
     note.body, note.quote, note.locator, note.visibility = body, quote, locator, visibility
     note.edited = timezone.now()
     note.full_clean()  # before the transaction, as in note_create
@@ -68,7 +79,7 @@ def note_update(*, note, body, quote, locator, visibility):
 
 
 @transaction.atomic
-def note_delete(*, note):
+def note_delete(*, note: Note) -> Note:
     """Hide the note at once; it stays restorable until purged (see PURGE_AFTER)."""
     purge_deleted_notes()
     note.deleted_at = timezone.now()
@@ -77,7 +88,7 @@ def note_delete(*, note):
 
 
 @transaction.atomic
-def note_restore(*, note):
+def note_restore(*, note: Note) -> Note:
     note.deleted_at = None
     note.save(update_fields=["deleted_at"])
     return note
