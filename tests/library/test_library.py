@@ -44,6 +44,16 @@ def test_anonymous_is_sent_to_log_in(client):
     assert response["Location"] == "/accounts/login/?next=/library/"
 
 
+def test_a_filter_after_the_session_ended_sends_the_whole_page_to_log_in(client):
+    """An HTMX filter request must not swap the login page into the results."""
+    response = client.get(
+        f"{LIBRARY}?status=read",
+        headers={"HX-Request": "true", "HX-Current-URL": "http://testserver/library/?q=kernels"},
+    )
+    assert response.status_code == 200
+    assert response["HX-Redirect"] == "/accounts/login/?next=%2Flibrary%2F%3Fq%3Dkernels"
+
+
 def test_groups_with_counts_and_only_the_readers_sources(client, reader, library):
     client.force_login(reader)
     html = client.get(LIBRARY).content.decode()
