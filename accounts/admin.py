@@ -54,4 +54,3 @@ class UserAdmin(BaseUserAdmin):
         if not request.user.is_superuser:
             raise PermissionDenied
         return super().user_change_password(request, id, form_url)
-

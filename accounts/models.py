@@ -77,4 +77,3 @@ class User(AbstractUser):
 
     def get_short_name(self):
         return self.public_name
-
