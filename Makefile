@@ -44,7 +44,10 @@ test: setup
 	$(DEV) $(PY) manage.py makemigrations --check --dry-run
 	$(PY) -m pytest $(PYTEST_ARGS)
 
-maintainer: migrate
+# Not after `migrate`: a migrate rewrites the site's address from SITE_DOMAIN, which here would be
+# this shell's default rather than the address `make run` serves on. The command applies only
+# migrations that are pending.
+maintainer: setup
 	@if [ -z "$(EMAIL)" ]; then echo "Usage: make maintainer EMAIL=you@example.com" >&2; exit 1; fi
 	$(DEV) $(PY) manage.py create_maintainer "$(EMAIL)"
 

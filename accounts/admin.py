@@ -1,54 +1,56 @@
+from django import forms
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from django.core.exceptions import PermissionDenied
 
-from .models import Bookmark, User
+from .models import User
 
 
 @admin.register(User)
 class UserAdmin(BaseUserAdmin):
+    """Superusers manage everything; maintainers see and edit readers, never passwords or
+    permissions (they could otherwise take over an account or grant themselves more)."""
+
     ordering = ["email"]
     list_display = ["email", "display_name", "is_staff", "is_active", "date_joined"]
     search_fields = ["email", "display_name"]
     fieldsets = [
-        (None, {"fields": ["email", "password", "display_name"]}),
+        (None, {"fields": ["email", "password", "display_name", "time_zone"]}),
         (
             "Permissions",
             {"fields": ["is_active", "is_staff", "is_superuser", "groups", "user_permissions"]},
         ),
         ("Dates", {"fields": ["last_login", "date_joined"]}),
     ]
+    maintainer_fieldsets = [
+        (None, {"fields": ["email", "display_name", "time_zone", "is_active"]}),
+        ("Dates", {"fields": ["last_login", "date_joined"]}),
+    ]
     add_fieldsets = [(None, {"classes": ["wide"], "fields": ["email", "password1", "password2"]})]
 
+    def get_fieldsets(self, request, obj=None):
+        if obj is not None and not request.user.is_superuser:
+            return self.maintainer_fieldsets
+        return super().get_fieldsets(request, obj)
 
-@admin.register(Bookmark)
-class BookmarkAdmin(admin.ModelAdmin):
-    """Readers' libraries are their own: superusers may look, nobody edits them here."""
+    def get_readonly_fields(self, request, obj=None):
+        if not request.user.is_superuser:
+            return ["last_login", "date_joined"]
+        return super().get_readonly_fields(request, obj)
 
-    list_display = ["user", "source", "status", "saved_at", "finished_at"]
-    list_filter = ["status"]
-    list_select_related = ["user", "source"]
-    search_fields = ["user__email", "source__title"]
-    readonly_fields = [
-        "user",
-        "source",
-        "status",
-        "saved_at",
-        "started_at",
-        "finished_at",
-        "updated",
-    ]
-
-    def has_module_permission(self, request):
-        return request.user.is_active and request.user.is_superuser
-
-    def has_view_permission(self, request, obj=None):
-        return request.user.is_active and request.user.is_superuser
-
-    def has_add_permission(self, request):
-        return False
+    def get_form(self, request, obj=None, **kwargs):
+        if obj is not None and not request.user.is_superuser:
+            # A plain model form: the user admin's own form carries the password hash field.
+            kwargs["form"] = forms.ModelForm
+        return super().get_form(request, obj, **kwargs)
 
     def has_change_permission(self, request, obj=None):
-        return False
+        # A maintainer may not edit staff accounts: that is how they would reach a superuser.
+        if obj is not None and obj.is_staff and not request.user.is_superuser:
+            return False
+        return super().has_change_permission(request, obj)
 
-    def has_delete_permission(self, request, obj=None):
-        return False
+    def user_change_password(self, request, id, form_url=""):
+        if not request.user.is_superuser:
+            raise PermissionDenied
+        return super().user_change_password(request, id, form_url)

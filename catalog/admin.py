@@ -6,11 +6,10 @@ from django.core.exceptions import ValidationError
 from django.db import router
 from django.db.models import Count
 
-from . import admin_proposals
 from .admin_filters import LinkHealthFilter, ReverificationFilter
 from .changelog import record_source_edit, snapshot
 from .models import ChangeLogEntry, ListEntry, ListSection, ReadingList, Source, Tier, Topic
-from .proposal_services import promote_to_core
+from .promotion import promote_to_core
 
 RETIRE_INSTEAD = (
     "Sources that readers have saved or lists cite are retired, not deleted: "
@@ -141,9 +140,6 @@ class SourceAdmin(admin.ModelAdmin):
                 self.message_user(
                     request, f"“{source.title}” is now in the core.", messages.SUCCESS
                 )
-
-
-admin_proposals.register(admin.site)
 
 
 @admin.register(Topic)

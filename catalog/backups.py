@@ -7,12 +7,18 @@ them, with ids that may differ) and referred to by natural key; sessions are lef
 simply log in again); search entries are left out (triggers rebuild them from the sources).
 """
 
+import os
+import tempfile
+from pathlib import Path
+
 from django.apps import apps
 from django.core import serializers
 from django.core.management import call_command
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 
 from readinglist.pagecache import bump_all_pages
+
+from .schema import migrate_if_pending
 
 FORMAT = "exactjson"
 # Search entries are derived: the triggers rebuild them as the sources are loaded (and the table
@@ -26,10 +32,30 @@ class RestoreRefused(Exception):
     pass
 
 
-def backup(*, output, using=DEFAULT_DB_ALIAS):
-    """Write the database to `output` (compressed when it ends in .gz, .bz2 or .xz)."""
+def backup(*, output: str | os.PathLike, using: str = DEFAULT_DB_ALIAS) -> None:
+    """Write the database to `output` (compressed when it ends in .gz, .bz2 or .xz).
+
+    The file holds password hashes, email addresses and private notes, so only its owner may
+    read it: it is written under a temporary name that mkstemp creates with mode 0600, and then
+    renamed over `output`, which also means a failed backup never leaves half a file there.
+    """
     if FORMAT not in serializers.get_serializer_formats():
         serializers.register_serializer(FORMAT, "catalog.backup_format")
+    target = Path(output).resolve()
+    # The same suffix, because dumpdata picks the compression from the name it writes to.
+    handle, partial = tempfile.mkstemp(
+        dir=target.parent, prefix=f".{target.name}.", suffix=target.suffix
+    )
+    os.close(handle)
+    try:
+        _dump(partial, using)
+        os.replace(partial, target)
+    except BaseException:
+        Path(partial).unlink(missing_ok=True)
+        raise
+
+
+def _dump(path: str, using: str) -> None:
     connection = connections[using]
     with transaction.atomic(using=using):
         # One snapshot for every table, so a backup taken while people write is consistent.
@@ -42,7 +68,7 @@ def backup(*, output, using=DEFAULT_DB_ALIAS):
             natural_foreign=True,
             natural_primary=True,
             exclude=EXCLUDED,
-            output=str(output),
+            output=path,
             database=using,
             verbosity=0,
         )
@@ -61,12 +87,37 @@ def non_empty_tables(using=DEFAULT_DB_ALIAS):
     ]
 
 
-def restore(*, path, force=False, using=DEFAULT_DB_ALIAS):
-    """Load a backup into a migrated database, all or nothing.
+def restore(*, path: str | os.PathLike, force: bool = False, using: str = DEFAULT_DB_ALIAS) -> bool:
+    """Load a backup, all or nothing; True when the database had to be migrated first.
 
     A database that already holds data is refused unless `force`, which empties it first
-    (inside the same transaction, so a failed load leaves the old data in place).
+    (inside the same transaction, so a failed load leaves the old data in place). An unmigrated
+    database is migrated first. When the backup cannot be loaded into an SQLite file this call
+    created, the file is removed again rather than left empty beside the project.
     """
+    if not Path(path).is_file():
+        raise RestoreRefused(f"There is no backup file at {path}. Nothing was changed.")
+    created_file = _sqlite_file_not_yet_there(using)
+    try:
+        migrated = migrate_if_pending(using)
+        _load(path, force=force, using=using)
+    except BaseException:
+        if created_file is not None:
+            connections[using].close()
+            created_file.unlink(missing_ok=True)
+        raise
+    return migrated
+
+
+def _sqlite_file_not_yet_there(using: str) -> Path | None:
+    connection = connections[using]
+    if connection.vendor != "sqlite" or connection.is_in_memory_db():
+        return None
+    database_file = Path(connection.settings_dict["NAME"])
+    return None if database_file.exists() else database_file
+
+
+def _load(path: str | os.PathLike, *, force: bool, using: str) -> None:
     with transaction.atomic(using=using):
         occupied = non_empty_tables(using)
         if occupied and not force:

@@ -1,7 +1,9 @@
 """Writes to the catalog that touch several rows, each in one transaction."""
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TextIO
 
 from django.db import models, transaction
 
@@ -89,57 +91,92 @@ def _reader_references(source):
 
 
 @transaction.atomic
-def load_catalog(doc, *, progress=True, stream=None):
+def load_catalog(doc: dict, *, progress: bool = True, stream: TextIO | None = None) -> LoadReport:
     """Make the database match the document. Idempotent; never deletes what readers use."""
     report = LoadReport()
-    tiers = {
+    tiers = _load_tiers(doc["tiers"], report)
+    topics = _load_topics(doc["topics"], report)
+    with Progress(len(doc["sources"]), "sources", stream=stream, enabled=progress) as bar:
+        sources = _load_sources(doc["sources"], tiers, topics, report, bar.advance)
+    _link_replacements(doc["sources"], sources)
+    _sync_related(doc["sources"], sources)
+    _load_lists(doc["lists"], sources, report)
+    _remove_unlisted_sources(sources, report)
+    # Entries are replaced with bulk_create, which sends no signal: a section that had none
+    # would otherwise keep its cached pages.
+    transaction.on_commit(bump_catalog_version)
+    return report
+
+
+def _load_tiers(items: list[dict], report: LoadReport) -> dict[str, Tier]:
+    return {
         t["slug"]: _upsert(Tier, {"slug": t["slug"]}, _without(t, "slug"), report, "tiers")
-        for t in doc["tiers"]
+        for t in items
     }
+
+
+def _load_topics(items: list[dict], report: LoadReport) -> dict[str, Topic]:
     topics = {
         t["slug"]: _upsert(
             Topic, {"slug": t["slug"]}, _without(t, "slug", "parent"), report, "topics"
         )
-        for t in doc["topics"]
+        for t in items
     }
-    for t in doc["topics"]:
+    # Parents second: a topic may name a parent that comes later in the file.
+    for t in items:
         topic, parent = topics[t["slug"]], topics.get(t["parent"])
         if topic.parent_id != (parent.pk if parent else None):
             topic.parent = parent
             topic.save(update_fields=["parent"])
+    return topics
 
+
+def _load_sources(
+    items: list[dict],
+    tiers: dict[str, Tier],
+    topics: dict[str, Topic],
+    report: LoadReport,
+    advance: Callable[[], None],
+) -> dict[str, Source]:
     existing = {
         source.slug: source
         for source in Source.objects.select_related("tier").prefetch_related("topics")
     }
     sources = {}
-    with Progress(len(doc["sources"]), "sources", stream=stream, enabled=progress) as bar:
-        for s in doc["sources"]:
-            values = {name: s[name] for name in SOURCE_FIELDS} | {"tier": tiers[s["tier"]]}
-            wanted_topics = {topics[slug].pk for slug in s["topics"]}
-            source = existing.get(s["slug"])
-            if source is None:
-                source = Source.objects.create(slug=s["slug"], **values)
-                source.topics.set(wanted_topics)
-                report.created["sources"] += 1
-                record_source_edit(before=None, source=source, via=ChangeLogEntry.Via.LOADER)
-            else:
-                before = snapshot(source)
-                changed = [name for name, value in values.items() if getattr(source, name) != value]
-                if changed:
-                    for name in changed:
-                        setattr(source, name, values[name])
-                    source.save()
-                if {topic.pk for topic in source.topics.all()} != wanted_topics:
-                    source.topics.set(wanted_topics)
-                    changed.append("topics")
-                if changed:
-                    record_source_edit(before=before, source=source, via=ChangeLogEntry.Via.LOADER)
-                (report.updated if changed else report.unchanged)["sources"] += 1
-            sources[s["slug"]] = source
-            bar.advance()
+    for s in items:
+        values = {name: s[name] for name in SOURCE_FIELDS} | {"tier": tiers[s["tier"]]}
+        wanted_topics = {topics[slug].pk for slug in s["topics"]}
+        source = existing.get(s["slug"])
+        if source is None:
+            source = Source.objects.create(slug=s["slug"], **values)
+            source.topics.set(wanted_topics)
+            report.created["sources"] += 1
+            record_source_edit(before=None, source=source, via=ChangeLogEntry.Via.LOADER)
+        else:
+            changed = _update_source(source, values, wanted_topics)
+            (report.updated if changed else report.unchanged)["sources"] += 1
+        sources[s["slug"]] = source
+        advance()
+    return sources
 
-    for s in doc["sources"]:
+
+def _update_source(source: Source, values: dict, wanted_topics: set[int]) -> bool:
+    before = snapshot(source)
+    changed = [name for name, value in values.items() if getattr(source, name) != value]
+    if changed:
+        for name in changed:
+            setattr(source, name, values[name])
+        source.save()
+    if {topic.pk for topic in source.topics.all()} != wanted_topics:
+        source.topics.set(wanted_topics)
+        changed.append("topics")
+    if changed:
+        record_source_edit(before=before, source=source, via=ChangeLogEntry.Via.LOADER)
+    return bool(changed)
+
+
+def _link_replacements(items: list[dict], sources: dict[str, Source]) -> None:
+    for s in items:
         source = sources[s["slug"]]
         replaced_by = sources[s["replaced_by"]] if s["replaced_by"] else None
         if source.replaced_by_id != (replaced_by.pk if replaced_by else None):
@@ -152,9 +189,10 @@ def load_catalog(doc, *, progress=True, stream=None):
                     detail=f"Superseded by {replaced_by.title}.",
                     via=ChangeLogEntry.Via.LOADER,
                 )
-    wanted_related = {
-        frozenset((s["slug"], other)) for s in doc["sources"] for other in s["related"]
-    }
+
+
+def _sync_related(items: list[dict], sources: dict[str, Source]) -> None:
+    wanted = {frozenset((s["slug"], other)) for s in items for other in s["related"]}
     through = Source.related.through
     current = {
         frozenset((a, b))
@@ -162,14 +200,16 @@ def load_catalog(doc, *, progress=True, stream=None):
             "from_source__slug", "to_source__slug"
         )
     }
-    if wanted_related != current:
+    if wanted != current:
         through.objects.filter(from_source__in=sources.values()).delete()
-        for pair in wanted_related:
+        for pair in wanted:
             a, b = sorted(pair)
             sources[a].related.add(sources[b])
 
+
+def _load_lists(items: list[dict], sources: dict[str, Source], report: LoadReport) -> None:
     lists_in_file = set()
-    for position, item in enumerate(doc["lists"], start=1):
+    for position, item in enumerate(items, start=1):
         values = _without(item, "slug", "sections") | {"position": item.get("position", position)}
         reading_list = _upsert(ReadingList, {"slug": item["slug"]}, values, report, "lists")
         lists_in_file.add(reading_list.pk)
@@ -178,24 +218,21 @@ def load_catalog(doc, *, progress=True, stream=None):
         reading_list.delete()
         report.deleted["lists"] += 1
 
-    in_file = set(sources)
-    for source in Source.objects.exclude(slug__in=in_file):
+
+def _remove_unlisted_sources(sources: dict[str, Source], report: LoadReport) -> None:
+    for source in Source.objects.exclude(slug__in=set(sources)):
         reason = _reader_references(source)
         if reason:
             report.kept.append((source.slug, reason))
-        else:
-            record_change(
-                source=source,
-                kind=ChangeLogEntry.Kind.RETIRED,
-                detail="Removed from the catalog file.",
-                via=ChangeLogEntry.Via.LOADER,
-            )
-            source.delete()
-            report.deleted["sources"] += 1
-    # Entries are replaced with bulk_create, which sends no signal: a section that had none
-    # would otherwise keep its cached pages.
-    transaction.on_commit(bump_catalog_version)
-    return report
+            continue
+        record_change(
+            source=source,
+            kind=ChangeLogEntry.Kind.RETIRED,
+            detail="Removed from the catalog file.",
+            via=ChangeLogEntry.Via.LOADER,
+        )
+        source.delete()
+        report.deleted["sources"] += 1
 
 
 def _without(mapping, *keys):

@@ -53,7 +53,7 @@ class PageSitemap(Sitemap):
             "catalog:tier-index",
             "catalog:list-index",
             "catalog:changes",
-            "catalog:decision-log",
+            "proposals:decision-log",
         ]
 
     def location(self, name):

@@ -1,7 +1,7 @@
 from django.urls import path, register_converter
 
 from .feeds import ReadingListFeed, SourcesFeed, TopicFeed
-from .views import browse, changes, exports, proposals, search
+from .views import browse, changes, exports, search
 
 
 class CitationFormat:
@@ -29,12 +29,6 @@ urlpatterns = [
     path("lists/", browse.list_index, name="list-index"),
     path("lists/<slug:slug>/", browse.list_detail, name="list-detail"),
     path("catalog.json", browse.catalog_json, name="catalog-json"),
-    path("propose/", proposals.propose, name="propose"),
-    path("propose/check/", proposals.propose_check, name="propose-check"),
-    path("proposals/", proposals.my_proposals, name="my-proposals"),
-    path("proposals/decisions/", proposals.decision_log, name="decision-log"),
-    path("proposals/<int:pk>/", proposals.proposal_detail, name="proposal-detail"),
-    path("proposals/<int:pk>/edit/", proposals.proposal_edit, name="proposal-edit"),
     # Interop and freshness: citations, feeds and the change log.
     path("sources/cite.<citefmt:fmt>", exports.search_citation, name="search-cite"),
     path("sources/<slug:slug>/cite.<citefmt:fmt>", exports.source_citation, name="source-cite"),

@@ -42,8 +42,14 @@ INSTALLED_APPS = [
     "django_htmx",
     "allauth",
     "allauth.account",
+    "allauth.socialaccount",
+    "allauth.socialaccount.providers.openid_connect",
     "accounts",
     "catalog",
+    "proposals",
+    "library",
+    "notes",
+    "teams",
 ]
 
 MIDDLEWARE = [
@@ -213,7 +219,69 @@ ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_CHANGE_EMAIL = True
 ACCOUNT_ADAPTER = "accounts.adapters.AccountAdapter"
+# Who may sign up: open (anyone), invitation (only with a team invitation) or domains (addresses
+# at ACCOUNT_SIGNUP_ALLOWED_DOMAINS, verified). ACCOUNT_ALLOW_SIGNUP=false, the older switch,
+# means invitation only: the site is closed except to those a team invites.
 ACCOUNT_ALLOW_SIGNUP = env.bool("ACCOUNT_ALLOW_SIGNUP", default=True)
+ACCOUNT_SIGNUP_MODE = env.str(
+    "ACCOUNT_SIGNUP_MODE", default="open" if ACCOUNT_ALLOW_SIGNUP else "invitation"
+)
+if ACCOUNT_SIGNUP_MODE not in {"open", "invitation", "domains"}:
+    raise ImproperlyConfigured("ACCOUNT_SIGNUP_MODE must be open, invitation or domains.")
+ACCOUNT_SIGNUP_ALLOWED_DOMAINS = env.list("ACCOUNT_SIGNUP_ALLOWED_DOMAINS", default=[])
+if ACCOUNT_SIGNUP_MODE == "domains":
+    if not ACCOUNT_SIGNUP_ALLOWED_DOMAINS:
+        raise ImproperlyConfigured(
+            "ACCOUNT_SIGNUP_MODE=domains needs ACCOUNT_SIGNUP_ALLOWED_DOMAINS."
+        )
+    # A domain proves nothing until the reader shows they receive mail there.
+    ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+
+# Sign-in with the organisation's OpenID Connect providers, listed in OIDC_PROVIDERS (ids);
+# each id's OIDC_<ID>_NAME, _ISSUER, _CLIENT_ID and _SECRET describe it.
+SOCIALACCOUNT_ADAPTER = "accounts.adapters.SocialAccountAdapter"
+SOCIALACCOUNT_EMAIL_AUTHENTICATION = True
+SOCIALACCOUNT_EMAIL_AUTHENTICATION_AUTO_CONNECT = True
+SOCIALACCOUNT_QUERY_EMAIL = True
+SOCIALACCOUNT_STORE_TOKENS = False
+
+
+def _oidc_app(provider_id: str) -> dict:
+    prefix = f"OIDC_{provider_id.upper().replace('-', '_')}_"
+    return {
+        "provider_id": provider_id,
+        "name": env.str(f"{prefix}NAME", default=provider_id),
+        "client_id": env.str(f"{prefix}CLIENT_ID"),
+        "secret": env.str(f"{prefix}SECRET", default=""),
+        "settings": {"server_url": env.str(f"{prefix}ISSUER")},
+    }
+
+
+def _origin(url: str) -> str:
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+SOCIALACCOUNT_PROVIDERS = {
+    "openid_connect": {
+        "OAUTH_PKCE_ENABLED": True,
+        "APPS": [_oidc_app(provider_id) for provider_id in env.list("OIDC_PROVIDERS", default=[])],
+    }
+}
+OIDC_ORIGINS = [
+    _origin(app["settings"]["server_url"])
+    for app in SOCIALACCOUNT_PROVIDERS["openid_connect"]["APPS"]
+]
+
+# Teams: who may create them (anyone | maintainers), invitation limits and session reminders.
+TEAMS_CREATE = env.str("TEAMS_CREATE", default="anyone")
+if TEAMS_CREATE not in {"anyone", "maintainers"}:
+    raise ImproperlyConfigured("TEAMS_CREATE must be anyone or maintainers.")
+TEAMS_INVITES_PER_HOUR = env.int("TEAMS_INVITES_PER_HOUR", default=20)
+TEAMS_INVITATION_DAYS = env.int("TEAMS_INVITATION_DAYS", default=7)
+TEAMS_REMINDER_DAYS = env.int("TEAMS_REMINDER_DAYS", default=1)
 
 # Django 6.1 mailers: console in development, SMTP (EMAIL_URL) in production.
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="readinglist <noreply@localhost>")
@@ -265,7 +333,8 @@ SECURE_CSP = {
     "font-src": [CSP.SELF],
     "object-src": [CSP.NONE],
     "base-uri": [CSP.SELF],
-    "form-action": [CSP.SELF],
+    # Signing in with an identity provider posts a form that redirects to it.
+    "form-action": [CSP.SELF, *OIDC_ORIGINS],
     "frame-ancestors": [CSP.NONE],
 }
 
@@ -278,8 +347,10 @@ if not DEBUG:
     SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31_536_000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
-    SESSION_COOKIE_SECURE = True
-    CSRF_COOKIE_SECURE = True
+    # SECURE_COOKIES=false is for development only: production settings served over plain HTTP
+    # on loopback, where a browser would not send Secure cookies back. `check --deploy` still
+    # warns (security.W012, W016) whenever it is used.
+    SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env.bool("SECURE_COOKIES", default=True)
 if env.bool("SECURE_PROXY_SSL_HEADER", default=False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 # Load balancers probe over plain HTTP inside the network.
@@ -321,7 +392,7 @@ FRONTIER_STALE_AFTER_DAYS = env.int("FRONTIER_STALE_AFTER_DAYS", default=120)
 # Proposals: abuse limits per reader.
 PROPOSALS_MAX_PENDING = env.int("PROPOSALS_MAX_PENDING", default=10)
 PROPOSALS_MAX_PER_DAY = env.int("PROPOSALS_MAX_PER_DAY", default=20)
-# New notes per account per hour (accounts/note_services.py): team notes reach every member.
+# New notes per account per hour (notes/services.py): team notes reach every member.
 NOTES_MAX_PER_HOUR = env.int("NOTES_MAX_PER_HOUR", default=60)
 
 # Link health (check_links). Hosts that answer robots with 403/429 are "blocked", never "dead".

@@ -8,9 +8,10 @@ from .sources import Source, Tier
 class SearchEntry(models.Model):
     """PostgreSQL only: one narrow row per published source, what search matches, counts and sorts.
 
-    Written by the triggers of migration 0006, never by Django (the table does not exist on
-    SQLite). Search reads it instead of catalog_source so that tens of thousands of matches cost
-    a few dozen bytes each, not a whole source row, and topics count without a join.
+    Written by the triggers declared in catalog/search/triggers.py, never by Django (the table
+    does not exist on SQLite). Search reads it instead of catalog_source so that tens of
+    thousands of matches cost a few dozen bytes each, not a whole source row, and topics count
+    without a join. `document` is the weighted text declared in catalog/search/document.py.
     """
 
     source = models.OneToOneField(
@@ -30,7 +31,7 @@ class SearchEntry(models.Model):
     is_primary = models.BooleanField()
     topic_ids = ArrayField(models.BigIntegerField())
     created = models.DateTimeField()
-    # Where reading lists cite the source (migration 0007): the lists, for the list facet, and
+    # Where reading lists cite the source: the lists, for the list facet, and
     # the first list, section and entry positions, for list order (None when no list cites it).
     list_ids = ArrayField(models.BigIntegerField(), default=list)
     first_list = models.IntegerField(null=True)

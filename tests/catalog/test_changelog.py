@@ -395,7 +395,7 @@ def test_superseded_source_shows_a_banner_linking_to_its_replacement(client, tie
 
 @pytest.mark.django_db
 def test_moderation_accept_and_promotion_are_logged(maintainer, tiers):
-    from catalog.proposal_services import missing_evidence, promote_to_core
+    from catalog.promotion import missing_evidence, promote_to_core
 
     source = SourceFactory(
         tier=tiers["frontier"],
@@ -418,8 +418,8 @@ def test_moderation_accept_and_promotion_are_logged(maintainer, tiers):
 def test_accepting_a_proposal_logs_the_new_source_and_the_one_it_replaces(
     small_catalog, reader, maintainer
 ):
-    from catalog.proposal_services import accept_proposal
-    from tests.catalog.proposal_helpers import make_proposal
+    from proposals.services import accept_proposal
+    from tests.proposals.helpers import make_proposal
 
     old = small_catalog["flash"]
     proposal = make_proposal(small_catalog, reader, replaces=old, title="FlashAttention-3")

@@ -216,3 +216,20 @@ def test_a_section_filled_by_a_load_replaces_the_catalog_version(
         load(write(tmp_path, MINIMAL))
     assert ListEntry.objects.filter(section__slug="main").count() == 2
     assert catalog_version() != before
+
+
+class Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+@pytest.mark.parametrize(
+    ("stdout", "stderr", "bar_shown"),
+    [(Terminal, Terminal, True), (io.StringIO, Terminal, False), (Terminal, io.StringIO, False)],
+    ids=["terminal", "stdout-redirected", "stderr-redirected"],
+)
+def test_the_progress_bar_shows_only_on_a_terminal(tmp_path, stdout, stderr, bar_shown):
+    out, err = stdout(), stderr()
+    call_command("load_catalog", str(write(tmp_path, MINIMAL)), stdout=out, stderr=err)
+    assert ("sources [" in err.getvalue()) is bar_shown
+    assert "sources: 2 created" in out.getvalue()

@@ -1,11 +1,13 @@
-"""Migrations 0003, 0006 and 0007: PostgreSQL gets search entries, a vocabulary and indexes; SQLite
-is left alone."""
+"""The search schema: PostgreSQL gets search entries kept by the declared triggers, a vocabulary
+and indexes; SQLite is left alone."""
 
 import pytest
 from django.db import connection
 
 from catalog.models import ListSection, ReadingList, Source
 from catalog.search import PostgresBackend, SearchParams, parse_query, search_sources
+from catalog.search.document import SEARCH_DOCUMENT, Field
+from catalog.search.triggers import declared_functions, declared_triggers
 from tests.factories import (
     ListEntryFactory,
     ListSectionFactory,
@@ -49,6 +51,47 @@ def test_document_is_weighted_and_kept_in_the_same_transaction(tiers):
     for lexeme in ["'ring':1A", "'byron':4B", "'rk':5B", "'mlsys':6C", "'collect':7C", "'fast':8"]:
         assert lexeme in document.split()
     assert remembered == 1
+
+
+def installed_functions():
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT p.proname, p.prosrc FROM pg_proc p"
+            " JOIN pg_namespace n ON n.oid = p.pronamespace"
+            " WHERE n.nspname = 'public' AND p.proname LIKE 'catalog%%'"
+        )
+        return {name: body.strip() for name, body in cursor.fetchall()}
+
+
+def installed_triggers():
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_get_triggerdef(t.oid) FROM pg_trigger t"
+            " JOIN pg_class c ON c.oid = t.tgrelid"
+            " WHERE NOT t.tgisinternal AND c.relname LIKE 'catalog%%'"
+        )
+        return {row[0] for row in cursor.fetchall()}
+
+
+@pytest.mark.postgres
+def test_installed_functions_and_triggers_are_the_declared_ones():
+    """The database runs exactly what catalog/search/ declares: no trigger left from an older
+    schema, none missing, and every function body as generated from SEARCH_DOCUMENT."""
+    declared = {function.name: function.body.strip() for function in declared_functions()}
+    assert installed_functions() == declared
+    assert installed_triggers() == {trigger.definition() for trigger in declared_triggers()}
+
+
+@pytest.mark.postgres
+def test_a_changed_declaration_no_longer_matches_the_database():
+    title_at_b = tuple(
+        Field("title", "B") if getattr(part, "name", "") == "title" else part
+        for part in SEARCH_DOCUMENT
+    )
+    declared = {function.name: function.body.strip() for function in declared_functions(title_at_b)}
+    installed = installed_functions()
+    assert installed["catalog_source_document"] != declared["catalog_source_document"]
+    assert "'B'" in declared["catalog_source_document"].split("||")[0]
 
 
 @pytest.mark.postgres

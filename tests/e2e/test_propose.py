@@ -16,7 +16,7 @@ def maintainers_group(transactional_db):
     from django.apps import apps
 
     importlib.import_module("catalog.migrations.0002_maintainers_group").create_group(apps, None)
-    importlib.import_module("catalog.migrations.0004_proposals").grant_moderation(apps, None)
+    importlib.import_module("proposals.migrations.0001_initial").grant_moderation(apps, None)
 
 
 @pytest.mark.usefixtures("maintainers_group")

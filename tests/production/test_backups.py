@@ -2,15 +2,19 @@
 
 import gzip
 import json
+import sqlite3
+import stat
+from contextlib import closing
 
 import pytest
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
-from accounts.models import Bookmark
 from catalog.backups import empty_database, non_empty_tables
 from catalog.models import Source
+from library.models import Bookmark
+from tests.production.test_security import run_python
 
 
 def row_counts():
@@ -53,7 +57,7 @@ def test_backup_and_restore_round_trip_is_lossless(populated, tmp_path, maintain
     after = dump(tmp_path / "after.json.gz")
     assert after == before
     after_counts = row_counts()
-    for label in ("catalog.Source", "accounts.User", "accounts.Bookmark", "auth.Group"):
+    for label in ("catalog.Source", "accounts.User", "library.Bookmark", "auth.Group"):
         assert after_counts[label] == before_counts[label] > 0
     # A restored maintainer can still curate: the group and its permissions came back by name.
     # Users travel by natural key (their email), so look them up by it, not by the old id.
@@ -85,3 +89,46 @@ def test_a_broken_backup_changes_nothing(populated, tmp_path):
     with pytest.raises(Exception):  # noqa: B017 - whatever the deserializer raises, nothing changes
         call_command("restore", str(broken), force=True, verbosity=0)
     assert row_counts() == before
+
+
+def test_backups_are_readable_by_their_owner_only(small_catalog, reader, tmp_path):
+    dump(tmp_path / "backup.json.gz")
+    assert stat.S_IMODE((tmp_path / "backup.json.gz").stat().st_mode) == 0o600
+    # A file already there keeps no looser mode either: the backup replaces it.
+    earlier = tmp_path / "earlier.json.gz"
+    earlier.write_text("")
+    earlier.chmod(0o644)
+    dump(earlier)
+    assert stat.S_IMODE(earlier.stat().st_mode) == 0o600
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["backup.json.gz", "earlier.json.gz"]
+
+
+def manage_on_fresh_sqlite(database_file, *args):
+    """manage.py in its own process, on an SQLite file as a fresh clone's `make restore` uses."""
+    return run_python(["manage.py", *args], DEBUG="true", DATABASE_URL=f"sqlite:///{database_file}")
+
+
+def test_restore_into_an_unmigrated_database_migrates_it_first(small_catalog, reader, tmp_path):
+    dump(tmp_path / "backup.json.gz")
+    database_file = tmp_path / "fresh.sqlite3"
+    result = manage_on_fresh_sqlite(database_file, "restore", str(tmp_path / "backup.json.gz"))
+    assert result.returncode == 0, result.stderr
+    assert "applied its migrations first" in result.stdout
+    with closing(sqlite3.connect(database_file)) as restored:
+        titles = {row[0] for row in restored.execute("SELECT title FROM catalog_source")}
+    assert titles == set(Source.objects.values_list("title", flat=True))
+
+
+@pytest.mark.parametrize("backup_text", [None, '[{"model": "catalog.source", "fie'])
+def test_a_failed_restore_leaves_no_database_file_behind(tmp_path, backup_text):
+    backup_file = tmp_path / "backup.json.gz"
+    if backup_text is not None:
+        with gzip.open(backup_file, "wt") as stream:
+            stream.write(backup_text)
+    database_file = tmp_path / "fresh.sqlite3"
+    result = manage_on_fresh_sqlite(database_file, "restore", str(backup_file))
+    assert result.returncode != 0
+    if backup_text is None:
+        assert "There is no backup file at" in result.stderr
+        assert "Traceback" not in result.stderr
+    assert not database_file.exists()

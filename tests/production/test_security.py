@@ -144,3 +144,26 @@ def test_session_and_csrf_cookies_are_secure_and_http_only(client, reader, setti
     assert response.status_code == 302
     session = response.cookies["sessionid"]
     assert session["secure"] and session["httponly"]
+
+
+def test_secure_cookies_false_lets_production_settings_run_over_plain_http():
+    values = settings_value(
+        "[settings.SESSION_COOKIE_SECURE, settings.CSRF_COOKIE_SECURE, "
+        "settings.SECURE_SSL_REDIRECT, settings.DEBUG]",
+        **PRODUCTION,
+        SECURE_COOKIES="false",
+    )
+    # The redirect to HTTPS has its own switch (SECURE_SSL_REDIRECT); DEBUG stays off.
+    assert values == [False, False, True, False]
+
+
+def test_check_deploy_warns_while_secure_cookies_is_off():
+    result = run_python(
+        ["manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        **PRODUCTION,
+        SECURE_COOKIES="false",
+    )
+    assert result.returncode != 0
+    report = result.stdout + result.stderr
+    assert "(security.W012) SESSION_COOKIE_SECURE" in report
+    assert "(security.W016)" in report

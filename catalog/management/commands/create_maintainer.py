@@ -7,6 +7,8 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.core.validators import validate_email
 
+from catalog.schema import migrate_if_pending
+
 
 class Command(BaseCommand):
     help = "Create (or promote) a maintainer: staff access to the admin, in the Maintainers group."
@@ -26,6 +28,8 @@ class Command(BaseCommand):
             validate_email(email)
         except ValidationError as exc:
             raise CommandError(f"'{email}' is not a valid email address.") from exc
+        if migrate_if_pending():
+            self.stdout.write("The database was not migrated: applied its migrations first.")
         User = get_user_model()
         user = User.objects.filter(email__iexact=email).first()
         if user is None:

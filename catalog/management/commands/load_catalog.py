@@ -15,7 +15,10 @@ class Command(BaseCommand):
             doc = read_catalog(file)
         except CatalogFileError as exc:
             raise CommandError(f"Nothing was loaded. {exc}") from exc
-        report = load_catalog(doc, progress=options["verbosity"] > 0, stream=self.stderr._out)
+        # A bar redrawn with carriage returns is for a person watching a terminal; in logs and
+        # pipes it is noise.
+        show_progress = options["verbosity"] > 0 and self.stdout.isatty() and self.stderr.isatty()
+        report = load_catalog(doc, progress=show_progress, stream=self.stderr._out)
         for line in report.lines():
             self.stdout.write(line)
         if report.changed:

@@ -4,7 +4,10 @@ from catalog.backups import RestoreRefused, restore
 
 
 class Command(BaseCommand):
-    help = "Load a backup made by `manage.py backup` into a freshly migrated database."
+    help = (
+        "Load a backup made by `manage.py backup` into an empty database "
+        "(migrating it first when it is not migrated yet)."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("path", help="The backup file (.json.gz).")
@@ -16,7 +19,9 @@ class Command(BaseCommand):
 
     def handle(self, *args, path, force, **options):
         try:
-            restore(path=path, force=force)
+            migrated = restore(path=path, force=force)
         except RestoreRefused as error:
             raise CommandError(str(error)) from error
+        if migrated:
+            self.stdout.write("The database was not migrated: applied its migrations first.")
         self.stdout.write(self.style.SUCCESS(f"Restored {path}"))

@@ -1,0 +1,20 @@
+# The search triggers and functions, installed from their declaration in catalog/search/
+# (document.py and triggers.py) instead of SQL written by hand, and every entry rebuilt from it.
+# A change to the declaration is installed by a new migration with this same operation;
+# tests/catalog/test_search_schema.py fails until the database matches the declaration.
+# Nothing runs on SQLite.
+from django.db import migrations
+
+from catalog.migration_operations import PostgreSQLOnlySQL
+from catalog.search.triggers import install_sql
+
+
+class Migration(migrations.Migration):
+    dependencies = [
+        ("catalog", "0007_search_entry_lists"),
+    ]
+
+    operations = [
+        # Reversing leaves the set installed: the earlier schema uses the same names and behaviour.
+        PostgreSQLOnlySQL(install_sql(), migrations.RunSQL.noop),
+    ]

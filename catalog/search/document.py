@@ -1,0 +1,121 @@
+"""The search document, declared once: which text of a source is searched, and at what weight.
+
+PostgreSQL keeps one weighted tsvector per published source (the `document` of SearchEntry),
+written by triggers in the same transaction as every write it depends on. The SQL of that
+document is generated from SEARCH_DOCUMENT below (see `document_sql()`), the triggers from it
+and the entry's columns (see `triggers.py`), and ranking reads RANK_WEIGHTS. Changing the
+declaration means a migration that re-installs the triggers (`triggers.install_sql()`); a test
+compares the database's installed functions with what this declaration generates.
+"""
+
+from dataclasses import dataclass
+from itertools import groupby
+
+from django.db import models
+
+from ..models import Source
+
+LANGUAGE = "english"
+WEIGHTS = "ABCD"
+# What a match at each weight is worth to ts_rank. The title counts far more than anything
+# else: readers search for names.
+RANK_WEIGHTS = {"A": 1.0, "B": 0.4, "C": 0.2, "D": 0.05}
+
+
+@dataclass(frozen=True)
+class Field:
+    """A text column of the source, searched at `weight`.
+
+    `list_separator`: the column holds a list ("FA2,FlashAttention-2") whose separators become
+    spaces, so each item is searched as its own words.
+    """
+
+    name: str
+    weight: str
+    list_separator: str = ""
+
+    def sql(self, row: str) -> str:
+        column = f"{row}.{Source._meta.get_field(self.name).column}"
+        if self.list_separator:
+            return f"replace({column}, '{self.list_separator}', ' ')"
+        return column
+
+
+@dataclass(frozen=True)
+class Related:
+    """The `field` of every row the source's many-to-many `name` links to (topic names)."""
+
+    name: str
+    field: str
+    weight: str
+
+    @property
+    def link(self) -> models.ManyToManyField:
+        return Source._meta.get_field(self.name)
+
+    @property
+    def through_table(self) -> str:
+        return self.link.remote_field.through._meta.db_table
+
+    @property
+    def source_column(self) -> str:
+        return self.link.m2m_column_name()
+
+    @property
+    def target_column(self) -> str:
+        return self.link.m2m_reverse_name()
+
+    @property
+    def target_table(self) -> str:
+        return self.link.related_model._meta.db_table
+
+    @property
+    def text_column(self) -> str:
+        return self.link.related_model._meta.get_field(self.field).column
+
+    def sql(self, row: str) -> str:
+        return (
+            f"(SELECT string_agg(t.{self.text_column}, ' ') FROM {self.through_table} st "
+            f"JOIN {self.target_table} t ON t.id = st.{self.target_column} "
+            f"WHERE st.{self.source_column} = {row}.id)"
+        )
+
+
+SEARCH_DOCUMENT = (
+    Field("title", "A"),
+    Field("authors", "B"),
+    Field("aliases", "B", list_separator=","),
+    Field("venue", "C"),
+    Related("topics", "name", "C"),
+    Field("summary", "D"),
+)
+
+
+def rank_weights() -> list[float]:
+    """RANK_WEIGHTS in the order SearchRank takes them: D, C, B, A."""
+    return [RANK_WEIGHTS[weight] for weight in reversed(WEIGHTS)]
+
+
+def source_fields(document: tuple = SEARCH_DOCUMENT) -> list[str]:
+    """The source's own searched columns, in declaration order."""
+    return [
+        Source._meta.get_field(part.name).column for part in document if isinstance(part, Field)
+    ]
+
+
+def related_parts(document: tuple = SEARCH_DOCUMENT) -> list[Related]:
+    return [part for part in document if isinstance(part, Related)]
+
+
+def document_sql(document: tuple = SEARCH_DOCUMENT, row: str = "s") -> str:
+    """The tsvector of source `row`: one setweight(to_tsvector(...)) per weight, A first.
+
+    Parts of the same weight are parsed as one text, so their words take consecutive positions.
+    """
+    ordered = sorted(document, key=lambda part: WEIGHTS.index(part.weight))
+    vectors = [
+        f"setweight(to_tsvector('{LANGUAGE}', concat_ws(' ', "
+        f"{', '.join(part.sql(row) for part in parts)})), '{weight}')"
+        for weight, parts in groupby(ordered, key=lambda part: part.weight)
+    ]
+    return "SELECT " + "\n    || ".join(vectors)

@@ -1,0 +1,133 @@
+"""The browse-and-search page assembled: matches, facets, the page of cards, chips."""
+
+from dataclasses import dataclass, field
+
+from django.conf import settings
+from django.core.paginator import Page, Paginator
+from django.db import connections
+
+from ..models import Source
+from .backend import Suggestion, cards
+from .facets import Facets, YearChart
+from .parsing import ParsedQuery, SearchParams, chosen_sort, parse_query
+from .postgres import PostgresBackend
+from .sqlite import ContainsBackend
+
+CLEAR_FILTERS = {"topic": None, "tier": None, "kind": None, "list": None, "year": None}
+
+
+@dataclass(frozen=True)
+class Chip:
+    """An active filter; `removal` is the URL change that drops it."""
+
+    label: str
+    removal: dict
+    keeps_query_box: bool = True
+
+
+@dataclass
+class SearchPage:
+    page: Page
+    facets: Facets
+    query: ParsedQuery
+    sort: str
+    chips: list[Chip] = field(default_factory=list)
+    suggestions: list[Suggestion] = field(default_factory=list)
+    clear_filters: dict = field(default_factory=lambda: dict(CLEAR_FILTERS))
+
+
+def backend_for(using: str) -> PostgresBackend | ContainsBackend:
+    if connections[using].vendor == "postgresql":
+        return PostgresBackend()
+    return ContainsBackend()
+
+
+def mark_selected(facets: Facets, params: SearchParams) -> None:
+    """Mark the chosen items, give each the URL change that toggles it, chart the years."""
+    active_topics = [topic.slug for topic in params.topics]
+    for item in facets.topics:
+        item.selected = item.value in active_topics
+        item.change = {
+            "topic": [slug for slug in active_topics if slug != item.value]
+            if item.selected
+            else [*active_topics, item.value]
+        }
+    chosen = {
+        ("tiers", "tier"): params.tier.slug if params.tier else "",
+        ("kinds", "kind"): params.kind,
+        ("lists", "list"): params.reading_list.slug if params.reading_list else "",
+    }
+    for (name, key), value in chosen.items():
+        for item in getattr(facets, name):
+            item.selected = item.value == value
+            item.change = {key: None if item.selected else item.value}
+    year = params.year_text
+    decades = facets.decades
+    for item in decades:
+        item.selected = item.value == year
+        item.change = {"year": None if item.selected else item.value}
+    facets.decade_items = decades
+    one_year = params.year_from if params.year_from == params.year_to else None
+    facets.year_chart = YearChart.from_counts(facets.years, selected=one_year)
+
+
+def active_chips(params: SearchParams) -> list[Chip]:
+    chips = []
+    if params.q:
+        chips.append(Chip(f"“{params.q}”", {"q": None}, keeps_query_box=False))
+    slugs = [topic.slug for topic in params.topics]
+    for topic in params.topics:
+        chips.append(Chip(f"Topic: {topic.name}", {"topic": [s for s in slugs if s != topic.slug]}))
+    if params.tier:
+        chips.append(Chip(f"Tier: {params.tier.name}", {"tier": None}))
+    if params.kind:
+        chips.append(Chip(f"Kind: {Source.Kind(params.kind).label}", {"kind": None}))
+    if params.reading_list:
+        chips.append(Chip(f"List: {params.reading_list.title}", {"list": None}))
+    if params.year_from is not None:
+        chips.append(Chip(f"Year: {params.year_text.replace('-', '\u2013')}", {"year": None}))
+    return chips
+
+
+def matching_sources(params: SearchParams, *, limit: int, using: str = "default") -> list[Source]:
+    """Every source a search shows (up to `limit`), in the order it shows them, unpaged."""
+    backend = backend_for(using)
+    query = backend.prepare(parse_query(params.q), using)
+    matches = backend.matches(params, query, using)
+    ids = backend.ordered_ids(matches, chosen_sort(params, query), query)
+    return cards(list(ids[:limit]), using)
+
+
+def search_sources(params: SearchParams, *, using: str = "default") -> SearchPage:
+    """Everything the browse-and-search page shows, in a constant number of queries."""
+    backend = backend_for(using)
+    query = backend.prepare(parse_query(params.q), using)
+    matches = backend.matches(params, query, using)
+    sort = chosen_sort(params, query)
+    facets = backend.facet_counts(matches, sort, query, params.page)
+    # The paginator only does the page arithmetic: the facet query already counted the matches.
+    paginator = Paginator((), settings.CATALOG_PAGE_SIZE)
+    paginator.count = facets.total
+    page = paginator.get_page(params.page)
+    if facets.page_ids and page.number == params.page:
+        ids = facets.page_ids  # picked by the facet statement
+    elif facets.total:
+        # A page past the end (shown as the last page), or a backend that does not pick pages.
+        ordered = backend.ordered_ids(matches, sort, query)
+        ids = list(ordered[page.start_index() - 1 : page.end_index()])
+    else:
+        ids = []
+    page.object_list = backend.result_cards(ids, query, using)
+    suggestions = []
+    if not facets.total and query:
+        # Closest titles across the whole catalog: the filters may be what hid them.
+        suggestions = backend.suggestions(query, using)
+    mark_selected(facets, params)
+    return SearchPage(
+        page=page,
+        facets=facets,
+        query=query,
+        sort=sort,
+        chips=active_chips(params),
+        suggestions=suggestions,
+    )

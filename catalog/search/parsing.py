@@ -1,0 +1,120 @@
+"""What the reader asked for: the query they typed, and the filters and order the page carries."""
+
+import re
+from dataclasses import dataclass, field
+
+from ..models import ReadingList, Tier, Topic
+
+MAX_QUERY_LENGTH = 200
+MAX_WORDS = 16
+
+TOKEN = re.compile(r'(-?)"([^"]*)"?|(\S+)')
+WORD = re.compile(r"\w+")
+# "FlashAttention-3": a word joined to another by punctuation, indexed as one token too.
+JOINED_WORD = re.compile(r"\w[^\w\s\"]+\w")
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+SORTS = {
+    "list": "List order",
+    "newest": "Newest first",
+    "title": "Title A to Z",
+    "year": "Year, newest first",
+}
+
+
+@dataclass(frozen=True)
+class ParsedQuery:
+    text: str = ""
+    words: tuple = ()
+    phrases: tuple = ()
+    excluded: tuple = ()
+    any_of: bool = False
+
+    def __bool__(self) -> bool:
+        return bool(self.words or self.phrases)
+
+    @property
+    def uses_operators(self) -> bool:
+        """Quotes, exclusions or "or": the reader is being precise, so no guessing is added."""
+        return bool(self.phrases or self.excluded or self.any_of)
+
+    @property
+    def highlight_words(self) -> tuple:
+        return tuple(dict.fromkeys([*self.words, *(w for p in self.phrases for w in p.split())]))
+
+
+def clean_query_text(raw: str | None) -> tuple[str, bool]:
+    """The query as it will be searched, and whether it was cut: control characters out,
+    whitespace collapsed, capped at MAX_QUERY_LENGTH."""
+    text = " ".join(CONTROL.sub(" ", raw or "").split())
+    return text[:MAX_QUERY_LENGTH].strip(), len(text) > MAX_QUERY_LENGTH
+
+
+def parse_query(text: str) -> ParsedQuery:
+    """Words, "quoted phrases", -exclusions and `or`, reduced to plain word characters.
+
+    Everything that is not a word character is dropped here, so `&|!:*()` and quotes can never
+    reach tsquery syntax, and unbalanced quotes simply run to the end of the query.
+    """
+    words, phrases, excluded, any_of = [], [], [], False
+    for negated, phrase, bare in TOKEN.findall(text):
+        if bare:
+            if bare.lower() == "or" and words:
+                any_of = True
+                continue
+            negated, phrase = bare.startswith("-") and len(bare) > 1, bare
+            if not negated:
+                words.extend(w.lower() for w in WORD.findall(phrase))
+                continue
+        tokens = [w.lower() for w in WORD.findall(phrase)]
+        if not tokens:
+            continue
+        if negated:
+            excluded.append(" ".join(tokens))
+        elif len(tokens) == 1:
+            words.append(tokens[0])
+        else:
+            phrases.append(" ".join(tokens))
+    return ParsedQuery(
+        text=text,
+        words=tuple(dict.fromkeys(words))[:MAX_WORDS],
+        phrases=tuple(phrases)[:MAX_WORDS],
+        excluded=tuple(excluded)[:MAX_WORDS],
+        any_of=any_of,
+    )
+
+
+@dataclass
+class SearchParams:
+    q: str = ""
+    topics: list[Topic] = field(default_factory=list)  # all required
+    tier: Tier | None = None
+    kind: str = ""
+    reading_list: ReadingList | None = None
+    year_from: int | None = None
+    year_to: int | None = None
+    sort: str = ""
+    page: int = 1
+
+    @property
+    def year_text(self) -> str:
+        if self.year_from is None:
+            return ""
+        if self.year_from == self.year_to:
+            return str(self.year_from)
+        return f"{self.year_from}-{self.year_to}"
+
+    @property
+    def filter_count(self) -> int:
+        chosen = (self.tier, self.kind, self.reading_list, self.year_from is not None)
+        return len(self.topics) + sum(bool(value) for value in chosen)
+
+    @property
+    def has_filters(self) -> bool:
+        return bool(self.filter_count)
+
+
+def chosen_sort(params: SearchParams, query: ParsedQuery) -> str:
+    """The order the page uses: best match when searching, the lists' own order when browsing."""
+    sort = params.sort or ("relevance" if query else "list")
+    return "list" if sort == "relevance" and not query else sort

@@ -1,0 +1,59 @@
+"""Snippets and marked titles: catalog text escaped, matched words wrapped in <mark>."""
+
+import re
+
+from django.utils.html import escape, format_html
+from django.utils.safestring import SafeString, mark_safe
+
+from .parsing import CONTROL
+
+SNIPPET_WORDS = 30
+# Markers ts_headline puts around matches; control characters never occur in catalog text,
+# so the whole headline can be escaped first and the markers turned into <mark> afterwards.
+START_SEL, STOP_SEL = "\x02", "\x03"
+
+
+def marked_snippet(headline: str) -> SafeString | str:
+    """Escape a ts_headline result, then turn its match markers into <mark> ("" if none)."""
+    if START_SEL not in headline:
+        return ""
+    kept = {START_SEL, STOP_SEL}
+    text = escape(CONTROL.sub(lambda m: m.group() if m.group() in kept else "", headline))
+    # escape() leaves the markers alone, so every other character of the data is escaped here.
+    text = text.replace(START_SEL, "<mark>").replace(STOP_SEL, "</mark>")
+    return mark_safe(text)
+
+
+def words_pattern(words: tuple | list) -> re.Pattern | None:
+    """One pattern matching any of the words, longest first; None when no word is worth it."""
+    words = [w for w in words if len(w) > 1]  # marking every "a" helps nobody
+    if not words:
+        return None
+    alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    return re.compile(alternatives, re.IGNORECASE)
+
+
+def marked_words(text: str, pattern: re.Pattern) -> SafeString | str:
+    """The text escaped, with every match of pattern wrapped in <mark> ("" if none)."""
+    pieces, last = [], 0
+    for found in pattern.finditer(text):
+        pieces.append(escape(text[last : found.start()]))
+        pieces.append(format_html("<mark>{}</mark>", found.group()))
+        last = found.end()
+    if not last:
+        return ""
+    pieces.append(escape(text[last:]))
+    return mark_safe("".join(str(p) for p in pieces))
+
+
+def plain_snippet(text: str, pattern: re.Pattern | None) -> SafeString | str:
+    """A window of the summary around the first match, matched words wrapped in <mark>."""
+    first = pattern.search(text) if text and pattern else None
+    if not first:
+        return ""
+    tokens = text.split()
+    start = max(len(text[: first.start()].split()) - 8, 0)
+    window = " ".join(tokens[start : start + SNIPPET_WORDS])
+    prefix = "… " if start else ""
+    suffix = " …" if start + SNIPPET_WORDS < len(tokens) else ""
+    return mark_safe(prefix + marked_words(window, pattern) + suffix)

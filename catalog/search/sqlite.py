@@ -1,0 +1,96 @@
+"""The backend for databases without full-text search (SQLite): every word required, title
+matches first, closest titles by difflib when nothing matches."""
+
+import difflib
+
+from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
+
+from ..models import Source, Topic
+from .backend import SUGGESTIONS, Backend, Suggestion, narrowed
+from .facets import JOIN_COUNTS, MATCH_COLUMNS, Facets, facet_counts
+from .parsing import ParsedQuery, SearchParams
+from .snippets import marked_words, plain_snippet, words_pattern
+
+
+class ContainsBackend(Backend):
+    """Every word must appear somewhere; sources with the words in their title come first."""
+
+    FIELDS = ("title", "authors", "aliases", "venue", "summary")
+
+    def matches(self, params: SearchParams, query: ParsedQuery, using: str) -> QuerySet:
+        """The published sources the page shows, before ordering."""
+        sources = narrowed(Source.objects.using(using).published(), params, in_topic=self._in_topic)
+        return self.match(sources, query) if query else sources
+
+    @staticmethod
+    def _in_topic(topic: Topic) -> Q:
+        # A subquery, not a join: joins would repeat rows and break the facet counts.
+        tagged = Source.topics.through.objects.filter(Q(topic=topic) | Q(topic__parent=topic))
+        return Q(pk__in=tagged.values("source_id"))
+
+    def in_list_order(self, matches: QuerySet) -> QuerySet:
+        return matches.in_list_order()
+
+    def facet_counts(self, matches: QuerySet, sort: str, query: ParsedQuery, page: int) -> Facets:
+        columns = ("pk", "tier_id", "kind", "year")
+        return facet_counts(matches.values_list(*columns), MATCH_COLUMNS, JOIN_COUNTS)
+
+    def _contains(self, text: str) -> Q:
+        condition = Q()
+        for name in self.FIELDS:
+            condition |= Q(**{f"{name}__icontains": text})
+        topics = Source.topics.through.objects.filter(topic__name__icontains=text)
+        return condition | Q(pk__in=topics.values("source_id"))
+
+    def match(self, sources: QuerySet, query: ParsedQuery) -> QuerySet:
+        groups = [self._contains(text) for text in (*query.words, *query.phrases)]
+        if query.any_of:
+            condition = Q()
+            for group in groups:
+                condition |= group
+            sources = sources.filter(condition)
+        else:
+            for group in groups:
+                sources = sources.filter(group)
+        for text in query.excluded:
+            sources = sources.exclude(self._contains(text))
+        return sources
+
+    def by_relevance(self, matches: QuerySet, query: ParsedQuery) -> QuerySet:
+        title_hits = sum(
+            (
+                Case(When(title__icontains=text, then=1), default=0, output_field=IntegerField())
+                for text in (*query.words, *query.phrases)
+            ),
+            Value(0),
+        )
+        return matches.alias(
+            named=self._named(query.text.strip().strip('"')),
+            title_hits=title_hits,
+            primary=Case(When(basis=Source.Basis.NONE, then=0), default=1),
+        ).order_by("-named", "-title_hits", "-primary", "title", "pk")
+
+    def _named(self, text: str) -> Case:
+        """1 when the whole query is the source's title or one of its aliases ("FP8", "GQA")."""
+        condition = (
+            Q(title__iexact=text)
+            | Q(aliases__iexact=text)
+            | Q(aliases__istartswith=f"{text},")
+            | Q(aliases__icontains=f", {text},")
+            | Q(aliases__iendswith=f", {text}")
+        )
+        return Case(When(condition, then=1), default=0, output_field=IntegerField())
+
+    def add_snippets(self, sources: list[Source], query: ParsedQuery) -> None:
+        pattern = words_pattern(query.highlight_words)
+        for source in sources:
+            source.snippet = plain_snippet(source.summary, pattern)
+            source.marked_title = marked_words(source.title, pattern) if pattern else ""
+
+    def suggestions(self, query: ParsedQuery, using: str) -> list[Suggestion]:
+        titles = dict(Source.objects.using(using).published().values_list("title", "slug"))
+        by_lower = {title.lower(): title for title in titles}
+        close = difflib.get_close_matches(
+            query.text.lower(), list(by_lower), n=SUGGESTIONS, cutoff=0.4
+        )
+        return [Suggestion(by_lower[t], titles[by_lower[t]]) for t in close]

@@ -1,0 +1,339 @@
+"""Moderation in the admin: the queue, the checks, and the decisions (each through a service)."""
+
+from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Prefetch
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html, format_html_join
+
+from catalog.models import Topic
+
+from .duplicates import find_duplicates
+from .fields import groups
+from .forms import AcceptForm, ReasonForm
+from .models import Decision, Proposal
+from .services import (
+    MODERATE_PERMISSION,
+    accept_proposal,
+    bulk_reject,
+    reject_proposal,
+    request_changes,
+)
+
+ALL = "all"
+
+
+class QueueStatusFilter(admin.SimpleListFilter):
+    """The queue opens on pending proposals; every other status is one click away."""
+
+    title = "status"
+    parameter_name = "status"
+
+    def lookups(self, request, model_admin):
+        return [*Proposal.Status.choices, (ALL, "All")]
+
+    def choices(self, changelist):
+        value = self.value() or Proposal.Status.PENDING
+        for lookup, title in self.lookup_choices:
+            yield {
+                "selected": value == lookup,
+                "query_string": changelist.get_query_string({self.parameter_name: lookup}),
+                "display": title,
+            }
+
+    def queryset(self, request, queryset):
+        value = self.value() or Proposal.Status.PENDING
+        if value == ALL:
+            return queryset
+        if value not in Proposal.Status.values:
+            return queryset.none()
+        return queryset.filter(status=value)
+
+
+class DecisionInline(admin.TabularInline):
+    model = Decision
+    extra = 0
+    can_delete = False
+    fields = ["created", "action", "maintainer", "reason", "spam"]
+    readonly_fields = fields
+    ordering = ["-created"]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+# The admin shows some answers through a method that renders them for a maintainer.
+SHOWN_AS = {"url": "link", "topics": "topic_names"}
+
+
+def admin_fieldsets() -> list[tuple[str | None, dict]]:
+    """The declared answers in their groups, with the moderation context around them."""
+    answers = [
+        (group, {"fields": [SHOWN_AS.get(name, name) for name in names]})
+        for group, names in groups()
+    ]
+    return [
+        (None, {"fields": ["status", "proposer_info", "submitted_at", "created"]}),
+        answers[0],
+        ("Checks", {"fields": ["duplicate_check", "similar_titles"]}),
+        *answers[1:],
+        ("Outcome", {"fields": ["resulting_source"]}),
+    ]
+
+
+@admin.register(Proposal)
+class ProposalAdmin(admin.ModelAdmin):
+    list_display = ["title", "status", "proposer", "tier", "kind", "submitted_at"]
+    list_filter = [QueueStatusFilter, "tier", "kind", "basis"]
+    list_select_related = ["proposer", "tier"]
+    search_fields = ["title", "url", "proposer__email"]
+    ordering = ["submitted_at", "pk"]
+    date_hierarchy = "submitted_at"
+    actions = ["reject_as_spam"]
+    inlines = [DecisionInline]
+    change_form_template = "admin/proposals/proposal/change_form.html"
+    fieldsets = admin_fieldsets()
+    readonly_fields = [name for _, options in fieldsets for name in options["fields"]]
+
+    def get_queryset(self, request):
+        return (
+            super()
+            .get_queryset(request)
+            .select_related("proposer", "tier", "after_source", "replaces", "resulting_source")
+            .prefetch_related(Prefetch("topics", queryset=Topic.objects.order_by("position")))
+        )
+
+    # Proposals arrive from readers and change only through decisions.
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_decide_permission(self, request):
+        return request.user.has_perm(MODERATE_PERMISSION)
+
+    @admin.display(description="proposer")
+    def proposer_info(self, obj):
+        others = Proposal.objects.by(obj.proposer_id).exclude(pk=obj.pk).count()
+        return format_html(
+            "{} &lt;{}&gt; · joined {} · {} other proposal{}",
+            obj.proposer.public_name,
+            obj.proposer.email,
+            obj.proposer.date_joined.date().isoformat(),
+            others,
+            "" if others == 1 else "s",
+        )
+
+    @admin.display(description="URL")
+    def link(self, obj):
+        return format_html(
+            '<a href="{}" rel="noopener noreferrer nofollow">{}</a>', obj.url, obj.url
+        )
+
+    @admin.display(description="topics")
+    def topic_names(self, obj):
+        return ", ".join(topic.name for topic in obj.topics.all()) or "—"
+
+    @admin.display(description="duplicate check")
+    def duplicate_check(self, obj):
+        report = find_duplicates(url=obj.url, exclude_proposal=obj)
+        if report.source:
+            return format_html(
+                'Already in the catalog: <a href="{}">{}</a>',
+                reverse("admin:catalog_source_change", args=[report.source.pk]),
+                report.source.title,
+            )
+        if report.proposal:
+            return format_html(
+                'Also proposed: <a href="{}">{}</a>',
+                reverse("admin:proposals_proposal_change", args=[report.proposal.pk]),
+                report.proposal.title,
+            )
+        return "No other source or open proposal has this URL."
+
+    @admin.display(description="similar titles")
+    def similar_titles(self, obj):
+        similar = find_duplicates(title=obj.title).similar
+        if not similar:
+            return "None."
+        return format_html(
+            "<ul>{}</ul>",
+            format_html_join(
+                "",
+                '<li><a href="{}">{}</a></li>',
+                ((reverse("admin:catalog_source_change", args=[s.pk]), s.title) for s in similar),
+            ),
+        )
+
+    # Decisions: an intermediate page per action, each calling one service.
+
+    def get_urls(self):
+        view = self.admin_site.admin_view
+        return [
+            path("<int:pk>/accept/", view(self.accept_view), name="proposals_proposal_accept"),
+            path(
+                "<int:pk>/request-changes/",
+                view(self.request_changes_view),
+                name="proposals_proposal_request_changes",
+            ),
+            path("<int:pk>/reject/", view(self.reject_view), name="proposals_proposal_reject"),
+            *super().get_urls(),
+        ]
+
+    def render_change_form(self, request, context, *args, **kwargs):
+        context["can_decide"] = self.has_decide_permission(request)
+        return super().render_change_form(request, context, *args, **kwargs)
+
+    def _proposal_to_decide(self, request, pk):
+        if not self.has_decide_permission(request):
+            raise PermissionDenied
+        return get_object_or_404(self.get_queryset(request), pk=pk)
+
+    def _decided(self, request, proposal):
+        self.message_user(
+            request,
+            f"“{proposal.title}” was already decided ({proposal.get_status_display().lower()}).",
+            messages.WARNING,
+        )
+        return redirect("admin:proposals_proposal_change", proposal.pk)
+
+    def _page(self, request, proposal, form, *, action, title):
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "title": title,
+            "proposal": proposal,
+            "form": form,
+            "action": action,
+            "check": find_duplicates(
+                url=proposal.url, title=proposal.title, exclude_proposal=proposal
+            ),
+        }
+        return TemplateResponse(request, "admin/proposals/proposal/decide.html", context)
+
+    def accept_view(self, request, pk):
+        proposal = self._proposal_to_decide(request, pk)
+        if not proposal.is_open:
+            return self._decided(request, proposal)
+        form = AcceptForm(request.POST or None, initial=AcceptForm.initial_for(proposal))
+        if request.method == "POST" and form.is_valid():
+            try:
+                source = accept_proposal(
+                    proposal=proposal,
+                    by=request.user,
+                    overrides=form.overrides(),
+                    reason=form.cleaned_data["reason"],
+                )
+            except ValidationError as error:
+                return self._refused(request, proposal, form, error, action="accept")
+            self.message_user(
+                request,
+                format_html(
+                    'Accepted: <a href="{}">{}</a> is in the catalog.',
+                    source.get_absolute_url(),
+                    source.title,
+                ),
+                messages.SUCCESS,
+            )
+            return redirect("admin:proposals_proposal_changelist")
+        return self._page(request, proposal, form, action="accept", title="Accept proposal")
+
+    def _refused(self, request, proposal, form, error, *, action):
+        if getattr(error, "code", None) == "decided":
+            proposal.refresh_from_db()
+            return self._decided(request, proposal)
+        if hasattr(error, "error_dict"):
+            for name, errors in error.error_dict.items():
+                form.add_error(name if name in form.fields else None, errors)
+        else:
+            form.add_error(None, error)
+        return self._page(
+            request, proposal, form, action=action, title=f"{action.title()} proposal"
+        )
+
+    def _reason_view(self, request, pk, *, service, action, title, done):
+        proposal = self._proposal_to_decide(request, pk)
+        if not proposal.is_open:
+            return self._decided(request, proposal)
+        form = ReasonForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                service(proposal=proposal, by=request.user, reason=form.cleaned_data["reason"])
+            except ValidationError as error:
+                return self._refused(request, proposal, form, error, action=action)
+            self.message_user(request, f"{done}: “{proposal.title}”.", messages.SUCCESS)
+            return redirect("admin:proposals_proposal_changelist")
+        return self._page(request, proposal, form, action=action, title=title)
+
+    def request_changes_view(self, request, pk):
+        return self._reason_view(
+            request,
+            pk,
+            service=request_changes,
+            action="request-changes",
+            title="Request changes",
+            done="Changes requested",
+        )
+
+    def reject_view(self, request, pk):
+        return self._reason_view(
+            request,
+            pk,
+            service=reject_proposal,
+            action="reject",
+            title="Reject proposal",
+            done="Rejected",
+        )
+
+    @admin.action(description="Reject selected proposals as spam…", permissions=["decide"])
+    def reject_as_spam(self, request, queryset):
+        form = ReasonForm(request.POST if "apply" in request.POST else None)
+        if "apply" in request.POST and form.is_valid():
+            count = bulk_reject(
+                proposals=list(queryset), by=request.user, reason=form.cleaned_data["reason"]
+            )
+            self.message_user(
+                request,
+                f"Rejected {count} proposal{'s' if count != 1 else ''} as spam.",
+                messages.SUCCESS,
+            )
+            return None
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "title": "Reject as spam",
+            "proposals": queryset,
+            "form": form,
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+        }
+        return TemplateResponse(request, "admin/proposals/proposal/bulk_reject.html", context)
+
+
+@admin.register(Decision)
+class DecisionAdmin(admin.ModelAdmin):
+    """The record of every decision: readable, never changed or deleted."""
+
+    list_display = ["created", "action", "proposal", "maintainer", "spam"]
+    list_filter = ["action", "spam"]
+    list_select_related = ["proposal", "maintainer"]
+    search_fields = ["proposal__title", "reason"]
+    readonly_fields = ["proposal", "maintainer", "action", "reason", "spam", "created"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

@@ -1,0 +1,182 @@
+"""A proposal's answers, declared once.
+
+The model takes its length limits (and the check constraints that enforce them) from here, the
+form its questions, help, required answers and widgets, the services the answers they accept and
+what accepting copies onto the new source, and the admin its fieldsets.
+"""
+
+from dataclasses import dataclass
+
+from catalog.models import Tier
+
+TITLE_MAX = 300
+URL_MAX = 2000
+SHORT_TEXT_MAX = 2000
+LONG_TEXT_MAX = 10_000
+
+# Tiers a reader may propose into; "Start here" is curated by maintainers alone.
+PROPOSABLE_TIERS = frozenset({Tier.CORE, Tier.FRONTIER, Tier.FURTHER_READING})
+
+SOURCE_GROUP = "The source"
+QUESTIONS_GROUP = "The four questions"
+CLAIM_GROUP = "Performance claim"
+DISCLOSURE_GROUP = "Conflict of interest"
+GROUP_NOTES = {
+    CLAIM_GROUP: "If the source makes a performance claim you want the catalog to repeat, give "
+    "all five parts. A claim missing any of them is left out, so fill in all five or none.",
+}
+
+
+@dataclass(frozen=True)
+class Answer:
+    name: str
+    label: str
+    group: str
+    help_text: str = ""
+    # Tiers whose proposals must give this answer; empty means it is always optional.
+    required_for: frozenset[str] = frozenset()
+    required_message: str = ""
+    max_length: int | None = None
+    # Rows of the textarea that asks for it; None keeps the field's own widget.
+    rows: int | None = None
+    # The Source field that accepting the proposal fills from this answer, if any.
+    source_field: str = ""
+
+    @property
+    def always_required(self) -> bool:
+        return self.required_for >= PROPOSABLE_TIERS
+
+
+def _claim(name: str, label: str) -> Answer:
+    return Answer(name, label, CLAIM_GROUP, max_length=SHORT_TEXT_MAX, rows=2)
+
+
+ANSWERS: tuple[Answer, ...] = (
+    Answer(
+        "url",
+        "URL",
+        SOURCE_GROUP,
+        help_text="The address of the source itself: the paper, the specification, the "
+        "repository or the report, not a post about it. arXiv abstract, PDF and HTML pages "
+        "count as one source.",
+        required_for=PROPOSABLE_TIERS,
+        max_length=URL_MAX,
+        source_field="url",
+    ),
+    Answer(
+        "title",
+        "Title",
+        SOURCE_GROUP,
+        help_text="As the source itself titles it.",
+        required_for=PROPOSABLE_TIERS,
+        required_message="Give the title of the source.",
+        max_length=TITLE_MAX,
+        source_field="title",
+    ),
+    Answer("kind", "Kind", SOURCE_GROUP, required_for=PROPOSABLE_TIERS, source_field="kind"),
+    Answer(
+        "topics",
+        "Topics",
+        SOURCE_GROUP,
+        help_text="The topics a reader would look under.",
+        required_for=PROPOSABLE_TIERS,
+        required_message="Pick at least one topic.",
+        source_field="topics",
+    ),
+    Answer(
+        "tier",
+        "Tier",
+        SOURCE_GROUP,
+        help_text="Core holds primary sources in reading order. Frontier holds fast-moving work "
+        "that lacks a specification or paper, a shipped implementation or a reproducible "
+        "measurement. Further reading holds the rest.",
+        required_for=PROPOSABLE_TIERS,
+        source_field="tier",
+    ),
+    Answer(
+        "mechanism",
+        "What mechanism or idea it teaches",
+        QUESTIONS_GROUP,
+        help_text="One or two sentences: what a reader understands after reading it.",
+        required_for=PROPOSABLE_TIERS,
+        required_message="Say what mechanism or idea it teaches.",
+        max_length=SHORT_TEXT_MAX,
+        rows=3,
+        source_field="summary",
+    ),
+    Answer(
+        "basis",
+        "Why it is a primary source",
+        QUESTIONS_GROUP,
+        help_text="A core source must be one of these four. Commentary, summaries and vendor "
+        "marketing are not primary sources.",
+        required_for=PROPOSABLE_TIERS,
+        required_message="Say which kind of primary source this is.",
+        source_field="basis",
+    ),
+    Answer(
+        "basis_explanation",
+        "How it meets that bar",
+        QUESTIONS_GROUP,
+        help_text="For example: the paper that introduced the technique; the official "
+        "documentation that defines the behaviour; the repository that implements it; or a "
+        "report by the people who built it, with code, measurements and enough detail to "
+        "reproduce.",
+        required_for=PROPOSABLE_TIERS,
+        required_message="Explain how it meets the primary-source bar.",
+        max_length=SHORT_TEXT_MAX,
+        rows=3,
+    ),
+    Answer(
+        "after_source",
+        "Where it belongs in the reading order",
+        QUESTIONS_GROUP,
+        help_text="It comes right after this source.",
+        required_for=PROPOSABLE_TIERS,
+        required_message="Say which source a reader should read before this one.",
+    ),
+    Answer(
+        "replaces",
+        "Which existing source it replaces",
+        QUESTIONS_GROUP,
+        help_text="Only when it supersedes a source in the catalog.",
+    ),
+    _claim("hardware_software", "Hardware and software versions"),
+    _claim("workload", "Workload shapes or request distribution"),
+    _claim("precision_algorithm", "Precision and algorithm"),
+    _claim("baseline", "Baseline compared against"),
+    _claim("correctness_method", "How correctness was checked"),
+    Answer(
+        "conflict_of_interest",
+        "Conflict of interest",
+        DISCLOSURE_GROUP,
+        help_text="Say if you wrote it, work for its publisher or are paid to promote it. "
+        "Leave empty if none.",
+        max_length=SHORT_TEXT_MAX,
+        rows=2,
+    ),
+)
+
+BY_NAME: dict[str, Answer] = {answer.name: answer for answer in ANSWERS}
+ANSWER_NAMES: list[str] = [answer.name for answer in ANSWERS]
+# A claim missing any one of these is omitted, so the five are stored all together or not at all.
+CLAIM_FIELDS: list[str] = [answer.name for answer in ANSWERS if answer.group == CLAIM_GROUP]
+# What accepting copies onto the new Source: {source field: proposal field}.
+COPIED_TO_SOURCE: dict[str, str] = {
+    answer.source_field: answer.name for answer in ANSWERS if answer.source_field
+}
+
+
+def max_length(name: str) -> int:
+    limit = BY_NAME[name].max_length
+    if limit is None:
+        raise KeyError(f"{name} has no length limit")
+    return limit
+
+
+def groups() -> list[tuple[str, list[str]]]:
+    """The answers by group, in the order they are asked."""
+    ordered: dict[str, list[str]] = {}
+    for answer in ANSWERS:
+        ordered.setdefault(answer.group, []).append(answer.name)
+    return list(ordered.items())

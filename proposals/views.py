@@ -1,0 +1,195 @@
+"""Readers propose sources and follow their proposals; anyone reads the decision log."""
+
+from functools import wraps
+from urllib.parse import urlencode
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import REDIRECT_FIELD_NAME
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.db.models import Prefetch
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render, resolve_url
+from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import HttpResponseClientRedirect
+
+from catalog.models import ReadingList
+
+from .duplicates import find_duplicates
+from .forms import CheckForm, ProposalForm
+from .models import URL_MAX_LENGTH, Decision, Proposal
+from .services import WAFER_LIST, limit_problem, resubmit_proposal, submit_proposal
+
+PROPOSE_TEMPLATE = "proposals/propose.html"
+
+
+def login_required_htmx(view):
+    """Like login_required, but an HTMX request is sent to log in with a full-page redirect."""
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if request.user.is_authenticated:
+            return view(request, *args, **kwargs)
+        if request.htmx:
+            current = request.htmx.current_url_abs_path or request.get_full_path()
+            query = urlencode({REDIRECT_FIELD_NAME: current})
+            return HttpResponseClientRedirect(f"{resolve_url(settings.LOGIN_URL)}?{query}")
+        return redirect_to_login(request.get_full_path())
+
+    return wrapper
+
+
+def _rules():
+    return (
+        ReadingList.objects.filter(slug=WAFER_LIST)
+        .values_list("contribution_rules", flat=True)
+        .first()
+    )
+
+
+def _form_page(request, form, *, proposal=None, check=None):
+    context = {
+        "form": form,
+        "proposal": proposal,
+        "check": check if check is not None else form.duplicates,
+        "limit_problem": "" if proposal else limit_problem(request.user),
+        "rules": _rules(),
+    }
+    return render(request, PROPOSE_TEMPLATE, context)
+
+
+def _apply(form, error):
+    """Put a service's ValidationError onto the form, so the reader sees it next to the answer."""
+    if hasattr(error, "error_dict"):
+        for name, errors in error.error_dict.items():
+            form.add_error(name if name in form.fields else None, errors)
+    else:
+        form.add_error(None, error)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def propose(request: HttpRequest) -> HttpResponse:
+    form = ProposalForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        topics, answers = form.answers()
+        try:
+            proposal = submit_proposal(proposer=request.user, topics=topics, **answers)
+        except ValidationError as error:
+            _apply(form, error)
+        else:
+            messages.success(
+                request, f"Thank you: “{proposal.title}” is waiting for a maintainer's decision."
+            )
+            return redirect("proposals:my-proposals")
+    return _form_page(request, form)
+
+
+@login_required_htmx
+@require_GET
+@vary_on_headers("HX-Request")
+def propose_check(request: HttpRequest) -> HttpResponse:
+    """The live duplicate check. Without JavaScript the same address shows the whole form, filled
+    in with what was typed, and the check's findings."""
+    check_form = CheckForm(request.GET)
+    check_form.is_valid()
+    data = check_form.cleaned_data
+    # Editing a proposal must not find the proposal itself as a duplicate.
+    own = Proposal.objects.by(request.user).filter(pk=data.get("proposal")).first()
+    url = data.get("url", "")
+    check = find_duplicates(url=url, title=data.get("title", ""), exclude_proposal=own)
+    if len(url) > URL_MAX_LENGTH:
+        check.invalid = f"A URL can be at most {URL_MAX_LENGTH:,} characters."
+    if request.htmx:
+        context = {"check": check, "live": True, "proposal": own}
+        return render(request, f"{PROPOSE_TEMPLATE}#check", context)
+    initial = {
+        name: request.GET.getlist(name) if name == "topics" else request.GET.get(name)
+        for name in ProposalForm.Meta.fields
+        if name in request.GET
+    }
+    return _form_page(
+        request, ProposalForm(initial=initial, instance=own), proposal=own, check=check
+    )
+
+
+@login_required
+@require_GET
+def my_proposals(request: HttpRequest) -> HttpResponse:
+    proposals = (
+        Proposal.objects.by(request.user)
+        .select_related("tier", "resulting_source")
+        .prefetch_related(Prefetch("decisions", queryset=Decision.objects.order_by("-created")))
+        .order_by("-submitted_at", "-pk")
+    )
+    page = Paginator(proposals, settings.CATALOG_PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(request, "proposals/mine.html", {"page": page})
+
+
+def _own_proposal(request, pk):
+    # Another reader's proposal is indistinguishable from one that does not exist.
+    return get_object_or_404(
+        Proposal.objects.select_related("tier", "after_source", "replaces", "resulting_source"),
+        pk=pk,
+        proposer=request.user,
+    )
+
+
+@login_required
+@require_GET
+def proposal_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    proposal = _own_proposal(request, pk)
+    decisions = proposal.decisions.order_by("-created")
+    return render(
+        request,
+        "proposals/detail.html",
+        {"proposal": proposal, "decisions": decisions, "topics": proposal.topics.all()},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def proposal_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    proposal = _own_proposal(request, pk)
+    if not proposal.can_be_edited:
+        messages.error(
+            request,
+            f"This proposal is {proposal.get_status_display().lower()}; only a proposal with "
+            "changes requested can be edited.",
+        )
+        return redirect(proposal)
+    form = ProposalForm(request.POST or None, instance=proposal)
+    if request.method == "POST" and form.is_valid():
+        topics, answers = form.answers()
+        try:
+            resubmit_proposal(proposal=proposal, by=request.user, topics=topics, **answers)
+        except ValidationError as error:
+            _apply(form, error)
+        else:
+            messages.success(
+                request, "Your changes are in: the proposal waits for a decision again."
+            )
+            return redirect("proposals:my-proposals")
+    latest = proposal.decisions.order_by("-created").first()
+    return render(
+        request,
+        PROPOSE_TEMPLATE,
+        {
+            "form": form,
+            "proposal": proposal,
+            "latest": latest,
+            "check": form.duplicates,
+            "rules": _rules(),
+        },
+    )
+
+
+@require_GET
+def decision_log(request: HttpRequest) -> HttpResponse:
+    decisions = Decision.objects.public_log()
+    page = Paginator(decisions, settings.CATALOG_PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(request, "proposals/decisions.html", {"page": page})

@@ -1,0 +1,70 @@
+from django.contrib import admin
+
+from .models import Invitation, JoinLink, Membership, Session, Team
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 0
+    autocomplete_fields = ["user"]
+    fields = ["user", "role", "joined"]
+
+
+@admin.register(Team)
+class TeamAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug", "member_count", "created"]
+    search_fields = ["name", "slug", "description"]
+    prepopulated_fields = {"slug": ["name"]}
+    fields = ["name", "slug", "description", "auto_join_domains"]
+    inlines = [MembershipInline]
+
+    def get_queryset(self, request):
+        from django.db.models import Count
+
+        return super().get_queryset(request).annotate(members_total=Count("memberships"))
+
+    @admin.display(description="Members", ordering="members_total")
+    def member_count(self, team):
+        return team.members_total
+
+
+@admin.register(Invitation)
+class InvitationAdmin(admin.ModelAdmin):
+    list_display = ["email", "team", "invited_by", "created", "expires", "accepted_at"]
+    list_select_related = ["team", "invited_by"]
+    search_fields = ["email", "team__name"]
+    readonly_fields = [
+        "team",
+        "email",
+        "invited_by",
+        "any_email",
+        "created",
+        "accepted_at",
+        "accepted_by",
+    ]
+    fields = [*readonly_fields, "expires"]
+
+    def has_add_permission(self, request):
+        # An invitation's link exists only in the email the owner's request sent.
+        return False
+
+
+@admin.register(JoinLink)
+class JoinLinkAdmin(admin.ModelAdmin):
+    list_display = ["team", "created_by", "created", "expires", "uses", "max_uses", "revoked"]
+    list_select_related = ["team", "created_by"]
+    list_filter = ["revoked"]
+    readonly_fields = ["team", "created_by", "created", "uses"]
+    fields = [*readonly_fields, "expires", "max_uses", "revoked"]
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(Session)
+class SessionAdmin(admin.ModelAdmin):
+    list_display = ["title", "team", "starts_at", "facilitator", "reminder_sent_at"]
+    list_select_related = ["team", "facilitator"]
+    search_fields = ["title", "team__name"]
+    autocomplete_fields = ["sources", "facilitator"]
+    fields = ["team", "title", "starts_at", "facilitator", "sources", "agenda"]

@@ -1,0 +1,125 @@
+from datetime import timedelta
+from urllib.parse import urlsplit
+
+from django import forms
+from django.utils import timezone
+
+from catalog.models import Source
+
+from .models import Session, Team, normalise_domains
+
+
+class TeamCreateForm(forms.Form):
+    name = forms.CharField(label="Team name", max_length=100)
+    description = forms.CharField(
+        label="Description",
+        required=False,
+        max_length=2_000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+
+    def clean_name(self):
+        name = self.cleaned_data["name"].strip()
+        if not any(character.isalnum() for character in name):
+            raise forms.ValidationError("A team name needs at least one letter or digit.")
+        return name
+
+
+class TeamSettingsForm(forms.ModelForm):
+    class Meta:
+        model = Team
+        fields = ["description", "auto_join_domains"]
+        widgets = {"description": forms.Textarea(attrs={"rows": 3})}
+
+    def clean_auto_join_domains(self):
+        domains = normalise_domains(self.cleaned_data["auto_join_domains"])
+        for domain in filter(None, domains.split(",")):
+            if "." not in domain or " " in domain or "@" in domain:
+                raise forms.ValidationError(f"“{domain}” is not a domain such as example.com.")
+        return domains
+
+
+class InviteForm(forms.Form):
+    email = forms.EmailField(label="Email address")
+    any_email = forms.BooleanField(
+        label="Let whoever opens the link accept it, whatever their address",
+        required=False,
+    )
+
+
+class JoinLinkForm(forms.Form):
+    expires_in_days = forms.IntegerField(
+        label="Expires after (days)",
+        required=False,
+        min_value=1,
+        max_value=365,
+        help_text="Leave empty for a link that does not expire.",
+    )
+    max_uses = forms.IntegerField(
+        label="Maximum uses",
+        required=False,
+        min_value=1,
+        max_value=10_000,
+        help_text="Leave empty for no limit.",
+    )
+
+    def expires(self):
+        days = self.cleaned_data.get("expires_in_days")
+        return timezone.now() + timedelta(days=days) if days else None
+
+
+class SourcesField(forms.CharField):
+    """Sources named by slug or by their page's address, one per line."""
+
+    widget = forms.Textarea(attrs={"rows": 3})
+
+    def to_python(self, value):
+        text = super().to_python(value)
+        slugs = []
+        for line in text.replace(",", "\n").splitlines():
+            line = line.strip()
+            if line:
+                path = urlsplit(line).path if "/" in line else line
+                slugs.append(path.rstrip("/").rsplit("/", 1)[-1])
+        return list(dict.fromkeys(slugs))
+
+    def validate(self, value):
+        super().validate(value)
+        found = set(Source.objects.filter(slug__in=value).values_list("slug", flat=True))
+        missing = [slug for slug in value if slug not in found]
+        if missing:
+            raise forms.ValidationError(f"No source is called {', '.join(missing)}.")
+
+
+class SessionForm(forms.ModelForm):
+    starts_at = forms.DateTimeField(
+        label="Starts at",
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
+        help_text="In your time zone (set on your profile).",
+    )
+    source_slugs = SourcesField(
+        label="Sources to read",
+        required=False,
+        help_text="One per line: a source's address on this site, or its slug.",
+    )
+
+    class Meta:
+        model = Session
+        fields = ["title", "starts_at", "facilitator", "agenda"]
+        widgets = {"agenda": forms.Textarea(attrs={"rows": 6})}
+
+    def __init__(self, *args, team: Team, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["facilitator"].queryset = team.members.order_by("email")
+        self.fields["facilitator"].label_from_instance = lambda user: user.public_name
+        if self.instance.pk and not self.is_bound:
+            self.initial["source_slugs"] = "\n".join(
+                self.instance.sources.values_list("slug", flat=True)
+            )
+
+    def save(self, commit=True):
+        session = super().save(commit=commit)
+        if commit:
+            session.sources.set(Source.objects.filter(slug__in=self.cleaned_data["source_slugs"]))
+        return session

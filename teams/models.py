@@ -1,0 +1,206 @@
+"""Teams of readers: memberships with a role, invitations, join links and reading-group sessions."""
+
+import hashlib
+import secrets
+
+from django.conf import settings
+from django.core.validators import MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+
+from notes.markdown import as_markup, render_markdown
+
+
+def new_token() -> str:
+    """An unguessable URL-safe token (256 bits)."""
+    return secrets.token_urlsafe(32)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def normalise_domains(text: str) -> str:
+    """'Example.com, @corp.example' → 'example.com,corp.example' (one spelling to compare)."""
+    parts = (part.strip().lstrip("@").lower() for part in text.replace("\n", ",").split(","))
+    return ",".join(dict.fromkeys(part for part in parts if part))
+
+
+class Team(models.Model):
+    name = models.CharField(max_length=100)
+    slug = models.SlugField(max_length=100, unique=True)
+    description = models.TextField(max_length=2_000, blank=True)
+    # Readers whose verified address is at one of these domains join the team by themselves.
+    auto_join_domains = models.CharField(
+        "auto-join email domains",
+        max_length=500,
+        blank=True,
+        help_text="Comma-separated, e.g. example.com. Readers with a verified address there join.",
+    )
+    # The feed URL is the only credential calendar apps can send, so it is a long random secret.
+    calendar_token = models.CharField(max_length=64, unique=True, default=new_token)
+    created = models.DateTimeField(default=timezone.now, editable=False)
+    members = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, through="Membership", related_name="teams"
+    )
+
+    class Meta:
+        ordering = ["name", "pk"]
+
+    def __str__(self):
+        return self.name
+
+    def save(self, *args, **kwargs):
+        self.auto_join_domains = normalise_domains(self.auto_join_domains)
+        super().save(*args, **kwargs)
+
+    def get_absolute_url(self):
+        return reverse("teams:detail", args=[self.slug])
+
+    @property
+    def domain_list(self) -> list[str]:
+        return [domain for domain in self.auto_join_domains.split(",") if domain]
+
+
+class Membership(models.Model):
+    class Role(models.TextChoices):
+        OWNER = "owner", "Owner"
+        MEMBER = "member", "Member"
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(max_length=10, choices=Role, default=Role.MEMBER)
+    joined = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["team", "-role", "joined", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["team", "user"], name="membership_unique_team_user"),
+            models.CheckConstraint(
+                condition=Q(role__in=["owner", "member"]), name="membership_role_valid"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.user} in {self.team} ({self.get_role_display()})"
+
+    @property
+    def is_owner(self) -> bool:
+        return self.role == self.Role.OWNER
+
+
+class Invitation(models.Model):
+    """An emailed, expiring, single-use way into a team. Only the token's hash is stored."""
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="invitations")
+    email = models.EmailField()
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations_sent"
+    )
+    # The owner may let whoever holds the link accept it, whatever their address.
+    any_email = models.BooleanField(
+        "anyone with the link may accept",
+        default=False,
+    )
+    token_hash = models.CharField(max_length=64, unique=True, editable=False)
+    created = models.DateTimeField(default=timezone.now, editable=False)
+    expires = models.DateTimeField()
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+        indexes = [models.Index(fields=["team", "created"], name="invitation_team_created")]
+
+    def __str__(self):
+        return f"{self.email} to {self.team}"
+
+    @property
+    def is_expired(self) -> bool:
+        return self.expires <= timezone.now()
+
+    @property
+    def is_used(self) -> bool:
+        return self.accepted_at is not None
+
+
+class JoinLink(models.Model):
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="join_links")
+    token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    created = models.DateTimeField(default=timezone.now, editable=False)
+    expires = models.DateTimeField(null=True, blank=True)
+    max_uses = models.PositiveIntegerField(null=True, blank=True, validators=[MinValueValidator(1)])
+    uses = models.PositiveIntegerField(default=0)
+    revoked = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+
+    def __str__(self):
+        return f"Join link for {self.team}"
+
+    def get_absolute_url(self):
+        return reverse("teams:join", args=[self.token])
+
+    @property
+    def problem(self) -> str:
+        """Why the link no longer works, or "" while it does."""
+        if self.revoked:
+            return "This join link was revoked by the team's owners."
+        if self.expires is not None and self.expires <= timezone.now():
+            return "This join link has expired."
+        if self.max_uses is not None and self.uses >= self.max_uses:
+            return "This join link has been used as many times as its owners allowed."
+        return ""
+
+
+class Session(models.Model):
+    """A reading-group meeting: when, what to read, who leads, and the agenda."""
+
+    AGENDA_MAX = 10_000
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="sessions")
+    title = models.CharField(max_length=200)
+    starts_at = models.DateTimeField()
+    sources = models.ManyToManyField("catalog.Source", blank=True, related_name="team_sessions")
+    facilitator = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    agenda = models.TextField(max_length=AGENDA_MAX, blank=True, help_text="Markdown.")
+    agenda_html = models.TextField(editable=False, blank=True)
+    reminder_sent_at = models.DateTimeField(null=True, blank=True, editable=False)
+
+    class Meta:
+        ordering = ["starts_at", "pk"]
+        indexes = [models.Index(fields=["team", "starts_at"], name="session_team_starts")]
+
+    def __str__(self):
+        return self.title
+
+    def save(self, *args, **kwargs):
+        self.agenda_html = render_markdown(self.agenda)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "agenda" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "agenda_html"}
+        super().save(*args, **kwargs)
+
+    @property
+    def agenda_markup(self):
+        return as_markup(self.agenda_html)

@@ -1,0 +1,78 @@
+"""Ways into a team (invitations, join links) and the calendar feed calendar apps fetch."""
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods
+
+from . import services
+from .calendar import team_calendar
+from .models import JoinLink, Team
+from .signals import INVITATION_SESSION_KEY
+
+
+@require_http_methods(["GET", "POST"])
+def invitation(request, token):
+    found = services.find_invitation(token)
+    if found is None:
+        raise Http404("No invitation here.")
+    if not request.user.is_authenticated:
+        # Kept for sign-up: when sign-up is by invitation only, this is what opens it.
+        request.session[INVITATION_SESSION_KEY] = token
+        problem = services.invitation_problem(found)
+        return render(
+            request,
+            "teams/invitation.html",
+            {"invitation": found, "problem": problem, "next": request.path},
+            status=410 if problem else 200,
+        )
+    already = services.membership(found.team, request.user)
+    if already:
+        return redirect(found.team)
+    problem = services.invitation_problem(found, request.user)
+    if request.method == "POST" and not problem:
+        services.accept_invitation(invitation=found, user=request.user)
+        request.session.pop(INVITATION_SESSION_KEY, None)
+        messages.success(request, f"Welcome to {found.team.name}.")
+        return redirect(found.team)
+    return render(
+        request,
+        "teams/invitation.html",
+        {"invitation": found, "problem": problem},
+        status=409 if problem else 200,
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def join(request, token):
+    link = get_object_or_404(JoinLink.objects.select_related("team"), token=token)
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path(), reverse("account_login"))
+    if services.membership(link.team, request.user):
+        return redirect(link.team)
+    problem = link.problem
+    if request.method == "POST" and not problem:
+        try:
+            services.join_by_link(link=link, user=request.user)
+        except services.TeamError as error:
+            problem = str(error)
+        else:
+            messages.success(request, f"Welcome to {link.team.name}.")
+            return redirect(link.team)
+    return render(
+        request,
+        "teams/join.html",
+        {"link": link, "team": link.team, "problem": problem},
+        status=410 if problem else 200,
+    )
+
+
+@require_GET
+def calendar_feed(request, slug, token):
+    team = get_object_or_404(Team, slug=slug, calendar_token=token)
+    response = HttpResponse(team_calendar(team), content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = f'inline; filename="{team.slug}.ics"'
+    response["Cache-Control"] = "private, max-age=300"
+    return response

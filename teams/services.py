@@ -1,0 +1,239 @@
+"""Writes to teams: keyword-only functions that check the rules and save in one transaction."""
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.text import slugify
+
+from .models import Invitation, JoinLink, Membership, Team, hash_token, new_token
+
+Role = Membership.Role
+
+
+class TeamError(Exception):
+    """A rule stopped the change; the message is written for the reader."""
+
+
+def may_create_teams(user) -> bool:
+    if not user.is_authenticated:
+        return False
+    if settings.TEAMS_CREATE == "maintainers":
+        return user.is_staff
+    return True
+
+
+def _unique_slug(name: str) -> str:
+    base = slugify(name)[:90] or "team"
+    slug, counter = base, 2
+    while Team.objects.filter(slug=slug).exists():
+        slug, counter = f"{base}-{counter}", counter + 1
+    return slug
+
+
+@transaction.atomic
+def create_team(
+    *,
+    name: str,
+    owner,
+    description: str = "",
+    auto_join_domains: str = "",
+    by_operator: bool = False,
+) -> Team:
+    """A new team with `owner` as its first owner. Operators (management commands) create
+    teams whatever TEAMS_CREATE says about readers."""
+    if not by_operator and not may_create_teams(owner):
+        raise TeamError("Only maintainers may create teams on this site.")
+    team = Team.objects.create(
+        name=name.strip(),
+        slug=_unique_slug(name),
+        description=description,
+        auto_join_domains=auto_join_domains,
+    )
+    Membership.objects.create(team=team, user=owner, role=Role.OWNER)
+    return team
+
+
+def membership(team: Team, user) -> Membership | None:
+    if not user.is_authenticated:
+        return None
+    return Membership.objects.filter(team=team, user=user).first()
+
+
+def _require_owner(team: Team, user) -> None:
+    if not Membership.objects.filter(team=team, user=user, role=Role.OWNER).exists():
+        raise TeamError("Only the team's owners may do that.")
+
+
+def _join(team: Team, user) -> tuple[Membership, bool]:
+    return Membership.objects.get_or_create(team=team, user=user)
+
+
+@transaction.atomic
+def update_team(*, team: Team, by, description: str, auto_join_domains: str) -> Team:
+    _require_owner(team, by)
+    team.description = description
+    team.auto_join_domains = auto_join_domains
+    team.save(update_fields=["description", "auto_join_domains"])
+    return team
+
+
+def _check_invite_rate(team: Team, by) -> None:
+    since = timezone.now() - timedelta(hours=1)
+    recent = Invitation.objects.filter(created__gte=since)
+    limit = settings.TEAMS_INVITES_PER_HOUR
+    if recent.filter(team=team).count() >= limit or recent.filter(invited_by=by).count() >= limit:
+        raise TeamError(f"At most {limit} invitations an hour may be sent. Try again later.")
+
+
+@transaction.atomic
+def invite(*, team: Team, by, email: str, any_email: bool = False) -> tuple[Invitation, str]:
+    """Record an invitation and return it with its one-time token (only its hash is stored)."""
+    _require_owner(team, by)
+    email = email.strip()
+    if Membership.objects.filter(team=team, user__email__iexact=email).exists():
+        raise TeamError(f"{email} is already a member of {team.name}.")
+    _check_invite_rate(team, by)
+    token = new_token()
+    invitation = Invitation.objects.create(
+        team=team,
+        email=email,
+        invited_by=by,
+        any_email=any_email,
+        token_hash=hash_token(token),
+        expires=timezone.now() + timedelta(days=settings.TEAMS_INVITATION_DAYS),
+    )
+    return invitation, token
+
+
+def find_invitation(token: str) -> Invitation | None:
+    return Invitation.objects.select_related("team").filter(token_hash=hash_token(token)).first()
+
+
+def invitation_problem(invitation: Invitation, user=None) -> str:
+    """Why this invitation cannot be accepted (by this user), or "" if it can."""
+    if invitation.is_used:
+        return "This invitation has already been used."
+    if invitation.is_expired:
+        return "This invitation has expired. Ask the team's owners for a new one."
+    if (
+        user is not None
+        and user.is_authenticated
+        and not invitation.any_email
+        and user.email.lower() != invitation.email.lower()
+    ):
+        return (
+            f"This invitation is for {invitation.email}, and you are signed in as {user.email}. "
+            "Sign in with the invited address to accept it."
+        )
+    return ""
+
+
+@transaction.atomic
+def accept_invitation(*, invitation: Invitation, user) -> Membership:
+    locked = Invitation.objects.select_for_update().get(pk=invitation.pk)
+    problem = invitation_problem(locked, user)
+    if problem:
+        raise TeamError(problem)
+    locked.accepted_at = timezone.now()
+    locked.accepted_by = user
+    locked.save(update_fields=["accepted_at", "accepted_by"])
+    member, _ = _join(locked.team, user)
+    return member
+
+
+@transaction.atomic
+def create_join_link(*, team: Team, by, expires=None, max_uses: int | None = None) -> JoinLink:
+    _require_owner(team, by)
+    return JoinLink.objects.create(team=team, created_by=by, expires=expires, max_uses=max_uses)
+
+
+@transaction.atomic
+def revoke_join_link(*, link: JoinLink, by) -> JoinLink:
+    _require_owner(link.team, by)
+    link.revoked = True
+    link.save(update_fields=["revoked"])
+    return link
+
+
+@transaction.atomic
+def join_by_link(*, link: JoinLink, user) -> tuple[Membership, bool]:
+    """Join through a link; a member who follows it again uses nothing up."""
+    locked = JoinLink.objects.select_for_update().select_related("team").get(pk=link.pk)
+    existing = membership(locked.team, user)
+    if existing:
+        return existing, False
+    if locked.problem:
+        raise TeamError(locked.problem)
+    JoinLink.objects.filter(pk=locked.pk).update(uses=F("uses") + 1)
+    return _join(locked.team, user)
+
+
+def _other_owners(team: Team, user) -> bool:
+    return Membership.objects.filter(team=team, role=Role.OWNER).exclude(user=user).exists()
+
+
+@transaction.atomic
+def remove_member(*, team: Team, by, user) -> None:
+    _require_owner(team, by)
+    target = Membership.objects.select_for_update().filter(team=team, user=user).first()
+    if target is None:
+        raise TeamError("That reader is not a member of this team.")
+    if target.is_owner and not _other_owners(team, user):
+        raise TeamError("The last owner cannot be removed. Promote another member first.")
+    target.delete()
+
+
+@transaction.atomic
+def promote(*, team: Team, by, user) -> Membership:
+    _require_owner(team, by)
+    target = Membership.objects.filter(team=team, user=user).first()
+    if target is None:
+        raise TeamError("That reader is not a member of this team.")
+    target.role = Role.OWNER
+    target.save(update_fields=["role"])
+    return target
+
+
+@transaction.atomic
+def leave(*, team: Team, user) -> None:
+    own = Membership.objects.select_for_update().filter(team=team, user=user).first()
+    if own is None:
+        raise TeamError("You are not a member of this team.")
+    if own.is_owner and not _other_owners(team, user):
+        raise TeamError(
+            "You are the team's last owner, so you cannot leave. Promote another member first."
+        )
+    own.delete()
+
+
+@transaction.atomic
+def rotate_calendar_token(*, team: Team, by) -> Team:
+    if membership(team, by) is None:
+        raise TeamError("Only members may change the calendar link.")
+    team.calendar_token = new_token()
+    team.save(update_fields=["calendar_token"])
+    return team
+
+
+def domain_of(email: str) -> str:
+    return email.rsplit("@", 1)[-1].lower()
+
+
+@transaction.atomic
+def join_teams_by_domain(*, user, email: str) -> list[Team]:
+    """Add a reader to every team that lists their verified address's domain."""
+    domain = domain_of(email)
+    joined = []
+    for team in Team.objects.filter(auto_join_domains__icontains=domain):
+        if domain in team.domain_list:
+            try:
+                with transaction.atomic():
+                    _, created = _join(team, user)
+            except IntegrityError:
+                created = False
+            if created:
+                joined.append(team)
+    return joined

@@ -1,0 +1,39 @@
+"""Planning a team's reading-group sessions."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods
+
+from . import services
+from .access import member_team, readers_time_zone
+from .forms import SessionForm
+from .models import Session
+from .sessions import may_edit, save_session
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def session_form(request, slug, pk=None):
+    team, _ = member_team(request, slug)
+    session = get_object_or_404(Session, team=team, pk=pk) if pk else None
+    if not may_edit(session, team, request.user):
+        raise Http404("No session here.")
+    with readers_time_zone(request.user) as zone:
+        form = SessionForm(request.POST or None, instance=session, team=team)
+        if request.method == "POST" and form.is_valid():
+            try:
+                saved = save_session(form=form, team=team, by=request.user)
+            except services.TeamError as error:
+                form.add_error(None, str(error))
+            else:
+                verb = "saved" if session else "planned"
+                messages.success(request, f"The session “{saved.title}” is {verb}.")
+                return redirect(team)
+        return render(
+            request,
+            "teams/session_form.html",
+            {"team": team, "form": form, "session": session, "zone": zone},
+            status=400 if request.method == "POST" else 200,
+        )

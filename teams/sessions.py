@@ -1,0 +1,70 @@
+"""Reading-group sessions: who may plan them, the next one, and reminders."""
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from .emails import send_reminder
+from .models import Membership, Session, Team
+from .services import TeamError
+
+
+def may_edit(session: Session | None, team: Team, user) -> bool:
+    """Owners plan sessions; a session's facilitator may also edit that session."""
+    if Membership.objects.filter(team=team, user=user, role=Membership.Role.OWNER).exists():
+        return True
+    return session is not None and session.facilitator_id == user.pk
+
+
+@transaction.atomic
+def save_session(*, form, team: Team, by) -> Session:
+    """Save a validated session form for the team, checking who may plan it."""
+    session = form.instance if form.instance.pk else None
+    if not may_edit(session, team, by):
+        raise TeamError("Only the team's owners and the session's facilitator may edit it.")
+    form.instance.team = team
+    if session is not None and "starts_at" in form.changed_data:
+        # A moved session deserves a fresh reminder.
+        form.instance.reminder_sent_at = None
+    return form.save()
+
+
+def next_session(team: Team) -> Session | None:
+    return (
+        team.sessions.filter(starts_at__gte=timezone.now())
+        .select_related("facilitator")
+        .prefetch_related("sources")
+        .first()
+    )
+
+
+def due_for_reminder(now=None):
+    now = now or timezone.now()
+    horizon = now + timedelta(days=settings.TEAMS_REMINDER_DAYS)
+    return Session.objects.filter(
+        reminder_sent_at__isnull=True, starts_at__gt=now, starts_at__lte=horizon
+    ).select_related("team")
+
+
+def send_due_reminders(now=None) -> int:
+    """Email every member about each session starting soon, once per session. Returns the
+    number of sessions reminded about."""
+    reminded = 0
+    for candidate in due_for_reminder(now):
+        with transaction.atomic():
+            # Locked and re-checked, so two runs at once cannot both send a session's reminder.
+            session = (
+                Session.objects.select_for_update()
+                .filter(pk=candidate.pk, reminder_sent_at__isnull=True)
+                .first()
+            )
+            if session is None:
+                continue
+            for member in session.team.members.filter(is_active=True).order_by("pk"):
+                send_reminder(session, member)
+            session.reminder_sent_at = timezone.now()
+            session.save(update_fields=["reminder_sent_at"])
+            reminded += 1
+    return reminded

@@ -1,0 +1,45 @@
+"""Teams react to allauth: domain auto-join, and an invitation accepted by signing up."""
+
+from allauth.account.models import EmailAddress
+from allauth.account.signals import email_confirmed, user_signed_up
+from allauth.socialaccount.signals import social_account_added
+
+from . import services
+
+INVITATION_SESSION_KEY = "teams_invitation"
+
+
+def _join_verified_domains(user) -> None:
+    for address in EmailAddress.objects.filter(user=user, verified=True):
+        services.join_teams_by_domain(user=user, email=address.email)
+
+
+def on_email_confirmed(sender, request, email_address, **kwargs):
+    services.join_teams_by_domain(user=email_address.user, email=email_address.email)
+
+
+def on_user_signed_up(sender, request, user, **kwargs):
+    _accept_pending_invitation(request, user)
+    _join_verified_domains(user)
+
+
+def on_social_account_added(sender, request, sociallogin, **kwargs):
+    _join_verified_domains(sociallogin.user)
+
+
+def _accept_pending_invitation(request, user) -> None:
+    """A reader who signed up from an invitation joins its team; the invited address is then
+    verified, since the invitation reached it."""
+    token = request.session.pop(INVITATION_SESSION_KEY, None) if request else None
+    invitation = services.find_invitation(token) if token else None
+    if invitation is None or services.invitation_problem(invitation, user):
+        return
+    services.accept_invitation(invitation=invitation, user=user)
+    if user.email.lower() == invitation.email.lower():
+        EmailAddress.objects.filter(user=user, email__iexact=invitation.email).update(verified=True)
+
+
+def connect_signals() -> None:
+    email_confirmed.connect(on_email_confirmed, dispatch_uid="teams.email_confirmed")
+    user_signed_up.connect(on_user_signed_up, dispatch_uid="teams.user_signed_up")
+    social_account_added.connect(on_social_account_added, dispatch_uid="teams.social_added")

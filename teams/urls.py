@@ -1,0 +1,34 @@
+from django.urls import path
+
+from . import public_views, session_views, views
+
+app_name = "teams"
+
+urlpatterns = [
+    path("teams/", views.team_list, name="list"),
+    # Short enough to paste in a chat.
+    path("join/<str:token>/", public_views.join, name="join"),
+    path("teams/invitations/<str:token>/", public_views.invitation, name="invitation"),
+    path("teams/<slug:slug>/", views.team_detail, name="detail"),
+    path("teams/<slug:slug>/invite/", views.invite, name="invite"),
+    path("teams/<slug:slug>/settings/", views.update_settings, name="settings"),
+    path("teams/<slug:slug>/links/", views.create_join_link, name="link-create"),
+    path("teams/<slug:slug>/links/<int:pk>/revoke/", views.revoke_join_link, name="link-revoke"),
+    path(
+        "teams/<slug:slug>/members/<int:user_id>/remove/", views.remove_member, name="member-remove"
+    ),
+    path(
+        "teams/<slug:slug>/members/<int:user_id>/promote/",
+        views.promote_member,
+        name="member-promote",
+    ),
+    path("teams/<slug:slug>/leave/", views.leave, name="leave"),
+    path("teams/<slug:slug>/calendar/rotate/", views.rotate_calendar, name="calendar-rotate"),
+    path(
+        "teams/<slug:slug>/calendar/<str:token>.ics",
+        public_views.calendar_feed,
+        name="calendar",
+    ),
+    path("teams/<slug:slug>/sessions/new/", session_views.session_form, name="session-create"),
+    path("teams/<slug:slug>/sessions/<int:pk>/", session_views.session_form, name="session-edit"),
+]

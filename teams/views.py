@@ -1,0 +1,177 @@
+"""Team pages: your teams, one team's members and, for owners, its settings."""
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+
+from . import services
+from .access import member_team, readers_time_zone
+from .emails import send_invitation, site_url
+from .forms import InviteForm, JoinLinkForm, TeamCreateForm, TeamSettingsForm
+from .models import JoinLink, Membership
+from .sessions import may_edit, next_session
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def team_list(request):
+    may_create = services.may_create_teams(request.user)
+    form = TeamCreateForm(request.POST or None) if may_create else None
+    if request.method == "POST" and form is not None and form.is_valid():
+        team = services.create_team(owner=request.user, **form.cleaned_data)
+        messages.success(request, f"{team.name} is created. Invite your colleagues below.")
+        return redirect(team)
+    memberships = (
+        Membership.objects.filter(user=request.user).select_related("team").order_by("team__name")
+    )
+    status = 400 if request.method == "POST" else 200
+    return render(
+        request,
+        "teams/team_list.html",
+        {"memberships": memberships, "form": form, "may_create": may_create},
+        status=status,
+    )
+
+
+def _detail_context(request, team, member, **forms) -> dict:
+    context = {
+        "team": team,
+        "member": member,
+        "memberships": team.memberships.select_related("user").order_by("-role", "user__email"),
+        "next_session": next_session(team),
+        "sessions": team.sessions.select_related("facilitator").prefetch_related("sources"),
+        "may_plan": may_edit(None, team, request.user),
+        "calendar_url": site_url(f"/teams/{team.slug}/calendar/{team.calendar_token}.ics"),
+    }
+    if member.is_owner:
+        context |= {
+            "invite_form": forms.get("invite_form") or InviteForm(),
+            "link_form": forms.get("link_form") or JoinLinkForm(),
+            "settings_form": forms.get("settings_form") or TeamSettingsForm(instance=team),
+            "join_links": [
+                (link, site_url(link.get_absolute_url())) for link in team.join_links.all()
+            ],
+            "invitations": team.invitations.filter(accepted_at__isnull=True),
+        }
+    return context
+
+
+def _render_detail(request, team, member, status=200, **forms):
+    with readers_time_zone(request.user):
+        return render(
+            request,
+            "teams/team_detail.html",
+            _detail_context(request, team, member, **forms),
+            status=status,
+        )
+
+
+@login_required
+def team_detail(request, slug):
+    team, member = member_team(request, slug)
+    return _render_detail(request, team, member)
+
+
+@login_required
+@require_POST
+def invite(request, slug):
+    team, member = member_team(request, slug, owner=True)
+    form = InviteForm(request.POST)
+    if form.is_valid():
+        try:
+            invitation, token = services.invite(team=team, by=request.user, **form.cleaned_data)
+        except services.TeamError as error:
+            form.add_error(None, str(error))
+        else:
+            send_invitation(invitation, token)
+            messages.success(request, f"An invitation is on its way to {invitation.email}.")
+            return redirect(team)
+    return _render_detail(request, team, member, status=400, invite_form=form)
+
+
+@login_required
+@require_POST
+def create_join_link(request, slug):
+    team, member = member_team(request, slug, owner=True)
+    form = JoinLinkForm(request.POST)
+    if not form.is_valid():
+        return _render_detail(request, team, member, status=400, link_form=form)
+    services.create_join_link(
+        team=team, by=request.user, expires=form.expires(), max_uses=form.cleaned_data["max_uses"]
+    )
+    messages.success(request, "A new join link is ready to share.")
+    return redirect(team)
+
+
+@login_required
+@require_POST
+def revoke_join_link(request, slug, pk):
+    team, _ = member_team(request, slug, owner=True)
+    link = get_object_or_404(JoinLink, team=team, pk=pk)
+    services.revoke_join_link(link=link, by=request.user)
+    messages.success(request, "The join link is revoked: it no longer lets anyone in.")
+    return redirect(team)
+
+
+@login_required
+@require_POST
+def update_settings(request, slug):
+    team, member = member_team(request, slug, owner=True)
+    form = TeamSettingsForm(request.POST, instance=team)
+    if not form.is_valid():
+        return _render_detail(request, team, member, status=400, settings_form=form)
+    services.update_team(team=team, by=request.user, **form.cleaned_data)
+    messages.success(request, "The team's settings are saved.")
+    return redirect(team)
+
+
+def _member_action(request, slug, user_id, action, done):
+    team, _ = member_team(request, slug, owner=True)
+    reader = get_object_or_404(get_user_model(), pk=user_id, memberships__team=team)
+    try:
+        action(team=team, by=request.user, user=reader)
+    except services.TeamError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, done.format(name=reader.public_name))
+    return redirect(team)
+
+
+@login_required
+@require_POST
+def remove_member(request, slug, user_id):
+    return _member_action(
+        request, slug, user_id, services.remove_member, "{name} is no longer a member."
+    )
+
+
+@login_required
+@require_POST
+def promote_member(request, slug, user_id):
+    return _member_action(request, slug, user_id, services.promote, "{name} is now an owner.")
+
+
+@login_required
+@require_POST
+def leave(request, slug):
+    team, _ = member_team(request, slug)
+    try:
+        services.leave(team=team, user=request.user)
+    except services.TeamError as error:
+        messages.error(request, str(error))
+        return redirect(team)
+    messages.success(request, f"You have left {team.name}.")
+    return redirect("teams:list")
+
+
+@login_required
+@require_POST
+def rotate_calendar(request, slug):
+    team, _ = member_team(request, slug)
+    services.rotate_calendar_token(team=team, by=request.user)
+    messages.success(
+        request, "The calendar has a new address. The old one no longer works: subscribe again."
+    )
+    return redirect(team)

@@ -1,0 +1,23 @@
+import re
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from teams.models import Team
+
+
+def test_create_team_prints_page_and_join_urls(client, reader):
+    out = StringIO()
+    call_command("create_team", "GPU Kernels", owner="READER@example.com", stdout=out)
+    team = Team.objects.get()
+    assert team.memberships.get().user == reader
+    text = out.getvalue()
+    assert "https://readinglist.test/teams/gpu-kernels/" in text
+    join_url = re.search(r"https://readinglist.test(/join/\S+/)", text).group(1)
+    assert client.get(join_url).status_code == 302  # to log in first
+
+
+def test_create_team_needs_a_known_owner(db):
+    with pytest.raises(CommandError, match="No reader has the address"):
+        call_command("create_team", "X", owner="ghost@example.com")

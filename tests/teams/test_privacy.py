@@ -1,0 +1,66 @@
+"""Every team URL answers 404 to anyone outside the team, and owner URLs to plain members."""
+
+import pytest
+
+from teams import services
+from teams.models import Session
+from tests.factories import UserFactory
+
+
+@pytest.fixture
+def setup(team, owner, member, other_team):
+    link = services.create_join_link(team=team, by=owner)
+    session = Session.objects.create(team=team, title="Week 1", starts_at="2030-01-01T10:00Z")
+    outsider_b = other_team.memberships.get().user
+    return {"link": link, "session": session, "b": outsider_b, "member": member}
+
+
+def team_urls(team, setup):
+    member = setup["member"]
+    return [
+        ("get", "/teams/inference/"),
+        ("post", "/teams/inference/invite/"),
+        ("post", "/teams/inference/settings/"),
+        ("post", "/teams/inference/links/"),
+        ("post", f"/teams/inference/links/{setup['link'].pk}/revoke/"),
+        ("post", f"/teams/inference/members/{member.pk}/remove/"),
+        ("post", f"/teams/inference/members/{member.pk}/promote/"),
+        ("post", "/teams/inference/leave/"),
+        ("post", "/teams/inference/calendar/rotate/"),
+        ("get", "/teams/inference/sessions/new/"),
+        ("get", f"/teams/inference/sessions/{setup['session'].pk}/"),
+        ("get", "/teams/inference/calendar/wrong-token.ics"),
+    ]
+
+
+@pytest.mark.parametrize("viewer", ["member of B", "nobody's member", "anonymous"])
+def test_outsiders_get_404_everywhere(client, team, setup, viewer):
+    if viewer == "member of B":
+        client.force_login(setup["b"])
+    elif viewer == "nobody's member":
+        client.force_login(UserFactory())
+    for method, url in team_urls(team, setup):
+        response = getattr(client, method)(url)
+        expected = 404 if viewer != "anonymous" or url.endswith(".ics") else (302, 404)
+        if viewer == "anonymous" and not url.endswith(".ics"):
+            # Anonymous visitors are sent to log in first; after that, they get the 404 above.
+            assert response.status_code in expected, url
+            assert "/accounts/login/" in response.get("Location", ""), url
+        else:
+            assert response.status_code == expected, url
+    assert team.memberships.count() == 2
+
+
+def test_plain_members_get_404_on_owner_urls(client, team, setup):
+    client.force_login(setup["member"])
+    owner_only = [url for method, url in team_urls(team, setup) if method == "post"][:6]
+    for url in owner_only:
+        assert client.post(url).status_code == 404, url
+    assert client.get("/teams/inference/sessions/new/").status_code == 404
+    assert not setup["link"].__class__.objects.get(pk=setup["link"].pk).revoked
+
+
+def test_member_of_a_sees_team_a(client, team, setup):
+    client.force_login(setup["member"])
+    assert client.get("/teams/inference/").status_code == 200
+    assert client.get("/teams/kernels/").status_code == 404

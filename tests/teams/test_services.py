@@ -1,0 +1,94 @@
+import pytest
+
+from teams import services
+from teams.models import Membership
+from tests.factories import UserFactory
+
+
+def roles(team):
+    return dict(team.memberships.values_list("user__email", "role"))
+
+
+def test_creator_is_the_only_owner(team, owner):
+    assert roles(team) == {"owner@example.com": "owner"}
+    assert team.slug == "inference"
+
+
+def test_slugs_stay_unique(owner, team):
+    again = services.create_team(name="Inference", owner=owner)
+    assert again.slug == "inference-2"
+
+
+def test_maintainers_only_setting_stops_readers(settings, db):
+    settings.TEAMS_CREATE = "maintainers"
+    with pytest.raises(services.TeamError, match="Only maintainers"):
+        services.create_team(name="Mine", owner=UserFactory())
+    staff = UserFactory(is_staff=True)
+    assert services.create_team(name="Mine", owner=staff).name == "Mine"
+
+
+def test_last_owner_cannot_leave_or_be_removed(team, owner):
+    with pytest.raises(services.TeamError, match="last owner"):
+        services.leave(team=team, user=owner)
+    with pytest.raises(services.TeamError, match="last owner"):
+        services.remove_member(team=team, by=owner, user=owner)
+    assert roles(team) == {"owner@example.com": "owner"}
+
+
+def test_promoted_member_lets_the_first_owner_leave(team, owner, member):
+    services.promote(team=team, by=owner, user=member)
+    services.leave(team=team, user=owner)
+    assert roles(team) == {"member@example.com": "owner"}
+
+
+def test_members_cannot_remove_or_promote(team, owner, member):
+    with pytest.raises(services.TeamError, match="Only the team's owners"):
+        services.remove_member(team=team, by=member, user=owner)
+    with pytest.raises(services.TeamError, match="Only the team's owners"):
+        services.promote(team=team, by=member, user=member)
+
+
+def test_member_leaves(team, member):
+    services.leave(team=team, user=member)
+    assert not Membership.objects.filter(team=team, user=member).exists()
+
+
+def test_invitations_rate_limited_per_owner_and_team(settings, team, owner):
+    settings.TEAMS_INVITES_PER_HOUR = 2
+    services.invite(team=team, by=owner, email="a@example.com")
+    services.invite(team=team, by=owner, email="b@example.com")
+    with pytest.raises(services.TeamError, match="At most 2 invitations an hour"):
+        services.invite(team=team, by=owner, email="c@example.com")
+    co_owner = UserFactory()
+    Membership.objects.create(team=team, user=co_owner, role="owner")
+    with pytest.raises(services.TeamError, match="At most 2"):
+        services.invite(team=team, by=co_owner, email="c@example.com")
+
+
+def test_invitation_is_single_use_and_for_its_address(team, owner):
+    invitation, token = services.invite(team=team, by=owner, email="New@Example.com")
+    assert invitation.token_hash != token
+    stranger = UserFactory(email="stranger@example.com")
+    with pytest.raises(services.TeamError, match=r"This invitation is for New@Example\.com"):
+        services.accept_invitation(invitation=invitation, user=stranger)
+    invited = UserFactory(email="new@example.com")
+    services.accept_invitation(invitation=invitation, user=invited)
+    with pytest.raises(services.TeamError, match="already been used"):
+        services.accept_invitation(invitation=invitation, user=invited)
+    assert "new@example.com" in roles(team)
+
+
+def test_shareable_invitation_accepts_any_address(team, owner):
+    invitation, _ = services.invite(team=team, by=owner, email="a@example.com", any_email=True)
+    services.accept_invitation(invitation=invitation, user=UserFactory(email="b@example.org"))
+    assert "b@example.org" in roles(team)
+
+
+def test_domain_auto_join_matches_whole_domains(team, owner, other_team):
+    services.update_team(
+        team=team, by=owner, description="", auto_join_domains="Example.com, @corp.example"
+    )
+    reader = UserFactory(email="x@corp.example")
+    assert services.join_teams_by_domain(user=reader, email=reader.email) == [team]
+    lookalike = UserFactory(email="y@notexample.com")
+    assert services.join_teams_by_domain(user=lookalike, email=lookalike.email) == []

@@ -1,0 +1,127 @@
+from datetime import timedelta
+
+import pytest
+from django.core import mail
+from django.core.management import call_command
+from django.utils import timezone
+from icalendar import Calendar
+
+from teams.models import Session
+from tests.factories import SourceFactory
+
+
+@pytest.fixture
+def week_one(team, owner):
+    session = Session.objects.create(
+        team=team,
+        title="Week 1: <attention>",
+        starts_at=timezone.now() + timedelta(hours=20),
+        facilitator=owner,
+        agenda="**Discuss** <script>alert(1)</script>",
+    )
+    session.sources.set([SourceFactory(title="FlashAttention")])
+    return session
+
+
+def test_owner_plans_a_session_in_their_time_zone(client, team, owner):
+    owner.time_zone = "Europe/Paris"
+    owner.save()
+    source = SourceFactory(slug="roofline", title="Roofline")
+    client.force_login(owner)
+    response = client.post(
+        "/teams/inference/sessions/new/",
+        {
+            "title": "Roofline night",
+            "starts_at": "2030-06-01T18:30",
+            "source_slugs": "https://readinglist.test/sources/roofline/",
+            "facilitator": owner.pk,
+            "agenda": "",
+        },
+    )
+    assert response.status_code == 302
+    session = Session.objects.get(title="Roofline night")
+    assert session.starts_at.isoformat() == "2030-06-01T16:30:00+00:00"
+    assert list(session.sources.all()) == [source]
+
+
+def test_session_form_reports_unknown_sources_and_keeps_input(client, team, owner):
+    client.force_login(owner)
+    response = client.post(
+        "/teams/inference/sessions/new/",
+        {"title": "Kept title", "starts_at": "2030-06-01T18:30", "source_slugs": "nope"},
+    )
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "No source is called nope" in page and "Kept title" in page
+
+
+def test_members_see_next_session_with_sanitised_agenda(client, team, member, week_one):
+    client.force_login(member)
+    page = client.get("/teams/inference/").content.decode()
+    assert "Next session:" in page and "Week 1: &lt;attention&gt;" in page
+    assert "read <a" in page and "FlashAttention" in page
+    assert "<strong>Discuss</strong>" in page and "<script>" not in page
+
+
+def test_calendar_feed_parses_back(client, team, week_one):
+    response = client.get(f"/teams/inference/calendar/{team.calendar_token}.ics")
+    assert response["Content-Type"].startswith("text/calendar")
+    calendar = Calendar.from_ical(response.content)
+    (event,) = calendar.walk("VEVENT")
+    assert str(event["summary"]) == "Week 1: <attention>"
+    assert event.decoded("dtstart") == week_one.starts_at.replace(microsecond=0)
+    assert "FlashAttention" in str(event["description"])
+
+
+def test_rotating_the_calendar_token_kills_the_old_url(client, team, member, week_one):
+    old = f"/teams/inference/calendar/{team.calendar_token}.ics"
+    client.force_login(member)
+    client.post("/teams/inference/calendar/rotate/")
+    team.refresh_from_db()
+    assert client.get(old).status_code == 404
+    assert client.get(f"/teams/inference/calendar/{team.calendar_token}.ics").status_code == 200
+
+
+def test_reminder_command_sends_once(settings, team, member, week_one):
+    settings.TEAMS_REMINDER_DAYS = 1
+    Session.objects.create(team=team, title="Later", starts_at=timezone.now() + timedelta(days=5))
+    call_command("send_session_reminders", verbosity=0)
+    assert sorted(message.to[0] for message in mail.outbox) == [
+        "member@example.com",
+        "owner@example.com",
+    ]
+    assert all("Week 1: <attention>" in message.subject for message in mail.outbox)
+    assert "FlashAttention" in mail.outbox[0].body
+    call_command("send_session_reminders", verbosity=0)
+    assert len(mail.outbox) == 2
+
+
+def test_moving_a_session_rearms_its_reminder(client, settings, team, owner, week_one):
+    call_command("send_session_reminders", verbosity=0)
+    client.force_login(owner)
+    client.post(
+        f"/teams/inference/sessions/{week_one.pk}/",
+        {"title": week_one.title, "starts_at": "2030-01-01T10:00", "facilitator": owner.pk},
+    )
+    week_one.refresh_from_db()
+    assert week_one.reminder_sent_at is None
+
+
+def test_facilitator_may_edit_their_session_only(client, team, member, week_one):
+    week_one.facilitator = member
+    week_one.save()
+    client.force_login(member)
+    assert client.get(f"/teams/inference/sessions/{week_one.pk}/").status_code == 200
+    other = Session.objects.create(team=team, title="Other", starts_at=week_one.starts_at)
+    assert client.get(f"/teams/inference/sessions/{other.pk}/").status_code == 404
+
+
+def test_profile_sets_the_time_zone_sessions_are_shown_in(client, team, member, week_one):
+    client.force_login(member)
+    client.post("/accounts/profile/", {"display_name": "", "time_zone": "Asia/Tokyo"})
+    member.refresh_from_db()
+    assert member.time_zone == "Asia/Tokyo"
+    page = client.get("/teams/inference/").content.decode()
+    assert "(JST)" in page
+    bad = client.post("/accounts/profile/", {"display_name": "", "time_zone": "Mars/Base"})
+    assert "Select a valid choice" in bad.content.decode()

@@ -1,0 +1,49 @@
+import re
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.core import mail
+
+from teams import services
+from tests.conftest import PASSWORD
+
+
+def sign_up(client, email):
+    return client.post(
+        "/accounts/signup/", {"email": email, "password1": PASSWORD, "password2": PASSWORD}
+    )
+
+
+@pytest.fixture
+def domains_mode(settings, db):
+    settings.ACCOUNT_SIGNUP_MODE = "domains"
+    settings.ACCOUNT_SIGNUP_ALLOWED_DOMAINS = ["example.com"]
+    settings.ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+
+
+def test_domains_mode_refuses_other_domains(client, domains_mode):
+    response = sign_up(client, "someone@elsewhere.org")
+    assert "Sign-up is open to addresses at example.com only." in response.content.decode()
+    assert not EmailAddress.objects.exists()
+
+
+def test_domain_reader_joins_team_on_confirming(client, domains_mode, team, owner):
+    services.update_team(team=team, by=owner, description="", auto_join_domains="example.com")
+    sign_up(client, "new@example.com")
+    assert not team.memberships.filter(user__email="new@example.com").exists()
+    (message,) = mail.outbox
+    confirm = re.search(r"https?://[^/\s]+(/accounts/confirm-email/\S+/)", message.body).group(1)
+    client.post(confirm)
+    assert team.memberships.filter(user__email="new@example.com").exists()
+
+
+def test_open_mode_allows_any_domain(client, settings, team):
+    settings.ACCOUNT_SIGNUP_MODE = "open"
+    assert sign_up(client, "anyone@elsewhere.org").status_code == 302
+    assert not team.memberships.filter(user__email="anyone@elsewhere.org").exists()
+
+
+def test_invitation_mode_is_closed_without_an_invitation(client, settings, db):
+    settings.ACCOUNT_SIGNUP_MODE = "invitation"
+    sign_up(client, "anyone@example.com")
+    assert not EmailAddress.objects.exists()
