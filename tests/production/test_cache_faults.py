@@ -131,10 +131,10 @@ def test_a_maintainers_edit_shows_on_every_worker_of_both_servers(cluster):
 def test_a_readers_bookmark_shows_on_their_pages_on_both_servers(cluster):
     browser, browser_for = signed_in(cluster)
     slug = cluster["slugs"][1]
-    library = reverse("accounts:library")
+    library = reverse("library:index")
     on_every_worker(cluster, browser_for, library)
     response = browser.request(
-        "POST", reverse("accounts:bookmark", args=[slug]), {"status": "reading"}
+        "POST", reverse("library:bookmark", args=[slug]), {"status": "reading"}
     )
     assert response.status in {200, 302}
     link = f'href="{reverse("catalog:source-detail", args=[slug])}"'
