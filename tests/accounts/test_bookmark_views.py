@@ -177,6 +177,7 @@ def test_anonymous_sees_one_save_link_to_log_in_on_every_card(client, small_cata
     )
     assert "aria-pressed" not in html
     assert ">Reading<" not in html
+    assert "{#" not in html and "Visitors get" not in html
 
 
 def test_a_card_remembered_for_a_visitor_is_not_shown_to_a_reader(client, reader, small_catalog):
