@@ -74,6 +74,7 @@ def test_no_page_is_wider_than_a_phone(phone, small_catalog, reader, log_in):
     )
     for url in ANONYMOUS_PAGES:
         assert_fits(phone, url)
+    assert header_rows(phone) <= 2, "a visitor's header is more than two rows"
 
     log_in(phone, reader)
     for url in READER_PAGES:
