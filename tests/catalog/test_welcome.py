@@ -1,5 +1,7 @@
 """A new account is welcomed on the home page, not told that nothing has changed."""
 
+from datetime import timedelta
+
 import pytest
 
 from catalog.changelog import record_change
@@ -27,6 +29,15 @@ def test_a_new_account_is_welcomed_until_the_catalog_changes(
 
     later = client.get("/").content.decode()
     assert "Nothing has changed in the catalog since your last visit." in later
+
+
+def test_an_older_account_is_told_nothing_changed(client, reader, small_catalog):
+    reader.date_joined -= timedelta(days=2)
+    reader.save()
+    client.force_login(reader)
+    html = client.get("/").content.decode()
+    assert "Welcome to readinglist" not in html
+    assert "Nothing has changed in the catalog since your last visit." in html
 
 
 def test_visitors_get_no_welcome(client, small_catalog):
