@@ -92,7 +92,7 @@ def active_chips(params: SearchParams) -> list[Chip]:
 def matching_sources(params: SearchParams, *, limit: int, using: str = "default") -> list[Source]:
     """Every source a search shows (up to `limit`), in the order it shows them, unpaged."""
     backend = backend_for(using)
-    query = backend.prepare(parse_query(params.q), using)
+    query = backend.prepare(parse_query(params.q), using, exact=params.exact)
     matches = backend.matches(params, query, using)
     ids = backend.ordered_ids(matches, chosen_sort(params, query), query)
     return cards(list(ids[:limit]), using)
@@ -101,7 +101,7 @@ def matching_sources(params: SearchParams, *, limit: int, using: str = "default"
 def search_sources(params: SearchParams, *, using: str = "default") -> SearchPage:
     """Everything the browse-and-search page shows, in a constant number of queries."""
     backend = backend_for(using)
-    query = backend.prepare(parse_query(params.q), using)
+    query = backend.prepare(parse_query(params.q), using, exact=params.exact)
     matches = backend.matches(params, query, using)
     sort = chosen_sort(params, query)
     facets = backend.facet_counts(matches, sort, query, params.page)

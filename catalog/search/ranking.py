@@ -1,0 +1,44 @@
+"""Priors both backends blend with the text match: what a reader trusts first.
+
+For a broad word many titles match about equally; the reader then wants the Start-here and core
+sources, the primary source, and the older original before the narrower works that followed
+it. The prior multiplies the text rank (PostgreSQL) or breaks ties between equal title matches
+(SQLite). A source the query names (names.py) comes before all of them.
+"""
+
+from django.db.models import Case, F, FloatField, Q, Subquery, Value, When
+from django.db.models.functions import Coalesce, Greatest
+
+from ..models import Tier
+
+TIER_PRIORS = {
+    Tier.START_HERE: 1.3,
+    Tier.CORE: 1.2,
+    Tier.FRONTIER: 1.0,
+    Tier.FURTHER_READING: 0.85,
+}
+PRIMARY_PRIOR = 1.3
+# Older by a year is worth 0.3%: enough to order equal matches, never a weak match above a
+# strong one. Counted from a fixed year so that ranks do not drift with the calendar.
+YEAR_WEIGHT = 0.003
+REFERENCE_YEAR = 2040
+
+
+def prior_expression(primary: Q | None = None) -> Case:
+    """tier prior x primary prior x age, for rows with `tier_id` and `year` (entries, sources)."""
+    tier = Case(
+        *(
+            When(tier_id__in=Subquery(Tier.objects.filter(slug=slug).values("pk")), then=prior)
+            for slug, prior in TIER_PRIORS.items()
+            if prior != 1.0
+        ),
+        default=Value(1.0),
+        output_field=FloatField(),
+    )
+    primary_prior = Case(
+        When(primary or Q(is_primary=True), then=Value(PRIMARY_PRIOR)),
+        default=Value(1.0),
+        output_field=FloatField(),
+    )
+    age = Greatest(Value(0.0), Value(float(REFERENCE_YEAR)) - Coalesce(F("year"), REFERENCE_YEAR))
+    return tier * primary_prior * (Value(1.0) + Value(YEAR_WEIGHT) * age)
