@@ -1,6 +1,8 @@
 """The browse-and-search page assembled: matches, facets, the page of cards, chips."""
 
+from collections import Counter
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.paginator import Page, Paginator
@@ -89,6 +91,20 @@ def active_chips(params: SearchParams) -> list[Chip]:
     return chips
 
 
+def tell_apart(sources: list[Source]) -> None:
+    """Give cards that share a title what tells them apart: the kind, and the host of a
+    repository ("SGLang (Paper)", "SGLang (Repository, github.com)")."""
+    titles = Counter(source.title.casefold() for source in sources)
+    for source in sources:
+        label = ""
+        if titles[source.title.casefold()] > 1:
+            label = source.get_kind_display()
+            host = urlsplit(source.url).hostname or ""
+            if source.kind == Source.Kind.REPOSITORY and host:
+                label += ", " + host.removeprefix("www.")
+        source.same_title_as_another = label
+
+
 def matching_sources(params: SearchParams, *, limit: int, using: str = "default") -> list[Source]:
     """Every source a search shows (up to `limit`), in the order it shows them, unpaged."""
     backend = backend_for(using)
@@ -118,6 +134,7 @@ def search_sources(params: SearchParams, *, using: str = "default") -> SearchPag
     else:
         ids = []
     page.object_list = backend.result_cards(ids, query, using)
+    tell_apart(page.object_list)
     suggestions = []
     if not facets.total and query:
         # Closest titles across the whole catalog: the filters may be what hid them.

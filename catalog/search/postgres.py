@@ -24,7 +24,15 @@ from .document import LANGUAGE, rank_weights
 from .facets import ARRAY_COUNTS, Facets, facet_counts
 from .names import NAMED_BONUS, named_sources
 from .parsing import JOINED_WORD, ParsedQuery, SearchParams
-from .snippets import SNIPPET_WORDS, START_SEL, STOP_SEL, marked_snippet
+from .snippets import (
+    FRAGMENT_DELIMITER,
+    SNIPPET_WORDS,
+    START_SEL,
+    STOP_SEL,
+    first_sentence,
+    headline_snippet,
+    marked_snippet,
+)
 
 # A word the catalog has never used is corrected to the closest vocabulary word (trigram index,
 # a few hundred to a few thousand rows): well under a millisecond, where trigram similarity over
@@ -94,7 +102,12 @@ class PostgresBackend(Backend):
             tsquery = SearchQuery(raw, search_type="raw", config=LANGUAGE)
         named = {}
         if not query.uses_operators:
-            named = named_sources([query.text, corrected], using)
+            named = named_sources([query.text], using)
+            if named:
+                # The reader typed a name the catalog has ("TPUv4"): nothing to correct.
+                corrected = ""
+            elif corrected:
+                named = named_sources([corrected], using)
         return PreparedQuery(
             **{**query.__dict__, "corrected": corrected, "named": tuple(named.items())},
             tsquery=tsquery,
@@ -208,15 +221,19 @@ class PostgresBackend(Backend):
             headline=SearchHeadline(
                 "summary",
                 query.tsquery,
-                max_words=SNIPPET_WORDS,
-                min_words=12,
+                max_words=SNIPPET_WORDS // 2,
+                min_words=SNIPPET_WORDS // 4,
                 short_word=2,
+                max_fragments=2,
+                fragment_delimiter=FRAGMENT_DELIMITER,
                 **marked,
             ),
             title_headline=SearchHeadline("title", query.tsquery, highlight_all=True, **marked),
         )
         for source in sources:
-            source.snippet = marked_snippet(source.headline or "")
+            source.snippet = headline_snippet(source.headline or "", source.summary) or (
+                first_sentence(source.summary)
+            )
             source.marked_title = marked_snippet(source.title_headline or "")
         return sources
 

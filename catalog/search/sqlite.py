@@ -12,7 +12,7 @@ from .facets import JOIN_COUNTS, MATCH_COLUMNS, Facets, facet_counts
 from .names import named_sources
 from .parsing import ParsedQuery, SearchParams
 from .ranking import prior_expression
-from .snippets import marked_words, plain_snippet, words_pattern
+from .snippets import first_sentence, marked_words, plain_snippet, words_pattern
 
 
 class ContainsBackend(Backend):
@@ -93,7 +93,9 @@ class ContainsBackend(Backend):
     def add_snippets(self, sources: list[Source], query: ParsedQuery) -> None:
         pattern = words_pattern(query.highlight_words)
         for source in sources:
-            source.snippet = plain_snippet(source.summary, pattern)
+            source.snippet = plain_snippet(source.summary, pattern) or first_sentence(
+                source.summary
+            )
             source.marked_title = marked_words(source.title, pattern) if pattern else ""
 
     def suggestions(self, query: ParsedQuery, using: str) -> list[Suggestion]:
