@@ -101,7 +101,7 @@ def headline_snippet(headline: str, text: str) -> SafeString | str:
         end = found + len(plain)
         start, stop = _word_start(text, found), _word_end(text, end)
         if text[position:start].strip():
-            pieces.append(ELLIPSIS + " ")
+            pieces.append(f" {ELLIPSIS} " if pieces else f"{ELLIPSIS} ")
         elif pieces:
             pieces.append(" ")
         pieces.append(escape(text[start:found]))

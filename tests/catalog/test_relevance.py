@@ -6,8 +6,10 @@ they are skipped on SQLite, whose backend only requires every word somewhere in 
 
 import re
 from collections import Counter
+from html import unescape
 
 import pytest
+from django.core.cache import cache
 from django.db import transaction
 
 from catalog.catalog_file import read_catalog
@@ -249,3 +251,102 @@ def test_a_broad_word_puts_a_trusted_source_first(shipped_catalog):
         if (top := top_slugs(word, 1)) and BY_SLUG[top[0]]["tier"] not in TRUSTED_TIERS
     ]
     assert not failed
+
+
+# -- What the results page shows --------------------------------------------------------------
+
+
+@pytest.fixture
+def page_html(shipped_catalog, client):
+    cache.clear()  # pages cached by earlier tests were rendered from another catalog
+
+    def fetch(query: str, **extra) -> str:
+        response = client.get("/sources/", {"q": query, **extra})
+        assert response.status_code == 200
+        return response.content.decode()
+
+    return fetch
+
+
+def cards_of(html: str) -> list[str]:
+    return re.findall(r'<article class="card source-card.*?</article>', html, re.S)
+
+
+def text_of(fragment: str) -> str:
+    return unescape(re.sub(r"<[^>]+>", "", fragment))
+
+
+@pytest.mark.postgres
+def test_a_corrected_query_says_so_and_links_to_the_words_as_typed(page_html):
+    html = page_html("flashatention")
+    assert "Showing results for <strong>flashattention</strong>" in html
+    link = re.search(r'Search instead for <a href="([^"]+)">flashatention</a>', html)
+    assert link and "exact=1" in link.group(1) and "q=flashatention" in link.group(1)
+    assert "matching “flashattention”" in html
+    literal = page_html("flashatention", exact="1")
+    assert "Showing results for" not in literal
+    assert "matching “flashatention”" in literal
+
+
+@pytest.mark.postgres
+def test_a_name_or_a_correctly_spelled_query_is_not_announced_as_corrected(page_html):
+    for query in ("flashattention", "TPUv4", "attention", "eagle 2"):
+        assert "Showing results for" not in page_html(query), query
+
+
+SNIPPET_QUERIES = ["attention", "kv cache", "hopper", "serving", "quantization", "kernel"]
+
+
+def test_snippets_cut_at_words_with_an_ellipsis_wherever_text_is_cut(page_html):
+    summaries = {s["slug"]: " ".join(s["summary"].split()) for s in SOURCES}
+    checked = 0
+    for query in SNIPPET_QUERIES:
+        for card in cards_of(page_html(query)):
+            slug = re.search(r'id="src-\d+"><a href="/sources/([^/"]+)/"', card).group(1)
+            snippet = " ".join(
+                text_of(re.search(r'<p class="snippet">(.*?)</p>', card, re.S).group(1)).split()
+            )
+            summary = summaries[slug]
+            if not snippet.startswith("…"):
+                assert summary.startswith(snippet.split(" …")[0]), (query, snippet)
+            for piece in filter(None, (p.strip() for p in snippet.split("…"))):
+                found = summary.find(piece)
+                assert found >= 0, (query, piece)
+                end = found + len(piece)
+                assert found == 0 or summary[found - 1] == " ", (query, "starts mid-word", piece)
+                assert end == len(summary) or summary[end] == " ", (query, "ends mid-word", piece)
+            if not snippet.endswith("…"):
+                # The snippet is the whole rest of the summary, or its first sentence.
+                last = snippet.split("…")[-1].strip()
+                rest = summary[summary.find(last) + len(last) :]
+                assert not rest or (rest[0] == " " and last[-1] in ".!?"), (query, snippet)
+            checked += 1
+    assert checked >= 30
+
+
+def test_every_card_has_the_same_layout_with_or_without_a_match_in_its_summary(page_html):
+    # "attention": some summaries say it (a marked snippet), some only the title does.
+    cards = cards_of(page_html("attention"))
+    layouts = {tuple(re.findall(r'<(?:p|h3) class="([^"]+)"', card)) for card in cards}
+    assert len(cards) > 5 and len(layouts) == 1
+    assert all('<p class="snippet">' in card for card in cards)
+    assert any("<mark>" in card.split('<p class="snippet">')[1] for card in cards)
+    assert any("<mark>" not in card.split('<p class="snippet">')[1] for card in cards)
+
+
+def test_sources_with_the_same_title_are_told_apart_on_their_cards(page_html):
+    by_title = Counter(s["title"].casefold() for s in SOURCES)
+    shared = sorted({s["title"] for s in SOURCES if by_title[s["title"].casefold()] > 1})
+    assert "SGLang" in shared
+    for title in shared:
+        headings = [
+            text_of(re.search(r"<h3.*?</h3>", card, re.S).group())
+            for card in cards_of(page_html(title))
+            if text_of(re.search(r"<h3.*?</h3>", card, re.S).group()).startswith(title)
+        ]
+        assert len(headings) >= 2 and len(set(headings)) == len(headings), headings
+    sglang = [
+        text_of(re.search(r"<h3.*?</h3>", c, re.S).group()).strip()
+        for c in cards_of(page_html("SGLang"))
+    ]
+    assert "SGLang (Paper)" in sglang and "SGLang (Repository, github.com)" in sglang
