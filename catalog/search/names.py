@@ -75,8 +75,12 @@ REMOVE_NAMES_SQL = (
     "DROP FUNCTION IF EXISTS catalog_source_names(text, text);"
 )
 
+# The sources a query names and, in the same round trip, every tier's id (the ranking priors are
+# per tier): a tier row carries its slug as its one "name".
 NAMED_SQL = """
-SELECT id, catalog_source_names(title, aliases) FROM catalog_source
+SELECT 'tier', id, ARRAY[slug] FROM catalog_tier
+UNION ALL
+SELECT 'source', id, catalog_source_names(title, aliases) FROM catalog_source
 WHERE status = 'published' AND catalog_source_names(title, aliases) && %s::text[]
 """
 
@@ -141,25 +145,32 @@ def name_level(names: Iterable[str], key: str) -> float:
     return 0.0
 
 
-def named_sources(texts: Iterable[str], using: str) -> dict[int, float]:
-    """{source id: name level} for the published sources a query (or its correction) names."""
+def named_sources(texts: Iterable[str], using: str) -> tuple[dict[int, float], dict[str, int]]:
+    """({source id: name level} for the published sources a query (or its correction) names,
+    {tier slug: id} on PostgreSQL, which looks both up in one statement; {} elsewhere)."""
     texts = [text for text in dict.fromkeys(texts) if text]
     keys = [key for text in texts for key in query_keys(text)]
-    if not keys:
-        return {}
     connection = connections[using]
+    tiers = {}
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute(NAMED_SQL, [keys])
-            rows = cursor.fetchall()
-    else:
+            rows = []
+            for kind, pk, names in cursor.fetchall():
+                if kind == "tier":
+                    tiers[names[0]] = pk
+                else:
+                    rows.append((pk, names))
+    elif keys:
         from ..models import Source
 
         published = Source.objects.using(using).published().values_list("id", "title", "aliases")
         rows = [(pk, source_names(title, aliases)) for pk, title, aliases in published]
+    else:
+        rows = []
     levels = {}
     for pk, names in rows:
         level = max(name_level(names, normalised(text)) for text in texts)
         if level:
             levels[pk] = level
-    return levels
+    return levels, tiers

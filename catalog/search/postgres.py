@@ -55,6 +55,7 @@ FROM unnest(%s::text[]) AS q(w)
 @dataclass(frozen=True)
 class PreparedQuery(ParsedQuery):
     tsquery: SearchQuery | None = None
+    tier_ids: tuple = ()  # ((tier slug, id), ...)
 
 
 class PostgresBackend(Backend):
@@ -100,17 +101,16 @@ class PostgresBackend(Backend):
         else:
             # A plain tsquery the planner can estimate: no redundant alternatives.
             tsquery = SearchQuery(raw, search_type="raw", config=LANGUAGE)
-        named = {}
-        if not query.uses_operators:
-            named = named_sources([query.text], using)
-            if named:
-                # The reader typed a name the catalog has ("TPUv4"): nothing to correct.
-                corrected = ""
-            elif corrected:
-                named = named_sources([corrected], using)
+        named, tiers = named_sources([] if query.uses_operators else [query.text], using)
+        if named:
+            # The reader typed a name the catalog has ("TPUv4"): nothing to correct.
+            corrected = ""
+        elif corrected:
+            named, _ = named_sources([corrected], using)
         return PreparedQuery(
             **{**query.__dict__, "corrected": corrected, "named": tuple(named.items())},
             tsquery=tsquery,
+            tier_ids=tuple(tiers.items()),
         )
 
     def _words_query(self, words: tuple, using: str) -> tuple[str, str]:
@@ -182,7 +182,7 @@ class PostgresBackend(Backend):
     def _rank(self, query: PreparedQuery):
         """Text rank times the source's prior, with named sources above everything else."""
         text_rank = SearchRank(F("document"), query.tsquery, weights=self.WEIGHTS)
-        rank = text_rank * ranking.prior_expression()
+        rank = text_rank * ranking.prior_expression(dict(query.tier_ids))
         if query.named:
             named = [
                 When(source_id=pk, then=Value(level * NAMED_BONUS)) for pk, level in query.named

@@ -24,21 +24,29 @@ YEAR_WEIGHT = 0.003
 REFERENCE_YEAR = 2040
 
 
-def prior_expression(primary: Q | None = None) -> Case:
-    """tier prior x primary prior x age, for rows with `tier_id` and `year` (entries, sources)."""
+def prior_expression(tier_ids: dict[str, int] | None = None, primary: Q | None = None) -> Case:
+    """tier prior x primary prior x age, for rows with `tier_id` and `year` (entries, sources).
+
+    With `tier_ids` ({slug: id}) the tiers are compared by id, which costs next to nothing per
+    row; without, each tier is a subquery (fine for small catalogs).
+    """
     tier = Case(
         *(
-            When(tier_id__in=Subquery(Tier.objects.filter(slug=slug).values("pk")), then=prior)
+            When(
+                tier_id=tier_ids[slug]
+                if tier_ids is not None
+                else Subquery(Tier.objects.filter(slug=slug).values("pk")),
+                then=Value(prior),
+            )
             for slug, prior in TIER_PRIORS.items()
-            if prior != 1.0
+            if prior != 1.0 and (tier_ids is None or slug in tier_ids)
         ),
         default=Value(1.0),
         output_field=FloatField(),
     )
+    primary = primary or Q(is_primary=True)
     primary_prior = Case(
-        When(primary or Q(is_primary=True), then=Value(PRIMARY_PRIOR)),
-        default=Value(1.0),
-        output_field=FloatField(),
+        When(primary, then=Value(PRIMARY_PRIOR)), default=Value(1.0), output_field=FloatField()
     )
-    age = Greatest(Value(0.0), Value(float(REFERENCE_YEAR)) - Coalesce(F("year"), REFERENCE_YEAR))
+    age = Greatest(Value(0), Value(REFERENCE_YEAR) - Coalesce(F("year"), Value(REFERENCE_YEAR)))
     return tier * primary_prior * (Value(1.0) + Value(YEAR_WEIGHT) * age)

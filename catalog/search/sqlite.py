@@ -23,7 +23,8 @@ class ContainsBackend(Backend):
     def prepare(self, query: ParsedQuery, using: str, *, exact: bool = False) -> ParsedQuery:
         if not query or query.uses_operators:
             return query
-        return replace(query, named=tuple(named_sources([query.text], using).items()))
+        named, _ = named_sources([query.text], using)
+        return replace(query, named=tuple(named.items()))
 
     def matches(self, params: SearchParams, query: ParsedQuery, using: str) -> QuerySet:
         """The published sources the page shows, before ordering."""
@@ -87,7 +88,7 @@ class ContainsBackend(Backend):
         return matches.alias(
             named=named,
             title_hits=title_hits,
-            prior=prior_expression(~Q(basis=Source.Basis.NONE)),
+            prior=prior_expression(primary=~Q(basis=Source.Basis.NONE)),
         ).order_by("-named", "-title_hits", "-prior", "title", "pk")
 
     def add_snippets(self, sources: list[Source], query: ParsedQuery) -> None:
