@@ -15,7 +15,7 @@ from django.contrib.postgres.search import (
     TrigramWordSimilarity,
 )
 from django.db import connections
-from django.db.models import Case, F, FloatField, Q, QuerySet, Value, When
+from django.db.models import Case, F, FloatField, Q, QuerySet, When
 
 from ..models import SearchEntry, Source, Topic
 from . import ranking
@@ -185,9 +185,10 @@ class PostgresBackend(Backend):
         rank = text_rank * ranking.prior_expression(dict(query.tier_ids))
         if query.named:
             named = [
-                When(source_id=pk, then=Value(level * NAMED_BONUS)) for pk, level in query.named
+                When(source_id=pk, then=ranking.double(level * NAMED_BONUS))
+                for pk, level in query.named
             ]
-            rank = rank + Case(*named, default=Value(0.0), output_field=FloatField())
+            rank = rank + Case(*named, default=ranking.double(0.0), output_field=FloatField())
         return rank
 
     def by_relevance(self, matches: QuerySet, query: ParsedQuery) -> QuerySet:

@@ -7,7 +7,7 @@ it. The prior multiplies the text rank (PostgreSQL) or breaks ties between equal
 """
 
 from django.db.models import Case, F, FloatField, Q, Subquery, Value, When
-from django.db.models.functions import Coalesce, Greatest
+from django.db.models.functions import Cast, Coalesce, Greatest
 
 from ..models import Tier
 
@@ -24,6 +24,12 @@ YEAR_WEIGHT = 0.003
 REFERENCE_YEAR = 2040
 
 
+def double(number: float) -> Cast:
+    """A float constant typed double precision: as a bare literal PostgreSQL reads it as
+    numeric, and numeric arithmetic on every match doubles the cost of ranking a common word."""
+    return Cast(Value(number), FloatField())
+
+
 def prior_expression(tier_ids: dict[str, int] | None = None, primary: Q | None = None) -> Case:
     """tier prior x primary prior x age, for rows with `tier_id` and `year` (entries, sources).
 
@@ -36,17 +42,17 @@ def prior_expression(tier_ids: dict[str, int] | None = None, primary: Q | None =
                 tier_id=tier_ids[slug]
                 if tier_ids is not None
                 else Subquery(Tier.objects.filter(slug=slug).values("pk")),
-                then=Value(prior),
+                then=double(prior),
             )
             for slug, prior in TIER_PRIORS.items()
             if prior != 1.0 and (tier_ids is None or slug in tier_ids)
         ),
-        default=Value(1.0),
+        default=double(1.0),
         output_field=FloatField(),
     )
     primary = primary or Q(is_primary=True)
     primary_prior = Case(
-        When(primary, then=Value(PRIMARY_PRIOR)), default=Value(1.0), output_field=FloatField()
+        When(primary, then=double(PRIMARY_PRIOR)), default=double(1.0), output_field=FloatField()
     )
     age = Greatest(Value(0), Value(REFERENCE_YEAR) - Coalesce(F("year"), Value(REFERENCE_YEAR)))
-    return tier * primary_prior * (Value(1.0) + Value(YEAR_WEIGHT) * age)
+    return tier * primary_prior * (double(1.0) + double(YEAR_WEIGHT) * age)
