@@ -7,6 +7,7 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.core.paginator import Page, Paginator
 from django.db import connections
+from django.utils.html import format_html
 
 from ..models import Source
 from .backend import Suggestion, cards
@@ -93,16 +94,23 @@ def active_chips(params: SearchParams) -> list[Chip]:
 
 def tell_apart(sources: list[Source]) -> None:
     """Give cards that share a title what tells them apart: the kind, and the host of a
-    repository ("SGLang (Paper)", "SGLang (Repository, github.com)")."""
+    repository ("SGLang (Paper)", "SGLang (Repository, github.com)").
+
+    It goes into the card's label (its marked title), which the remembered cards are keyed by.
+    """
     titles = Counter(source.title.casefold() for source in sources)
     for source in sources:
-        label = ""
-        if titles[source.title.casefold()] > 1:
-            label = source.get_kind_display()
-            host = urlsplit(source.url).hostname or ""
-            if source.kind == Source.Kind.REPOSITORY and host:
-                label += ", " + host.removeprefix("www.")
-        source.same_title_as_another = label
+        if titles[source.title.casefold()] < 2:
+            continue
+        label = source.get_kind_display()
+        host = urlsplit(source.url).hostname or ""
+        if source.kind == Source.Kind.REPOSITORY and host:
+            label += ", " + host.removeprefix("www.")
+        source.marked_title = format_html(
+            '{} <span class="title-kind">({})</span>',
+            source.marked_title or source.title,
+            label,
+        )
 
 
 def matching_sources(params: SearchParams, *, limit: int, using: str = "default") -> list[Source]:

@@ -36,16 +36,18 @@ def prior_expression(tier_ids: dict[str, int] | None = None, primary: Q | None =
     With `tier_ids` ({slug: id}) the tiers are compared by id, which costs next to nothing per
     row; without, each tier is a subquery (fine for small catalogs).
     """
+    if tier_ids is not None:
+        conditions = {slug: Q(tier_id=pk) for slug, pk in tier_ids.items()}
+    else:
+        conditions = {
+            slug: Q(tier_id__in=Subquery(Tier.objects.filter(slug=slug).values("pk")))
+            for slug in TIER_PRIORS
+        }
     tier = Case(
         *(
-            When(
-                tier_id=tier_ids[slug]
-                if tier_ids is not None
-                else Subquery(Tier.objects.filter(slug=slug).values("pk")),
-                then=double(prior),
-            )
+            When(conditions[slug], then=double(prior))
             for slug, prior in TIER_PRIORS.items()
-            if prior != 1.0 and (tier_ids is None or slug in tier_ids)
+            if prior != 1.0 and slug in conditions
         ),
         default=double(1.0),
         output_field=FloatField(),
