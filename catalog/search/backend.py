@@ -58,7 +58,7 @@ def cards(ids: list[int], using: str, **annotations) -> list[Source]:
 class Backend:
     """Given matches, the ids of the sources in the chosen order, and the page's cards."""
 
-    def prepare(self, query: ParsedQuery, using: str) -> ParsedQuery:
+    def prepare(self, query: ParsedQuery, using: str, *, exact: bool = False) -> ParsedQuery:
         return query
 
     def result_cards(self, ids: list[int], query: ParsedQuery, using: str) -> list[Source]:

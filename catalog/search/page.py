@@ -1,10 +1,13 @@
 """The browse-and-search page assembled: matches, facets, the page of cards, chips."""
 
+from collections import Counter
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.paginator import Page, Paginator
 from django.db import connections
+from django.utils.html import format_html
 
 from ..models import Source
 from .backend import Suggestion, cards
@@ -89,10 +92,31 @@ def active_chips(params: SearchParams) -> list[Chip]:
     return chips
 
 
+def tell_apart(sources: list[Source]) -> None:
+    """Give cards that share a title what tells them apart: the kind, and the host of a
+    repository ("SGLang (Paper)", "SGLang (Repository, github.com)").
+
+    It goes into the card's label (its marked title), which the remembered cards are keyed by.
+    """
+    titles = Counter(source.title.casefold() for source in sources)
+    for source in sources:
+        if titles[source.title.casefold()] < 2:
+            continue
+        label = source.get_kind_display()
+        host = urlsplit(source.url).hostname or ""
+        if source.kind == Source.Kind.REPOSITORY and host:
+            label += ", " + host.removeprefix("www.")
+        source.marked_title = format_html(
+            '{} <span class="title-kind">({})</span>',
+            source.marked_title or source.title,
+            label,
+        )
+
+
 def matching_sources(params: SearchParams, *, limit: int, using: str = "default") -> list[Source]:
     """Every source a search shows (up to `limit`), in the order it shows them, unpaged."""
     backend = backend_for(using)
-    query = backend.prepare(parse_query(params.q), using)
+    query = backend.prepare(parse_query(params.q), using, exact=params.exact)
     matches = backend.matches(params, query, using)
     ids = backend.ordered_ids(matches, chosen_sort(params, query), query)
     return cards(list(ids[:limit]), using)
@@ -101,7 +125,7 @@ def matching_sources(params: SearchParams, *, limit: int, using: str = "default"
 def search_sources(params: SearchParams, *, using: str = "default") -> SearchPage:
     """Everything the browse-and-search page shows, in a constant number of queries."""
     backend = backend_for(using)
-    query = backend.prepare(parse_query(params.q), using)
+    query = backend.prepare(parse_query(params.q), using, exact=params.exact)
     matches = backend.matches(params, query, using)
     sort = chosen_sort(params, query)
     facets = backend.facet_counts(matches, sort, query, params.page)
@@ -118,6 +142,7 @@ def search_sources(params: SearchParams, *, using: str = "default") -> SearchPag
     else:
         ids = []
     page.object_list = backend.result_cards(ids, query, using)
+    tell_apart(page.object_list)
     suggestions = []
     if not facets.total and query:
         # Closest titles across the whole catalog: the filters may be what hid them.

@@ -29,6 +29,10 @@ class ParsedQuery:
     phrases: tuple = ()
     excluded: tuple = ()
     any_of: bool = False
+    # The query as searched after typo correction, when a word was replaced ("" if none).
+    corrected: str = ""
+    # ((source id, name level), ...): the sources the query names (see names.py).
+    named: tuple = ()
 
     def __bool__(self) -> bool:
         return bool(self.words or self.phrases)
@@ -95,6 +99,7 @@ class SearchParams:
     year_to: int | None = None
     sort: str = ""
     page: int = 1
+    exact: bool = False  # search the words as typed, without typo correction
 
     @property
     def year_text(self) -> str:

@@ -8,6 +8,10 @@ from django.utils.safestring import SafeString, mark_safe
 from .parsing import CONTROL
 
 SNIPPET_WORDS = 30
+ELLIPSIS = "…"
+# Between the fragments of one ts_headline; split on again to place each in the summary.
+FRAGMENT_DELIMITER = "\x04"
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9“\"(])")
 # Markers ts_headline puts around matches; control characters never occur in catalog text,
 # so the whole headline can be escaped first and the markers turned into <mark> afterwards.
 START_SEL, STOP_SEL = "\x02", "\x03"
@@ -57,3 +61,55 @@ def plain_snippet(text: str, pattern: re.Pattern | None) -> SafeString | str:
     prefix = "… " if start else ""
     suffix = " …" if start + SNIPPET_WORDS < len(tokens) else ""
     return mark_safe(prefix + marked_words(window, pattern) + suffix)
+
+
+def first_sentence(text: str) -> str:
+    """The summary's first sentence (at most SNIPPET_WORDS words, "…" where cut): the snippet of
+    a source whose summary does not contain the query."""
+    sentence = SENTENCE_END.split(text.strip(), maxsplit=1)[0]
+    words = sentence.split()
+    if len(words) > SNIPPET_WORDS:
+        return " ".join(words[:SNIPPET_WORDS]) + " " + ELLIPSIS
+    return sentence
+
+
+def _word_start(text: str, index: int) -> int:
+    while index > 0 and not text[index - 1].isspace():
+        index -= 1
+    return index
+
+
+def _word_end(text: str, index: int) -> int:
+    while index < len(text) and not text[index].isspace():
+        index += 1
+    return index
+
+
+def headline_snippet(headline: str, text: str) -> SafeString | str:
+    """ts_headline fragments placed back in `text`: each widened to whole words, and "…"
+    wherever text is left out (before, between and after the fragments). "" if no match."""
+    if START_SEL not in headline:
+        return ""
+    pieces, position = [], 0
+    for fragment in headline.split(FRAGMENT_DELIMITER):
+        plain = fragment.replace(START_SEL, "").replace(STOP_SEL, "").strip()
+        found = text.find(plain, position) if plain else -1
+        if found < 0:
+            # Not where expected (should not happen): show the fragment, marked as a cut.
+            pieces.append((ELLIPSIS + " " if pieces or position else "") + marked_snippet(fragment))
+            continue
+        end = found + len(plain)
+        start, stop = _word_start(text, found), _word_end(text, end)
+        if text[position:start].strip():
+            pieces.append(f" {ELLIPSIS} " if pieces else f"{ELLIPSIS} ")
+        elif pieces:
+            pieces.append(" ")
+        pieces.append(escape(text[start:found]))
+        pieces.append(marked_snippet(fragment.strip()) or escape(plain))
+        pieces.append(escape(text[end:stop]))
+        position = stop
+    rest = text[position:].strip()
+    if rest:
+        # A sentence's closing punctuation is shown rather than replaced by "…".
+        pieces.append(escape(rest) if not any(c.isalnum() for c in rest) else " " + ELLIPSIS)
+    return mark_safe("".join(str(piece) for piece in pieces))
