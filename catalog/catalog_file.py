@@ -10,6 +10,7 @@ import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .urlcanon import InvalidURL, canonical_url
 
@@ -27,6 +28,11 @@ KINDS = {
     "website",
     "watch",
 }
+# One validated entry of the document (a tier, topic, list, section or source) by field name.
+type CatalogItem = dict[str, Any]
+# The validated document: "tiers", "topics", "lists" and "sources", each a list of entries.
+type CatalogDocument = dict[str, list[CatalogItem]]
+
 BASES = {"mechanism-paper", "specification", "implementation", "implementer-report", "none"}
 
 
