@@ -9,7 +9,7 @@ from django.db import models, transaction
 
 from readinglist.pagecache import bump_catalog_version
 
-from .catalog_file import CatalogDocument, CatalogItem
+from .catalog_document import CatalogDocument, CatalogItem
 from .changelog import record_change, record_source_edit, snapshot
 from .models import ChangeLogEntry, ListEntry, ListSection, ReadingList, Source, Tier, Topic
 from .progress import Progress
