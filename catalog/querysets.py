@@ -47,6 +47,18 @@ class SourceQuerySet(models.QuerySet["Source"]):
         )
 
 
+def each_once(sources: Iterable[Source]) -> list[Source]:
+    """`sources` in their order, each kept where it first appears: a source cited in several
+    sections of a list comes back from the join once per citation."""
+    seen: set[int] = set()
+    ordered = []
+    for source in sources:
+        if source.pk not in seen:
+            seen.add(source.pk)
+            ordered.append(source)
+    return ordered
+
+
 def counted[QS: models.QuerySet[Any]](queryset: QS, **counts: Aggregate) -> QS:
     """`queryset` annotated with `counts`, still in the model's order: Django leaves
     Meta.ordering out of queries that aggregate, which would shuffle topics and lists."""
