@@ -232,8 +232,8 @@ ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_CHANGE_EMAIL = True
 ACCOUNT_ADAPTER = "accounts.adapters.AccountAdapter"
 # Who may sign up: open (anyone), invitation (only with a team invitation) or domains (addresses
-# at ACCOUNT_SIGNUP_ALLOWED_DOMAINS, verified). ACCOUNT_ALLOW_SIGNUP=false, the older switch,
-# means invitation only: the site is closed except to those a team invites.
+# at ACCOUNT_SIGNUP_ALLOWED_DOMAINS, verified). Without ACCOUNT_SIGNUP_MODE, deployments that set
+# ACCOUNT_ALLOW_SIGNUP=false get invitation only: closed except to those a team invites.
 ACCOUNT_ALLOW_SIGNUP = env.bool("ACCOUNT_ALLOW_SIGNUP", default=True)
 ACCOUNT_SIGNUP_MODE = env.str(
     "ACCOUNT_SIGNUP_MODE", default="open" if ACCOUNT_ALLOW_SIGNUP else "invitation"
