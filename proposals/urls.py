@@ -7,6 +7,7 @@ app_name = "proposals"
 urlpatterns = [
     path("propose/", views.propose, name="propose"),
     path("propose/check/", views.propose_check, name="propose-check"),
+    path("propose/fill/", views.propose_fill, name="propose-fill"),
     path("proposals/", views.my_proposals, name="my-proposals"),
     path("proposals/decisions/", views.decision_log, name="decision-log"),
     path("proposals/<int:pk>/", views.proposal_detail, name="proposal-detail"),
