@@ -22,6 +22,8 @@ from .identifiers import is_repository_url, normalise_arxiv, normalise_doi
 from .models import Proposal
 
 SIMILAR_TITLE_RATIO = 0.6
+SHORT_NAME_LENGTH = 20
+SHORT_NAME_RATIO = 0.85
 TRIGRAM_THRESHOLD = 0.3
 SIMILAR_TITLE_CANDIDATES = 200
 SIMILAR_TITLE_LIMIT = 5
@@ -193,6 +195,10 @@ def _score(wanted: str, source: Source, labels: list[str]) -> tuple[float, str]:
         if normal in (wanted, wanted_main) or _normal(_main_title(name)) == wanted:
             return 1.0, reason
         ratio = difflib.SequenceMatcher(None, wanted, normal).ratio()
+        # Short names share most letters by chance ("FlashAttention", "PagedAttention").
+        short = min(len(wanted), len(normal)) < SHORT_NAME_LENGTH
+        if short and ratio < SHORT_NAME_RATIO:
+            continue
         if ratio > best[0]:
             best = (ratio, "similar title" if reason == "same title" else f"similar to {reason}")
     return best

@@ -64,7 +64,7 @@ def _one_hop(client: httpx.Client, url: str, accept: str) -> Fetched | str:
         raise FetchFailed(f"{target.host} took too long to answer.") from exc
     except httpx.HTTPError as exc:
         raise FetchFailed(f"{target.host} could not be reached.") from exc
-    with response:
+    try:
         if response.is_redirect:
             location = response.headers.get("location", "")
             if not location:
@@ -75,8 +75,13 @@ def _one_hop(client: httpx.Client, url: str, accept: str) -> Fetched | str:
         if response.status_code >= 400:
             raise FetchFailed(f"{target.host} answered with an error ({response.status_code}).")
         body = _read_capped(response, target.host)
-        text = body.decode(response.encoding or "utf-8", errors="replace")
+        try:
+            text = body.decode(response.encoding or "utf-8", errors="replace")
+        except LookupError:
+            text = body.decode("utf-8", errors="replace")
         return Fetched(url=url, text=text, content_type=response.headers.get("content-type", ""))
+    finally:
+        response.close()
 
 
 def _read_capped(response: httpx.Response, host: str) -> bytes:
