@@ -1,161 +1,18 @@
-from urllib.parse import urlencode
-
 from allauth.core import ratelimit
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
-from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django.views.decorators.vary import vary_on_headers
-from django_htmx.http import HttpResponseClientRedirect
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
 
-from catalog.models import ReadingList, Source
-from catalog.pages import list_sections, path_entries
-
-from . import pending, reading, services
-from .forms import (
-    BookmarkActionForm,
-    BulkActionForm,
-    DeleteAccountForm,
-    LibraryFilterForm,
-    ProfileForm,
-)
-from .library import library_page
-from .models import Bookmark
-
-
-def safe_next(request, candidate, fallback):
-    if candidate and url_has_allowed_host_and_scheme(
-        candidate, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return candidate
-    return fallback
-
-
-def login_url(next_url):
-    return f"{reverse(settings.LOGIN_URL)}?{urlencode({'next': next_url})}"
-
-
-@require_POST
-@vary_on_headers("HX-Request")
-def bookmark(request, slug):
-    """The bookmark control: set a reading status, or remove the source from the library."""
-    source = get_object_or_404(Source, slug=slug)
-    form = BookmarkActionForm(request.POST)
-    if not form.is_valid():
-        return render(
-            request,
-            "accounts/bookmark_error.html",
-            {"source": source, "form": form},
-            status=400,
-        )
-    action = form.cleaned_data["status"]
-    back = safe_next(request, form.cleaned_data["next"], source.get_absolute_url())
-
-    if not request.user.is_authenticated:
-        if action != services.REMOVE:
-            pending.remember(request, source=source, action=action)
-            messages.info(
-                request, f"Log in to save “{source.title}”: it is saved when you are back."
-            )
-        if request.htmx:
-            return HttpResponseClientRedirect(login_url(back))
-        return redirect(login_url(back))
-
-    saved = services.apply_action(user=request.user, source=source, action=action)
-    reading.forget_request_states(request)
-    if request.htmx:
-        response = render(
-            request,
-            "accounts/includes/bookmark_control_fields.html",
-            {
-                "source": source,
-                "status": saved.status if saved else "",
-                "next": back,
-                "choices": Bookmark.Status.choices,
-                # htmx puts focus back on the clicked button by its id; only Remove, whose
-                # button goes away, needs `autofocus` to land on the first status instead.
-                "focus": "" if saved else Bookmark.Status.TO_READ,
-                "user": request.user,
-            },
-        )
-        response["HX-Trigger"] = "bookmarks-changed"
-        return response
-    if saved:
-        messages.success(request, f"Saved “{source.title}” as {saved.get_status_display()}.")
-    else:
-        messages.success(request, f"Removed “{source.title}” from your library.")
-    return redirect(back)
-
-
-@require_GET
-@login_required
-@vary_on_headers("HX-Request")
-def library(request):
-    form = LibraryFilterForm(request.GET)
-    context = library_page(request.user, form)
-    template = "accounts/library.html"
-    if request.htmx:
-        # The counts refresh after a bookmark changes; the results after a filter changes.
-        template += "#counts" if request.htmx.target == "library-counts" else "#results"
-    return render(request, template, context)
-
-
-@require_POST
-@login_required
-def bulk_change(request):
-    form = BulkActionForm(request.POST)
-    back = safe_next(request, request.POST.get("next"), reverse("accounts:library"))
-    if not form.is_valid():
-        for errors in form.errors.values():
-            for error in errors:
-                messages.error(request, error)
-        return redirect(back)
-    ids = form.cleaned_data["bookmarks"]
-    if Bookmark.objects.of(request.user).filter(pk__in=ids).count() != len(ids):
-        raise Http404("No such bookmark in your library.")
-    action = form.cleaned_data["action"]
-    changed = services.bulk_apply(user=request.user, bookmark_ids=ids, action=action)
-    label = dict(form.fields["action"].choices)[action]
-    if action == services.REMOVE:
-        messages.success(request, f"Removed {changed} source{'s' if changed != 1 else ''}.")
-    else:
-        messages.success(
-            request, f"Marked {changed} source{'s' if changed != 1 else ''} as {label}."
-        )
-    return redirect(back)
-
-
-@require_GET
-@login_required
-@vary_on_headers("HX-Request")
-def path_progress(request):
-    """The reader's progress along the Start-here path (refreshed in place after a change)."""
-    path = path_entries()
-    context = {"path": path, "oob": bool(request.htmx)}
-    if request.htmx:
-        return render(request, "accounts/includes/path_progress_refresh.html", context)
-    return render(request, "accounts/path_progress.html", context)
-
-
-@require_GET
-@login_required
-@vary_on_headers("HX-Request")
-def list_progress(request, slug):
-    reading_list = get_object_or_404(ReadingList, slug=slug)
-    context = {"reading_list": reading_list, "sections": list_sections(reading_list)}
-    if request.htmx:
-        return render(request, "accounts/includes/list_progress_refresh.html", context)
-    return render(request, "accounts/list_progress.html", context)
+from . import services
+from .forms import DeleteAccountForm, ProfileForm
 
 
 @require_http_methods(["GET", "POST"])
 @login_required
-def profile(request):
+def profile(request: HttpRequest) -> HttpResponse:
     form = ProfileForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
         form.save()
@@ -166,7 +23,7 @@ def profile(request):
 
 @require_http_methods(["GET", "POST"])
 @login_required
-def delete_account(request):
+def delete_account(request: HttpRequest) -> HttpResponse:
     form = DeleteAccountForm(request.POST or None, user=request.user)
     if request.method == "POST":
         # The password check shares allauth's re-authentication rate limit against guessing.

@@ -81,7 +81,7 @@ READER_VIEWS = {
     "catalog:topic-detail",
     "catalog:tier-detail",  # the Start-here path counts who finished each step
     "catalog:list-detail",  # who finished each entry
-    "accounts:library",
+    "library:index",
     "notes:mine",
 }
 # Reader pages that show teammates' data: their versions include the team version.
@@ -211,7 +211,7 @@ def _readers_changed(sender, instance, kwargs):
     # a new private note, which only its author sees. (An edited private note may have been a
     # team note a moment ago: it bumps the team version too.)
     private_note = (
-        sender._meta.label_lower == "accounts.note"
+        sender._meta.label_lower == "notes.note"
         and kwargs.get("created")
         and instance.visibility == "private"
     )

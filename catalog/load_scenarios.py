@@ -56,11 +56,11 @@ SCENARIOS = [
     Scenario("home (signed in)", "catalog:home", SIGNED_IN, weight=2),
     Scenario("search (signed in)", "catalog:source-list", SIGNED_IN, weight=2, query="search"),
     Scenario("source page (signed in)", "catalog:source-detail", SIGNED_IN, 3, args="source"),
-    Scenario("my library", "accounts:library", SIGNED_IN, weight=2),
+    Scenario("my library", "library:index", SIGNED_IN, weight=2),
     Scenario("my notes", "notes:mine", SIGNED_IN),
     Scenario(
         "bookmark toggle (POST)",
-        "accounts:bookmark",
+        "library:bookmark",
         SIGNED_IN,
         weight=2,
         args="source",

@@ -47,6 +47,8 @@ INSTALLED_APPS = [
     "accounts",
     "catalog",
     "proposals",
+    "library",
+    "notes",
     "teams",
 ]
 
@@ -344,7 +346,7 @@ FRONTIER_STALE_AFTER_DAYS = env.int("FRONTIER_STALE_AFTER_DAYS", default=120)
 # Proposals: abuse limits per reader.
 PROPOSALS_MAX_PENDING = env.int("PROPOSALS_MAX_PENDING", default=10)
 PROPOSALS_MAX_PER_DAY = env.int("PROPOSALS_MAX_PER_DAY", default=20)
-# New notes per account per hour (accounts/note_services.py): team notes reach every member.
+# New notes per account per hour (notes/services.py): team notes reach every member.
 NOTES_MAX_PER_HOUR = env.int("NOTES_MAX_PER_HOUR", default=60)
 
 # Link health (check_links). Hosts that answer robots with 403/429 are "blocked", never "dead".

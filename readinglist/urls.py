@@ -32,11 +32,9 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include(account_urlpatterns)),
     path("accounts/", include("allauth.urls")),
-    # Library exports (library/export…), before any "library/" include that could shadow them.
-    path("", include("accounts.export_urls")),
-    # Notes first: it owns library/notes/…, which the "library/" include must not shadow.
-    path("", include("accounts.notes_urls")),
-    path("library/", include("accounts.urls")),
+    # Notes first: they own library/notes/…, which the "library/" include must not shadow.
+    path("", include("notes.urls")),
+    path("library/", include("library.urls")),
     path("", include("teams.urls")),
     path("", include("catalog.urls")),
     path("", include("proposals.urls")),

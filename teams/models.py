@@ -10,7 +10,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.markdown import as_markup, render_markdown
+from notes.markdown import as_markup, render_markdown
 
 
 def new_token() -> str:

@@ -1,4 +1,5 @@
 import pytest
+from django.core.cache import cache
 from django.core.management import call_command
 
 from catalog.catalog_file import read_catalog
@@ -32,6 +33,15 @@ def _test_settings(settings):
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
+
+
+@pytest.fixture
+def fresh_cache(db):
+    """A cache cleared before and after the test: allauth counts attempts there, and readers'
+    pages are kept there. The cache is a table, hence `db`."""
+    cache.clear()
+    yield
+    cache.clear()
 
 
 @pytest.fixture

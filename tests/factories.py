@@ -87,7 +87,7 @@ class UserFactory(factory.django.DjangoModelFactory):
 # Notes (issue 6).
 class NoteFactory(factory.django.DjangoModelFactory):
     class Meta:
-        model = "accounts.Note"
+        model = "notes.Note"
 
     user = factory.SubFactory(UserFactory)
     source = factory.SubFactory(SourceFactory)

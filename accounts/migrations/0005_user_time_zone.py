@@ -14,6 +14,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='user',
             name='time_zone',
-            field=models.CharField(default='UTC', help_text='Reading-group sessions are shown in this time zone.', max_length=64, validators=[accounts.models.validate_time_zone]),
+            field=models.CharField(db_default='UTC', default='UTC', help_text='Reading-group sessions are shown in this time zone.', max_length=64, validators=[accounts.models.validate_time_zone]),
         ),
     ]

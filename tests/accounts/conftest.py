@@ -1,10 +1,6 @@
 import pytest
-from django.core.cache import cache
 
 
 @pytest.fixture(autouse=True)
-def _fresh_rate_limits():
-    """allauth counts attempts in the cache; each test starts with a clean count."""
-    cache.clear()
-    yield
-    cache.clear()
+def _fresh_cache(fresh_cache):
+    """Each test starts with empty rate-limit counts and no kept pages."""

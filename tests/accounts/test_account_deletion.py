@@ -4,8 +4,8 @@ import pytest
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 
-from accounts.models import Bookmark
-from accounts.services import set_status
+from library.models import Bookmark
+from library.services import set_status
 from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db

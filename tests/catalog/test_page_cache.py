@@ -94,7 +94,7 @@ def test_signed_in_readers_never_get_a_shared_page(catalog, reader, client):
     visit()
     client.force_login(reader)
     response = client.get("/")
-    # Their own page (tests/accounts/test_reader_page_cache.py), never the anonymous one.
+    # Their own page (tests/library/test_reader_page_cache.py), never the anonymous one.
     assert response["X-Page-Cache"] == "miss"
     assert reader.public_name in response.content.decode()
 

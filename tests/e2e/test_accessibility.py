@@ -36,7 +36,7 @@ PAGES = [
     ("proposals:decision-log", [], "", SIGNED_OUT),
     ("proposals:propose", [], "", SIGNED_IN),
     ("proposals:my-proposals", [], "", SIGNED_IN),
-    ("accounts:library", [], "", SIGNED_IN),
+    ("library:index", [], "", SIGNED_IN),
     ("notes:mine", [], "", SIGNED_IN),
     ("notes:team", [], "", SIGNED_IN),
     ("account_profile", [], "", SIGNED_IN),

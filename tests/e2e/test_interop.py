@@ -7,7 +7,7 @@ from pathlib import Path
 import bibtexparser
 from playwright.sync_api import expect
 
-from accounts.models import Bookmark
+from library.models import Bookmark
 
 
 def test_reader_cites_a_source_and_finds_its_feed(page, small_catalog):

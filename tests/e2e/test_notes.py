@@ -5,9 +5,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from accounts.models import Note
-from tests.accounts.xss_corpus import XSS_BODIES, XSS_LOCATOR, XSS_QUOTE
+from notes.models import Note
 from tests.factories import NoteFactory, UserFactory
+from tests.notes.xss_corpus import XSS_BODIES, XSS_LOCATOR, XSS_QUOTE
 
 SOURCE_URL = "/sources/flashattention/"
 

@@ -4,8 +4,8 @@ import re
 
 from playwright.sync_api import expect
 
-from accounts.models import Bookmark
 from catalog.pages import path_entries
+from library.models import Bookmark
 from tests.conftest import PASSWORD
 
 
@@ -111,7 +111,7 @@ def test_anonymous_click_logs_in_and_comes_back_with_it_done(page, reader, small
 
 
 def test_library_filters_without_reload_and_keep_the_url(page, reader, small_catalog, log_in):
-    from accounts.services import set_status
+    from library.services import set_status
 
     for source in small_catalog["path"]:
         set_status(user=reader, source=source, status="to_read")

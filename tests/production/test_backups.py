@@ -11,9 +11,9 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
-from accounts.models import Bookmark
 from catalog.backups import empty_database, non_empty_tables
 from catalog.models import Source
+from library.models import Bookmark
 from tests.production.test_security import run_python
 
 
@@ -57,7 +57,7 @@ def test_backup_and_restore_round_trip_is_lossless(populated, tmp_path, maintain
     after = dump(tmp_path / "after.json.gz")
     assert after == before
     after_counts = row_counts()
-    for label in ("catalog.Source", "accounts.User", "accounts.Bookmark", "auth.Group"):
+    for label in ("catalog.Source", "accounts.User", "library.Bookmark", "auth.Group"):
         assert after_counts[label] == before_counts[label] > 0
     # A restored maintainer can still curate: the group and its permissions came back by name.
     # Users travel by natural key (their email), so look them up by it, not by the old id.

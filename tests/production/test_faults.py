@@ -136,7 +136,7 @@ class Browser:
 
 def bookmark_path(slug):
     try:
-        return reverse("accounts:bookmark", args=[slug])
+        return reverse("library:bookmark", args=[slug])
     except NoReverseMatch:
         return None
 

@@ -1,0 +1,77 @@
+from django import forms
+from django.db.models import QuerySet
+
+from catalog.models import ReadingList, Tier, Topic
+
+from .models import Bookmark
+from .services import REMOVE
+
+ACTION_CHOICES = [*Bookmark.Status.choices, (REMOVE, "Remove")]
+ACTION_ERROR = "“%(value)s” is not a reading status. Choose To read, Reading, Read or Remove."
+
+
+def catalog_filter(queryset: QuerySet, *, label: str, empty_label: str) -> forms.ModelChoiceField:
+    """An optional filter on a catalog row, chosen by slug so the URL stays readable."""
+    return forms.ModelChoiceField(
+        label=label,
+        queryset=queryset,
+        to_field_name="slug",
+        required=False,
+        empty_label=empty_label,
+    )
+
+
+class BookmarkActionForm(forms.Form):
+    status = forms.ChoiceField(
+        choices=ACTION_CHOICES, error_messages={"invalid_choice": ACTION_ERROR}
+    )
+    next = forms.CharField(required=False, max_length=2000)
+
+
+class BulkActionForm(forms.Form):
+    action = forms.ChoiceField(
+        label="Change selected to",
+        choices=ACTION_CHOICES,
+        error_messages={"invalid_choice": ACTION_ERROR},
+    )
+    bookmarks = forms.TypedMultipleChoiceField(
+        coerce=int,
+        error_messages={"required": "Select at least one source to change."},
+    )
+    next = forms.CharField(required=False, max_length=2000)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Any integer is accepted here; ownership is checked by the view, which answers 404.
+        ids = self.data.getlist("bookmarks") if hasattr(self.data, "getlist") else []
+        self.fields["bookmarks"].choices = [(value, value) for value in ids]
+
+    def clean_bookmarks(self):
+        return sorted(set(self.cleaned_data["bookmarks"]))
+
+
+SORT_CHOICES = [("saved", "Date saved"), ("list", "List order"), ("title", "Title")]
+
+
+class LibraryFilterForm(forms.Form):
+    q = forms.CharField(label="Search", required=False, max_length=200)
+    status = forms.ChoiceField(
+        label="Status", choices=[("", "Any status"), *Bookmark.Status.choices], required=False
+    )
+    topic = catalog_filter(
+        Topic.objects.order_by("position", "name"), label="Topic", empty_label="Any topic"
+    )
+    tier = catalog_filter(Tier.objects.all(), label="Tier", empty_label="Any tier")
+    list = catalog_filter(ReadingList.objects.all(), label="Reading list", empty_label="Any list")
+    sort = forms.ChoiceField(label="Sort by", choices=SORT_CHOICES, required=False)
+
+    def filters(self):
+        """The valid filters; a bad value is reported on its field and the rest still apply."""
+        self.is_valid()
+        data = {name: self.cleaned_data.get(name) for name in self.fields}
+        data["sort"] = data.get("sort") or "saved"
+        return data
+
+    @property
+    def active(self):
+        return any(self.cleaned_data.get(name) for name in ("q", "status", "topic", "tier", "list"))

@@ -1,0 +1,217 @@
+"""How catalog templates show a reader's state, without knowing the library's models.
+
+Every tag reads the reader's library once per request (see library.reading), so a page of
+100 cards costs one query for all their bookmark states, and anonymous visitors cost none.
+"""
+
+import functools
+import secrets
+import threading
+from collections import OrderedDict
+from types import SimpleNamespace
+
+from django import template
+from django.conf import settings
+from django.template.loader import get_template
+from django.utils import timezone
+from django.utils.safestring import SafeData, mark_safe
+
+from .. import reading
+from ..models import Bookmark
+
+register = template.Library()
+
+
+def _request(context):
+    return context.get("request")
+
+
+# Stands in for the visitor's CSRF token in a remembered control: shaped like a token (64
+# letters and digits), and random per process so no title or URL can ever contain it.
+_TOKEN_SLOT = secrets.token_hex(32)
+CONTROL_TEMPLATE = "library/includes/bookmark_control.html"
+
+
+@functools.lru_cache(maxsize=4096)
+def _control_html(pk, slug, title, status, next_url, compact, with_token):
+    """One control, rendered from its template. Everything it shows is in the arguments (the
+    template reads only the source's pk, slug and title), so a remembered copy cannot go stale;
+    the CSRF token, which changes with each request, is left as a slot."""
+    return get_template(CONTROL_TEMPLATE).render(
+        {
+            "source": SimpleNamespace(pk=pk, slug=slug, title=title),
+            "status": status,
+            "choices": Bookmark.Status.choices,
+            "next": next_url,
+            "csrf_token": _TOKEN_SLOT if with_token else None,
+            "compact": compact,
+        }
+    )
+
+
+def _visitor_token(context):
+    token = context.get("csrf_token")
+    # The csrf_token tag renders nothing for a missing token or Django's "NOTPROVIDED".
+    return str(token) if token and str(token) != "NOTPROVIDED" else None
+
+
+@register.simple_tag(takes_context=True)
+def bookmark_control(context, source, compact=False):
+    """The reader's bookmark form for `source`. A page lists many sources, and interpreting
+    the template took most of a millisecond per card, so each process remembers the rendered
+    controls (see _control_html) and puts this request's CSRF token in."""
+    request = _request(context)
+    states = reading.request_states(request)
+    token = _visitor_token(context)
+    args = (
+        source.pk,
+        source.slug,
+        source.title,
+        states.get(source.pk, ""),
+        request.get_full_path() if request else "",
+        bool(compact),
+        bool(token),
+    )
+    render = _control_html.__wrapped__ if settings.DEBUG else _control_html
+    html = render(*args)
+    return mark_safe(html.replace(_TOKEN_SLOT, token) if token else html)
+
+
+@register.simple_tag(takes_context=True)
+def reading_status(context, source):
+    """The reader's status for `source` ("" when not saved): `{% reading_status s as status %}`."""
+    return reading.request_states(_request(context)).get(source.pk, "")
+
+
+@register.simple_tag(takes_context=True)
+def team_finished(context, source):
+    """How many members finished `source`; 0 for anonymous visitors, who never see names."""
+    return reading.team_finished(_request(context)).get(source.pk, 0)
+
+
+def _progress_context(context, sources, **extra):
+    request = _request(context)
+    states = reading.request_states(request)
+    return {
+        "progress": reading.progress_along(sources, states),
+        "user": context.get("user"),
+        "request": request,
+        **extra,
+    }
+
+
+@register.inclusion_tag("library/includes/path_progress.html", takes_context=True)
+def path_progress(context, path=None, inner=False):
+    """Progress along the Start-here path; `path` defaults to the page's `path` entries.
+
+    `inner` renders only the region's content, which is what its in-place refresh swaps in.
+    """
+    entries = path if path is not None else context.get("path") or []
+    return _progress_context(context, [entry.source for entry in entries], inner=inner)
+
+
+@register.inclusion_tag("library/includes/list_progress.html", takes_context=True)
+def list_progress(context, reading_list, sections=None, inner=False):
+    """Progress along a reading list, in its sections' order; sections come prefetched."""
+    sections = sections if sections is not None else context.get("sections") or []
+    sources = [entry.source for section in sections for entry in section.entries.all()]
+    return _progress_context(context, sources, reading_list=reading_list, inner=inner)
+
+
+@register.inclusion_tag("library/includes/team_activity.html", takes_context=True)
+def team_activity(context, source):
+    request = _request(context)
+    viewer = request.user if request else None
+    return {"activity": reading.team_activity(source, viewer), "source": source}
+
+
+CARD_TEMPLATE = "catalog/includes/source_card.html"
+
+# The source fields CARD_TEMPLATE reads (with the tier's slug and name).
+CARD_FIELDS = (
+    "pk",
+    "slug",
+    "title",
+    "status",
+    "kind",
+    "authors",
+    "year",
+    "summary",
+    "verified_on",
+    "awaiting_evidence",
+)
+
+
+class _Cards:
+    """Rendered source cards by everything they show, for this process alone (bounded LRU)."""
+
+    LIMIT = 4096  # a card and its key (which holds the summary) are 2-4 kB: ~15 MB at most
+
+    def __init__(self):
+        self._cards = OrderedDict()
+        self._lock = threading.Lock()  # gthread workers share it between threads
+
+    def get(self, key, render):
+        with self._lock:
+            html = self._cards.get(key)
+            if html is not None:
+                self._cards.move_to_end(key)
+                return html
+        html = render()
+        with self._lock:
+            self._cards[key] = html
+            while len(self._cards) > self.LIMIT:
+                self._cards.popitem(last=False)
+        return html
+
+
+remembered_cards = _Cards()
+
+
+def _as_key(text):
+    # Marked-up (safe) text and plain text that read the same render differently.
+    return str(text), isinstance(text, SafeData)
+
+
+@register.simple_tag(takes_context=True)
+def source_card(context, source, label="", snippet="", hide_summary=False):
+    """A source card (CARD_TEMPLATE) with the reader's bookmark control.
+
+    Interpreting the card template cost 90-170 µs a card, most of a search page's rendering, so
+    each process remembers cards keyed by everything they show: the source's own fields and its
+    tier's, today's date (the age badge), what the page adds (a marked title, a snippet, whether
+    the summary shows), and what the control shows (the reader's status, the page's URL). A
+    remembered card cannot go stale; the CSRF token is a slot, as in remembered controls.
+    """
+    request = _request(context)
+    token = _visitor_token(context)
+    card_context = {
+        "source": source,
+        "label": label,
+        "snippet": snippet,
+        "hide_summary": hide_summary,
+        "request": request,
+        "csrf_token": _TOKEN_SLOT if token else None,
+    }
+
+    def render():
+        return get_template(CARD_TEMPLATE).render(card_context)
+
+    if settings.DEBUG:
+        html = render()
+    else:
+        tier = source.tier
+        key = (
+            *(getattr(source, name) for name in CARD_FIELDS),
+            tier.slug,
+            tier.name,
+            _as_key(label),
+            _as_key(snippet),
+            bool(hide_summary),
+            reading.request_states(request).get(source.pk, ""),
+            request.get_full_path() if request else "",
+            bool(token),
+            timezone.localdate(),
+        )
+        html = remembered_cards.get(key, render)
+    return mark_safe(html.replace(_TOKEN_SLOT, token) if token else html)

@@ -1,0 +1,138 @@
+"""The reader's library: the bookmark control on every source, My library, bulk changes, and
+progress along the Start-here path and the reading lists."""
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.vary import vary_on_headers
+
+from catalog.models import ReadingList, Source
+from catalog.pages import list_sections, path_entries
+from readinglist.views import login_redirect, login_required_htmx
+
+from .. import pending, reading, services
+from ..forms import BookmarkActionForm, BulkActionForm, LibraryFilterForm
+from ..models import Bookmark
+from ..page import library_page
+
+
+def safe_next(request: HttpRequest, candidate: str | None, fallback: str) -> str:
+    if candidate and url_has_allowed_host_and_scheme(
+        candidate, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return candidate
+    return fallback
+
+
+@require_POST
+@vary_on_headers("HX-Request")
+def bookmark(request: HttpRequest, slug: str) -> HttpResponse:
+    """The bookmark control: set a reading status, or remove the source from the library."""
+    source = get_object_or_404(Source, slug=slug)
+    form = BookmarkActionForm(request.POST)
+    if not form.is_valid():
+        return render(
+            request,
+            "library/bookmark_error.html",
+            {"source": source, "form": form},
+            status=400,
+        )
+    action = form.cleaned_data["status"]
+    back = safe_next(request, form.cleaned_data["next"], source.get_absolute_url())
+
+    if not request.user.is_authenticated:
+        if action != services.REMOVE:
+            pending.remember(request, source=source, action=action)
+            messages.info(
+                request, f"Log in to save “{source.title}”: it is saved when you are back."
+            )
+        return login_redirect(request, back)
+
+    saved = services.apply_action(user=request.user, source=source, action=action)
+    reading.forget_request_states(request)
+    if request.htmx:
+        response = render(
+            request,
+            "library/includes/bookmark_control_fields.html",
+            {
+                "source": source,
+                "status": saved.status if saved else "",
+                "next": back,
+                "choices": Bookmark.Status.choices,
+                # htmx puts focus back on the clicked button by its id; only Remove, whose
+                # button goes away, needs `autofocus` to land on the first status instead.
+                "focus": "" if saved else Bookmark.Status.TO_READ,
+                "user": request.user,
+            },
+        )
+        response["HX-Trigger"] = "bookmarks-changed"
+        return response
+    if saved:
+        messages.success(request, f"Saved “{source.title}” as {saved.get_status_display()}.")
+    else:
+        messages.success(request, f"Removed “{source.title}” from your library.")
+    return redirect(back)
+
+
+@require_GET
+@login_required_htmx
+@vary_on_headers("HX-Request")
+def library(request: HttpRequest) -> HttpResponse:
+    form = LibraryFilterForm(request.GET)
+    context = library_page(request.user, form)
+    template = "library/library.html"
+    if request.htmx:
+        # The counts refresh after a bookmark changes; the results after a filter changes.
+        template += "#counts" if request.htmx.target == "library-counts" else "#results"
+    return render(request, template, context)
+
+
+@require_POST
+@login_required_htmx
+def bulk_change(request: HttpRequest) -> HttpResponse:
+    form = BulkActionForm(request.POST)
+    back = safe_next(request, request.POST.get("next"), reverse("library:index"))
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, error)
+        return redirect(back)
+    ids = form.cleaned_data["bookmarks"]
+    if Bookmark.objects.of(request.user).filter(pk__in=ids).count() != len(ids):
+        raise Http404("No such bookmark in your library.")
+    action = form.cleaned_data["action"]
+    changed = services.bulk_apply(user=request.user, bookmark_ids=ids, action=action)
+    label = dict(form.fields["action"].choices)[action]
+    if action == services.REMOVE:
+        messages.success(request, f"Removed {changed} source{'s' if changed != 1 else ''}.")
+    else:
+        messages.success(
+            request, f"Marked {changed} source{'s' if changed != 1 else ''} as {label}."
+        )
+    return redirect(back)
+
+
+@require_GET
+@login_required_htmx
+@vary_on_headers("HX-Request")
+def path_progress(request: HttpRequest) -> HttpResponse:
+    """The reader's progress along the Start-here path (refreshed in place after a change)."""
+    path = path_entries()
+    context = {"path": path, "oob": bool(request.htmx)}
+    if request.htmx:
+        return render(request, "library/includes/path_progress_refresh.html", context)
+    return render(request, "library/path_progress.html", context)
+
+
+@require_GET
+@login_required_htmx
+@vary_on_headers("HX-Request")
+def list_progress(request: HttpRequest, slug: str) -> HttpResponse:
+    reading_list = get_object_or_404(ReadingList, slug=slug)
+    context = {"reading_list": reading_list, "sections": list_sections(reading_list)}
+    if request.htmx:
+        return render(request, "library/includes/list_progress_refresh.html", context)
+    return render(request, "library/list_progress.html", context)

@@ -1,0 +1,72 @@
+"""Downloads of a reader's own data. Every view is for the signed-in reader and reads only their
+rows; anonymous visitors are sent to log in and come back."""
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
+from django.views.decorators.http import require_GET
+
+from catalog.citations import filename
+from catalog.models import ReadingList
+from catalog.views.exports import bibtex_response, csl_response
+from readinglist.views import login_required_htmx
+
+from ..exports import library_csv, library_document, library_sources, reading_list_markdown
+
+
+def _attachment(response, name):
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+def _stem():
+    return f"readinglist-library-{timezone.localdate():%Y-%m-%d}"
+
+
+@require_GET
+@login_required_htmx
+def export_index(request: HttpRequest) -> HttpResponse:
+    lists = ReadingList.objects.all()
+    return render(request, "library/exports/index.html", {"lists": lists})
+
+
+@require_GET
+@login_required_htmx
+def export_csv(request: HttpRequest) -> HttpResponse:
+    response = HttpResponse(
+        library_csv(request.user, request), content_type="text/csv; charset=utf-8"
+    )
+    return _attachment(response, filename(_stem(), "csv"))
+
+
+@require_GET
+@login_required_htmx
+def export_json(request: HttpRequest) -> HttpResponse:
+    response = JsonResponse(
+        library_document(request.user, request),
+        json_dumps_params={"ensure_ascii": False, "indent": 2},
+    )
+    return _attachment(response, filename(_stem(), "json"))
+
+
+@require_GET
+@login_required_htmx
+def export_bibtex(request: HttpRequest) -> HttpResponse:
+    return bibtex_response(library_sources(request.user), _stem())
+
+
+@require_GET
+@login_required_htmx
+def export_csl(request: HttpRequest) -> HttpResponse:
+    return csl_response(library_sources(request.user), _stem() + "-csl")
+
+
+@require_GET
+@login_required_htmx
+def list_markdown(request: HttpRequest, slug: str) -> HttpResponse:
+    reading_list = get_object_or_404(ReadingList, slug=slug)
+    response = HttpResponse(
+        reading_list_markdown(reading_list, request.user, request),
+        content_type="text/markdown; charset=utf-8",
+    )
+    return _attachment(response, filename(reading_list.slug, "md"))

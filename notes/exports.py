@@ -1,0 +1,102 @@
+"""A reader's notes as one Markdown file or one JSON document, and as part of the library's
+export (CSV and JSON of bookmarks with their notes)."""
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils import timezone
+
+from catalog.models import Source
+from library.exports import Contribution, contribute
+
+from .models import Note
+
+
+def _note_record(note, request):
+    source = note.source
+    return {
+        "id": note.pk,
+        "source": {
+            "slug": source.slug,
+            "title": source.title,
+            "page": request.build_absolute_uri(source.get_absolute_url()),
+            "url": source.url,
+        },
+        "quote": note.quote,
+        "locator": note.locator,
+        "body": note.body,
+        "visibility": note.visibility,
+        "created": note.created.isoformat(),
+        "edited": note.edited.isoformat() if note.edited else None,
+    }
+
+
+def notes_document(
+    notes: QuerySet[Note], *, user: AbstractBaseUser, request: HttpRequest
+) -> dict[str, Any]:
+    return {
+        "exported": timezone.now().isoformat(),
+        "reader": user.email,
+        "notes": [_note_record(note, request) for note in notes],
+    }
+
+
+def _blockquote(text):
+    return "\n".join(f"> {line}" if line else ">" for line in text.splitlines())
+
+
+def notes_markdown(notes: QuerySet[Note], *, user: AbstractBaseUser, request: HttpRequest) -> str:
+    now = timezone.localtime()
+    lines = [
+        "# Notes from readinglist",
+        "",
+        f"Exported {now:%Y-%m-%d %H:%M %Z} for {user.email}.",
+        "",
+    ]
+    for note in notes:
+        source = note.source
+        lines += ["---", "", f"## {source.title}", ""]
+        lines.append(f"- Catalog: <{request.build_absolute_uri(source.get_absolute_url())}>")
+        if source.url:
+            lines.append(f"- Source: <{source.url}>")
+        if note.locator:
+            lines.append(f"- Where: {note.locator}")
+        lines.append(f"- Visibility: {note.get_visibility_display().split(' (')[0]}")
+        written = f"- Written: {timezone.localtime(note.created):%Y-%m-%d %H:%M}"
+        if note.edited:
+            written += f", edited {timezone.localtime(note.edited):%Y-%m-%d %H:%M}"
+        lines += [written, ""]
+        if note.quote:
+            lines += [_blockquote(note.quote), ""]
+        lines += [note.body.rstrip(), ""]
+    return "\n".join(lines)
+
+
+def _exported_notes(user):
+    return Note.objects.owned_by(user).select_related("source").order_by("created", "pk")
+
+
+def _library_record(note):
+    return {
+        "source": {"slug": note.source.slug, "title": note.source.title},
+        "body": note.body,
+        "quote": note.quote,
+        "locator": note.locator,
+        "visibility": note.visibility,
+        "created": note.created.isoformat(),
+        "edited": note.edited.isoformat() if note.edited else None,
+    }
+
+
+def library_records(user: AbstractBaseUser, request: HttpRequest) -> list[dict[str, Any]]:
+    return [_library_record(note) for note in _exported_notes(user)]
+
+
+def library_texts(user: AbstractBaseUser) -> list[tuple[Source, str]]:
+    return [(note.source, note.body.strip()) for note in _exported_notes(user)]
+
+
+def contribute_to_library_exports() -> None:
+    contribute(Contribution(name="notes", records=library_records, texts=library_texts))

@@ -1,0 +1,100 @@
+from django import forms
+
+from catalog.models import ReadingList, Topic
+from library.forms import catalog_filter
+
+from .models import Note
+
+
+def _normalise_newlines(text):
+    # Browsers send textarea line breaks as CRLF; count and store one character per break.
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+class NoteForm(forms.ModelForm):
+    class Meta:
+        model = Note
+        fields = ["body", "quote", "locator", "visibility"]
+        labels = {
+            "body": "Note",
+            "quote": "Quote (optional)",
+            "locator": "Where (optional)",
+            "visibility": "Who can read it",
+        }
+        help_texts = {
+            "body": "Markdown: **bold**, _italic_, `code`, lists, links, > quotes. "
+            "Up to 20,000 characters.",
+            "quote": "A passage worth keeping, up to 2,000 characters.",
+            "locator": "Page, section or figure, e.g. “p. 12” or “Figure 3”.",
+        }
+        widgets = {
+            "body": forms.Textarea(attrs={"rows": 6}),
+            "quote": forms.Textarea(attrs={"rows": 3}),
+            "visibility": forms.RadioSelect,
+        }
+
+    def __init__(self, *args, prefix_id="note", **kwargs):
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+        # A page can hold several note forms (add + edits); ids must stay unique.
+        self.auto_id = f"{prefix_id}-%s"
+        # No maxlength in the browser: it would silently cut a long paste. The server says
+        # how long the text is and keeps all of it in the form.
+        for name in ("body", "quote", "locator"):
+            self.fields[name].widget.attrs.pop("maxlength", None)
+            self.fields[name].max_length = None
+            self.fields[name].validators = [
+                v for v in self.fields[name].validators if not hasattr(v, "limit_value")
+            ]
+        self.fields["body"].strip = False
+
+    def _limited(self, name, limit, what):
+        text = _normalise_newlines(self.cleaned_data.get(name) or "")
+        if len(text) > limit:
+            raise forms.ValidationError(
+                f"{what} is {len(text):,} characters long; the limit is {limit:,}. "
+                f"Shorten it by {len(text) - limit:,} and save again (your text is kept here).",
+                code="too_long",
+            )
+        return text
+
+    def clean_body(self):
+        body = self._limited("body", Note.BODY_MAX, "Your note")
+        if not body.strip():
+            raise forms.ValidationError("Write something in the note.", code="required")
+        return body
+
+    def clean_quote(self):
+        return self._limited("quote", Note.QUOTE_MAX, "The quote").strip()
+
+    def clean_locator(self):
+        return self._limited("locator", Note.LOCATOR_MAX, "The locator").strip()
+
+    def validate_constraints(self):
+        """Skipped: the fields above already check each of the model's check constraints, with
+        messages a reader can act on, and the service checks them again before saving. Django
+        checks each one with a query, so checking here too cost six more per save."""
+
+
+class NoteFilterForm(forms.Form):
+    q = forms.CharField(label="Search your notes", required=False, max_length=200)
+    topic = catalog_filter(
+        Topic.objects.order_by("parent__position", "position"),
+        label="Topic",
+        empty_label="All topics",
+    )
+    list = catalog_filter(ReadingList.objects.all(), label="Reading list", empty_label="All lists")
+    visibility = forms.ChoiceField(
+        label="Visibility",
+        choices=[("", "Private and team"), ("private", "Private"), ("team", "Team")],
+        required=False,
+    )
+
+    def filters(self):
+        """The valid filters; an invalid one is reported on the form and ignored."""
+        self.is_valid()
+        return {
+            name: value
+            for name, value in getattr(self, "cleaned_data", {}).items()
+            if value not in (None, "")
+        }

@@ -1,0 +1,113 @@
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.db.models.functions import Length
+from django.db.models.lookups import LessThanOrEqual
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.safestring import SafeString
+
+from .markdown import as_markup, render_markdown
+from .querysets import NoteQuerySet
+
+BODY_MAX = 20_000
+QUOTE_MAX = 2_000
+LOCATOR_MAX = 200
+
+
+class Note(models.Model):
+    """A reader's note on a source: Markdown body, optional quote and locator, private or team.
+
+    The body is rendered to sanitised HTML once, on save, and stored in body_html; pages show the
+    stored HTML and never parse Markdown per view.
+    """
+
+    BODY_MAX = BODY_MAX
+    QUOTE_MAX = QUOTE_MAX
+    LOCATOR_MAX = LOCATOR_MAX
+
+    class Visibility(models.TextChoices):
+        PRIVATE = "private", "Private (only you)"
+        TEAM = "team", "Team (every signed-in member, with your name)"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notes"
+    )
+    # PROTECT: sources are retired, never deleted, so a reader's notes are never lost with one.
+    source = models.ForeignKey("catalog.Source", on_delete=models.PROTECT, related_name="notes")
+    body = models.TextField(max_length=BODY_MAX, help_text="Markdown.")
+    body_html = models.TextField(editable=False)
+    quote = models.TextField(max_length=QUOTE_MAX, blank=True)
+    locator = models.CharField(
+        max_length=LOCATOR_MAX, blank=True, help_text="Page, section or figure."
+    )
+    visibility = models.CharField(max_length=10, choices=Visibility, default=Visibility.PRIVATE)
+    created = models.DateTimeField(default=timezone.now, editable=False)
+    edited = models.DateTimeField(null=True, blank=True, editable=False)
+    # Deleting hides a note at once but keeps the row for a minute so it can be undone.
+    deleted_at = models.DateTimeField(null=True, blank=True, editable=False)
+
+    objects = NoteQuerySet.as_manager()
+
+    class Meta:
+        # The table keeps the name it was created with, so moving the model lost no rows.
+        db_table = "accounts_note"
+        ordering = ["-created", "-pk"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(body=""), name="note_body_not_empty"),
+            models.CheckConstraint(
+                condition=LessThanOrEqual(Length("body"), BODY_MAX), name="note_body_max_length"
+            ),
+            models.CheckConstraint(
+                condition=LessThanOrEqual(Length("quote"), QUOTE_MAX),
+                name="note_quote_max_length",
+            ),
+            models.CheckConstraint(
+                condition=LessThanOrEqual(Length("locator"), LOCATOR_MAX),
+                name="note_locator_max_length",
+            ),
+            models.CheckConstraint(
+                condition=Q(visibility__in=["private", "team"]), name="note_visibility_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(edited__isnull=True) | Q(edited__gte=F("created")),
+                name="note_edited_after_created",
+            ),
+        ]
+        indexes = [
+            models.Index(
+                fields=["source", "visibility", "-created"], name="note_source_vis_created"
+            ),
+            models.Index(fields=["user", "-created"], name="note_user_created"),
+            models.Index(
+                fields=["deleted_at"],
+                condition=Q(deleted_at__isnull=False),
+                name="note_deleted_at",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} on {self.source}"
+
+    def save(self, *args, **kwargs) -> None:
+        update_fields = kwargs.get("update_fields")
+        if update_fields is None or "body" in update_fields:
+            self.body_html = render_markdown(self.body)
+            if update_fields is not None:
+                kwargs["update_fields"] = {*update_fields, "body_html"}
+        super().save(*args, **kwargs)
+
+    def get_absolute_url(self) -> str:
+        return reverse("notes:detail", args=[self.pk])
+
+    @property
+    def body_markup(self) -> SafeString:
+        return as_markup(self.body_html)
+
+    @property
+    def is_team(self) -> bool:
+        return self.visibility == self.Visibility.TEAM
+
+    @property
+    def is_deleted(self) -> bool:
+        return self.deleted_at is not None

@@ -1,0 +1,105 @@
+"""Writes to notes. Keyword-only, one transaction each; the caller has checked ownership."""
+
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from catalog.models import Source
+
+from .models import Note
+from .querysets import PURGE_AFTER
+
+
+def purge_deleted_notes(*, now: datetime | None = None) -> int:
+    """Delete for good the notes deleted longer ago than the undo grace period."""
+    cutoff = (now or timezone.now()) - PURGE_AFTER
+    deleted, _ = Note.objects.deleted_before(cutoff).delete()
+    return deleted
+
+
+def note_limit_problem(user: User, *, now: datetime | None = None) -> str:
+    """Why `user` may not add a note now, or "".
+
+    Team notes reach every member, so an account (and anyone who opens one while sign-up is
+    open) may add at most NOTES_MAX_PER_HOUR an hour. Deleted notes count: deleting and adding
+    again is still adding. Counted in the database, so every app process agrees.
+    """
+    limit = settings.NOTES_MAX_PER_HOUR
+    since = (now or timezone.now()) - timedelta(hours=1)
+    if Note.objects.filter(user=user, created__gte=since).count() < limit:
+        return ""
+    return (
+        f"You have added {limit} notes in the last hour, the most one account may. "
+        "Your note is not lost: it is still in the form, so save it again a little later."
+    )
+
+
+def note_create(
+    *,
+    user: User,
+    source: Source,
+    body: str,
+    quote: str = "",
+    locator: str = "",
+    visibility: str = Note.Visibility.PRIVATE,
+) -> Note:
+    note = Note(
+        user=user,
+        source=source,
+        body=body,
+        quote=quote,
+        locator=locator,
+        visibility=visibility,
+    )
+    # Checked before the transaction opens: inside one, Django wraps each of the model's check
+    # constraints in its own savepoint, three round trips each instead of one. The database
+    # enforces the same constraints on save.
+    note.full_clean()
+    with transaction.atomic():
+        _lock_author(user)
+        problem = note_limit_problem(user)
+        if problem:
+            raise ValidationError(problem, code="limit")
+        purge_deleted_notes()
+        note.save()
+    return note
+
+
+def _lock_author(user: User) -> None:
+    """Queue one account's concurrent note writes behind a row lock on the account.
+
+    Without it, parallel requests all count the same committed notes and each finds room under
+    the hourly limit. SQLite ignores the lock, but lets one transaction write at a time: a
+    racing second writer is refused ("database is locked") rather than let past the limit.
+    """
+    list(User.objects.select_for_update().filter(pk=user.pk).values_list("pk"))
+
+
+def note_update(*, note: Note, body: str, quote: str, locator: str, visibility: str) -> Note:
+    note.body, note.quote, note.locator, note.visibility = body, quote, locator, visibility
+    note.edited = timezone.now()
+    note.full_clean()  # before the transaction, as in note_create
+    with transaction.atomic():
+        purge_deleted_notes()
+        note.save()
+    return note
+
+
+@transaction.atomic
+def note_delete(*, note: Note) -> Note:
+    """Hide the note at once; it stays restorable until purged (see PURGE_AFTER)."""
+    purge_deleted_notes()
+    note.deleted_at = timezone.now()
+    note.save(update_fields=["deleted_at"])
+    return note
+
+
+@transaction.atomic
+def note_restore(*, note: Note) -> Note:
+    note.deleted_at = None
+    note.save(update_fields=["deleted_at"])
+    return note

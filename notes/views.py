@@ -1,0 +1,184 @@
+"""Notes on sources: add, edit, delete and undo in place (HTMX) or as plain pages; lists; export.
+
+Ownership is a queryset, not an `if`: a note outside `owned_by(user)` or `visible_to(user)` does
+not exist for this reader (404), whether it is someone else's private note or a teammate's.
+"""
+
+import json
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_headers
+
+from catalog.models import Source
+from readinglist.views import login_required_htmx
+
+from .exports import notes_document, notes_markdown
+from .forms import NoteFilterForm, NoteForm
+from .models import Note
+from .services import note_create, note_delete, note_restore, note_update
+
+NOTES_PAGE_SIZE = 25
+FORM_TEMPLATE = "notes/note_form.html"
+NOTE_TEMPLATE = "notes/note.html"
+
+
+def _source_page(note_or_source, anchor="source-notes"):
+    source = getattr(note_or_source, "source", note_or_source)
+    return f"{source.get_absolute_url()}#{anchor}"
+
+
+def _form_context(request, *, source, form, note=None):
+    if note:
+        action, hx_target = reverse("notes:edit", args=[note.pk]), f"#note-{note.pk}"
+    else:
+        action, hx_target = reverse("notes:create", args=[source.slug]), "#note-add"
+    return {
+        "source": source,
+        "note": note,
+        "form": form,
+        "action": action,
+        "hx_target": hx_target if request.htmx else "",
+    }
+
+
+@vary_on_headers("HX-Request")
+@login_required_htmx
+@require_http_methods(["GET", "POST"])
+def note_create_view(request: HttpRequest, slug: str) -> HttpResponse:
+    source = get_object_or_404(Source, slug=slug)
+    form = NoteForm(request.POST or None, prefix_id="note-new")
+    note = None
+    if request.method == "POST" and form.is_valid():
+        try:
+            note = note_create(user=request.user, source=source, **form.cleaned_data)
+        except ValidationError as error:
+            form.add_error(None, error)
+    if note:
+        if not request.htmx:
+            messages.success(request, "Note saved.")
+            return redirect(_source_page(note, f"note-{note.pk}"))
+        context = _form_context(request, source=source, form=NoteForm(prefix_id="note-new")) | {
+            "created": note
+        }
+        return render(request, f"{FORM_TEMPLATE}#created", context)
+    context = _form_context(request, source=source, form=form)
+    if request.htmx:
+        return render(request, f"{FORM_TEMPLATE}#add", context)
+    return render(request, FORM_TEMPLATE, context)
+
+
+@vary_on_headers("HX-Request")
+@login_required_htmx
+@require_GET
+def note_detail_view(request: HttpRequest, pk: int) -> HttpResponse:
+    note = get_object_or_404(Note.objects.visible_to(request.user).for_display(), pk=pk)
+    template = f"{NOTE_TEMPLATE}#note" if request.htmx else NOTE_TEMPLATE
+    return render(request, template, {"note": note})
+
+
+@vary_on_headers("HX-Request")
+@login_required_htmx
+@require_http_methods(["GET", "POST"])
+def note_edit_view(request: HttpRequest, pk: int) -> HttpResponse:
+    note = get_object_or_404(Note.objects.owned_by(request.user).for_display(), pk=pk)
+    form = NoteForm(request.POST or None, instance=note, prefix_id=f"note-{note.pk}")
+    if request.method == "POST" and form.is_valid():
+        note = note_update(note=note, **form.cleaned_data)
+        if not request.htmx:
+            messages.success(request, "Note saved.")
+            return redirect(_source_page(note, f"note-{note.pk}"))
+        return render(request, f"{NOTE_TEMPLATE}#note", {"note": note})
+    if request.method == "POST":
+        # The failed form changed the instance in memory; the page shows the saved note's source.
+        note.refresh_from_db(fields=["body", "quote", "locator", "visibility"])
+    context = _form_context(request, source=note.source, form=form, note=note)
+    if request.htmx:
+        return render(request, f"{FORM_TEMPLATE}#edit", context)
+    return render(request, FORM_TEMPLATE, context)
+
+
+@vary_on_headers("HX-Request")
+@login_required_htmx
+@require_http_methods(["GET", "POST"])
+def note_delete_view(request: HttpRequest, pk: int) -> HttpResponse:
+    note = get_object_or_404(Note.objects.owned_by(request.user).for_display(), pk=pk)
+    if request.method == "GET":
+        # Without JavaScript, deleting asks on its own page (htmx asks with hx-confirm).
+        return render(request, "notes/note_delete.html", {"note": note})
+    note_delete(note=note)
+    if request.htmx:
+        return render(request, f"{NOTE_TEMPLATE}#deleted", {"note": note})
+    messages.success(request, "Note deleted. You can undo this for a few seconds.")
+    return redirect(_source_page(note, f"note-{note.pk}"))
+
+
+@vary_on_headers("HX-Request")
+@login_required_htmx
+@require_POST
+def note_restore_view(request: HttpRequest, pk: int) -> HttpResponse:
+    note = get_object_or_404(Note.objects.restorable_by(request.user).for_display(), pk=pk)
+    note_restore(note=note)
+    if request.htmx:
+        return render(request, f"{NOTE_TEMPLATE}#note", {"note": note})
+    messages.success(request, "Note restored.")
+    return redirect(_source_page(note, f"note-{note.pk}"))
+
+
+@vary_on_headers("HX-Request")
+@login_required_htmx
+@require_GET
+def my_notes_view(request: HttpRequest) -> HttpResponse:
+    form = NoteFilterForm(request.GET or None)
+    notes = Note.objects.owned_by(request.user).filtered(**form.filters()).for_display().newest()
+    page = Paginator(notes, NOTES_PAGE_SIZE).get_page(request.GET.get("page"))
+    template = "notes/my_notes.html"
+    if request.htmx:
+        template += "#results"
+    return render(request, template, {"form": form, "page": page})
+
+
+@login_required_htmx
+@require_GET
+def export_markdown_view(request: HttpRequest) -> HttpResponse:
+    notes = _export_notes(request.user)
+    text = notes_markdown(notes, user=request.user, request=request)
+    return _attachment(text, "text/markdown; charset=utf-8", "md")
+
+
+@login_required_htmx
+@require_GET
+def export_json_view(request: HttpRequest) -> HttpResponse:
+    notes = _export_notes(request.user)
+    document = notes_document(notes, user=request.user, request=request)
+    text = json.dumps(document, ensure_ascii=False, indent=2)
+    return _attachment(text, "application/json", "json")
+
+
+def _export_notes(user):
+    return Note.objects.owned_by(user).select_related("source").order_by("source__title", "created")
+
+
+def _attachment(text, content_type, extension):
+    filename = f"readinglist-notes-{timezone.localdate():%Y-%m-%d}.{extension}"
+    response = HttpResponse(text, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@vary_on_headers("HX-Request")
+@login_required_htmx
+@require_GET
+def team_notes_view(request: HttpRequest) -> HttpResponse:
+    notes = Note.objects.team().for_display().newest()
+    page = Paginator(notes, NOTES_PAGE_SIZE).get_page(request.GET.get("page"))
+    template = "notes/team_notes.html"
+    if request.htmx:
+        template += "#results"
+    return render(request, template, {"page": page})

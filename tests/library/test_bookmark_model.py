@@ -1,0 +1,138 @@
+"""The database carries the bookmark invariants; the services keep the dates sensible."""
+
+import pytest
+from django.db import IntegrityError, transaction
+from django.db.models.deletion import ProtectedError
+
+from library.models import Bookmark
+from library.services import apply_action, bulk_apply, remove_bookmark, set_status
+from tests.factories import SourceFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_one_bookmark_per_reader_and_source(reader, small_catalog):
+    source = small_catalog["flash"]
+    Bookmark.objects.create(user=reader, source=source)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Bookmark.objects.create(user=reader, source=source, status="read")
+
+
+def test_status_outside_the_choices_is_refused_by_the_database(reader, small_catalog):
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Bookmark.objects.create(user=reader, source=small_catalog["flash"], status="skimmed")
+
+
+def test_a_saved_source_cannot_be_deleted(reader, small_catalog):
+    source = small_catalog["flash"]
+    set_status(user=reader, source=source, status="to_read")
+    with pytest.raises(ProtectedError):
+        source.delete()
+
+
+def test_deleting_a_reader_deletes_their_bookmarks(reader, other_reader, small_catalog):
+    set_status(user=reader, source=small_catalog["flash"], status="read")
+    set_status(user=other_reader, source=small_catalog["flash"], status="read")
+    reader.delete()
+    assert list(Bookmark.objects.values_list("user__email", flat=True)) == ["other@example.com"]
+
+
+def test_dates_follow_the_status(reader, small_catalog):
+    source = small_catalog["flash"]
+    saved = set_status(user=reader, source=source, status="to_read")
+    assert saved.started_at is None and saved.finished_at is None
+
+    reading = set_status(user=reader, source=source, status="reading")
+    assert reading.started_at is not None and reading.finished_at is None
+    started = reading.started_at
+
+    done = set_status(user=reader, source=source, status="read")
+    assert done.started_at == started
+    assert done.finished_at >= started
+    assert done.saved_at == saved.saved_at
+
+    again = set_status(user=reader, source=source, status="reading")
+    assert again.finished_at is None and again.started_at == started
+
+    back = set_status(user=reader, source=source, status="to_read")
+    assert back.started_at is None and back.finished_at is None
+
+
+def test_marking_read_straight_away_sets_both_dates(reader, small_catalog):
+    done = set_status(user=reader, source=small_catalog["flash"], status="read")
+    assert done.started_at is not None and done.finished_at is not None
+
+
+def test_double_submit_keeps_one_bookmark_and_its_dates(reader, small_catalog):
+    source = small_catalog["flash"]
+    first = set_status(user=reader, source=source, status="read")
+    second = set_status(user=reader, source=source, status="read")
+    assert Bookmark.objects.filter(user=reader, source=source).count() == 1
+    assert second.pk == first.pk
+    assert second.finished_at == first.finished_at
+
+
+def test_unknown_status_is_refused_before_writing(reader, small_catalog):
+    with pytest.raises(ValueError):
+        set_status(user=reader, source=small_catalog["flash"], status="skimmed")
+    assert not Bookmark.objects.exists()
+
+
+def test_remove_is_idempotent(reader, small_catalog):
+    source = small_catalog["flash"]
+    set_status(user=reader, source=source, status="read")
+    assert remove_bookmark(user=reader, source=source) is True
+    assert remove_bookmark(user=reader, source=source) is False
+    assert apply_action(user=reader, source=source, action="remove") is None
+
+
+def test_bulk_changes_only_the_readers_own_bookmarks(reader, other_reader, small_catalog):
+    mine = [
+        set_status(user=reader, source=source, status="to_read") for source in small_catalog["path"]
+    ]
+    theirs = set_status(user=other_reader, source=small_catalog["flash"], status="to_read")
+    changed = bulk_apply(
+        user=reader, bookmark_ids=[b.pk for b in mine] + [theirs.pk], action="read"
+    )
+    assert changed == 3
+    assert set(Bookmark.objects.filter(user=reader).values_list("status", flat=True)) == {"read"}
+    theirs.refresh_from_db()
+    assert theirs.status == "to_read"
+    assert all(b.finished_at for b in Bookmark.objects.filter(user=reader))
+
+
+def test_bulk_remove(reader, small_catalog):
+    mine = [set_status(user=reader, source=s, status="reading") for s in small_catalog["path"]]
+    assert bulk_apply(user=reader, bookmark_ids=[mine[0].pk], action="remove") == 1
+    assert Bookmark.objects.filter(user=reader).count() == 2
+
+
+def test_sources_from_another_app_are_not_needed_to_read_states(reader):
+    from library.reading import states_for
+
+    source = SourceFactory()
+    set_status(user=reader, source=source, status="reading")
+    assert states_for(reader) == {source.pk: "reading"}
+    assert states_for(reader, [source.pk + 1]) == {}
+
+
+def test_a_concurrent_insert_is_found_not_duplicated(reader, small_catalog, monkeypatch):
+    """Two requests both see no bookmark; the second insert hits the unique constraint."""
+    from django.db.models.query import QuerySet
+
+    source = small_catalog["flash"]
+    first = Bookmark.objects.create(user=reader, source=source, status="reading")
+    real_get = QuerySet.get
+    calls = []
+
+    def get_missing_once(self, *args, **kwargs):
+        if self.model is Bookmark and not calls:
+            calls.append(1)
+            raise Bookmark.DoesNotExist
+        return real_get(self, *args, **kwargs)
+
+    monkeypatch.setattr(QuerySet, "get", get_missing_once)
+    bookmark = set_status(user=reader, source=source, status="read")
+    assert calls == [1]
+    assert bookmark.pk == first.pk and bookmark.status == "read"
+    assert Bookmark.objects.filter(user=reader, source=source).count() == 1

@@ -1,0 +1,194 @@
+"""The bookmark control: POST only, HTMX and no-JS, anonymous, bad input, other readers."""
+
+import pytest
+from django.urls import reverse
+
+from library.models import Bookmark
+from library.pending import SESSION_KEY
+from library.services import set_status
+from tests.conftest import PASSWORD
+
+from .controls import autofocused, pressed
+
+pytestmark = pytest.mark.django_db
+HX = {"HX-Request": "true"}
+
+
+def url(source):
+    return reverse("library:bookmark", args=[source.slug])
+
+
+def test_get_changes_nothing(client, reader, small_catalog):
+    client.force_login(reader)
+    response = client.get(url(small_catalog["flash"]) + "?status=read")
+    assert response.status_code == 405
+    assert not Bookmark.objects.exists()
+
+
+def test_no_js_post_saves_and_redirects_back(client, reader, small_catalog):
+    source = small_catalog["flash"]
+    client.force_login(reader)
+    response = client.post(url(source), {"status": "reading", "next": "/sources/?page=1"})
+    assert response.status_code == 302
+    assert response["Location"] == "/sources/?page=1"
+    assert Bookmark.objects.get(user=reader, source=source).status == "reading"
+    page = client.get(response["Location"])
+    assert "Saved “FlashAttention” as Reading." in page.content.decode()
+
+
+def test_no_js_post_refuses_an_outside_next(client, reader, small_catalog):
+    source = small_catalog["flash"]
+    client.force_login(reader)
+    response = client.post(url(source), {"status": "read", "next": "https://evil.example/"})
+    assert response["Location"] == source.get_absolute_url()
+    response = client.post(url(source), {"status": "read", "next": "//evil.example/x"})
+    assert response["Location"] == source.get_absolute_url()
+
+
+def test_htmx_post_returns_the_control_and_announces_the_change(client, reader, small_catalog):
+    source = small_catalog["flash"]
+    client.force_login(reader)
+    response = client.post(url(source), {"status": "read", "next": "/"}, headers=HX)
+    assert response.status_code == 200
+    assert response["HX-Trigger"] == "bookmarks-changed"
+    assert "HX-Request" in response["Vary"]
+    html = response.content.decode()
+    # The form stays on the page (a second click queues on it); its content is swapped.
+    assert "<form" not in html and "<html" not in html
+    assert 'name="csrfmiddlewaretoken"' in html
+    # The pressed button is the one clicked, with the same id so focus can stay on it.
+    assert pressed(html, source) == ["read"]
+    # No autofocus: it would steal focus back if the reader tabbed on before htmx settled.
+    assert autofocused(html, source) == []
+    assert "Remove" in html
+    assert Bookmark.objects.get(user=reader, source=source).status == "read"
+
+
+def test_htmx_remove_puts_focus_on_the_first_button(client, reader, small_catalog):
+    source = small_catalog["flash"]
+    set_status(user=reader, source=source, status="read")
+    client.force_login(reader)
+    response = client.post(url(source), {"status": "remove"}, headers=HX)
+    html = response.content.decode()
+    assert pressed(html, source) == []
+    assert autofocused(html, source) == ["to_read"]
+    assert "Remove" not in html
+    assert not Bookmark.objects.exists()
+
+
+def test_no_js_remove(client, reader, small_catalog):
+    source = small_catalog["flash"]
+    set_status(user=reader, source=source, status="read")
+    client.force_login(reader)
+    response = client.post(url(source), {"status": "remove", "next": "/library/"}, follow=True)
+    assert "Removed “FlashAttention” from your library." in response.content.decode()
+    assert not Bookmark.objects.exists()
+
+
+def test_double_submit_makes_one_bookmark(client, reader, small_catalog):
+    source = small_catalog["flash"]
+    client.force_login(reader)
+    for _ in range(2):
+        client.post(url(source), {"status": "to_read"})
+        client.post(url(source), {"status": "to_read"}, headers=HX)
+    assert Bookmark.objects.filter(user=reader, source=source).count() == 1
+
+
+@pytest.mark.parametrize("status", ["skimmed", "", "READ", "to_read; drop table"])
+def test_bad_status_is_a_clear_400(client, reader, small_catalog, status):
+    client.force_login(reader)
+    response = client.post(url(small_catalog["flash"]), {"status": status})
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "Reading status not changed" in html
+    assert ("is not a reading status" in html) or ("This field is required" in html)
+    assert not Bookmark.objects.exists()
+
+
+def test_bad_status_with_htmx_is_400_too(client, reader, small_catalog):
+    client.force_login(reader)
+    response = client.post(url(small_catalog["flash"]), {"status": "later"}, headers=HX)
+    assert response.status_code == 400
+    assert "“later” is not a reading status" in response.content.decode()
+
+
+def test_unknown_source_is_404(client, reader, small_catalog):
+    client.force_login(reader)
+    assert client.post("/library/bookmarks/no-such-source/", {"status": "read"}).status_code == 404
+
+
+def test_another_reader_only_changes_their_own_bookmark(
+    client, reader, other_reader, small_catalog
+):
+    source = small_catalog["flash"]
+    set_status(user=reader, source=source, status="reading")
+    client.force_login(other_reader)
+    client.post(url(source), {"status": "remove"})
+    client.post(url(source), {"status": "read"})
+    assert Bookmark.objects.get(user=reader, source=source).status == "reading"
+    assert Bookmark.objects.get(user=other_reader, source=source).status == "read"
+
+
+def test_anonymous_htmx_click_is_sent_to_log_in_and_kept(client, small_catalog):
+    source = small_catalog["flash"]
+    response = client.post(url(source), {"status": "read", "next": "/tiers/core/"}, headers=HX)
+    assert response.status_code == 200
+    assert response["HX-Redirect"] == "/accounts/login/?next=%2Ftiers%2Fcore%2F"
+    assert client.session[SESSION_KEY] == {"source": source.pk, "action": "read"}
+    assert not Bookmark.objects.exists()
+
+
+def test_anonymous_no_js_click_logs_in_and_comes_back_with_the_action_done(
+    client, reader, small_catalog
+):
+    source = small_catalog["flash"]
+    response = client.post(url(source), {"status": "reading", "next": "/topics/attention/"})
+    assert response.status_code == 302
+    assert response["Location"] == "/accounts/login/?next=%2Ftopics%2Fattention%2F"
+    assert not Bookmark.objects.exists()
+
+    login = client.get(response["Location"])
+    assert "Log in to save “FlashAttention”" in login.content.decode()
+    response = client.post(
+        response["Location"], {"login": reader.email, "password": PASSWORD}, follow=True
+    )
+    assert response.redirect_chain[-1][0] == "/topics/attention/"
+    assert Bookmark.objects.get(user=reader, source=source).status == "reading"
+    assert "Saved “FlashAttention” as Reading." in response.content.decode()
+    assert SESSION_KEY not in client.session
+
+
+def test_pending_action_is_applied_once(client, reader, small_catalog):
+    source = small_catalog["flash"]
+    client.post(url(source), {"status": "read"})
+    client.post("/accounts/login/", {"login": reader.email, "password": PASSWORD})
+    client.post("/accounts/logout/")
+    client.post("/accounts/login/", {"login": reader.email, "password": PASSWORD})
+    assert Bookmark.objects.filter(user=reader).count() == 1
+
+
+def test_anonymous_sees_the_control_on_every_card_without_state(client, small_catalog):
+    html = client.get("/sources/").content.decode()
+    for source in [*small_catalog["path"], small_catalog["flash"]]:
+        assert f'action="/library/bookmarks/{source.slug}/"' in html
+    assert 'aria-pressed="true"' not in html
+
+
+def test_cards_and_source_page_show_the_readers_state(client, reader, other_reader, small_catalog):
+    flash = small_catalog["flash"]
+    set_status(user=reader, source=flash, status="reading")
+    set_status(user=other_reader, source=small_catalog["path"][0], status="read")
+    client.force_login(reader)
+    for page in ["/sources/", "/topics/attention/", "/tiers/core/", flash.get_absolute_url()]:
+        html = client.get(page).content.decode()
+        assert pressed(html, flash) == ["reading"], page
+        assert html.count('aria-pressed="true"') == 1, page
+
+
+def test_htmx_control_keeps_next_of_the_page(client, reader, small_catalog):
+    source = small_catalog["flash"]
+    client.force_login(reader)
+    html = client.post(
+        url(source), {"status": "read", "next": "/lists/wafer/"}, headers=HX
+    ).content.decode()
+    assert 'name="next" value="/lists/wafer/"' in html

@@ -1,0 +1,109 @@
+"""A signed-in reader's state on every card costs a constant number of queries (DESIGN §1)."""
+
+import itertools
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from library.models import Bookmark
+from tests.factories import ListEntryFactory, ListSectionFactory, SourceFactory, UserFactory
+
+from .controls import pressed
+
+pytestmark = pytest.mark.django_db
+STATUSES = itertools.cycle(["to_read", "reading", "read"])
+
+
+@pytest.fixture(autouse=True)
+def _render_every_time(settings):
+    """These tests count the queries of a render: the page cache would answer without one."""
+    settings.CATALOG_PAGE_CACHE = False
+
+
+@pytest.fixture
+def grow_library(many_sources, reader, other_reader, settings):
+    """Grow the catalog and put every new source in the reader's (and a teammate's) library."""
+    settings.CATALOG_PAGE_SIZE = 100
+
+    def grow(count):
+        sources = many_sources(count)
+        Bookmark.objects.bulk_create(
+            [Bookmark(user=reader, source=s, status=next(STATUSES)) for s in sources]
+            + [Bookmark(user=other_reader, source=s, status="read") for s in sources]
+        )
+        return sources
+
+    return grow
+
+
+def count_queries(client, url):
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(url)
+    assert response.status_code == 200, url
+    return len(ctx.captured_queries), response.content.decode()
+
+
+PAGES = {
+    "home": lambda s: "/",
+    "sources": lambda s: "/sources/",
+    "source": lambda s: f"/sources/{s[0].slug}/",
+    "topic": lambda s: "/topics/bulk/",
+    "tier": lambda s: "/tiers/core/",
+    "list": lambda s: f"/lists/{s[0].entries.first().section.reading_list.slug}/",
+    "library": lambda s: "/library/",
+    "library-filtered": lambda s: "/library/?topic=bulk&sort=list&q=source",
+    "path-progress": lambda s: "/library/progress/path/",
+}
+
+
+@pytest.mark.parametrize("url_for", PAGES.values(), ids=PAGES.keys())
+def test_queries_flat_between_20_and_100_saved_sources(
+    client, reader, grow_library, url_for, django_assert_max_num_queries
+):
+    client.force_login(reader)
+    sources = grow_library(20)
+    url = url_for(sources)
+    baseline, _ = count_queries(client, url)
+    grow_library(80)
+    with django_assert_max_num_queries(baseline):
+        response = client.get(url)
+    assert response.status_code == 200
+
+
+@pytest.mark.parametrize("url", ["/sources/", "/topics/bulk/", "/tiers/core/", "/library/"])
+def test_every_card_of_100_shows_the_readers_state(client, reader, grow_library, url):
+    client.force_login(reader)
+    sources = grow_library(100)
+    _, html = count_queries(client, url)
+    assert html.count('aria-pressed="true"') == 100
+    for source in sources[:3]:
+        status = Bookmark.objects.get(user=reader, source=source).status
+        assert pressed(html, source) == [status]
+
+
+def test_start_here_path_progress_is_flat(client, reader, tiers, django_assert_max_num_queries):
+    client.force_login(reader)
+    section = ListSectionFactory(slug="start-here", position=1)
+
+    def grow(count, start):
+        for position in range(start, start + count):
+            source = SourceFactory(tier=tiers["start-here"])
+            ListEntryFactory(section=section, source=source, position=position)
+            Bookmark.objects.create(user=reader, source=source, status=next(STATUSES))
+            Bookmark.objects.create(user=UserFactory(), source=source, status="read")
+
+    grow(8, 1)
+    baseline, html = count_queries(client, "/tiers/start-here/")
+    assert "of 8 read" in html
+    grow(40, 9)
+    with django_assert_max_num_queries(baseline):
+        assert "of 48 read" in client.get("/tiers/start-here/").content.decode()
+
+
+def test_anonymous_cards_cost_no_bookmark_queries(client, many_sources, settings):
+    settings.CATALOG_PAGE_SIZE = 100
+    many_sources(30)
+    with CaptureQueriesContext(connection) as ctx:
+        client.get("/sources/")
+    assert not [q for q in ctx.captured_queries if "accounts_bookmark" in q["sql"]]

@@ -1,0 +1,6 @@
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache(fresh_cache):
+    """Each test starts with empty rate-limit counts and no kept pages."""
