@@ -22,7 +22,7 @@ from .fields import (
     groups,
     missing_for_tier,
 )
-from .models import PRIMARY_BASES, REASON_MAX_LENGTH, URL_MAX_LENGTH, Proposal
+from .models import PRIMARY_BASES, REASON_MAX_LENGTH, URL_MAX_LENGTH, MaintainerAlert, Proposal
 
 _http_url = URLValidator(schemes=["http", "https"])
 
@@ -260,3 +260,9 @@ class AcceptForm(forms.Form):
         data = dict(self.cleaned_data)
         data.pop("reason")
         return data
+
+
+class AlertForm(forms.ModelForm):
+    class Meta:
+        model = MaintainerAlert
+        fields = ["daily_email"]

@@ -265,3 +265,21 @@ class Decision(models.Model):
 
     def __str__(self):
         return f"{self.get_action_display()}: {self.proposal}"
+
+
+class MaintainerAlert(models.Model):
+    """A maintainer's choice to hear about new proposals by a daily email, and when the last
+    one went out, so sending twice on one day sends nothing the second time."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="proposal_alert"
+    )
+    daily_email = models.BooleanField("email me new proposals daily", default=False)
+    last_sent_on = models.DateField(null=True, blank=True)
+    last_sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        db_table = "proposals_maintainer_alert"
+
+    def __str__(self):
+        return f"Proposal alerts for {self.user}"

@@ -12,4 +12,5 @@ urlpatterns = [
     path("proposals/decisions/", views.decision_log, name="decision-log"),
     path("proposals/<int:pk>/", views.proposal_detail, name="proposal-detail"),
     path("proposals/<int:pk>/edit/", views.proposal_edit, name="proposal-edit"),
+    path("proposals/alerts/", views.alerts, name="alerts"),
 ]

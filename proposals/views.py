@@ -11,7 +11,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db.models import Prefetch
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
@@ -21,10 +21,16 @@ from catalog.models import ReadingList
 
 from .choosers import published_titles
 from .duplicates import find_duplicates
-from .forms import CheckForm, ProposalForm
+from .forms import AlertForm, CheckForm, ProposalForm
 from .metadata import cached_metadata, fill_from
-from .models import URL_MAX_LENGTH, Decision, Proposal
-from .services import WAFER_LIST, limit_problem, resubmit_proposal, submit_proposal
+from .models import URL_MAX_LENGTH, Decision, MaintainerAlert, Proposal
+from .services import (
+    MODERATE_PERMISSION,
+    WAFER_LIST,
+    limit_problem,
+    resubmit_proposal,
+    submit_proposal,
+)
 
 PROPOSE_TEMPLATE = "proposals/propose.html"
 
@@ -233,3 +239,19 @@ def decision_log(request: HttpRequest) -> HttpResponse:
     decisions = Decision.objects.public_log()
     page = Paginator(decisions, settings.CATALOG_PAGE_SIZE).get_page(request.GET.get("page"))
     return render(request, "proposals/decisions.html", {"page": page})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def alerts(request: HttpRequest) -> HttpResponse:
+    """A maintainer opts in to (or out of) the daily email of new proposals."""
+    if not request.user.has_perm(MODERATE_PERMISSION) or not request.user.is_staff:
+        raise Http404
+    alert, _ = MaintainerAlert.objects.get_or_create(user=request.user)
+    form = AlertForm(request.POST or None, instance=alert)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        state = "on" if alert.daily_email else "off"
+        messages.success(request, f"The daily email of new proposals is {state}.")
+        return redirect("proposals:alerts")
+    return render(request, "proposals/alerts.html", {"form": form})
