@@ -28,6 +28,7 @@ DETAILS_GROUP = "Authors, year and venue"
 QUESTIONS_GROUP = "For Core and Frontier: the contribution rules"
 WORTH_GROUP = "For Further reading"
 PLACE_GROUP = "Where it fits"
+REPLACES_GROUP = "Replaces a source"
 CLAIM_GROUP = "Performance claim"
 DISCLOSURE_GROUP = "Conflict of interest"
 GROUP_NOTES = {
@@ -41,12 +42,9 @@ GROUP_TIERS: dict[str, frozenset[str]] = {
 }
 # A short explanation beside each tier's choice.
 TIER_EXPLANATIONS: dict[str, str] = {
-    Tier.CORE: "A primary source: the paper, specification, repository or implementer report "
-    "that defines a mechanism. Placed in reading order.",
-    Tier.FRONTIER: "Fast-moving work that still lacks a specification or paper, a shipped "
-    "implementation or a reproducible measurement. Dated.",
-    Tier.FURTHER_READING: "Worth a reader's time without being a primary source: a good "
-    "article, talk, course or explainer.",
+    Tier.CORE: "A primary source, placed in reading order.",
+    Tier.FRONTIER: "Fast-moving work, dated, kept apart until its evidence settles.",
+    Tier.FURTHER_READING: "A good article, talk or course that is not a primary source.",
 }
 
 
@@ -88,9 +86,7 @@ ANSWERS: tuple[Answer, ...] = (
         "url",
         "URL",
         SOURCE_GROUP,
-        help_text="The address of the source itself: the paper, the specification, the "
-        "repository or the report, not a post about it. arXiv abstract, PDF and HTML pages "
-        "count as one source.",
+        help_text="The source itself, not a post about it. An arXiv id or DOI fills the form.",
         required_for=PROPOSABLE_TIERS,
         max_length=URL_MAX,
         source_field="url",
@@ -135,19 +131,18 @@ ANSWERS: tuple[Answer, ...] = (
         "mechanism",
         "What mechanism or idea it teaches",
         QUESTIONS_GROUP,
-        help_text="One or two sentences: what a reader understands after reading it.",
+        help_text="What a reader understands after reading it.",
         required_for=PRIMARY_TIERS,
         required_message="Say what mechanism or idea it teaches.",
         max_length=SHORT_TEXT_MAX,
-        rows=3,
+        rows=2,
         source_field="summary",
     ),
     Answer(
         "basis",
         "Why it is a primary source",
         QUESTIONS_GROUP,
-        help_text="A core source must be one of these four. Commentary, summaries and vendor "
-        "marketing are not primary sources.",
+        help_text="Commentary, summaries and vendor marketing are not primary sources.",
         required_for=PRIMARY_TIERS,
         required_message="Say which kind of primary source this is.",
         source_field="basis",
@@ -156,20 +151,12 @@ ANSWERS: tuple[Answer, ...] = (
         "basis_explanation",
         "How it meets that bar",
         QUESTIONS_GROUP,
-        help_text="For example: the paper that introduced the technique; the official "
-        "documentation that defines the behaviour; the repository that implements it; or a "
-        "report by the people who built it, with code, measurements and enough detail to "
-        "reproduce.",
+        help_text="For example: it introduced the technique, or its authors built what it "
+        "measures.",
         required_for=PRIMARY_TIERS,
         required_message="Explain how it meets the primary-source bar.",
         max_length=SHORT_TEXT_MAX,
-        rows=3,
-    ),
-    Answer(
-        "replaces",
-        "Which existing source it replaces",
-        QUESTIONS_GROUP,
-        help_text="Type its title, only when it supersedes a source in the catalog.",
+        rows=2,
     ),
     Answer(
         "worth_reading",
@@ -180,16 +167,21 @@ ANSWERS: tuple[Answer, ...] = (
         required_for=FURTHER_TIERS,
         required_message="Say why it is worth a reader's time.",
         max_length=SHORT_TEXT_MAX,
-        rows=3,
+        rows=2,
     ),
     Answer(
         "after_source",
         "Belongs after",
         PLACE_GROUP,
-        help_text="Type the title of the source a reader should finish first. Required for "
-        "Core and Frontier, optional for Further reading.",
+        help_text="The source to read first; optional for Further reading.",
         required_for=PRIMARY_TIERS,
         required_message="Say which source a reader should read before this one.",
+    ),
+    Answer(
+        "replaces",
+        "Which existing source it replaces",
+        REPLACES_GROUP,
+        help_text="Type its title, only when it supersedes a source in the catalog.",
     ),
     _claim("hardware_software", "Hardware and software versions"),
     _claim("workload", "Workload shapes or request distribution"),

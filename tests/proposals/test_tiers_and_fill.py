@@ -37,8 +37,8 @@ def test_tier_comes_first_with_explanations_and_nothing_chosen(signed_in, small_
     page = signed_in.get("/propose/").content.decode()
     assert page.index('name="tier"') < page.index('name="url"')
     assert "checked" not in page.split('name="url"')[0].split("tier-choice")[1]
-    assert "A primary source: the paper, specification" in page
-    assert "Worth a reader's time without being a primary source" in page.replace("&#x27;", "'")
+    assert "A primary source, placed in reading order." in page
+    assert "A good article, talk or course that is not a primary source." in page
 
 
 def test_a_further_reading_article_is_proposed_without_primary_source_answers(
