@@ -90,7 +90,7 @@ def admin_fieldsets() -> list[tuple[str | None, dict]]:
 
 @admin.register(Proposal)
 class ProposalAdmin(admin.ModelAdmin):
-    list_display = ["title", "status", "proposer", "tier", "kind", "submitted_at"]
+    list_display = ["title", "status", "proposer", "tier", "kind", "fetched_from", "submitted_at"]
     list_filter = [QueueStatusFilter, "tier", "kind", "basis"]
     list_select_related = ["proposer", "tier"]
     search_fields = ["title", "url", "proposer__email"]
@@ -162,6 +162,10 @@ class ProposalAdmin(admin.ModelAdmin):
                 report.proposal.title,
             )
         return "No other source or open proposal has this URL."
+
+    @admin.display(description="fetched from")
+    def fetched_from(self, obj):
+        return (obj.fetched_metadata or {}).get("source") or "—"
 
     @admin.display(description="fetched metadata")
     def fetched(self, obj):

@@ -6,6 +6,7 @@ from django.urls import reverse
 from django.utils.text import slugify
 
 from catalog.models import Source, Tier, Topic
+from catalog.models.sources import MAX_YEAR, MIN_YEAR
 from catalog.urlcanon import InvalidURL, canonical_url
 
 from .choosers import SourceByTitleField, proposable_tiers
@@ -220,6 +221,9 @@ class AcceptForm(forms.Form):
     title = forms.CharField(max_length=BY_NAME["title"].max_length)
     url = forms.CharField(label="URL", max_length=URL_MAX_LENGTH)
     kind = forms.ChoiceField(choices=Source.Kind.choices)
+    authors = forms.CharField(max_length=BY_NAME["authors"].max_length, required=False)
+    year = forms.IntegerField(min_value=MIN_YEAR, max_value=MAX_YEAR, required=False)
+    venue = forms.CharField(max_length=BY_NAME["venue"].max_length, required=False)
     basis = forms.ChoiceField(choices=Source.Basis.choices)
     tier = forms.ModelChoiceField(queryset=Tier.objects.order_by("position"), empty_label=None)
     topics = forms.ModelMultipleChoiceField(
@@ -254,6 +258,10 @@ class AcceptForm(forms.Form):
                 initial[source_field] = proposal.tier_id
             else:
                 initial[source_field] = proposal.value_for_source(source_field)
+        # What the proposer left empty, the fetched metadata may know.
+        fetched = proposal.fetched_metadata or {}
+        for name in ("authors", "year", "venue"):
+            initial[name] = initial.get(name) or fetched.get(name)
         return initial
 
     def overrides(self):

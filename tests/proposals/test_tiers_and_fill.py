@@ -179,3 +179,48 @@ def test_the_query_string_prefills_the_form(signed_in, small_catalog):
     ).content.decode()
     assert 'value="https://example.org/post"' in page
     assert "A &lt;b&gt;post&lt;/b&gt;" in page
+
+
+def test_a_maintainer_accepts_with_the_fetched_metadata_in_view(
+    client, reader, maintainer, small_catalog, metadata_server
+):
+    client.force_login(reader)
+    client.post("/propose/fill/", {"url": "2205.14135"})
+    url = "https://arxiv.org/abs/2205.14135"
+    client.post("/propose/", form_data(small_catalog, url=url, title="FlashAttention v1"))
+    proposal = Proposal.objects.get()
+    client.force_login(maintainer)
+    change = client.get(f"/admin/proposals/proposal/{proposal.pk}/change/").content.decode()
+    assert "Fetched from</dt><dd>arXiv" in change
+    accept = client.get(f"/admin/proposals/proposal/{proposal.pk}/accept/").content.decode()
+    assert "The proposer's answers" in accept
+    assert "Fetched metadata" in accept
+    assert "Transformers are slow and memory-hungry" in accept
+    assert 'value="Tri Dao et al."' in accept  # the proposer left authors empty
+    data = {
+        "title": "FlashAttention v1",
+        "url": url,
+        "kind": "paper",
+        "authors": "Tri Dao et al.",
+        "year": "2022",
+        "venue": "NeurIPS",
+        "basis": "mechanism-paper",
+        "tier": small_catalog["flash"].tier_id,
+        "topics": [small_catalog["topics"][1].pk],
+        "summary": "Tiles attention.",
+    }
+    client.post(f"/admin/proposals/proposal/{proposal.pk}/accept/", data)
+    source = Proposal.objects.get().resulting_source
+    assert (source.authors, source.year, source.venue) == ("Tri Dao et al.", 2022, "NeurIPS")
+
+
+def test_an_accepted_further_reading_article_is_not_a_primary_source(
+    signed_in, reader, maintainer, small_catalog
+):
+    from proposals.services import accept_proposal
+
+    signed_in.post("/propose/", further_reading(small_catalog))
+    source = accept_proposal(proposal=Proposal.objects.get(), by=maintainer)
+    assert source.basis == "none"
+    assert source.summary.startswith("The clearest walk")
+    assert source.tier.slug == "further-reading"
