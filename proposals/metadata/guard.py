@@ -15,6 +15,7 @@ from django.conf import settings
 
 ALLOWED_SCHEMES = {"http", "https"}
 DEFAULT_PORTS = {"http": 80, "https": 443}
+_NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
 
 
 class Refused(Exception):
@@ -46,7 +47,12 @@ class Target:
 def refusal_reason(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str:
     """Why this address is not public, or "" when it is."""
     if isinstance(address, ipaddress.IPv6Address):
+        # IPv6 spellings that carry an IPv4 address reach that address: judge it instead.
         embedded = address.ipv4_mapped or address.sixtofour
+        if address in _NAT64:
+            embedded = ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
+        elif address.teredo:
+            embedded = address.teredo[1]
         if embedded is not None:
             return refusal_reason(embedded)
     checks = [

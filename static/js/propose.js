@@ -26,10 +26,32 @@
     });
   }
 
-  function enhance(root) {
-    root.querySelectorAll(".topics-choice").forEach(enhanceTopicFilter);
+  // The browser asks for what the chosen tier requires, as the server does; the answers other
+  // tiers need stay optional, so a hidden question never blocks sending the form.
+  function requireForTier(form) {
+    function apply() {
+      var chosen = form.querySelector('input[name="tier"]:checked');
+      var tier = chosen ? chosen.value : "";
+      form.querySelectorAll("[data-required-for]").forEach(function (field) {
+        var tiers = field.getAttribute("data-required-for").split(" ");
+        field.required = tiers.indexOf(tier) !== -1;
+      });
+    }
+    form.addEventListener("change", function (event) {
+      if (event.target.name === "tier") apply();
+    });
+    apply();
   }
 
-  document.addEventListener("DOMContentLoaded", function () { enhance(document); });
-  document.addEventListener("htmx:afterSwap", function (event) { enhance(event.target); });
+  // Runs again after HTMX swaps the form in; elements already enhanced are skipped.
+  function enhance() {
+    var form = document.getElementById("proposal-form");
+    if (!form || form.hasAttribute("data-enhanced")) return;
+    form.setAttribute("data-enhanced", "");
+    form.querySelectorAll(".topics-choice").forEach(enhanceTopicFilter);
+    requireForTier(form);
+  }
+
+  document.addEventListener("DOMContentLoaded", enhance);
+  document.addEventListener("htmx:afterSettle", enhance);
 })();

@@ -80,6 +80,14 @@ def test_core_answers_are_required_in_the_browser_too(phone_page, log_in, reader
     page.locator(".topics-choice > summary").click()
     page.get_by_label("Attention", exact=True).check()
     page.locator("#propose-submit").click()
+    # The browser asks for the Core answers before sending anything.
+    mechanism = page.get_by_label("What mechanism or idea it teaches")
+    assert mechanism.evaluate("field => field.matches(':invalid')")
+    expect(page).to_have_url(re.compile(r"/propose/$"))
+    assert not Proposal.objects.exists()
+    # Without that check (JavaScript off, or an old browser) the server says the same.
+    page.evaluate("document.querySelector('#proposal-form').noValidate = true")
+    page.locator("#propose-submit").click()
     expect(page.locator("body")).to_contain_text("Say what mechanism or idea it teaches.")
     assert not Proposal.objects.exists()
 

@@ -33,6 +33,8 @@ def _resolving_to(monkeypatch, address):
         ("http://[::1]/", "::1 is a loopback address"),
         ("http://[::ffff:127.0.0.1]/", "127.0.0.1 is a loopback address"),
         ("http://[fe80::1]/", "fe80::1 is a link-local address"),
+        ("http://[64:ff9b::7f00:1]/", "127.0.0.1 is a loopback address"),
+        ("http://[2002:a00:1::]/", "10.0.0.1 is a private address"),
         ("http://0x7f000001/", "127.0.0.1 is a loopback address"),
         ("http://2130706433/", "127.0.0.1 is a loopback address"),
         ("http://0.0.0.0/", "0.0.0.0 is"),
