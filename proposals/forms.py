@@ -84,12 +84,10 @@ class ProposalForm(forms.ModelForm):
         self.fields["kind"].choices = [
             (value, label) for value, label in Source.Kind.choices if value != Source.Kind.WATCH
         ]
-        if self.instance.tier_id and "tier" not in self.initial_from_reader():
+        # The tier radios are keyed by slug; a saved proposal's initial value is its tier's pk.
+        if self.instance.tier_id and self.initial.get("tier") == self.instance.tier_id:
             self.initial["tier"] = self.instance.tier.slug
         self.duplicates = None
-
-    def initial_from_reader(self) -> dict:
-        return {name: value for name, value in self.initial.items() if value not in (None, "")}
 
     @staticmethod
     def _ask(field, answer):

@@ -224,3 +224,17 @@ def test_an_accepted_further_reading_article_is_not_a_primary_source(
     assert source.basis == "none"
     assert source.summary.startswith("The clearest walk")
     assert source.tier.slug == "further-reading"
+
+
+def test_editing_shows_the_saved_tier_and_the_source_it_follows(
+    signed_in, reader, maintainer, small_catalog
+):
+    from proposals.services import request_changes
+
+    from .helpers import make_proposal
+
+    proposal = make_proposal(small_catalog, reader)
+    request_changes(proposal=proposal, by=maintainer, reason="Name the baseline.")
+    page = signed_in.get(f"/proposals/{proposal.pk}/edit/").content.decode()
+    assert 'value="core" required id="id_tier_0" checked' in page
+    assert 'name="after_source" value="FlashAttention"' in page
