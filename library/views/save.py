@@ -9,6 +9,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from catalog.models import Source
 from proposals.duplicates import find_duplicates
 from readinglist.views import login_required_htmx
 
@@ -36,7 +37,8 @@ def save(request: HttpRequest) -> HttpResponse:
     url = request.GET.get("url", "").strip()[:2000]
     title = " ".join(request.GET.get("title", "").split())[:TITLE_MAX]
     report = find_duplicates(url=url) if url else None
-    if report is not None and report.source is not None and report.source.status == "published":
+    found = report.source if report is not None else None
+    if found is not None and found.status == Source.Status.PUBLISHED:
         return render(
             request,
             "library/save.html",
