@@ -3,7 +3,7 @@
 from django.db import transaction
 from django.utils import timezone
 
-from catalog.caching import bump_reader_version, bump_team_version
+from readinglist.pagecache import bump_reader_version, bump_team_version
 
 from ..models import Bookmark
 from .matching import Match
