@@ -238,3 +238,13 @@ def test_editing_shows_the_saved_tier_and_the_source_it_follows(
     page = signed_in.get(f"/proposals/{proposal.pk}/edit/").content.decode()
     assert 'value="core" required id="id_tier_0" checked' in page
     assert 'name="after_source" value="FlashAttention"' in page
+
+
+def test_the_proposer_sees_a_further_reading_answer_on_the_proposal_page(signed_in, small_catalog):
+    signed_in.post("/propose/", further_reading(small_catalog, authors="Ada Writer"))
+    proposal = Proposal.objects.get()
+    page = signed_in.get(f"/proposals/{proposal.pk}/").content.decode()
+    assert "Why it is worth reading" in page
+    assert "The clearest walk through the tiling" in page
+    assert "Ada Writer" in page
+    assert "Primary source" not in page
