@@ -18,7 +18,7 @@ from django.db.models.functions import Greatest
 from catalog.models import ListEntry, Source
 from catalog.urlcanon import InvalidURL, canonical_url
 
-from .identifiers import is_repository_url, normalise_arxiv, normalise_doi
+from .identifiers import identify, is_repository_url, normalise_arxiv, normalise_doi
 from .models import Proposal
 
 SIMILAR_TITLE_RATIO = 0.6
@@ -58,6 +58,9 @@ def find_duplicates(
 ) -> DuplicateReport:
     """Is this work already in the catalog or proposed, and which catalogued names look alike?"""
     report = DuplicateReport()
+    identifier = identify(url)
+    if identifier is not None and identifier.kind in ("arxiv", "doi"):
+        url = identifier.url  # a bare arXiv id or DOI names the same work as its URL
     if url:
         try:
             report.url = canonical_url(url)

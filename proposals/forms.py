@@ -23,6 +23,7 @@ from .fields import (
     groups,
     missing_for_tier,
 )
+from .identifiers import identify
 from .models import PRIMARY_BASES, REASON_MAX_LENGTH, URL_MAX_LENGTH, MaintainerAlert, Proposal
 
 _http_url = URLValidator(schemes=["http", "https"])
@@ -30,6 +31,9 @@ _http_url = URLValidator(schemes=["http", "https"])
 
 def clean_proposed_url(raw: str | None) -> str:
     url = (raw or "").strip()
+    identifier = identify(url)
+    if identifier is not None and identifier.kind in ("arxiv", "doi"):
+        url = identifier.url
     if len(url) > URL_MAX_LENGTH:
         raise forms.ValidationError(
             f"A URL can be at most {URL_MAX_LENGTH:,} characters; this one has {len(url):,}."

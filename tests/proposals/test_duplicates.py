@@ -42,6 +42,8 @@ def catalog(small_catalog, tiers):
         "https://arxiv.org/pdf/2205.14135v2",
         "http://www.arxiv.org/abs/2205.14135v1/",
         "https://export.arxiv.org/abs/2205.14135",
+        "2205.14135",
+        "arXiv:2205.14135v3",
     ],
 )
 def test_arxiv_id_in_any_form(catalog, url):
