@@ -3,7 +3,7 @@
 
 from django.urls import path
 
-from .views import bookmarks, exports
+from .views import bookmarks, exports, imports
 
 app_name = "library"
 
@@ -19,4 +19,10 @@ urlpatterns = [
     path("export.bib", exports.export_bibtex, name="export-bibtex"),
     path("export.csl.json", exports.export_csl, name="export-csl"),
     path("lists/<slug:slug>.md", exports.list_markdown, name="export-list-markdown"),
+]
+
+# Imports from a reference manager.
+urlpatterns += [
+    path("import/", imports.import_library, name="import"),
+    path("import/confirm/", imports.confirm_import, name="import-confirm"),
 ]

@@ -377,3 +377,12 @@ LINKCHECK_CONTACT_URL = env.str(
     "LINKCHECK_CONTACT_URL", default="https://github.com/readinglist/readinglist"
 )
 LINKCHECK_WARN_AFTER_DAYS = env.int("LINKCHECK_WARN_AFTER_DAYS", default=7)
+
+# Proposals fill title, authors, year and venue from an identifier. Where the APIs live (tests
+# point them at a loopback fixture server), how long answers are kept, and which hosts may
+# resolve to private addresses (none in production: the fetcher refuses them, against SSRF).
+ARXIV_API_URL = env.str("ARXIV_API_URL", default="https://export.arxiv.org/api/query")
+CROSSREF_API_URL = env.str("CROSSREF_API_URL", default="https://api.crossref.org/works")
+GITHUB_API_URL = env.str("GITHUB_API_URL", default="https://api.github.com")
+METADATA_CACHE_SECONDS = env.int("METADATA_CACHE_SECONDS", default=24 * 60 * 60)
+METADATA_ALLOWED_HOSTS = env.list("METADATA_ALLOWED_HOSTS", default=[])
