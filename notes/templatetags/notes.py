@@ -27,7 +27,7 @@ def source_notes(context, source):
         "csrf_token": context.get("csrf_token"),
         "source": source,
         "notes": notes,
-        "form": NoteForm(prefix_id="note-new"),
+        "form": NoteForm(user=user, prefix_id="note-new") if user.is_authenticated else None,
         "action": reverse("notes:create", args=[source.slug]),
         "hx_target": "#note-add",
     }
