@@ -8,7 +8,7 @@ themselves. No cached page needs dropping: each reader sees what they saw before
 showing team data are keyed by team versions from now on, so older copies are never found.
 """
 
-from django.db import migrations, models
+from django.db import migrations
 from django.db.models import Q
 
 TEAM_NAME = "Everyone"
@@ -68,12 +68,4 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.RunPython(move_team_notes, unshare_from_teams),
-        migrations.AddConstraint(
-            model_name="note",
-            constraint=models.CheckConstraint(
-                condition=Q(visibility="team", team__isnull=False)
-                | Q(visibility="private", team__isnull=True),
-                name="note_team_iff_shared",
-            ),
-        ),
     ]
