@@ -8,8 +8,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from readinglist import pagecache
 from catalog.models import Source
+from readinglist import pagecache
 from teams.models import Membership, Team
 
 from .models import Note

@@ -17,9 +17,7 @@ class TeamsConfig(AppConfig):
         pagecache.register(self.get_model("Team"), scope="team", teams=lambda team: [team.pk])
         for name in ("Session", "Invitation", "JoinLink"):
             pagecache.register(self.get_model(name), scope="team", teams=_own_team)
-        pagecache.register(
-            self.get_model("Session").sources.through, scope="team", teams=_own_team
-        )
+        pagecache.register(self.get_model("Session").sources.through, scope="team", teams=_own_team)
 
 
 def _own_team(row) -> list[int | None]:

@@ -159,7 +159,11 @@ def test_team_view_on_a_source_page(client, reader, tiers, small_catalog):
     outsider = UserFactory(email="outsider@example.com")
     set_status(user=hedy, source=source, status="read")
     set_status(user=grace, source=source, status="reading")
-    set_status(user=Team.objects.get(slug="inference").members.get(email="queue@example.com"), source=source, status="to_read")
+    set_status(
+        user=Team.objects.get(slug="inference").members.get(email="queue@example.com"),
+        source=source,
+        status="to_read",
+    )
     set_status(user=outsider, source=source, status="read")
     set_status(user=reader, source=source, status="read")
 
@@ -168,7 +172,9 @@ def test_team_view_on_a_source_page(client, reader, tiers, small_catalog):
 
     client.force_login(reader)
     html = client.get(source.get_absolute_url()).content.decode()
-    team = html[html.index('id="team-heading"') : html.index("</section>", html.index('id="team-heading"'))]
+    team = html[
+        html.index('id="team-heading"') : html.index("</section>", html.index('id="team-heading"'))
+    ]
     assert "<h3>Inference</h3>" in team and "<h3>Kernels</h3>" in team
     assert "1 teammate read it:</strong> Hedy" in team
     assert "1 teammate is reading it:</strong> grace" in team
@@ -196,7 +202,10 @@ def test_team_view_when_nobody_else_has_read_it(client, reader, small_catalog):
 
 def test_a_reader_in_no_team_sees_no_team_section(client, reader, small_catalog):
     client.force_login(reader)
-    assert 'id="team-heading"' not in client.get(small_catalog["flash"].get_absolute_url()).content.decode()
+    assert (
+        'id="team-heading"'
+        not in client.get(small_catalog["flash"].get_absolute_url()).content.decode()
+    )
 
 
 @pytest.mark.parametrize(

@@ -17,7 +17,7 @@ from notes.services import (
     note_update,
     purge_deleted_notes,
 )
-from tests.factories import first_team_of, NoteFactory, SourceFactory, TopicFactory, UserFactory
+from tests.factories import NoteFactory, SourceFactory, TopicFactory, UserFactory, first_team_of
 
 pytestmark = pytest.mark.django_db
 

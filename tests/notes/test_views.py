@@ -53,7 +53,12 @@ def test_visitors_see_no_notes_and_a_login_link(client, reader, flash):
 def test_add_without_javascript_redirects_to_the_note(signed_in, reader, flash):
     response = signed_in.post(
         f"/sources/{flash.slug}/notes/new/",
-        {"body": "IO-aware *tiling*", "quote": "We argue", "locator": "p. 2", "visibility": "readers"},
+        {
+            "body": "IO-aware *tiling*",
+            "quote": "We argue",
+            "locator": "p. 2",
+            "visibility": "readers",
+        },
     )
     note = Note.objects.get()
     assert response.status_code == 302
@@ -327,7 +332,9 @@ def test_notes_beyond_the_hourly_limit_are_refused_and_the_text_kept(
         html = response.content.decode()
         assert "You have added 2 notes in the last hour" in html
         assert "A thought I *must* keep</textarea>" in html
-        assert re.search(r'<input type="radio" name="visibility" value="readers"[^>]* checked>', html)
+        assert re.search(
+            r'<input type="radio" name="visibility" value="readers"[^>]* checked>', html
+        )
     assert Note.objects.filter(user=reader).count() == 3
 
     # The hour passes for the oldest: one more fits.

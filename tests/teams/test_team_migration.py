@@ -46,7 +46,11 @@ def test_team_notes_move_to_a_team_every_existing_reader_joins(before):
     staff = OldUser.objects.create(email="staff@example.com", password="!", is_staff=True)
     reader = OldUser.objects.create(email="reader@example.com", password="!")
     shared = OldNote.objects.create(
-        user=reader, source_id=source.pk, body="for all", body_html="<p>for all</p>", visibility="team"
+        user=reader,
+        source_id=source.pk,
+        body="for all",
+        body_html="<p>for all</p>",
+        visibility="team",
     )
     private = OldNote.objects.create(
         user=first, source_id=source.pk, body="mine", body_html="<p>mine</p>"
@@ -57,7 +61,11 @@ def test_team_notes_move_to_a_team_every_existing_reader_joins(before):
     everyone = Team.objects.get(slug="everyone")
     assert everyone.name == "Everyone" and everyone.auto_join_domains == ""
     roles = dict(Membership.objects.filter(team=everyone).values_list("user__email", "role"))
-    assert roles == {"first@example.com": "member", "staff@example.com": "owner", "reader@example.com": "member"}
+    assert roles == {
+        "first@example.com": "member",
+        "staff@example.com": "owner",
+        "reader@example.com": "member",
+    }
     note = Note.objects.get(pk=shared.pk)
     assert (note.visibility, note.team) == ("team", everyone)
     assert Note.objects.get(pk=private.pk).team is None
