@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import urlencode
 
+from django.core import signing
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
@@ -39,6 +40,7 @@ class Followed:
     follow: Follow
     label: str  # "Topic: Attention", "Saved search: flash attention"
     url: str  # the page the follow is about
+    feed_token: str = ""  # saved searches: the signed part of their Atom feed's address
 
 
 def saved_search_target(data: QueryDict) -> str:
@@ -108,7 +110,8 @@ def described(follows: list[Follow]) -> list[Followed]:
         if f.kind == Kind.SEARCH:
             query = QueryDict(f.target)
             text = query.get("q") or ", ".join(f"{k}: {v}" for k, v in query.items())
-            found.append(Followed(f, f"Saved search: {text}", search_url(f.target)))
+            label = f"Saved search: {text}"
+            found.append(Followed(f, label, search_url(f.target), feed_token(f.pk)))
         elif (f.kind, f.target) in names:
             name, url = names[(f.kind, f.target)]
             found.append(Followed(f, f"{f.get_kind_display()}: {name}", url))
@@ -145,3 +148,27 @@ def followed_changes(user: User, since, *, limit: int = 20) -> list[ChangeLogEnt
     matching = Source.objects.filter(sources_matching(follows)).values("pk")
     entries = ChangeLogEntry.objects.since(since).filter(source__in=matching)
     return list(entries.for_display()[:limit])
+
+
+FEED_SALT = "library.saved-search.feed"
+
+
+def feed_token(follow_id: int) -> str:
+    """A feed reader cannot log in, so a saved search's feed URL carries its id, signed."""
+    return signing.dumps(follow_id, salt=FEED_SALT)
+
+
+def follow_from_feed_token(token: str) -> Follow:
+    try:
+        follow_id = signing.loads(token, salt=FEED_SALT)
+    except signing.BadSignature:
+        raise Http404("This feed address is not valid.") from None
+    found = Follow.objects.filter(pk=follow_id, kind=Kind.SEARCH).first()
+    if found is None:
+        raise Http404("This saved search no longer exists.")
+    return found
+
+
+def saved_search_sources(target: str):
+    """What a saved search matches, most recently changed first."""
+    return Source.objects.filter(pk__in=_saved_search_ids(target)).order_by("-updated", "-pk")

@@ -51,7 +51,7 @@ def test_retired_sources_are_neither_related_nor_given_neighbours(client, relate
 def test_co_reading_counts_readers_who_read_it_next(client, related_catalog):
     first, then = Source.objects.get(slug="roofline"), Source.objects.get(slug="orca")
     now = timezone.now()
-    for n in range(3):
+    for _ in range(3):
         reader = UserFactory()
         for offset, source in enumerate([first, then]):
             Bookmark.objects.create(
