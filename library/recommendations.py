@@ -7,7 +7,8 @@ two cheaper signals over the same vectors instead:
     summed, so a candidate close to the whole of their reading scores well;
   - the nearest of their sources to each candidate (k-nearest neighbours), which keeps a narrow
     interest from drowning in a broad library and names the source behind each pick.
-A reader with nothing saved gets the next unread steps of the Start-here path.
+A new reader (fewer than NEW_READER_SOURCES saved) gets the next unread steps of the Start-here
+path instead: a source or two says too little about them, and the path is where everyone starts.
 
 The catalog's "readers who finished this read it next" counts come from here too
 (finished_next_counts), offered to the catalog through its registration hook.
@@ -36,6 +37,7 @@ Status = Bookmark.Status
 STATUS_WEIGHT = {Status.READ: 1.0, Status.READING: 0.8, Status.TO_READ: 0.5}
 STATUS_VERB = {Status.READ: "read", Status.READING: "are reading", Status.TO_READ: "saved"}
 FOR_YOU_LIMIT = 12
+NEW_READER_SOURCES = 3
 # Candidates scored closely (against every source of the reader) after the profile's first cut.
 SHORTLIST = 400
 PROFILE_SHARE = 0.5
@@ -114,6 +116,10 @@ def _start_here(saved: dict[int, str], limit: int) -> ForYou:
 def recommendations_for(user: User, *, limit: int = FOR_YOU_LIMIT) -> ForYou:
     """The reader's picks, each with the reason it was picked; never a source they saved."""
     saved = dict(Bookmark.objects.filter(user=user).values_list("source_id", "status"))
+    if len(saved) < NEW_READER_SOURCES:
+        start_here = _start_here(saved, limit)
+        if start_here.picks:
+            return start_here
     vectors = catalog_vectors()
     ranked = ranked_rows(vectors, saved)[:limit]
     if not ranked:
