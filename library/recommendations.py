@@ -39,7 +39,7 @@ STATUS_VERB = {Status.READ: "read", Status.READING: "are reading", Status.TO_REA
 FOR_YOU_LIMIT = 12
 NEW_READER_SOURCES = 3
 # Candidates scored closely (against every source of the reader) after the profile's first cut.
-SHORTLIST = 400
+SHORTLIST = 120
 PROFILE_SHARE = 0.5
 # Co-reading: a finished source and the next few the same reader finished after it.
 READ_NEXT_WITHIN = 3
@@ -93,7 +93,8 @@ def ranked_rows(vectors: CatalogVectors, saved: dict[int, str]) -> list[tuple[in
     if size <= 0:
         return []
     shortlist = np.argpartition(-broad, size - 1)[:size]
-    close = (vectors.matrix[shortlist] @ reader_matrix.T).toarray() * weights
+    # CSR on both sides: scipy multiplies CSR by CSR about twice as fast as by a transposed CSR.
+    close = (vectors.matrix[shortlist] @ reader_matrix.T.tocsr()).toarray() * weights
     nearest = close.argmax(axis=1)
     scores = PROFILE_SHARE * broad[shortlist] + (1 - PROFILE_SHARE) * close.max(axis=1)
     order = np.argsort(-scores)
@@ -113,9 +114,13 @@ def _start_here(saved: dict[int, str], limit: int) -> ForYou:
     return ForYou(picks[:limit], start_here=True)
 
 
-def recommendations_for(user: User, *, limit: int = FOR_YOU_LIMIT) -> ForYou:
-    """The reader's picks, each with the reason it was picked; never a source they saved."""
-    saved = dict(Bookmark.objects.filter(user=user).values_list("source_id", "status"))
+def recommendations_for(
+    user: User, *, saved: dict[int, str] | None = None, limit: int = FOR_YOU_LIMIT
+) -> ForYou:
+    """The reader's picks, each with the reason it was picked; never a source they saved.
+    `saved` ({source_id: status}) spares the query when the request already read the library."""
+    if saved is None:
+        saved = dict(Bookmark.objects.filter(user=user).values_list("source_id", "status"))
     if len(saved) < NEW_READER_SOURCES:
         start_here = _start_here(saved, limit)
         if start_here.picks:

@@ -6,10 +6,13 @@ from django.views.decorators.http import require_GET
 
 from readinglist.views import login_required_htmx
 
+from ..reading import request_states
 from ..recommendations import recommendations_for
 
 
 @require_GET
 @login_required_htmx
 def for_you(request: HttpRequest) -> HttpResponse:
-    return render(request, "library/for_you.html", {"for_you": recommendations_for(request.user)})
+    # The cards read the reader's library too (bookmark controls): one query serves both.
+    picks = recommendations_for(request.user, saved=request_states(request))
+    return render(request, "library/for_you.html", {"for_you": picks})
