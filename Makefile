@@ -27,7 +27,16 @@ $(STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP)
 
-setup: $(STAMP)
+# The HTML validator (vnu) the tests run with the system Java; a pinned npm package in .tools/.
+VNU_VERSION := 26.9.27
+VNU_STAMP := .tools/.vnu-$(VNU_VERSION)
+
+$(VNU_STAMP):
+	@if command -v npm >/dev/null 2>&1; then \
+	  npm install --no-save --no-audit --no-fund --prefix .tools vnu-jar@$(VNU_VERSION) >/dev/null && touch $(VNU_STAMP); \
+	else echo "npm not found: the HTML validation tests will be skipped." >&2; fi
+
+setup: $(STAMP) $(VNU_STAMP)
 
 migrate: setup
 	$(DEV) $(PY) manage.py migrate --noinput
@@ -79,4 +88,4 @@ bench: setup
 	DEBUG=true DATABASE_URL=$(BENCH_DATABASE_URL) $(PY) manage.py bench_search $(ARGS)
 
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache
+	rm -rf $(VENV) staticfiles .pytest_cache .tools

@@ -211,6 +211,7 @@ def source_card(context, source, label="", snippet="", hide_summary=False):
             reading.request_states(request).get(source.pk, ""),
             request.get_full_path() if request else "",
             bool(token),
+            bool(request and request.user.is_authenticated),  # visitors get a log-in link
             timezone.localdate(),
         )
         html = remembered_cards.get(key, render)

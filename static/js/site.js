@@ -84,3 +84,26 @@
     }
   });
 })();
+
+// The header menu is a <details>, which opens and closes without this file. A menu also closes
+// on Escape (focus back on its button) and when the reader clicks elsewhere.
+(function () {
+  "use strict";
+
+  function openMenus() {
+    return Array.prototype.slice.call(document.querySelectorAll("details[data-site-menu][open]"));
+  }
+
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Escape") return;
+    openMenus().forEach(function (menu) {
+      menu.open = false;
+      menu.querySelector("summary").focus();
+    });
+  });
+  document.addEventListener("click", function (event) {
+    openMenus().forEach(function (menu) {
+      if (!menu.contains(event.target)) menu.open = false;
+    });
+  });
+})();

@@ -167,11 +167,25 @@ def test_pending_action_is_applied_once(client, reader, small_catalog):
     assert Bookmark.objects.filter(user=reader).count() == 1
 
 
-def test_anonymous_sees_the_control_on_every_card_without_state(client, small_catalog):
+def test_anonymous_sees_one_save_link_to_log_in_on_every_card(client, small_catalog):
     html = client.get("/sources/").content.decode()
-    for source in [*small_catalog["path"], small_catalog["flash"]]:
+    sources = [*small_catalog["path"], small_catalog["flash"]]
+    for source in sources:
         assert f'action="/library/bookmarks/{source.slug}/"' in html
-    assert 'aria-pressed="true"' not in html
+    assert html.count('class="save-link" type="submit" name="status" value="to_read"') == len(
+        sources
+    )
+    assert "aria-pressed" not in html
+    assert ">Reading<" not in html
+    assert "{#" not in html and "Visitors get" not in html
+
+
+def test_a_card_remembered_for_a_visitor_is_not_shown_to_a_reader(client, reader, small_catalog):
+    client.get("/sources/")
+    client.force_login(reader)
+    html = client.get("/sources/").content.decode()
+    assert 'aria-pressed="false"' in html
+    assert 'class="save-link"' not in html
 
 
 def test_cards_and_source_page_show_the_readers_state(client, reader, other_reader, small_catalog):

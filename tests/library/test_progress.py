@@ -68,7 +68,7 @@ def test_htmx_path_refresh_returns_progress_and_the_steps_out_of_band(
     # The region stays (it holds the trigger); its content is swapped in.
     assert html.lstrip().startswith('<p class="progress-summary">')
     assert 'id="path-progress"' not in html
-    assert '<ol class="path" id="path-steps" hx-swap-oob="true">' in html
+    assert '<ol class="path" id="path-steps" data-hx-swap-oob="true">' in html
     assert "1 of 3 read" in html
     assert "HX-Request" in response["Vary"]
 

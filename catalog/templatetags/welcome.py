@@ -1,0 +1,21 @@
+from datetime import timedelta
+
+from django import template
+from django.utils import timezone
+
+register = template.Library()
+
+# How long an account counts as new: long enough to cover its first sessions, short enough that
+# a returning reader is told about changes, or that there were none, as usual.
+NEW_ACCOUNT_PERIOD = timedelta(days=1)
+
+
+@register.filter
+def is_new_account(user) -> bool:
+    """Whether `user` joined within NEW_ACCOUNT_PERIOD and has never been shown a change: such a
+    reader has no "last visit" to compare the catalog with, so the home page welcomes them."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    if getattr(user, "last_seen_changes_at", None) is not None:
+        return False
+    return timezone.now() - user.date_joined < NEW_ACCOUNT_PERIOD

@@ -1,0 +1,141 @@
+"""Every main page is valid HTML, as the Nu Html Checker (vnu) judges it.
+
+The pages are rendered with the test client, as an anonymous visitor and as a signed-in reader,
+and checked in one vnu run: starting Java takes a second or two, checking a page a few
+milliseconds. Warnings are allowed; errors are not. `make setup` installs vnu from the npm
+package vnu-jar into .tools/, and CI installs Java and npm.
+"""
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.test import Client, override_settings
+
+from catalog.catalog_file import read_catalog
+from catalog.services import load_catalog
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+ROOT = Path(__file__).resolve().parents[2]
+VNU_JAR = ROOT / ".tools" / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
+JAVA = shutil.which("java")
+
+SOURCE = "flashattention-2"
+WAFER = "wafer-gpu-performance"
+
+# name: (URL, whether a reader is signed in)
+PAGES = {
+    "home": ("/", False),
+    "home-reader": ("/", True),
+    "search": ("/sources/", False),
+    "search-query": ("/sources/?q=attention", False),
+    "search-query-reader": ("/sources/?q=attention&tier=core", True),
+    "source": (f"/sources/{SOURCE}/", False),
+    "source-reader": (f"/sources/{SOURCE}/", True),
+    "topic-index": ("/topics/", False),
+    "topic": ("/topics/attention/", False),
+    "tier-index": ("/tiers/", False),
+    "tier-start-here": ("/tiers/start-here/", False),
+    "tier-start-here-reader": ("/tiers/start-here/", True),
+    "tier-core": ("/tiers/core/", False),
+    "list-index": ("/lists/", False),
+    "list": (f"/lists/{WAFER}/", False),
+    "list-reader": (f"/lists/{WAFER}/", True),
+    "changes": ("/changes/", False),
+    "not-found": ("/sources/no-such-source/", False),
+    "login": ("/accounts/login/", False),
+    "signup": ("/accounts/signup/", False),
+    "library": ("/library/", True),
+}
+
+# Pages whose remaining errors sit in templates outside the catalog's: allauth's sign-up help
+# list, and the reader's controls and progress (still written with hx-* attributes). These
+# tests start passing, and then must lose their mark, when those templates are fixed.
+READER_CONTROLS = "the reader's bookmark control and progress templates use hx-* attributes"
+ELSEWHERE = {
+    "home-reader": READER_CONTROLS,
+    "search-query-reader": READER_CONTROLS,
+    "source-reader": READER_CONTROLS,
+    "tier-start-here-reader": READER_CONTROLS,
+    "list-reader": READER_CONTROLS,
+    "library": READER_CONTROLS,
+    "signup": "allauth's password help list renders a <ul> inside a <span>",
+}
+
+
+def render_pages() -> dict[str, str]:
+    anonymous, reader = Client(), Client()
+    reader.force_login(UserFactory(email="validator@example.com"))
+    documents = {}
+    for name, (url, signed_in) in PAGES.items():
+        response = (reader if signed_in else anonymous).get(url)
+        assert response.status_code in (200, 404), f"{name}: {url} answered {response.status_code}"
+        documents[name] = response.content.decode()
+    return documents
+
+
+def vnu_errors(documents: dict[str, str], folder: Path) -> dict[str, list[str]]:
+    """Run vnu once over all documents; each document's errors as "line N: message"."""
+    paths = {}
+    for name, html in documents.items():
+        paths[name] = folder / f"{name}.html"
+        paths[name].write_text(html, encoding="utf-8")
+    completed = subprocess.run(
+        [JAVA, "-jar", str(VNU_JAR), "--format", "json", "--stdout", "--exit-zero-always"]
+        + [str(path) for path in paths.values()],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    by_file = {path.name: name for name, path in paths.items()}
+    errors = {name: [] for name in documents}
+    for message in json.loads(completed.stdout)["messages"]:
+        if message["type"] == "error" or message.get("subType") == "fatal":
+            name = by_file.get(message.get("url", "").rsplit("/", 1)[-1], "?")
+            errors.setdefault(name, []).append(
+                f"line {message.get('lastLine', '?')}: {message['message']}"
+            )
+    return errors
+
+
+@pytest.fixture(scope="module")
+def errors_by_page(django_db_setup, django_db_blocker, tmp_path_factory):
+    if not JAVA:
+        pytest.skip("java is not installed (CI installs default-jre-headless)")
+    if not VNU_JAR.exists():
+        pytest.skip(f"vnu is not installed at {VNU_JAR} (run `make setup`, which needs npm)")
+    # The suite's per-test settings (static files without a manifest) are not in effect yet.
+    plain_static = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}
+    storages = {**settings.STORAGES, "staticfiles": plain_static}
+    with django_db_blocker.unblock():
+        with override_settings(STORAGES=storages), transaction.atomic():
+            cache.clear()
+            load_catalog(read_catalog(), progress=False)
+            documents = render_pages()
+            transaction.set_rollback(True)
+        cache.clear()
+    return vnu_errors(documents, tmp_path_factory.mktemp("vnu"))
+
+
+def page_param(name: str):
+    marks = [pytest.mark.xfail(reason=ELSEWHERE[name], strict=True)] if name in ELSEWHERE else []
+    return pytest.param(name, marks=marks, id=name)
+
+
+@pytest.mark.parametrize("page", [page_param(name) for name in PAGES])
+def test_page_is_valid_html(errors_by_page, page):
+    errors = errors_by_page[page]
+    url = PAGES[page][0]
+    assert not errors, f"{url} has {len(errors)} HTML errors:\n" + "\n".join(errors[:40])
+
+
+def test_every_document_was_checked(errors_by_page):
+    assert "?" not in errors_by_page, errors_by_page.get("?")
