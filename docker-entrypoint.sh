@@ -4,7 +4,7 @@
 # at once must not race to alter the schema.
 #
 #   web (default)        gunicorn with gunicorn.conf.py (settings from the environment)
-#   migrate              apply migrations and create the cache table
+#   migrate              apply migrations and create the cache tables (default and pages)
 #   load-catalog [FILE]  load the shipped catalog file (or FILE) into the database
 #   manage ARGS…         any manage.py command
 #

@@ -1,11 +1,13 @@
 """gunicorn settings, all from the environment (the Docker image and `make loadtest` use it).
 
 WEB_CONCURRENCY    worker processes (default: 2 per CPU + 1, at most 8)
-GUNICORN_THREADS   threads per worker (default 1: sync workers; the pool serves one thread each)
+GUNICORN_THREADS   threads per worker (default 4: gthread workers; a thread waiting on the database
+                   or the cache leaves the others, and the probes, answering)
 GUNICORN_TIMEOUT   seconds a request may run before its worker is replaced (default 30)
 GUNICORN_GRACEFUL_TIMEOUT  seconds a worker gets to finish in-flight requests on restart (30)
 GUNICORN_KEEPALIVE seconds an idle keep-alive connection stays open (default 5)
 PORT / BIND        where to listen (default 0.0.0.0:$PORT, PORT 8000)
+DATABASE_STATEMENT_TIMEOUT_MS  a web request's longest query (default 10000; settings.py reads it)
 GUNICORN_ACCESS_LOG  "-" (stdout, the default) or "" to leave request lines to the app's own log
 """
 
@@ -20,7 +22,10 @@ def _int(name, default):
 
 bind = os.environ.get("BIND") or f"0.0.0.0:{_int('PORT', 8000)}"
 workers = _int("WEB_CONCURRENCY", min(multiprocessing.cpu_count() * 2 + 1, 8))
-threads = _int("GUNICORN_THREADS", 1)
+threads = _int("GUNICORN_THREADS", 4)
+# Web requests give up on a query long before `timeout` kills their worker, so the reader gets the
+# 503 page and the thread is free again. Workers read it when they import the settings.
+os.environ.setdefault("DATABASE_STATEMENT_TIMEOUT_MS", "10000")
 timeout = _int("GUNICORN_TIMEOUT", 30)
 graceful_timeout = _int("GUNICORN_GRACEFUL_TIMEOUT", 30)
 keepalive = _int("GUNICORN_KEEPALIVE", 5)

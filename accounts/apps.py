@@ -4,3 +4,19 @@ from django.apps import AppConfig
 class AccountsConfig(AppConfig):
     name = "accounts"
     verbose_name = "Accounts"
+
+    def ready(self):
+        from allauth.account.models import EmailAddress
+
+        from readinglist import pagecache
+
+        # A reader's rows show on their own pages; the public name (display name, else the
+        # email's name) on teammates' pages too. last_login and last_seen_changes_at
+        # (update_fields saves) concern the reader alone. The user's groups and permissions
+        # tables are left to the registry's own rule: they concern that reader alone.
+        for model in self.get_models():
+            pagecache.register(model, scope="team")
+        pagecache.register(
+            self.get_model("User"), scope="team", team_fields={"display_name", "email"}
+        )
+        pagecache.register(EmailAddress, scope="team")

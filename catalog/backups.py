@@ -16,7 +16,8 @@ from django.core import serializers
 from django.core.management import call_command
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 
-from .caching import bump_all_pages
+from readinglist.pagecache import bump_all_pages
+
 from .schema import migrate_if_pending
 
 FORMAT = "exactjson"

@@ -15,7 +15,8 @@ from django.db.models import Exists, OuterRef, Value
 from django.db.models.functions import Coalesce, Greatest, Least
 from django.utils import timezone
 
-from .caching import bump_reader_version
+from readinglist.pagecache import bump_reader_version
+
 from .models import ChangeLogEntry, Source
 
 Kind = ChangeLogEntry.Kind

@@ -7,7 +7,8 @@ from typing import TextIO
 
 from django.db import models, transaction
 
-from .caching import bump_catalog_version
+from readinglist.pagecache import bump_catalog_version
+
 from .changelog import record_change, record_source_edit, snapshot
 from .models import ChangeLogEntry, ListEntry, ListSection, ReadingList, Source, Tier, Topic
 from .progress import Progress

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from django.db import transaction
 from django.utils import timezone
 
-from catalog.caching import bump_reader_version, bump_team_version
+from readinglist.pagecache import bump_reader_version, bump_team_version
 
 from .models import Bookmark
 
@@ -89,6 +89,6 @@ def bulk_apply(*, user: User, bookmark_ids: list[int], action: str) -> int:
     Bookmark.objects.bulk_update(changed, ["status", "started_at", "finished_at", "updated"])
     if changed:
         # bulk_update() sends no signal: drop the reader's cached pages, and their teammates'
-        # pages that count who finished what, after commit (see catalog.caching).
+        # pages that count who finished what, after commit (see readinglist.pagecache).
         transaction.on_commit(lambda: (bump_reader_version(user.pk), bump_team_version()))
     return len(changed)

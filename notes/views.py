@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django.views.decorators.vary import vary_on_headers
 
 from catalog.models import Source
+from readinglist.pagecache import page_cache
 from readinglist.views import login_required_htmx
 
 from .exports import notes_document, notes_markdown
@@ -131,6 +132,7 @@ def note_restore_view(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(_source_page(note, f"note-{note.pk}"))
 
 
+@page_cache(reader=True, params={*NoteFilterForm.base_fields, "page"})
 @vary_on_headers("HX-Request")
 @login_required_htmx
 @require_GET

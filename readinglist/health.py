@@ -1,58 +1,134 @@
 """Probes for load balancers and orchestrators: cheap, unauthenticated, never cached.
 
-/healthz answers "is this process serving?" and touches nothing else, so a database outage does
-not make every app process look dead (restarting them would not help). /readyz answers "should
-this process get traffic?": the database answers and every migration in the code is applied.
+/healthz answers "is this process serving?" and touches nothing else (it is answered before
+sessions, authentication and the page cache), so a database outage does not make every app
+process look dead (restarting them would not help). /readyz answers "should this process get
+traffic?" within READY_BUDGET_SECONDS: 503 when the database does not answer or a migration is
+not applied, 200 "degraded" when only the cache is down (pages are then rendered without it),
+200 "ok" otherwise.
 """
 
+import threading
+
+import psycopg
+from django.conf import settings
+from django.core.cache import caches
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.migrations.executor import MigrationExecutor
 from django.db.utils import DatabaseError
-from django.http import JsonResponse
+from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
+
+from .pagecache.failsafe import CACHE_ERRORS
+
+# The database check runs in a thread of its own so a database that accepts connections but
+# never answers cannot hold the probe past its budget (libpq's connect_timeout is at least 2 s).
+DATABASE_CHECK_SECONDS = 0.8
+READY_BUDGET_SECONDS = 1.0
+PROBE_CACHE_KEY = "readyz:probe"
 
 
 @never_cache
 @require_safe
-def healthz(request):
+def healthz(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"status": "ok"})
 
 
-def _unready(reason):
+def _unready(reason: str) -> JsonResponse:
     response = JsonResponse({"status": "unavailable", "reason": reason}, status=503)
     response["Retry-After"] = "5"
     return response
 
 
+def _select_one() -> None:
+    """One round trip on a fresh connection with its own timeouts (not the pool, whose waits
+    are the ordinary requests' budget)."""
+    db = settings.DATABASES[DEFAULT_DB_ALIAS]
+    timeout_ms = int(DATABASE_CHECK_SECONDS * 1000)
+    with psycopg.connect(
+        host=db["HOST"] or None,
+        port=db["PORT"] or None,
+        user=db["USER"] or None,
+        password=db["PASSWORD"] or None,
+        dbname=db["NAME"],
+        connect_timeout=2,
+        options=f"-c statement_timeout={timeout_ms}",
+        autocommit=True,
+    ) as connection:
+        connection.execute("SELECT 1")
+
+
+_check_lock = threading.Lock()
+_check_running: threading.Thread | None = None
+
+
+def _database_error() -> str | None:
+    """Why the database is not usable, or None; answers within DATABASE_CHECK_SECONDS."""
+    global _check_running
+    if settings.DATABASES[DEFAULT_DB_ALIAS]["ENGINE"] != "django.db.backends.postgresql":
+        try:  # a local file: nothing to wait for
+            with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
+                cursor.execute("SELECT 1")
+        except DatabaseError as error:
+            return f"database unreachable: {error.__class__.__name__}"
+        return None
+    outcome: dict[str, str | None] = {}
+
+    def check():
+        try:
+            _select_one()
+            outcome["error"] = None
+        except (DatabaseError, psycopg.Error, OSError) as error:
+            outcome["error"] = f"database unreachable: {error.__class__.__name__}"
+
+    with _check_lock:
+        if _check_running is not None and _check_running.is_alive():
+            # At most one check waits on a hung database per process.
+            return "database unreachable: the previous check is still waiting"
+        _check_running = threading.Thread(target=check, daemon=True, name="readyz-database")
+        _check_running.start()
+    _check_running.join(DATABASE_CHECK_SECONDS)
+    return outcome.get("error", "database unreachable: no answer in time")
+
+
+def _cache_error() -> str | None:
+    for alias in ("default", "pages"):
+        try:
+            caches[alias].get(PROBE_CACHE_KEY)
+        except CACHE_ERRORS as error:
+            return f"cache {alias!r} unreachable: {error.__class__.__name__}"
+    return None
+
+
 @never_cache
 @require_safe
-def readyz(request):
-    connection = connections[DEFAULT_DB_ALIAS]
+def readyz(request: HttpRequest) -> JsonResponse:
+    if error := _database_error():
+        return _unready(error)
     try:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT 1")
-            cursor.fetchone()
-        pending = 0 if _migrated else _pending_migrations(connection)
+        pending = 0 if _migrated else _pending_migrations(connections[DEFAULT_DB_ALIAS])
     except DatabaseError as error:
         return _unready(f"database unreachable: {error.__class__.__name__}")
     if pending:
         return _unready(f"{pending} migration(s) not applied")
     _mark_migrated()
+    if error := _cache_error():
+        return JsonResponse({"status": "degraded", "reason": error})
     return JsonResponse({"status": "ok"})
 
 
 # Migrations are only ever applied forwards, so once this process has seen an empty plan it keeps
-# the answer and each later probe costs one SELECT 1 instead of loading the migration graph.
+# the answer and each later probe skips loading the migration graph.
 _migrated = False
 
 
-def _mark_migrated():
+def _mark_migrated() -> None:
     global _migrated
     _migrated = True
 
 
-def _pending_migrations(connection):
+def _pending_migrations(connection) -> int:
     executor = MigrationExecutor(connection)
     return len(executor.migration_plan(executor.loader.graph.leaf_nodes()))
 

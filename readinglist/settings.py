@@ -71,8 +71,8 @@ MIDDLEWARE = [
     "allauth.account.middleware.AccountMiddleware",
     "readinglist.middleware.DatabaseUnavailableMiddleware",
     # Last: it needs the user, messages, CSRF token and CSP nonce the others set up. It serves
-    # anonymous visitors' shared pages and signed-in readers' own pages (catalog/caching.py).
-    "catalog.caching.AnonymousPageCacheMiddleware",
+    # anonymous visitors' shared pages and signed-in readers' own pages (docs/caching.md).
+    "readinglist.pagecache.middleware.PageCacheMiddleware",
 ]
 
 ROOT_URLCONF = "readinglist.urls"
@@ -90,6 +90,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.csp",
+                # After csrf and csp: placeholders for them in pages rendered for the cache.
+                "readinglist.pagecache.splice.placeholders",
             ],
         },
     },
@@ -103,33 +105,59 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # psycopg's pool replaces persistent connections: a dead connection is checked and replaced
     # by the pool, so the app recovers from a database restart without restarting workers.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+    # A request gives up early when the database does not answer, so a worker thread is free
+    # again long before gunicorn's timeout and answers 503 instead (docs/caching.md, "Timeouts").
+    # gunicorn.conf.py sets the statement timeout for web workers; commands (migrate, loads,
+    # backups) run without one unless it is set.
+    DATABASES["default"]["OPTIONS"] = {
+        **DATABASES["default"].get("OPTIONS", {}),
+        "connect_timeout": env.int("DATABASE_CONNECT_TIMEOUT", default=2),
+    }
+    if _statement_timeout := env.int("DATABASE_STATEMENT_TIMEOUT_MS", default=0):
+        DATABASES["default"]["OPTIONS"]["options"] = f"-c statement_timeout={_statement_timeout}"
     if env.bool("DATABASE_POOL", default=True):
         from psycopg_pool import ConnectionPool
 
-        DATABASES["default"]["OPTIONS"] = {
-            "pool": {
-                "min_size": env.int("DATABASE_POOL_MIN", default=1),
-                "max_size": env.int("DATABASE_POOL_MAX", default=8),
-                "timeout": env.float("DATABASE_POOL_TIMEOUT", default=5.0),
-                # Test each connection as it leaves the pool (one round trip): after a database
-                # restart the dead ones are replaced instead of failing a request each.
-                "check": ConnectionPool.check_connection,
-            }
+        DATABASES["default"]["OPTIONS"]["pool"] = {
+            "min_size": env.int("DATABASE_POOL_MIN", default=1),
+            "max_size": env.int("DATABASE_POOL_MAX", default=8),
+            "timeout": env.float("DATABASE_POOL_TIMEOUT", default=2.0),
+            # Test each connection as it leaves the pool (one round trip): after a database
+            # restart the dead ones are replaced instead of failing a request each.
+            "check": ConnectionPool.check_connection,
         }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Sessions, allauth's rate limits and the page cache live here, so every app process
-# must see the same cache: production defaults to a database table (`migrate` subcommand of
-# docker-entrypoint.sh runs createcachetable), REDIS_URL switches to Redis, and only development
-# keeps a per-process memory cache.
+# Two caches, shared by every app process. `default` holds what must not be evicted: sessions,
+# allauth's rate limits and the page cache's versions. `pages` holds rendered pages and may
+# evict them: a flood of distinct URLs fills it, never `default`. Production defaults to
+# database tables (`docker-entrypoint.sh migrate` runs createcachetable); REDIS_URL switches
+# both to Redis, with short socket timeouts so a Redis outage costs a page its cache, not a
+# worker its time (readinglist/pagecache/failsafe.py); only development keeps process memory.
+REDIS_TIMEOUT = env.float("REDIS_TIMEOUT", default=0.5)
+_REDIS_OPTIONS = {"socket_connect_timeout": REDIS_TIMEOUT, "socket_timeout": REDIS_TIMEOUT}
+PAGE_CACHE_MAX_ENTRIES = env.int("PAGE_CACHE_MAX_ENTRIES", default=20_000)
 if env.str("REDIS_URL", default=""):
     CACHES = {
         "default": {
             # Django's backend, keeping one Redis client per pool (see readinglist/cache.py).
             "BACKEND": "readinglist.cache.RedisCache",
             "LOCATION": env("REDIS_URL"),
-        }
+            "OPTIONS": _REDIS_OPTIONS,
+        },
+        "sessions": {
+            "BACKEND": "readinglist.cache.FailOpenRedisCache",
+            "LOCATION": env("REDIS_URL"),
+            "OPTIONS": _REDIS_OPTIONS,
+        },
+        "pages": {
+            "BACKEND": "readinglist.cache.RedisCache",
+            # A Redis of its own (maxmemory with allkeys-lru) bounds the pages by memory alone.
+            "LOCATION": env.str("PAGE_CACHE_REDIS_URL", default="") or env("REDIS_URL"),
+            "KEY_PREFIX": "pages",
+            "OPTIONS": _REDIS_OPTIONS,
+        },
     }
 elif env.str("CACHE_URL", default=""):
     CACHES = {"default": env.cache_url("CACHE_URL")}
@@ -143,7 +171,20 @@ else:
             "OPTIONS": {"MAX_ENTRIES": 20_000},
         }
     }
+if "pages" not in CACHES:
+    CACHES["pages"] = (
+        {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pages"}
+        if DEBUG
+        else {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "readinglist_pages",
+            "OPTIONS": {"MAX_ENTRIES": PAGE_CACHE_MAX_ENTRIES},
+        }
+    )
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+# With Redis, sessions read the same keys through a client that fails open (readinglist/cache.py):
+# while Redis is down a session is read from and written to the database alone.
+SESSION_CACHE_ALIAS = "sessions" if "sessions" in CACHES else "default"
 
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
@@ -347,6 +388,11 @@ LOGGING = {
         "readinglist.request": {"level": "WARNING" if DEBUG else "INFO"},
     },
 }
+
+# Whole-page cache (readinglist/pagecache): on unless CATALOG_PAGE_CACHE=false, and the bytes of
+# pages each process keeps in its own memory (0 turns that layer off; a page is 20-150 kB).
+CATALOG_PAGE_CACHE = env.bool("CATALOG_PAGE_CACHE", default=True)
+CATALOG_PAGE_MEMORY_BYTES = env.int("CATALOG_PAGE_MEMORY_BYTES", default=32 * 1024 * 1024)
 
 # Catalog settings.
 CATALOG_PAGE_SIZE = 25

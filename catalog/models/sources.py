@@ -281,7 +281,7 @@ class Source(models.Model):
         """Broken for LINKCHECK_WARN_AFTER_DAYS or more: the source page says so, quietly.
 
         Counted in calendar days, like age_in_days, so the answer changes only at midnight: the
-        page cache keeps a page for the day it was rendered on (see catalog.caching).
+        page cache keeps a page for the day it was rendered on (see readinglist.pagecache).
         """
         if self.link_status != self.LinkStatus.BROKEN or not self.link_failing_since:
             return False

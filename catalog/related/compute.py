@@ -15,7 +15,8 @@ import numpy as np
 from django.db import connection, models, transaction
 from django.db.models.signals import m2m_changed, post_delete, post_save
 
-from ..caching import bump_catalog_version
+from readinglist.pagecache import bump_catalog_version
+
 from ..models import ListEntry, ListSection, ReadingList, Source, Topic
 from . import blend
 from .hooks import co_reading_counts

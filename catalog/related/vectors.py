@@ -16,7 +16,8 @@ import numpy as np
 from scipy import sparse
 from sklearn.feature_extraction.text import TfidfVectorizer
 
-from ..caching import catalog_version
+from readinglist.pagecache import catalog_version
+
 from ..models import Source
 
 # A term in more than this share of sources says little about any one of them; tiny catalogs

@@ -5,12 +5,15 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
+from readinglist.pagecache import page_cache
+
 from ..changelog import changes_since_last_visit, mark_changes_seen
 from ..exports import catalog_document
 from ..models import ListEntry, ReadingList, Source, SourceNeighbour, Tier, Topic
 from ..pages import companion_entries, home_context, list_sections, path_entries, topic_tree
 
 
+@page_cache(shared=True, reader=True, team=True)
 @require_GET
 def home(request):
     context = home_context()
@@ -25,6 +28,7 @@ def home(request):
     return response
 
 
+@page_cache(shared=True, reader=True, team=True)
 @require_GET
 def source_detail(request, slug):
     source = get_object_or_404(
@@ -44,22 +48,26 @@ def source_detail(request, slug):
     )
 
 
+@page_cache(shared=True)
 @require_GET
 def topic_index(request):
     return render(request, "catalog/topic_index.html", {"topics": topic_tree()})
 
 
+@page_cache(shared=True)
 @require_GET
 def tier_index(request):
     return render(request, "catalog/tier_index.html", {"tiers": Tier.objects.with_counts()})
 
 
+@page_cache(shared=True)
 @require_GET
 def list_index(request):
     lists = ReadingList.objects.with_counts()
     return render(request, "catalog/list_index.html", {"lists": lists})
 
 
+@page_cache(shared=True, reader=True, params={"page"})
 @require_GET
 def topic_detail(request, slug):
     topic = get_object_or_404(Topic.objects.select_related("parent"), slug=slug)
@@ -71,6 +79,7 @@ def topic_detail(request, slug):
     )
 
 
+@page_cache(shared=True, reader=True, team=True, params={"page"})
 @require_GET
 def tier_detail(request, slug):
     tier = get_object_or_404(Tier, slug=slug)
@@ -84,6 +93,7 @@ def tier_detail(request, slug):
     return render(request, "catalog/tier_detail.html", context)
 
 
+@page_cache(shared=True, reader=True, team=True)
 @require_GET
 def list_detail(request, slug):
     reading_list = get_object_or_404(ReadingList, slug=slug)

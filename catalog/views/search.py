@@ -2,10 +2,13 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
+from readinglist.pagecache import page_cache
+
 from ..forms import SearchForm
 from ..search import search_sources
 
 
+@page_cache(shared=True, reader=True, params=SearchForm.base_fields)
 @require_GET
 @vary_on_headers("HX-Request")
 def source_list(request):

@@ -11,6 +11,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from catalog.models import ReadingList, Source
 from catalog.pages import list_sections, path_entries
+from readinglist.pagecache import page_cache
 from readinglist.views import login_redirect, login_required_htmx
 
 from .. import pending, reading, services
@@ -77,6 +78,7 @@ def bookmark(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect(back)
 
 
+@page_cache(reader=True, params=LibraryFilterForm.base_fields)
 @require_GET
 @login_required_htmx
 @vary_on_headers("HX-Request")

@@ -3,7 +3,7 @@
 from django import template
 from django.urls import reverse
 
-from catalog.caching import dont_store
+from readinglist.pagecache import dont_store
 
 from ..forms import NoteForm
 from ..models import Note

@@ -8,9 +8,9 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from catalog.caching import catalog_version
 from catalog.catalog_file import DEFAULT_CATALOG
 from catalog.models import ListEntry, ReadingList, Source, Tier, Topic
+from readinglist.pagecache import catalog_version
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,8 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def _memory_cache(settings):
     # Count the search's own queries, not those of a database-backed page cache.
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    memory = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    settings.CACHES = {"default": memory, "pages": {**memory, "LOCATION": "pages"}}
 
 
 # Topic, tier and list lookups (3), corrections (1, PostgreSQL), facets (1), the page's ids (1,

@@ -19,21 +19,22 @@ from django.db import connection
 from django.http import HttpResponse
 from django.test import Client, RequestFactory
 from django.test.utils import CaptureQueriesContext
-from django.utils import timezone
+from django.utils import csp, timezone
 
-from catalog import caching
-from catalog.caching import (
-    READER_VERSION_KEY,
-    READERS_EPOCH_KEY,
-    TEAM_VERSION_KEY,
-    VERSION_KEY,
-    process_pages,
-)
 from catalog.changelog import record_change
 from catalog.models import ChangeLogEntry, Source
 from library.models import Bookmark
 from library.services import set_status
 from notes.models import Note
+from readinglist.pagecache import splice
+from readinglist.pagecache.store import process_pages
+from readinglist.pagecache.versions import (
+    READER_VERSION_KEY,
+    READERS_EPOCH_KEY,
+    TEAM_VERSION_KEY,
+    VERSION_KEY,
+    page_versions,
+)
 from tests.factories import NoteFactory
 
 from .controls import pressed
@@ -41,7 +42,7 @@ from .controls import pressed
 pytestmark = pytest.mark.django_db
 HX = {"HX-Request": "true"}
 SOURCE = "/sources/flashattention/"
-# Every reader page (catalog.caching.READER_VIEWS) at one of its URLs.
+# Every reader page (views declaring page_cache(reader=True)) at one of its URLs.
 READER_PAGES = [
     "/",
     "/sources/",
@@ -370,7 +371,7 @@ def test_the_switch_turns_the_reader_cache_off(alice, settings):
 def versions(user):
     keys = [VERSION_KEY, READERS_EPOCH_KEY, READER_VERSION_KEY.format(user.pk), TEAM_VERSION_KEY]
     # As a page reads them: missing ones are created.
-    return dict(zip(keys, caching._page_versions(keys)[1:], strict=True))
+    return dict(zip(keys, page_versions(keys)[1:], strict=True))
 
 
 def changed(before, after):
@@ -485,3 +486,28 @@ def test_versions_are_read_before_the_readers_own_row(alice):
     versions_read = next(i for i, q in enumerate(sql) if "catalog:version" in q)
     user_read = next(i for i, q in enumerate(sql) if 'FROM "accounts_user"' in q)
     assert versions_read < user_read
+
+
+def test_reader_text_that_looks_like_a_slot_renders_the_same_on_a_hit(
+    alice, bob, reader, catalog, commits, monkeypatch
+):
+    """Placeholders come from the template alone: a team note quoting the markup around the
+    per-visitor values, or the placeholder itself, is text on a hit exactly as on a miss."""
+    placeholders = f"{splice.CSRF_PLACEHOLDER} {splice.NONCE_PLACEHOLDER}"
+    if connection.vendor == "postgresql":  # its text columns refuse NUL: the rest of it, then
+        placeholders = placeholders.replace("\x00", "")
+    body = f'Ends with nonce=" and name="csrfmiddlewaretoken" value="x" {placeholders} nonce="'
+    with commits():
+        NoteFactory(user=reader, source=catalog["flash"], visibility="team", body=body)
+    monkeypatch.setattr(splice, "get_token", lambda request: "T" * 64)
+    monkeypatch.setattr(csp, "generate_nonce", lambda: "the-nonce")
+    process_pages.clear()
+    miss = get(bob, SOURCE)
+    hit = get(bob, SOURCE)
+    assert (miss["X-Page-Cache"], hit["X-Page-Cache"]) == ("miss", "hit")
+    assert hit.content == miss.content
+    assert 'Ends with nonce=" and name="csrfmiddlewaretoken" value="x" ' in html(hit)
+    # No placeholder left: at most the note's own text (which sanitising may drop).
+    assert html(hit).count(":csrf") <= 1 and html(hit).count(":nonce") <= 1
+    assert html(hit).count('nonce="the-nonce"') >= 1
+    assert "'nonce-the-nonce'" in hit["Content-Security-Policy"]

@@ -1,5 +1,6 @@
 import json
 
+import psycopg
 import pytest
 from django.db import OperationalError
 from django.db.migrations.executor import MigrationExecutor
@@ -39,11 +40,26 @@ def test_readyz_reports_an_unreachable_database(client, db, fresh_readiness, mon
         def cursor(self):
             raise OperationalError("connection refused")
 
+    def refused():
+        raise psycopg.OperationalError("connection refused")
+
     monkeypatch.setattr(health, "connections", {"default": Unreachable()})
+    monkeypatch.setattr(health, "_select_one", refused)
     response = client.get("/readyz")
     assert response.status_code == 503
     body = json.loads(response.content)
     assert body["reason"] == "database unreachable: OperationalError"
+
+
+def test_readyz_reports_a_cache_outage_as_degraded(client, db, fresh_readiness, monkeypatch):
+    class Down:
+        def get(self, key):
+            raise ConnectionRefusedError("cache refused")
+
+    monkeypatch.setattr(health, "caches", {"default": Down(), "pages": Down()})
+    response = client.get("/readyz")
+    assert response.status_code == 200
+    assert "degraded" in response.content.decode()
 
 
 def test_probes_answer_only_safe_methods(client, db):

@@ -2,8 +2,8 @@ import io
 
 import pytest
 
-from catalog.load_scenarios import ANONYMOUS, PROBE, SIGNED_IN, TRIVIAL, resolve
 from catalog.management.commands import loadtest
+from readinglist.loadtest.scenarios import ANONYMOUS, PROBE, SIGNED_IN, TRIVIAL, resolve
 
 
 @pytest.fixture

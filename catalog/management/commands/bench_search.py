@@ -32,7 +32,7 @@ BENCH_DB = os.environ.get("READINGLIST_BENCH_DB", BENCH_PREFIX)
 if not re.fullmatch(rf"{BENCH_PREFIX}\w*", BENCH_DB):
     raise ImproperlyConfigured(f"READINGLIST_BENCH_DB must start with {BENCH_PREFIX!r}")
 CHILD_FLAG = "READINGLIST_BENCH_CHILD"
-CACHE_MIDDLEWARE = "catalog.caching.AnonymousPageCacheMiddleware"
+CACHE_MIDDLEWARE = "readinglist.pagecache.middleware.PageCacheMiddleware"
 
 
 def word_list(text):

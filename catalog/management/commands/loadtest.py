@@ -17,8 +17,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 from django.urls import reverse
 
-from catalog.load_scenarios import ANONYMOUS, PROBE, SIGNED_IN, TRIVIAL, resolve
 from catalog.models import Source
+from readinglist.loadtest.scenarios import ANONYMOUS, PROBE, SIGNED_IN, TRIVIAL, resolve
 from readinglist.local_server import BASE_DIR, collect_static, gunicorn, production_env, redis_url
 
 TARGETS = {ANONYMOUS: 0.50, SIGNED_IN: 0.25}
@@ -54,7 +54,10 @@ class Command(BaseCommand):
         )
         parser.add_argument("--workers", type=int, default=3, help="gunicorn workers (3).")
         parser.add_argument(
-            "--threads", type=int, default=1, help="Threads per gunicorn worker (1: sync workers)."
+            "--threads",
+            type=int,
+            default=4,
+            help="Threads per gunicorn worker (4, as gunicorn.conf.py).",
         )
         parser.add_argument("--accounts", type=int, default=5, help="Signed-in test accounts.")
         parser.add_argument(
@@ -151,7 +154,7 @@ class Command(BaseCommand):
                 f"the mix for {options['seconds']} s..."
             )
             runner = subprocess.run(
-                [sys.executable, "-m", "catalog.load_runner", config_path, result_path],
+                [sys.executable, "-m", "readinglist.loadtest.runner", config_path, result_path],
                 cwd=BASE_DIR,
                 check=False,
                 env={**os.environ, "PYTHONWARNINGS": "ignore"},

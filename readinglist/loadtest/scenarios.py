@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from django.urls import NoReverseMatch, reverse
 
-from .models import ReadingList, Source, Tier, Topic
+from catalog.models import ReadingList, Source, Tier, Topic
 
 TRIVIAL, PROBE, ANONYMOUS, SIGNED_IN = "trivial", "probe", "anonymous", "signed-in"
 SEARCH_TERMS = [

@@ -1,0 +1,1 @@
+"""`manage.py loadtest`: the scenarios it replays (every app's pages) and its locust runner."""

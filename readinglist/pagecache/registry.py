@@ -1,0 +1,146 @@
+"""What invalidates what: each app registers its models in its AppConfig.ready().
+
+    register(Source, scope="catalog")        # a change shows on every page
+    register(Bookmark, scope="team")         # on its owner's pages and their teammates'
+    register(User, scope="team", team_fields={"display_name", "email"})
+    register(Note, scope="team", owner_only=lambda note, created: ...)
+
+A model's owner is the reader its `user` foreign key names (a user row owns itself). A change
+to a model nobody registered cannot be tied to a scope, so it drops every reader's pages (the
+readers' epoch): forgetting to register costs cache hits, never a stale page. Django's own
+bookkeeping (sessions, the admin log, content types, the site record) shows on no page.
+"""
+
+import functools
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from django.apps import apps as django_apps
+from django.contrib.auth import get_user_model
+from django.db import models, transaction
+from django.db.models.signals import m2m_changed, post_delete, post_save
+
+from .versions import (
+    READER_VERSION_KEY,
+    READERS_EPOCH_KEY,
+    TEAM_VERSION_KEY,
+    VERSION_KEY,
+    replace,
+)
+
+Scope = Literal["catalog", "reader", "team", "none"]
+UNSHOWN_APPS = {"sessions", "admin", "contenttypes", "sites"}
+
+
+@dataclass(frozen=True)
+class Invalidation:
+    scope: Scope
+    # For "team": a save naming only other fields (update_fields) concerns its owner alone.
+    team_fields: frozenset[str] | None = None
+    # For "team": a change (instance, created) only its owner sees.
+    owner_only: Callable[[Any, bool], bool] | None = None
+
+
+_rules: dict[type[models.Model], Invalidation] = {}
+
+
+def register(
+    model: type[models.Model],
+    *,
+    scope: Scope,
+    team_fields: Iterable[str] | None = None,
+    owner_only: Callable[[Any, bool], bool] | None = None,
+) -> None:
+    """Declare which pages a change to `model` may show on (see the module docstring)."""
+    if scope not in {"catalog", "reader", "team", "none"}:
+        raise ValueError(f"unknown page cache scope {scope!r}")
+    fields = frozenset(team_fields) if team_fields is not None else None
+    _rules[model] = Invalidation(scope, fields, owner_only)
+    _connect()
+
+
+def _connect() -> None:
+    # dispatch_uid: connected once however many models register.
+    for signal in (post_save, post_delete, m2m_changed):
+        signal.connect(_changed, dispatch_uid=f"pagecache-{id(signal)}")
+
+
+@functools.cache
+def _owner_attname(model: type[models.Model]) -> str | None:
+    """The column naming the reader a row belongs to (a `user` foreign key), or None."""
+    User = get_user_model()
+    if model is User:
+        return "pk"
+    for field in model._meta.concrete_fields:
+        if field.name == "user" and field.is_relation and field.related_model is User:
+            return field.attname
+    return None
+
+
+def _schedule(keys: list[str], using: str | None) -> None:
+    # After commit: a page rendered before then could otherwise be stored under the new
+    # version while still showing the old rows.
+    if keys:
+        transaction.on_commit(lambda: replace(*keys), using=using)
+
+
+def _reader_keys(readers: Iterable[Any] | None, team: bool) -> list[str]:
+    keys = [TEAM_VERSION_KEY] if team else []
+    if readers is None:
+        return [*keys, READERS_EPOCH_KEY]
+    return [*keys, *(READER_VERSION_KEY.format(pk) for pk in readers)]
+
+
+def _team_sees(rule: Invalidation, instance: Any, kwargs: dict) -> bool:
+    if rule.scope != "team":
+        return False
+    if kwargs.get("signal") is post_delete:
+        return True
+    fields = kwargs.get("update_fields")
+    if rule.team_fields is not None and fields is not None and not set(fields) & rule.team_fields:
+        return False
+    return not (rule.owner_only and rule.owner_only(instance, bool(kwargs.get("created"))))
+
+
+def _row_keys(sender: type[models.Model], instance: Any, kwargs: dict) -> list[str]:
+    rule = _rules.get(sender)
+    if rule is None:
+        return _reader_keys(None, True)
+    if rule.scope == "none":
+        return []
+    if rule.scope == "catalog":
+        return [VERSION_KEY]
+    attname = _owner_attname(sender)
+    owner = getattr(instance, attname, None) if attname else None
+    if owner is None:
+        return _reader_keys(None, True)
+    return _reader_keys([owner], _team_sees(rule, instance, kwargs))
+
+
+def _relation_keys(sender: type[models.Model], instance: Any, kwargs: dict) -> list[str]:
+    rule = _rules.get(sender)
+    if rule is not None:
+        return {"catalog": [VERSION_KEY], "none": []}.get(rule.scope, _reader_keys(None, True))
+    User = get_user_model()
+    if isinstance(instance, User):  # user.groups, user.user_permissions
+        return _reader_keys([instance.pk], False)
+    if kwargs.get("model") is User and kwargs.get("pk_set"):  # group.user_set
+        return _reader_keys(kwargs["pk_set"], False)
+    return _reader_keys(None, True)
+
+
+def _changed(sender: Any, instance: Any = None, **kwargs: Any) -> None:
+    meta = getattr(sender, "_meta", None)
+    if meta is None or meta.apps is not django_apps:
+        # A historical model: a migration writing rows, possibly before the cache table exists
+        # (migrate runs before createcachetable). A data migration that changes what readers
+        # see calls bump_all_pages() itself.
+        return
+    if sender not in _rules and meta.app_label in UNSHOWN_APPS:
+        return
+    if kwargs.get("signal") is m2m_changed:
+        if kwargs["action"].startswith("post_"):
+            _schedule(_relation_keys(sender, instance, kwargs), kwargs.get("using"))
+        return
+    _schedule(_row_keys(sender, instance, kwargs), kwargs.get("using"))

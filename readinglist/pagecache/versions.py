@@ -1,0 +1,121 @@
+"""Versions: random values in the `default` cache that every stored page is checked against.
+
+A page is stored with the versions it was rendered under and served only while all of them are
+still current, so replacing a version drops every page rendered under it, in every process:
+  - the catalog version, replaced after any change to a catalog-scoped model;
+  - each reader's own version, replaced by changes to that reader's rows;
+  - the team version, replaced by changes a teammate could see;
+  - the readers' epoch, replaced when a change cannot be tied to one reader;
+  - today's date (not stored), because pages show ages in days.
+Versions live in `default`, not in the evictable `pages` store: losing one would only drop
+pages, but `default` also holds what must not be evicted, and a version must outlive its pages.
+
+Versions are fresh random values rather than counters: a counter could repeat after the cache is
+cleared and bring back pages rendered from older data.
+
+A bump that fails (the cache is down after a write committed) must not fail the write. The key
+is kept in this process as pending: until it has been replaced, this process serves and stores
+no page at all (version reads "fail closed" to a miss), and it retries the bump before each
+page it looks up.
+"""
+
+import threading
+import uuid
+
+from django.core.cache import caches
+from django.utils import timezone
+
+from .failsafe import CACHE_ERRORS, warn
+
+VERSIONS_ALIAS = "default"
+VERSION_KEY = "catalog:version"
+READERS_EPOCH_KEY = "readers:epoch"
+TEAM_VERSION_KEY = "readers:team-version"
+READER_VERSION_KEY = "reader:version:{}"
+
+_pending: set[str] = set()
+_pending_lock = threading.Lock()
+
+
+def _cache():
+    return caches[VERSIONS_ALIAS]
+
+
+def _current(key: str) -> str:
+    """The version stored under `key`, created (a random value) when missing."""
+    version = uuid.uuid4().hex
+    # add(): when two processes race, both end up using the one that was stored first.
+    if not _cache().add(key, version, timeout=None):
+        version = _cache().get(key, version)
+    return version
+
+
+def catalog_version() -> str:
+    return _cache().get(VERSION_KEY) or _current(VERSION_KEY)
+
+
+def _write(keys) -> None:
+    _cache().set_many({key: uuid.uuid4().hex for key in keys}, timeout=None)
+
+
+def replace(*keys: str) -> None:
+    """Replace the versions under `keys`; never raises (see the module docstring)."""
+    try:
+        _write(keys)
+    except CACHE_ERRORS as error:
+        with _pending_lock:
+            _pending.update(keys)
+        warn("version bump", error)
+
+
+def bumps_pending() -> bool:
+    return bool(_pending)
+
+
+def _retry_pending() -> bool:
+    """Replace the versions whose bump failed; True when none is left waiting."""
+    if not _pending:
+        return True
+    with _pending_lock:
+        keys = set(_pending)
+    try:
+        _write(keys)
+    except CACHE_ERRORS:
+        return False
+    with _pending_lock:
+        _pending.difference_update(keys)
+    return not _pending
+
+
+def bump_catalog_version() -> None:
+    """Invalidate every cached page. Call it after writes that send no signals (bulk updates)."""
+    replace(VERSION_KEY)
+
+
+def bump_reader_version(user_id: int) -> None:
+    """Invalidate one reader's pages. Call it after writes to their rows that send no signals."""
+    replace(READER_VERSION_KEY.format(user_id))
+
+
+def bump_team_version() -> None:
+    """Invalidate every reader's pages that show teammates' data."""
+    replace(TEAM_VERSION_KEY)
+
+
+def bump_all_pages() -> None:
+    """Invalidate every cached page, anonymous and signed-in (restores, raw SQL on any table)."""
+    replace(VERSION_KEY, READERS_EPOCH_KEY, TEAM_VERSION_KEY)
+
+
+def page_versions(keys: list[str]) -> tuple[str, ...] | None:
+    """Today's date and the current value of each key, in one round trip; None when they
+    cannot be trusted (the cache is down, or a bump of this process still waits)."""
+    try:
+        if not _retry_pending():
+            return None
+        found = _cache().get_many(keys)
+        # The date the templates count ages from (timezone.localdate, UTC here).
+        return (timezone.localdate().isoformat(), *(found.get(k) or _current(k) for k in keys))
+    except CACHE_ERRORS as error:
+        warn("version read", error)
+        return None
