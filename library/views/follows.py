@@ -8,6 +8,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from readinglist.pagecache import page_cache
 from readinglist.views import login_required_htmx
 
 from .. import digests, follows
@@ -61,6 +62,7 @@ def unfollow(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(safe_next(request, request.POST.get("next"), "library:follows"))
 
 
+@page_cache(reader=True)
 @require_GET
 @login_required_htmx
 def following(request: HttpRequest) -> HttpResponse:

@@ -4,12 +4,15 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from readinglist.pagecache import page_cache
 from readinglist.views import login_required_htmx
 
 from ..reading import request_states
 from ..recommendations import recommendations_for
 
 
+# Picks depend on the catalog and the reader's own library only: both versions key the copy.
+@page_cache(reader=True)
 @require_GET
 @login_required_htmx
 def for_you(request: HttpRequest) -> HttpResponse:
