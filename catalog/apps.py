@@ -10,7 +10,7 @@ class CatalogConfig(AppConfig):
 
         from readinglist import pagecache
 
-        from .related.compute import connect_signals as connect_related_signals
+        from .related.triggers import connect_signals as connect_related_signals
         from .site_record import sync_site_record
 
         # Every catalog row shows on anonymous pages; m2m tables (include_auto_created) too.

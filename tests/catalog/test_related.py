@@ -24,9 +24,10 @@ def related_section(client, slug):
 
 
 @pytest.fixture
-def related_catalog(full_catalog):
-    recompute_neighbours()
-    return full_catalog
+def related_catalog(db, django_capture_on_commit_callbacks):
+    """The shipped catalog, loaded as the loader's commit would leave it: neighbours computed."""
+    with django_capture_on_commit_callbacks(execute=True):
+        return load_catalog(read_catalog(), progress=False)
 
 
 def test_each_related_source_says_why_it_is_there(client, related_catalog):
@@ -105,7 +106,7 @@ def test_a_saved_change_recomputes_them_after_commit(tiers, django_capture_on_co
     topic = TopicFactory(name="Kernels")
     with django_capture_on_commit_callbacks(execute=True):
         first = SourceFactory(title="Warp specialised attention", topics=[topic])
-        SourceFactory(title="Warp specialised matmul", topics=[topic])
+        second = SourceFactory(title="Warp specialised matmul", topics=[topic])
     assert SourceNeighbour.objects.filter(source=first).count() == 1
     with django_capture_on_commit_callbacks(execute=True):
         first.title = "Something else entirely"
@@ -113,14 +114,45 @@ def test_a_saved_change_recomputes_them_after_commit(tiers, django_capture_on_co
         first.save()
         first.topics.clear()
     assert not SourceNeighbour.objects.filter(source=first).exists()
+    assert not SourceNeighbour.objects.filter(source=second).exists()
+
+
+def test_a_new_source_enters_the_lists_of_sources_it_resembles(
+    related_catalog, django_capture_on_commit_callbacks
+):
+    orca_rows = set(
+        SourceNeighbour.objects.filter(source__slug="orca").values_list("pk", flat=True)
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        added = SourceFactory(
+            slug="flashattention-5",
+            title="FlashAttention-5",
+            aliases="FA5",
+            summary="Tiled IO-aware exact attention with warp specialization for the next GPUs.",
+            topics=list(Source.objects.get(slug="flashattention-3").topics.all()),
+        )
+    listing_it = set(
+        SourceNeighbour.objects.filter(neighbour=added).values_list("source__slug", flat=True)
+    )
+    assert SourceNeighbour.objects.filter(source=added).count() >= 5
+    assert listing_it & {"flashattention-3", "flashattention-4", "flashattention"}
+    # Only the sources it touches were recomputed: the others kept their very rows.
+    assert orca_rows == set(
+        SourceNeighbour.objects.filter(source__slug="orca").values_list("pk", flat=True)
+    )
 
 
 def test_a_link_check_does_not_recompute(tiers, django_capture_on_commit_callbacks):
-    source = SourceFactory()
-    with django_capture_on_commit_callbacks() as callbacks:
+    topic = TopicFactory(name="Kernels")
+    with django_capture_on_commit_callbacks(execute=True):
+        source = SourceFactory(title="Warp specialised attention", topics=[topic])
+        SourceFactory(title="Warp specialised matmul", topics=[topic])
+    rows = set(SourceNeighbour.objects.values_list("pk", flat=True))
+    assert rows
+    with django_capture_on_commit_callbacks(execute=True):
         source.link_status = Source.LinkStatus.OK
         source.save(update_fields=["link_status"])
-    assert not any("recompute" in getattr(c, "__name__", "") for c in callbacks)
+    assert set(SourceNeighbour.objects.values_list("pk", flat=True)) == rows
 
 
 def test_compute_related_command(small_catalog, capsys):
