@@ -63,7 +63,7 @@ def test_save_a_search_and_read_its_feed(client, reader, small_catalog):
     client.force_login(reader)
     page = client.get("/sources/?q=attention").content.decode()
     assert "Save this search" in page
-    response = client.post("/library/following/search/", {"q": "attention", "page": "3"})
+    response = client.post("/library/following/search/", {"q": "  attention ", "page": "3"})
     assert response.status_code == 302
     saved = Follow.objects.get(user=reader, kind="search")
     assert saved.target == "q=attention"
@@ -84,6 +84,7 @@ def test_save_a_search_and_read_its_feed(client, reader, small_catalog):
         ({"q": "attention", "year": "last summer"}, "is not a year"),
         ({"q": "attention", "topic": "no-such-topic"}, "There is no topic"),
         ({"q": "   "}, "Type a search or choose a filter"),
+        ({"q": "attention " * 30}, "cut to its first 200 characters"),
     ],
 )
 def test_a_malformed_saved_search_is_refused_with_the_reason(
