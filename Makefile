@@ -15,7 +15,7 @@ PYTHON ?= $(shell for p in python3.13 python3.12; do \
 	for d in $$(ls -d $${PYENV_ROOT:-$$HOME/.pyenv}/versions/3.1[2-9]* 2>/dev/null | sort -rV); do \
 	  [ -x $$d/bin/python ] && { echo $$d/bin/python; exit 0; }; done)
 
-.PHONY: run test setup migrate catalog maintainer lint format bench clean backup restore loadtest
+.PHONY: run test setup migrate catalog maintainer lint typecheck format bench clean backup restore loadtest
 
 $(PY):
 	@if [ -z "$(PYTHON)" ]; then echo "No Python 3.12+ found: install python3.12 or 3.13 (e.g. 'pyenv install 3.13') and retry." >&2; exit 1; fi
@@ -50,6 +50,7 @@ run: catalog
 test: setup
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	DEBUG=true $(PY) -m mypy
 	$(DEV) $(PY) manage.py makemigrations --check --dry-run
 	$(PY) -m pytest $(PYTEST_ARGS)
 
@@ -76,6 +77,11 @@ loadtest: migrate
 lint: setup
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	DEBUG=true $(PY) -m mypy
+
+# The type check alone: mypy with django-stubs over the files [tool.mypy] in pyproject.toml lists.
+typecheck: setup
+	DEBUG=true $(PY) -m mypy
 
 format: setup
 	$(PY) -m ruff check --fix .

@@ -1,22 +1,31 @@
 """Read rules for the catalog. Views ask these; they never filter by hand."""
 
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
 from django.db import models
-from django.db.models import Count, Q
+from django.db.models import Aggregate, Count, Q
+
+if TYPE_CHECKING:
+    # Also named, quoted, in the QuerySet["..."] bases, which linters do not read as annotations.
+    from .models import ReadingList, Source, Tier, Topic  # noqa: F401
 
 
-class SourceQuerySet(models.QuerySet):
-    def published(self):
+class SourceQuerySet(models.QuerySet["Source"]):
+    def published(self) -> SourceQuerySet:
         return self.filter(status="published")
 
-    def for_cards(self):
+    def for_cards(self) -> SourceQuerySet:
         """Everything a source card shows (cards show no topics), in one query."""
         return self.select_related("tier")
 
-    def in_topic(self, topic):
+    def in_topic(self, topic: Topic) -> SourceQuerySet:
         """A topic includes its sub-topics."""
         return self.filter(Q(topics=topic) | Q(topics__parent=topic)).distinct()
 
-    def in_list_order(self):
+    def in_list_order(self) -> SourceQuerySet:
         """Sources ordered by their first appearance in the first reading list that cites them."""
         return self.alias(
             first_list=models.Min("entries__section__reading_list__position"),
@@ -24,10 +33,10 @@ class SourceQuerySet(models.QuerySet):
             first_position=models.Min("entries__position"),
         ).order_by("first_list", "first_section", "first_position", "title")
 
-    def newest(self):
+    def newest(self) -> SourceQuerySet:
         return self.order_by("-created", "-pk")
 
-    def sharing_topics_with(self, source, topic_ids):
+    def sharing_topics_with(self, source: Source, topic_ids: Iterable[int]) -> SourceQuerySet:
         """Other published sources in the same topics, most topics in common first."""
         return (
             self.published()
@@ -38,7 +47,19 @@ class SourceQuerySet(models.QuerySet):
         )
 
 
-def counted(queryset, **counts):
+def each_once(sources: Iterable[Source]) -> list[Source]:
+    """`sources` in their order, each kept where it first appears: a source cited in several
+    sections of a list comes back from the join once per citation."""
+    seen: set[int] = set()
+    ordered = []
+    for source in sources:
+        if source.pk not in seen:
+            seen.add(source.pk)
+            ordered.append(source)
+    return ordered
+
+
+def counted[QS: models.QuerySet[Any]](queryset: QS, **counts: Aggregate) -> QS:
     """`queryset` annotated with `counts`, still in the model's order: Django leaves
     Meta.ordering out of queries that aggregate, which would shuffle topics and lists."""
     annotated = queryset.annotate(**counts)
@@ -47,20 +68,20 @@ def counted(queryset, **counts):
     return annotated.order_by(*queryset.model._meta.ordering)
 
 
-class TopicQuerySet(models.QuerySet):
-    def with_counts(self):
+class TopicQuerySet(models.QuerySet["Topic"]):
+    def with_counts(self) -> TopicQuerySet:
         published = Q(sources__status="published")
         return counted(self, source_count=Count("sources", filter=published, distinct=True))
 
 
-class TierQuerySet(models.QuerySet):
-    def with_counts(self):
+class TierQuerySet(models.QuerySet["Tier"]):
+    def with_counts(self) -> TierQuerySet:
         published = Q(sources__status="published")
         return counted(self, source_count=Count("sources", filter=published))
 
 
-class ReadingListQuerySet(models.QuerySet):
-    def with_counts(self):
+class ReadingListQuerySet(models.QuerySet["ReadingList"]):
+    def with_counts(self) -> ReadingListQuerySet:
         """Sources each list cites (once each, however many sections repeat them)."""
         published = Q(sections__entries__source__status="published")
         cited = Count("sections__entries__source", filter=published, distinct=True)

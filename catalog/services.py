@@ -1,14 +1,15 @@
 """Writes to the catalog that touch several rows, each in one transaction."""
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import Any, TextIO
 
 from django.db import models, transaction
 
 from readinglist.pagecache import bump_catalog_version
 
+from .catalog_document import CatalogDocument, CatalogItem
 from .changelog import record_change, record_source_edit, snapshot
 from .models import ChangeLogEntry, ListEntry, ListSection, ReadingList, Source, Tier, Topic
 from .progress import Progress
@@ -31,19 +32,19 @@ SOURCE_FIELDS = [
 
 @dataclass
 class LoadReport:
-    created: Counter = field(default_factory=Counter)
-    updated: Counter = field(default_factory=Counter)
-    unchanged: Counter = field(default_factory=Counter)
-    deleted: Counter = field(default_factory=Counter)
-    kept: list = field(default_factory=list)
+    created: Counter[str] = field(default_factory=Counter)
+    updated: Counter[str] = field(default_factory=Counter)
+    unchanged: Counter[str] = field(default_factory=Counter)
+    deleted: Counter[str] = field(default_factory=Counter)
+    kept: list[tuple[str, str]] = field(default_factory=list)
 
     @property
-    def changed(self):
+    def changed(self) -> bool:
         return bool(
             sum(self.created.values()) + sum(self.updated.values()) + sum(self.deleted.values())
         )
 
-    def lines(self):
+    def lines(self) -> Iterator[str]:
         kinds = ["tiers", "topics", "lists", "sections", "sources"]
         for kind in kinds:
             yield (
@@ -54,10 +55,12 @@ class LoadReport:
             yield f"kept source '{slug}' although the file no longer lists it: {reason}"
 
 
-def _upsert(model, lookup, values, report, kind):
-    obj = model.objects.filter(**lookup).first()
+def _upsert[M: models.Model](
+    model: type[M], lookup: dict[str, str], values: dict[str, Any], report: LoadReport, kind: str
+) -> M:
+    obj = model._default_manager.filter(**lookup).first()
     if obj is None:
-        obj = model.objects.create(**lookup, **values)
+        obj = model._default_manager.create(**lookup, **values)
         report.created[kind] += 1
         return obj
     changed = [name for name, value in values.items() if getattr(obj, name) != value]
@@ -71,7 +74,7 @@ def _upsert(model, lookup, values, report, kind):
     return obj
 
 
-def _reader_references(source):
+def _reader_references(source: Source) -> str:
     """Why a source must not be deleted: readers' data (bookmarks, notes…) protects it.
 
     Protection is declared where it belongs, on the referring foreign key (on_delete=PROTECT),
@@ -91,7 +94,9 @@ def _reader_references(source):
 
 
 @transaction.atomic
-def load_catalog(doc: dict, *, progress: bool = True, stream: TextIO | None = None) -> LoadReport:
+def load_catalog(
+    doc: CatalogDocument, *, progress: bool = True, stream: TextIO | None = None
+) -> LoadReport:
     """Make the database match the document. Idempotent; never deletes what readers use."""
     report = LoadReport()
     tiers = _load_tiers(doc["tiers"], report)
@@ -108,14 +113,14 @@ def load_catalog(doc: dict, *, progress: bool = True, stream: TextIO | None = No
     return report
 
 
-def _load_tiers(items: list[dict], report: LoadReport) -> dict[str, Tier]:
+def _load_tiers(items: list[CatalogItem], report: LoadReport) -> dict[str, Tier]:
     return {
         t["slug"]: _upsert(Tier, {"slug": t["slug"]}, _without(t, "slug"), report, "tiers")
         for t in items
     }
 
 
-def _load_topics(items: list[dict], report: LoadReport) -> dict[str, Topic]:
+def _load_topics(items: list[CatalogItem], report: LoadReport) -> dict[str, Topic]:
     topics = {
         t["slug"]: _upsert(
             Topic, {"slug": t["slug"]}, _without(t, "slug", "parent"), report, "topics"
@@ -132,7 +137,7 @@ def _load_topics(items: list[dict], report: LoadReport) -> dict[str, Topic]:
 
 
 def _load_sources(
-    items: list[dict],
+    items: list[CatalogItem],
     tiers: dict[str, Tier],
     topics: dict[str, Topic],
     report: LoadReport,
@@ -160,7 +165,7 @@ def _load_sources(
     return sources
 
 
-def _update_source(source: Source, values: dict, wanted_topics: set[int]) -> bool:
+def _update_source(source: Source, values: dict[str, Any], wanted_topics: set[int]) -> bool:
     before = snapshot(source)
     changed = [name for name, value in values.items() if getattr(source, name) != value]
     if changed:
@@ -175,7 +180,7 @@ def _update_source(source: Source, values: dict, wanted_topics: set[int]) -> boo
     return bool(changed)
 
 
-def _link_replacements(items: list[dict], sources: dict[str, Source]) -> None:
+def _link_replacements(items: list[CatalogItem], sources: dict[str, Source]) -> None:
     for s in items:
         source = sources[s["slug"]]
         replaced_by = sources[s["replaced_by"]] if s["replaced_by"] else None
@@ -191,7 +196,7 @@ def _link_replacements(items: list[dict], sources: dict[str, Source]) -> None:
                 )
 
 
-def _sync_related(items: list[dict], sources: dict[str, Source]) -> None:
+def _sync_related(items: list[CatalogItem], sources: dict[str, Source]) -> None:
     wanted = {frozenset((s["slug"], other)) for s in items for other in s["related"]}
     through = Source.related.through
     current = {
@@ -207,7 +212,7 @@ def _sync_related(items: list[dict], sources: dict[str, Source]) -> None:
             sources[a].related.add(sources[b])
 
 
-def _load_lists(items: list[dict], sources: dict[str, Source], report: LoadReport) -> None:
+def _load_lists(items: list[CatalogItem], sources: dict[str, Source], report: LoadReport) -> None:
     lists_in_file = set()
     for position, item in enumerate(items, start=1):
         values = _without(item, "slug", "sections") | {"position": item.get("position", position)}
@@ -235,16 +240,21 @@ def _remove_unlisted_sources(sources: dict[str, Source], report: LoadReport) -> 
         report.deleted["sources"] += 1
 
 
-def _without(mapping, *keys):
+def _without(mapping: CatalogItem, *keys: str) -> dict[str, Any]:
     return {k: v for k, v in mapping.items() if k not in keys}
 
 
-def _sync_sections(reading_list, sections, sources, report):
+def _sync_sections(
+    reading_list: ReadingList,
+    sections: list[CatalogItem],
+    sources: dict[str, Source],
+    report: LoadReport,
+) -> None:
     existing = {section.slug: section for section in reading_list.sections.all()}
     wanted = {section["slug"] for section in sections}
-    for slug, section in existing.items():
+    for slug, unwanted in existing.items():
         if slug not in wanted:
-            section.delete()
+            unwanted.delete()
             report.deleted["sections"] += 1
     # Positions are unique per list: park kept sections out of the way before renumbering.
     moved = [
@@ -257,35 +267,44 @@ def _sync_sections(reading_list, sections, sources, report):
             existing[slug].position += 10_000
             existing[slug].save(update_fields=["position"])
     for item in sections:
-        values = {
-            "title": item["title"],
-            "description": item["description"],
-            "position": item["position"],
-        }
         section = existing.get(item["slug"])
-        wanted_entries = [
-            (position, sources[e["source"]].pk, e["label"])
-            for position, e in enumerate(item["entries"], start=1)
-        ]
         if section is None:
             section = ListSection.objects.create(
-                reading_list=reading_list, slug=item["slug"], **values
+                reading_list=reading_list, slug=item["slug"], **_section_values(item)
             )
             report.created["sections"] += 1
-            changed = False
+            _sync_entries(section, item, sources)
         else:
-            changed = any(getattr(section, k) != v for k, v in values.items())
-            if changed:
-                for name, value in values.items():
-                    setattr(section, name, value)
-                section.save()
-        current_entries = list(section.entries.values_list("position", "source_id", "label"))
-        if current_entries != wanted_entries:
-            section.entries.all().delete()
-            ListEntry.objects.bulk_create(
-                ListEntry(section=section, position=p, source_id=s, label=label)
-                for p, s, label in wanted_entries
-            )
-            changed = True
-        if item["slug"] in existing:
+            changed = _update_section(section, item)
+            changed = _sync_entries(section, item, sources) or changed
             (report.updated if changed else report.unchanged)["sections"] += 1
+
+
+def _section_values(item: CatalogItem) -> dict[str, Any]:
+    return {name: item[name] for name in ("title", "description", "position")}
+
+
+def _update_section(section: ListSection, item: CatalogItem) -> bool:
+    values = _section_values(item)
+    changed = any(getattr(section, name) != value for name, value in values.items())
+    if changed:
+        for name, value in values.items():
+            setattr(section, name, value)
+        section.save()
+    return changed
+
+
+def _sync_entries(section: ListSection, item: CatalogItem, sources: dict[str, Source]) -> bool:
+    """Replace the section's entries when they differ from the file's; whether they did."""
+    wanted = [
+        (position, sources[entry["source"]].pk, entry["label"])
+        for position, entry in enumerate(item["entries"], start=1)
+    ]
+    if list(section.entries.values_list("position", "source_id", "label")) == wanted:
+        return False
+    section.entries.all().delete()
+    ListEntry.objects.bulk_create(
+        ListEntry(section=section, position=position, source_id=source_id, label=label)
+        for position, source_id, label in wanted
+    )
+    return True

@@ -1,10 +1,14 @@
 from django.contrib import admin
+from django.db.models import Model
+from django.http import HttpRequest
+
+from readinglist.admin import ReadOnlyAdminMixin
 
 from .models import Bookmark
 
 
 @admin.register(Bookmark)
-class BookmarkAdmin(admin.ModelAdmin):
+class BookmarkAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     """Readers' libraries are their own: superusers may look, nobody edits them here."""
 
     list_display = ["user", "source", "status", "saved_at", "finished_at"]
@@ -21,17 +25,8 @@ class BookmarkAdmin(admin.ModelAdmin):
         "updated",
     ]
 
-    def has_module_permission(self, request):
+    def has_module_permission(self, request: HttpRequest) -> bool:
         return request.user.is_active and request.user.is_superuser
 
-    def has_view_permission(self, request, obj=None):
+    def has_view_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return request.user.is_active and request.user.is_superuser
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 Kind = Follow.Kind
 MAX_FOLLOWS = 50
-SAVED_SEARCH_KEYS = ("q", "topic", "tier", "list", "kind", "year")
+SAVED_SEARCH_KEYS = ("q", "topic", "tier", "list", "kind", "year", "exact")
 # A saved search matches at most this many sources (the best first) when looking for changes.
 SAVED_SEARCH_REACH = 500
 TARGET_MODELS = {Kind.TOPIC: Topic, Kind.TIER: Tier, Kind.LIST: ReadingList}
@@ -121,9 +121,12 @@ def described(follows: list[Follow]) -> list[Followed]:
 
 
 def _saved_search_ids(target: str) -> list[int]:
-    form = SearchForm(QueryDict(target))
+    query = QueryDict(target)
+    form = SearchForm(query)
     form.is_valid()
-    return [s.pk for s in matching_sources(form.params(), limit=SAVED_SEARCH_REACH)]
+    params = form.params()
+    params.exact = query.get("exact") == "1"  # as the search page reads it
+    return [s.pk for s in matching_sources(params, limit=SAVED_SEARCH_REACH)]
 
 
 def sources_matching(follows: list[Follow]) -> Q:

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 from django.db.models import Count
 
+from catalog.querysets import each_once
+
 from .models import Bookmark
 
 if TYPE_CHECKING:
@@ -87,18 +89,9 @@ class ReadingProgress:
         return self.total > 0 and self.read == self.total
 
 
-def ordered_unique(sources: Iterable[Source]) -> list[Source]:
-    seen, ordered = set(), []
-    for source in sources:
-        if source.pk not in seen:
-            seen.add(source.pk)
-            ordered.append(source)
-    return ordered
-
-
 def progress_along(sources: Iterable[Source], states: dict[int, str]) -> ReadingProgress:
     """Progress along `sources` (in order) given a reader's {source_id: status}."""
-    sources = ordered_unique(sources)
+    sources = each_once(sources)
     read_ids = {s.pk for s in sources if states.get(s.pk) == Bookmark.Status.READ}
     return ReadingProgress(sources=sources, read_ids=read_ids)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from django.db import transaction
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
 REMOVE = "remove"
 
 
-def _apply_dates(bookmark, status, now):
+def _apply_dates(bookmark: Bookmark, status: Bookmark.Status, now: datetime) -> None:
     """Dates follow the status: starting sets started_at once, finishing stamps finished_at."""
     if status == Bookmark.Status.TO_READ:
         bookmark.started_at = None
@@ -90,5 +91,10 @@ def bulk_apply(*, user: User, bookmark_ids: list[int], action: str) -> int:
     if changed:
         # bulk_update() sends no signal: drop the reader's cached pages, and their teammates'
         # pages that count who finished what, after commit (see readinglist.pagecache).
-        transaction.on_commit(lambda: (bump_reader_version(user.pk), bump_team_version()))
+        transaction.on_commit(lambda: _bump_reader_and_team_versions(user))
     return len(changed)
+
+
+def _bump_reader_and_team_versions(user: User) -> None:
+    bump_reader_version(user.pk)
+    bump_team_version()

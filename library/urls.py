@@ -4,7 +4,7 @@
 from django.urls import path
 
 from .feeds import SavedSearchFeed
-from .views import bookmarks, exports, follows, for_you
+from .views import bookmarks, exports, follows, for_you, imports
 
 app_name = "library"
 
@@ -28,4 +28,10 @@ urlpatterns = [
     path("following/<str:kind>/<slug:slug>/", follows.follow_target, name="follow"),
     path("digest/", follows.digest_frequency, name="digest-frequency"),
     path("digest/unsubscribe/<str:token>/", follows.digest_unsubscribe, name="digest-unsubscribe"),
+]
+
+# Imports from a reference manager.
+urlpatterns += [
+    path("import/", imports.import_library, name="import"),
+    path("import/confirm/", imports.confirm_import, name="import-confirm"),
 ]

@@ -5,6 +5,7 @@ from django.contrib.admin import helpers
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, redirect
+from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
@@ -81,7 +82,7 @@ def admin_fieldsets() -> list[tuple[str | None, dict]]:
     return [
         (None, {"fields": ["status", "proposer_info", "submitted_at", "created"]}),
         answers[0],
-        ("Checks", {"fields": ["duplicate_check", "similar_titles"]}),
+        ("Checks", {"fields": ["duplicate_check", "similar_titles", "fetched"]}),
         *answers[1:],
         ("Outcome", {"fields": ["resulting_source"]}),
     ]
@@ -89,7 +90,7 @@ def admin_fieldsets() -> list[tuple[str | None, dict]]:
 
 @admin.register(Proposal)
 class ProposalAdmin(admin.ModelAdmin):
-    list_display = ["title", "status", "proposer", "tier", "kind", "submitted_at"]
+    list_display = ["title", "status", "proposer", "tier", "kind", "fetched_from", "submitted_at"]
     list_filter = [QueueStatusFilter, "tier", "kind", "basis"]
     list_select_related = ["proposer", "tier"]
     search_fields = ["title", "url", "proposer__email"]
@@ -149,7 +150,8 @@ class ProposalAdmin(admin.ModelAdmin):
         report = find_duplicates(url=obj.url, exclude_proposal=obj)
         if report.source:
             return format_html(
-                'Already in the catalog: <a href="{}">{}</a>',
+                'Already in the catalog (same {}): <a href="{}">{}</a>',
+                report.matched_by,
                 reverse("admin:catalog_source_change", args=[report.source.pk]),
                 report.source.title,
             )
@@ -161,17 +163,33 @@ class ProposalAdmin(admin.ModelAdmin):
             )
         return "No other source or open proposal has this URL."
 
+    @admin.display(description="fetched from")
+    def fetched_from(self, obj):
+        return (obj.fetched_metadata or {}).get("source") or "—"
+
+    @admin.display(description="fetched metadata")
+    def fetched(self, obj):
+        return render_to_string(
+            "admin/proposals/proposal/fetched_metadata.html", {"metadata": obj.fetched_metadata}
+        )
+
     @admin.display(description="similar titles")
     def similar_titles(self, obj):
-        similar = find_duplicates(title=obj.title).similar
-        if not similar:
+        report = find_duplicates(url=obj.url, title=obj.title, exclude_proposal=obj)
+        rows = [("related: implementation of", source) for source in report.implements] + [
+            (match.reason, match.source) for match in report.similar
+        ]
+        if not rows:
             return "None."
         return format_html(
             "<ul>{}</ul>",
             format_html_join(
                 "",
-                '<li><a href="{}">{}</a></li>',
-                ((reverse("admin:catalog_source_change", args=[s.pk]), s.title) for s in similar),
+                '<li>{}: <a href="{}">{}</a></li>',
+                (
+                    (reason, reverse("admin:catalog_source_change", args=[s.pk]), s.title)
+                    for reason, s in rows
+                ),
             ),
         )
 

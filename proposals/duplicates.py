@@ -1,21 +1,41 @@
-"""Is a source already in the catalog or proposed? One check for the form, the live check and the
-admin, in at most three queries whatever the catalog size."""
+"""Is a source already in the catalog or proposed, by any of its names? One check for the form,
+the live check, the admin, the save page and imports, in at most four queries.
+
+A work is found by its canonical URL, its DOI, its arXiv id in any spelling, its title, any of its
+"also known as" names and any label a reading list gives it. A repository that implements a
+catalogued paper is related to it, not a duplicate of it.
+"""
 
 import difflib
 import re
 from dataclasses import dataclass, field
 
+from django.contrib.postgres.search import TrigramSimilarity, TrigramWordSimilarity
+from django.db import connection
 from django.db.models import Q
+from django.db.models.functions import Greatest
 
-from catalog.models import Source
+from catalog.models import ListEntry, Source
 from catalog.urlcanon import InvalidURL, canonical_url
 
+from .identifiers import identify, is_repository_url, normalise_arxiv, normalise_doi
 from .models import Proposal
 
 SIMILAR_TITLE_RATIO = 0.6
+SHORT_NAME_LENGTH = 20
+SHORT_NAME_RATIO = 0.85
+TRIGRAM_THRESHOLD = 0.3
 SIMILAR_TITLE_CANDIDATES = 200
 SIMILAR_TITLE_LIMIT = 5
 _STOP_WORDS = {"the", "and", "for", "with", "from", "into", "that", "this", "your", "what", "how"}
+_SOURCE_COLUMNS = ("id", "slug", "title", "aliases", "kind", "url", "evidence_implementation_url")
+
+
+@dataclass
+class SimilarSource:
+    source: Source
+    reason: str
+    score: float
 
 
 @dataclass
@@ -23,8 +43,10 @@ class DuplicateReport:
     url: str = ""
     invalid: str = ""
     source: Source | None = None
+    matched_by: str = ""
     proposal: Proposal | None = None
-    similar: list[Source] = field(default_factory=list)
+    similar: list[SimilarSource] = field(default_factory=list)
+    implements: list[Source] = field(default_factory=list)
 
     @property
     def is_duplicate(self) -> bool:
@@ -34,49 +56,174 @@ class DuplicateReport:
 def find_duplicates(
     *, url: str = "", title: str = "", exclude_proposal: Proposal | None = None
 ) -> DuplicateReport:
-    """Is this URL already in the catalog or proposed, and which titles look alike?
-
-    Runs at most three queries whatever the catalog size.
-    """
+    """Is this work already in the catalog or proposed, and which catalogued names look alike?"""
     report = DuplicateReport()
+    identifier = identify(url)
+    if identifier is not None and identifier.kind in ("arxiv", "doi"):
+        url = identifier.url  # a bare arXiv id or DOI names the same work as its URL
     if url:
         try:
             report.url = canonical_url(url)
         except InvalidURL as exc:
             report.invalid = str(exc)
     if report.url:
-        report.source = Source.objects.filter(url=report.url).first()
-        proposals = Proposal.objects.open().filter(url=report.url).select_related("proposer")
-        if exclude_proposal is not None:
-            proposals = proposals.exclude(pk=exclude_proposal.pk)
-        report.proposal = proposals.first()
+        _match_by_identifiers(report)
+        report.proposal = _open_proposal(report.url, exclude_proposal)
     if title:
-        report.similar = similar_titles(title, exclude=report.source)
+        repository = bool(report.url) and is_repository_url(report.url)
+        for match in similar_titles(title, exclude=report.source):
+            if repository and match.source.kind != Source.Kind.REPOSITORY:
+                if match.source not in report.implements:
+                    report.implements.append(match.source)
+            else:
+                report.similar.append(match)
     return report
+
+
+def _identifier_filter(url: str) -> tuple[Q, str, str]:
+    doi, paper = normalise_doi(url), normalise_arxiv(url)
+    match = Q(url=url) | Q(evidence_implementation_url=url)
+    if doi:
+        match |= Q(url__icontains=doi)
+    if paper:
+        match |= Q(url=f"https://arxiv.org/abs/{paper}")
+    return match, doi, paper
+
+
+def _match_by_identifiers(report: DuplicateReport) -> None:
+    """One query: the same URL, DOI or arXiv id, or a paper this repository implements."""
+    match, doi, paper = _identifier_filter(report.url)
+    for source in Source.objects.filter(match).only(*_SOURCE_COLUMNS)[:20]:
+        if source.url == report.url:
+            report.source, report.matched_by = source, "URL"
+        elif paper and normalise_arxiv(source.url) == paper:
+            report.source, report.matched_by = source, "arXiv id"
+        elif doi and normalise_doi(source.url) == doi:
+            report.source, report.matched_by = source, "DOI"
+        elif source.evidence_implementation_url == report.url:
+            report.implements.append(source)
+        if report.source is not None:
+            break
+
+
+def _open_proposal(url: str, exclude: Proposal | None) -> Proposal | None:
+    doi, paper = normalise_doi(url), normalise_arxiv(url)
+    match = Q(url=url)
+    if doi:
+        match |= Q(url__icontains=doi)
+    if paper:
+        match |= Q(url=f"https://arxiv.org/abs/{paper}")
+    proposals = Proposal.objects.open().filter(match).select_related("proposer")
+    if exclude is not None:
+        proposals = proposals.exclude(pk=exclude.pk)
+    for proposal in proposals[:20]:
+        if proposal.url == url or (doi and normalise_doi(proposal.url) == doi):
+            return proposal
+        if paper and normalise_arxiv(proposal.url) == paper:
+            return proposal
+    return None
+
+
+def _normal(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.lower()))
+
+
+def _main_title(text: str) -> str:
+    """The title before its subtitle: "FlashAttention: Fast and..." names FlashAttention."""
+    return re.split(r"[:\u2013\u2014]| - ", text, maxsplit=1)[0].strip()
 
 
 def _significant_words(title):
     words = re.findall(r"[\w-]+", title.lower())
-    return [w for w in words if len(w) >= 3 and w not in _STOP_WORDS][:8]
+    return [w for w in words if len(w) >= 4 and w not in _STOP_WORDS][:8]
 
 
-def similar_titles(title: str, *, exclude: Source | None = None) -> list[Source]:
-    """Sources whose titles look like this one: one query for candidates sharing a word, then
-    difflib ranks them (works the same on SQLite and PostgreSQL)."""
-    words = _significant_words(title)
-    if not words:
+def _word_filter(field_names: list[str], title: str) -> Q:
+    match = Q(pk__in=[])
+    for word in _significant_words(title):
+        for name in field_names:
+            match |= Q(**{f"{name}__icontains": word})
+    return match
+
+
+def _candidates(title: str):
+    """Sources (one query) and list labels (one query) that might name the same work."""
+    sources = Source.objects.only(*_SOURCE_COLUMNS)
+    labels = (
+        ListEntry.objects.exclude(label="")
+        .select_related("source")
+        .only("label", *(f"source__{name}" for name in _SOURCE_COLUMNS))
+    )
+    source_words = _word_filter(["title", "aliases"], title)
+    label_words = _word_filter(["label"], title)
+    if connection.vendor == "postgresql":
+        main = _main_title(title)
+        sources = (
+            sources.annotate(
+                closeness=Greatest(
+                    TrigramSimilarity("title", title),
+                    TrigramSimilarity("title", main),
+                    TrigramWordSimilarity(title, "aliases"),
+                )
+            )
+            .filter(source_words | Q(closeness__gte=TRIGRAM_THRESHOLD))
+            .order_by("-closeness")
+        )
+        labels = (
+            labels.annotate(closeness=TrigramSimilarity("label", title))
+            .filter(label_words | Q(closeness__gte=TRIGRAM_THRESHOLD))
+            .order_by("-closeness")
+        )
+    else:
+        sources, labels = sources.filter(source_words), labels.filter(label_words)
+    return list(sources[:SIMILAR_TITLE_CANDIDATES]), list(labels[:SIMILAR_TITLE_CANDIDATES])
+
+
+def _names(source: Source, labels: list[str]) -> list[tuple[str, str]]:
+    """(name, how the report describes a match on it)."""
+    names = [(source.title, "same title")]
+    names += [(alias, f"also known as “{alias}”") for alias in source.alias_list]
+    names += [(label, f"listed as “{label}”") for label in labels]
+    return names
+
+
+def _score(wanted: str, source: Source, labels: list[str]) -> tuple[float, str]:
+    wanted_main = _normal(_main_title(wanted))
+    wanted = _normal(wanted)
+    best = (0.0, "")
+    for name, reason in _names(source, labels):
+        normal = _normal(name)
+        if not normal:
+            continue
+        if normal in (wanted, wanted_main) or _normal(_main_title(name)) == wanted:
+            return 1.0, reason
+        ratio = difflib.SequenceMatcher(None, wanted, normal).ratio()
+        # Short names share most letters by chance ("FlashAttention", "PagedAttention").
+        short = min(len(wanted), len(normal)) < SHORT_NAME_LENGTH
+        if short and ratio < SHORT_NAME_RATIO:
+            continue
+        if ratio > best[0]:
+            best = (ratio, "similar title" if reason == "same title" else f"similar to {reason}")
+    return best
+
+
+def similar_titles(title: str, *, exclude: Source | None = None) -> list[SimilarSource]:
+    """Catalogued sources one of whose names (title, aliases, list labels) looks like this
+    title, best first: two queries for candidates, then one ranking on every backend."""
+    if not title.strip():
         return []
-    match = Q()
-    for word in words:
-        match |= Q(title__icontains=word)
-    candidates = Source.objects.filter(match).only("pk", "slug", "title")
-    if exclude is not None:
-        candidates = candidates.exclude(pk=exclude.pk)
-    wanted = title.lower()
+    sources, entries = _candidates(title)
+    by_pk = {source.pk: source for source in sources}
+    labels: dict[int, list[str]] = {}
+    for entry in entries:
+        by_pk.setdefault(entry.source.pk, entry.source)
+        labels.setdefault(entry.source.pk, []).append(entry.label)
     scored = []
-    for source in candidates[:SIMILAR_TITLE_CANDIDATES]:
-        ratio = difflib.SequenceMatcher(None, wanted, source.title.lower()).ratio()
-        if ratio >= SIMILAR_TITLE_RATIO:
-            scored.append((ratio, source))
-    scored.sort(key=lambda pair: (-pair[0], pair[1].title))
-    return [source for _, source in scored[:SIMILAR_TITLE_LIMIT]]
+    for pk, source in by_pk.items():
+        if exclude is not None and pk == exclude.pk:
+            continue
+        score, reason = _score(title, source, labels.get(pk, []))
+        if score >= SIMILAR_TITLE_RATIO:
+            scored.append(SimilarSource(source, reason, score))
+    scored.sort(key=lambda match: (-match.score, match.source.title))
+    return scored[:SIMILAR_TITLE_LIMIT]

@@ -3,10 +3,13 @@
 from django import forms
 from django.core.validators import URLValidator
 from django.urls import reverse
+from django.utils.text import slugify
 
 from catalog.models import Source, Tier, Topic
+from catalog.models.sources import MAX_YEAR, MIN_YEAR
 from catalog.urlcanon import InvalidURL, canonical_url
 
+from .choosers import SourceByTitleField, proposable_tiers
 from .duplicates import find_duplicates
 from .fields import (
     ANSWERS,
@@ -14,16 +17,23 @@ from .fields import (
     CLAIM_FIELDS,
     COPIED_TO_SOURCE,
     GROUP_NOTES,
+    GROUP_TIERS,
     PROPOSABLE_TIERS,
+    asked_for_tier,
     groups,
+    missing_for_tier,
 )
-from .models import PRIMARY_BASES, REASON_MAX_LENGTH, URL_MAX_LENGTH, Proposal
+from .identifiers import identify
+from .models import PRIMARY_BASES, REASON_MAX_LENGTH, URL_MAX_LENGTH, MaintainerAlert, Proposal
 
 _http_url = URLValidator(schemes=["http", "https"])
 
 
 def clean_proposed_url(raw: str | None) -> str:
     url = (raw or "").strip()
+    identifier = identify(url)
+    if identifier is not None and identifier.kind in ("arxiv", "doi"):
+        url = identifier.url
     if len(url) > URL_MAX_LENGTH:
         raise forms.ValidationError(
             f"A URL can be at most {URL_MAX_LENGTH:,} characters; this one has {len(url):,}."
@@ -46,6 +56,9 @@ def _too_long(limit: int):
     return f"This answer has %(show_value)s characters; at most {limit:,} fit. Please shorten it."
 
 
+SOURCE_TITLES_LIST = "catalog-titles"
+
+
 class ProposalForm(forms.ModelForm):
     """The questions come from the answers' declaration; only choices and widgets are set here."""
 
@@ -53,18 +66,10 @@ class ProposalForm(forms.ModelForm):
     topics = forms.ModelMultipleChoiceField(
         queryset=Topic.objects.order_by("position", "name"), widget=forms.CheckboxSelectMultiple
     )
-    tier = forms.ModelChoiceField(
-        queryset=Tier.objects.filter(slug__in=PROPOSABLE_TIERS).order_by("position"),
-        empty_label=None,
-    )
+    tier = proposable_tiers(PROPOSABLE_TIERS)
     basis = forms.ChoiceField(choices=PRIMARY_BASES, widget=forms.RadioSelect)
-    after_source = forms.ModelChoiceField(
-        queryset=_source_choices(),
-        empty_label="Choose the source a reader should finish first",
-    )
-    replaces = forms.ModelChoiceField(
-        queryset=_source_choices(), empty_label="None: it adds something new"
-    )
+    after_source = SourceByTitleField(datalist=SOURCE_TITLES_LIST)
+    replaces = SourceByTitleField(datalist=SOURCE_TITLES_LIST)
 
     class Meta:
         model = Proposal
@@ -73,7 +78,7 @@ class ProposalForm(forms.ModelForm):
             answer.name: forms.Textarea(attrs={"rows": answer.rows})
             for answer in ANSWERS
             if answer.rows
-        }
+        } | {"year": forms.NumberInput(attrs={"inputmode": "numeric"})}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -83,6 +88,9 @@ class ProposalForm(forms.ModelForm):
         self.fields["kind"].choices = [
             (value, label) for value, label in Source.Kind.choices if value != Source.Kind.WATCH
         ]
+        # The tier radios are keyed by slug; a saved proposal's initial value is its tier's pk.
+        if self.instance.tier_id and self.initial.get("tier") == self.instance.tier_id:
+            self.initial["tier"] = self.instance.tier.slug
         self.duplicates = None
 
     @staticmethod
@@ -95,6 +103,9 @@ class ProposalForm(forms.ModelForm):
         if answer.max_length:
             field.widget.attrs["maxlength"] = answer.max_length
             field.error_messages["max_length"] = _too_long(answer.max_length)
+        # The page marks answers some tiers require; the browser checks only the always-required.
+        if answer.required_for and not answer.always_required:
+            field.widget.attrs["data-required-for"] = " ".join(sorted(answer.required_for))
 
     def _add_live_check(self):
         # The live duplicate check; without JavaScript the "Check" button does the same.
@@ -112,17 +123,28 @@ class ProposalForm(forms.ModelForm):
         }
 
     def sections(self) -> list[dict]:
-        """The questions after the URL, title and duplicate check, grouped as declared."""
-        shown_above = {"url", "title"}
+        """The questions after the tier, URL, title and duplicate check, grouped as declared."""
+        shown_apart = {"tier", "url", "title"}
         return [
             {
                 "title": group,
+                "slug": slugify(group),
                 "note": GROUP_NOTES.get(group, ""),
-                "fields": [self[name] for name in names if name not in shown_above],
+                "tiers": " ".join(sorted(GROUP_TIERS.get(group, ()))),
+                "fields": [self[name] for name in names if name not in shown_apart],
                 "optional": not any(BY_NAME[name].required_for for name in names),
+                "open": any(
+                    BY_NAME[name].required_for or self._has_value_or_error(name) for name in names
+                ),
             }
             for group, names in groups()
+            if any(name not in shown_apart for name in names)
         ]
+
+    def _has_value_or_error(self, name: str) -> bool:
+        if self.is_bound:
+            return bool(self.errors.get(name)) or bool(self.data.get(name))
+        return bool(self.initial.get(name))
 
     def clean_url(self):
         url = clean_proposed_url(self.cleaned_data.get("url"))
@@ -153,15 +175,22 @@ class ProposalForm(forms.ModelForm):
         return cleaned
 
     def _require_for_tier(self, cleaned):
-        """Answers only some tiers require are checked once the tier is known."""
+        """Answers only some tiers require are checked once the tier is known; answers the
+        chosen tier does not ask for are dropped, so a hidden answer is never stored."""
         tier = cleaned.get("tier")
         if tier is None:
             return
         for answer in ANSWERS:
-            needed = tier.slug in answer.required_for and not answer.always_required
-            if needed and answer.name not in self.errors and not cleaned.get(answer.name):
-                message = answer.required_message or f"A {tier.name} source needs this."
-                self.add_error(answer.name, message)
+            if not asked_for_tier(answer, tier.slug):
+                field = self.fields[answer.name]
+                cleaned[answer.name] = (
+                    None if isinstance(field, SourceByTitleField) else field.to_python("")
+                )
+                self.errors.pop(answer.name, None)
+                continue
+        for name, message in missing_for_tier(tier.slug, cleaned).items():
+            if name not in self.errors and not BY_NAME[name].always_required:
+                self.add_error(name, message)
 
     def answers(self):
         """What the services take: every answer except the topics, which are passed apart."""
@@ -194,6 +223,9 @@ class AcceptForm(forms.Form):
     title = forms.CharField(max_length=BY_NAME["title"].max_length)
     url = forms.CharField(label="URL", max_length=URL_MAX_LENGTH)
     kind = forms.ChoiceField(choices=Source.Kind.choices)
+    authors = forms.CharField(max_length=BY_NAME["authors"].max_length, required=False)
+    year = forms.IntegerField(min_value=MIN_YEAR, max_value=MAX_YEAR, required=False)
+    venue = forms.CharField(max_length=BY_NAME["venue"].max_length, required=False)
     basis = forms.ChoiceField(choices=Source.Basis.choices)
     tier = forms.ModelChoiceField(queryset=Tier.objects.order_by("position"), empty_label=None)
     topics = forms.ModelMultipleChoiceField(
@@ -221,14 +253,26 @@ class AcceptForm(forms.Form):
     @classmethod
     def initial_for(cls, proposal: Proposal) -> dict:
         initial = {"after_source": proposal.after_source_id}
-        for source_field, answer in COPIED_TO_SOURCE.items():
+        for source_field in COPIED_TO_SOURCE:
             if source_field == "topics":
                 initial[source_field] = [topic.pk for topic in proposal.topics.all()]
+            elif source_field == "tier":
+                initial[source_field] = proposal.tier_id
             else:
-                initial[source_field] = proposal.serializable_value(answer)
+                initial[source_field] = proposal.value_for_source(source_field)
+        # What the proposer left empty, the fetched metadata may know.
+        fetched = proposal.fetched_metadata or {}
+        for name in ("authors", "year", "venue"):
+            initial[name] = initial.get(name) or fetched.get(name)
         return initial
 
     def overrides(self):
         data = dict(self.cleaned_data)
         data.pop("reason")
         return data
+
+
+class AlertForm(forms.ModelForm):
+    class Meta:
+        model = MaintainerAlert
+        fields = ["daily_email"]

@@ -2,6 +2,7 @@
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Length
@@ -10,9 +11,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from catalog.models import Source, Tier, Topic
+from catalog.models.sources import MAX_YEAR, MIN_YEAR
 from catalog.urlcanon import canonical_url_or_error
 
-from .fields import ANSWERS, CLAIM_FIELDS, LONG_TEXT_MAX, max_length
+from .fields import ANSWERS, CLAIM_FIELDS, COPIED_TO_SOURCE, LONG_TEXT_MAX, max_length
 
 URL_MAX_LENGTH = max_length("url")
 REASON_MAX_LENGTH = LONG_TEXT_MAX
@@ -83,10 +85,21 @@ class Proposal(models.Model):
     kind = models.CharField(max_length=20, choices=Source.Kind)
     topics = models.ManyToManyField(Topic, related_name="+", blank=True)
     tier = models.ForeignKey(Tier, on_delete=models.PROTECT, related_name="+")
-    mechanism = models.TextField("what it teaches", max_length=max_length("mechanism"))
-    basis = models.CharField("kind of primary source", max_length=20, choices=PRIMARY_BASES)
+    authors = models.CharField(max_length=max_length("authors"), blank=True)
+    year = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=[MinValueValidator(MIN_YEAR), MaxValueValidator(MAX_YEAR)]
+    )
+    venue = models.CharField(max_length=max_length("venue"), blank=True)
+    # Core and Frontier proposals answer these; the form and the services require them by tier.
+    mechanism = models.TextField("what it teaches", blank=True, max_length=max_length("mechanism"))
+    basis = models.CharField(
+        "kind of primary source", max_length=20, choices=PRIMARY_BASES, blank=True
+    )
     basis_explanation = models.TextField(
-        "why it is a primary source", max_length=max_length("basis_explanation")
+        "why it is a primary source", blank=True, max_length=max_length("basis_explanation")
+    )
+    worth_reading = models.TextField(
+        "why it is worth reading", blank=True, max_length=max_length("worth_reading")
     )
     after_source = models.ForeignKey(
         Source,
@@ -113,6 +126,9 @@ class Proposal(models.Model):
     conflict_of_interest = models.TextField(
         blank=True, max_length=max_length("conflict_of_interest")
     )
+    # What the metadata fetchers found for the URL, kept for maintainers to compare with the
+    # proposer's answers; never typed by the proposer.
+    fetched_metadata = models.JSONField(default=dict, blank=True)
     status = models.CharField(max_length=20, choices=Status, default=Status.PENDING)
     resulting_source = models.ForeignKey(
         Source, null=True, blank=True, on_delete=models.PROTECT, related_name="proposals"
@@ -137,7 +153,7 @@ class Proposal(models.Model):
                 name="proposal_status_valid",
             ),
             models.CheckConstraint(
-                condition=Q(basis__in=[value for value, _ in PRIMARY_BASES]),
+                condition=Q(basis__in=["", *(value for value, _ in PRIMARY_BASES)]),
                 name="proposal_basis_is_primary",
             ),
             models.CheckConstraint(
@@ -182,6 +198,14 @@ class Proposal(models.Model):
                     errors[name] = "A performance claim needs this too, or leave all five empty."
         if errors:
             raise ValidationError(errors)
+
+    def value_for_source(self, source_field: str):
+        """What accepting this proposal copies into the new source's field."""
+        if source_field == "summary":
+            return self.mechanism or self.worth_reading
+        if source_field == "basis":
+            return self.basis or Source.Basis.NONE
+        return getattr(self, COPIED_TO_SOURCE[source_field])
 
     @property
     def is_open(self):
@@ -241,3 +265,21 @@ class Decision(models.Model):
 
     def __str__(self):
         return f"{self.get_action_display()}: {self.proposal}"
+
+
+class MaintainerAlert(models.Model):
+    """A maintainer's choice to hear about new proposals by a daily email, and when the last
+    one went out, so sending twice on one day sends nothing the second time."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="proposal_alert"
+    )
+    daily_email = models.BooleanField("email me new proposals daily", default=False)
+    last_sent_on = models.DateField(null=True, blank=True)
+    last_sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        db_table = "proposals_maintainer_alert"
+
+    def __str__(self):
+        return f"Proposal alerts for {self.user}"

@@ -24,7 +24,7 @@ from catalog.changelog import record_change
 from catalog.models import ChangeLogEntry, ListEntry, Source, Tier, Topic
 
 from .duplicates import find_duplicates
-from .fields import ANSWER_NAMES, COPIED_TO_SOURCE
+from .fields import ANSWER_NAMES, COPIED_TO_SOURCE, missing_for_tier
 from .models import REASON_MAX_LENGTH, Decision, Proposal
 
 WAFER_LIST = "wafer-gpu-performance"
@@ -79,6 +79,14 @@ def _save_answers(proposal, answers, topics):
         raise TypeError(f"Unexpected proposal fields: {', '.join(sorted(unknown))}")
     for name, value in answers.items():
         setattr(proposal, name, value)
+    topics = list(topics)
+    if not topics and proposal.pk:
+        topics = list(proposal.topics.all())
+    given = {name: getattr(proposal, name) for name in PROPOSAL_FIELDS}
+    tier_slug = proposal.tier.slug if proposal.tier_id else ""
+    missing = missing_for_tier(tier_slug, {**given, "topics": topics})
+    if missing:
+        raise ValidationError(missing)
     proposal.full_clean(exclude=["proposer", "topics"])
     errors = _duplicate_errors(proposal)
     if errors:
@@ -102,13 +110,21 @@ def _lock_user(user):
 
 @transaction.atomic
 def submit_proposal(
-    *, proposer: AbstractBaseUser, topics: Iterable[Topic] = (), **answers: Any
+    *,
+    proposer: AbstractBaseUser,
+    topics: Iterable[Topic] = (),
+    fetched_metadata: dict | None = None,
+    **answers: Any,
 ) -> Proposal:
     _lock_user(proposer)
     problem = limit_problem(proposer)
     if problem:
         raise ValidationError(problem, code="limit")
-    proposal = Proposal(proposer=proposer, status=Proposal.Status.PENDING)
+    proposal = Proposal(
+        proposer=proposer,
+        status=Proposal.Status.PENDING,
+        fetched_metadata=fetched_metadata or {},
+    )
     return _save_answers(proposal, answers, topics)
 
 
@@ -235,13 +251,13 @@ ACCEPT_OVERRIDES = {*COPIED_TO_SOURCE, "after_source"}
 def _accepted_values(proposal, overrides):
     """The new source's fields: the maintainer's correction where given, else the answer."""
     values = {}
-    for source_field, answer in COPIED_TO_SOURCE.items():
+    for source_field in COPIED_TO_SOURCE:
         if source_field in overrides:
             values[source_field] = overrides[source_field]
         elif source_field == "topics":
             values[source_field] = list(proposal.topics.all())
         else:
-            values[source_field] = getattr(proposal, answer)
+            values[source_field] = proposal.value_for_source(source_field)
     return values
 
 

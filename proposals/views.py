@@ -11,18 +11,26 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db.models import Prefetch
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect
 
 from catalog.models import ReadingList
 
+from .choosers import published_titles
 from .duplicates import find_duplicates
-from .forms import CheckForm, ProposalForm
-from .models import URL_MAX_LENGTH, Decision, Proposal
-from .services import WAFER_LIST, limit_problem, resubmit_proposal, submit_proposal
+from .forms import AlertForm, CheckForm, ProposalForm
+from .metadata import cached_metadata, fill_from
+from .models import URL_MAX_LENGTH, Decision, MaintainerAlert, Proposal
+from .services import (
+    MODERATE_PERMISSION,
+    WAFER_LIST,
+    limit_problem,
+    resubmit_proposal,
+    submit_proposal,
+)
 
 PROPOSE_TEMPLATE = "proposals/propose.html"
 
@@ -51,15 +59,26 @@ def _rules():
     )
 
 
-def _form_page(request, form, *, proposal=None, check=None):
+def _form_page(request, form, *, proposal=None, check=None, fill=None, template=PROPOSE_TEMPLATE):
     context = {
         "form": form,
         "proposal": proposal,
         "check": check if check is not None else form.duplicates,
         "limit_problem": "" if proposal else limit_problem(request.user),
         "rules": _rules(),
+        "source_titles": published_titles(),
+        "fill": fill,
     }
-    return render(request, PROPOSE_TEMPLATE, context)
+    return render(request, template, context)
+
+
+def initial_from(params) -> dict:
+    """The answers given in a query string or a re-posted form, to show pre-filled."""
+    return {
+        name: params.getlist(name) if name == "topics" else params.get(name)
+        for name in ProposalForm.Meta.fields
+        if name in params
+    }
 
 
 def _apply(form, error):
@@ -74,11 +93,21 @@ def _apply(form, error):
 @login_required
 @require_http_methods(["GET", "POST"])
 def propose(request: HttpRequest) -> HttpResponse:
-    form = ProposalForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
+    """The proposal form; a query string (the bookmarklet, an import) pre-fills it."""
+    if request.method == "GET":
+        initial = initial_from(request.GET)
+        check = find_duplicates(url=initial.get("url") or "", title=initial.get("title") or "")
+        return _form_page(request, ProposalForm(initial=initial), check=check)
+    form = ProposalForm(request.POST)
+    if form.is_valid():
         topics, answers = form.answers()
         try:
-            proposal = submit_proposal(proposer=request.user, topics=topics, **answers)
+            proposal = submit_proposal(
+                proposer=request.user,
+                topics=topics,
+                fetched_metadata=cached_metadata(answers["url"]),
+                **answers,
+            )
         except ValidationError as error:
             _apply(form, error)
         else:
@@ -107,14 +136,30 @@ def propose_check(request: HttpRequest) -> HttpResponse:
     if request.htmx:
         context = {"check": check, "live": True, "proposal": own}
         return render(request, f"{PROPOSE_TEMPLATE}#check", context)
-    initial = {
-        name: request.GET.getlist(name) if name == "topics" else request.GET.get(name)
-        for name in ProposalForm.Meta.fields
-        if name in request.GET
-    }
+    initial = initial_from(request.GET)
     return _form_page(
         request, ProposalForm(initial=initial, instance=own), proposal=own, check=check
     )
+
+
+@login_required_htmx
+@require_POST
+def propose_fill(request: HttpRequest) -> HttpResponse:
+    """ "Fill from link": the form again, with what the identifier's metadata says filled into
+    the answers still empty. HTMX swaps the form; without JavaScript the page is re-rendered."""
+    initial = initial_from(request.POST)
+    own = Proposal.objects.by(request.user).filter(pk=request.POST.get("proposal") or 0).first()
+    fill = fill_from(initial.get("url") or "")
+    if fill.ok:
+        initial["url"] = fill.url
+        for name, value in fill.values().items():
+            initial[name] = initial.get(name) or value
+    check = find_duplicates(
+        url=initial.get("url") or "", title=initial.get("title") or "", exclude_proposal=own
+    )
+    form = ProposalForm(initial=initial, instance=own)
+    template = f"{PROPOSE_TEMPLATE}#proposal-form" if request.htmx else PROPOSE_TEMPLATE
+    return _form_page(request, form, proposal=own, check=check, fill=fill, template=template)
 
 
 @login_required
@@ -184,6 +229,7 @@ def proposal_edit(request: HttpRequest, pk: int) -> HttpResponse:
             "latest": latest,
             "check": form.duplicates,
             "rules": _rules(),
+            "source_titles": published_titles(),
         },
     )
 
@@ -193,3 +239,19 @@ def decision_log(request: HttpRequest) -> HttpResponse:
     decisions = Decision.objects.public_log()
     page = Paginator(decisions, settings.CATALOG_PAGE_SIZE).get_page(request.GET.get("page"))
     return render(request, "proposals/decisions.html", {"page": page})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def alerts(request: HttpRequest) -> HttpResponse:
+    """A maintainer opts in to (or out of) the daily email of new proposals."""
+    if not request.user.has_perm(MODERATE_PERMISSION) or not request.user.is_staff:
+        raise Http404
+    alert, _ = MaintainerAlert.objects.get_or_create(user=request.user)
+    form = AlertForm(request.POST or None, instance=alert)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        state = "on" if alert.daily_email else "off"
+        messages.success(request, f"The daily email of new proposals is {state}.")
+        return redirect("proposals:alerts")
+    return render(request, "proposals/alerts.html", {"form": form})

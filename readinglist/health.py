@@ -9,14 +9,17 @@ not applied, 200 "degraded" when only the cache is down (pages are then rendered
 """
 
 import threading
+from collections.abc import Callable
 
 import psycopg
 from django.conf import settings
 from django.core.cache import caches
 from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.migrations.executor import MigrationExecutor
 from django.db.utils import DatabaseError
 from django.http import HttpRequest, JsonResponse
+from django.http.response import HttpResponseBase
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
@@ -75,7 +78,7 @@ def _database_error() -> str | None:
         return None
     outcome: dict[str, str | None] = {}
 
-    def check():
+    def check() -> None:
         try:
             _select_one()
             outcome["error"] = None
@@ -93,7 +96,9 @@ def _database_error() -> str | None:
 
 
 def _cache_error() -> str | None:
-    for alias in ("default", "pages"):
+    # The page cache's stores, whose clients raise (under Redis the default one reads an outage
+    # as a miss, so asking it would tell nothing).
+    for alias in ("versions" if "versions" in settings.CACHES else "default", "pages"):
         try:
             caches[alias].get(PROBE_CACHE_KEY)
         except CACHE_ERRORS as error:
@@ -104,8 +109,8 @@ def _cache_error() -> str | None:
 @never_cache
 @require_safe
 def readyz(request: HttpRequest) -> JsonResponse:
-    if error := _database_error():
-        return _unready(error)
+    if unreachable := _database_error():
+        return _unready(unreachable)
     try:
         pending = 0 if _migrated else _pending_migrations(connections[DEFAULT_DB_ALIAS])
     except DatabaseError as error:
@@ -113,8 +118,8 @@ def readyz(request: HttpRequest) -> JsonResponse:
     if pending:
         return _unready(f"{pending} migration(s) not applied")
     _mark_migrated()
-    if error := _cache_error():
-        return JsonResponse({"status": "degraded", "reason": error})
+    if cache_problem := _cache_error():
+        return JsonResponse({"status": "degraded", "reason": cache_problem})
     return JsonResponse({"status": "ok"})
 
 
@@ -128,7 +133,7 @@ def _mark_migrated() -> None:
     _migrated = True
 
 
-def _pending_migrations(connection) -> int:
+def _pending_migrations(connection: BaseDatabaseWrapper) -> int:
     executor = MigrationExecutor(connection)
     return len(executor.migration_plan(executor.loader.graph.leaf_nodes()))
 
@@ -143,9 +148,9 @@ class ProbeMiddleware:
     ALLOWED_HOSTS rightly does not list, and over plain HTTP inside the network.
     """
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         probe = PROBES.get(request.path_info)
         return probe(request) if probe else self.get_response(request)

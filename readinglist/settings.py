@@ -10,6 +10,9 @@ import environ
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
+from readinglist.logging_config import logging_config
+from readinglist.oidc_config import provider_origins, socialaccount_providers
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
@@ -140,7 +143,15 @@ _REDIS_OPTIONS = {"socket_connect_timeout": REDIS_TIMEOUT, "socket_timeout": RED
 PAGE_CACHE_MAX_ENTRIES = env.int("PAGE_CACHE_MAX_ENTRIES", default=20_000)
 if env.str("REDIS_URL", default=""):
     CACHES = {
+        # Rate limits and the rest: an outage reads as empty (readinglist/cache.py says why).
         "default": {
+            "BACKEND": "readinglist.cache.FailOpenRedisCache",
+            "LOCATION": env("REDIS_URL"),
+            "OPTIONS": _REDIS_OPTIONS,
+        },
+        # The page cache's versions, in the same Redis through a client that raises: a version
+        # bump that fails must be known to have failed (readinglist/pagecache/versions.py).
+        "versions": {
             # Django's backend, keeping one Redis client per pool (see readinglist/cache.py).
             "BACKEND": "readinglist.cache.RedisCache",
             "LOCATION": env("REDIS_URL"),
@@ -229,8 +240,8 @@ ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_CHANGE_EMAIL = True
 ACCOUNT_ADAPTER = "accounts.adapters.AccountAdapter"
 # Who may sign up: open (anyone), invitation (only with a team invitation) or domains (addresses
-# at ACCOUNT_SIGNUP_ALLOWED_DOMAINS, verified). ACCOUNT_ALLOW_SIGNUP=false, the older switch,
-# means invitation only: the site is closed except to those a team invites.
+# at ACCOUNT_SIGNUP_ALLOWED_DOMAINS, verified). Without ACCOUNT_SIGNUP_MODE, deployments that set
+# ACCOUNT_ALLOW_SIGNUP=false get invitation only: closed except to those a team invites.
 ACCOUNT_ALLOW_SIGNUP = env.bool("ACCOUNT_ALLOW_SIGNUP", default=True)
 ACCOUNT_SIGNUP_MODE = env.str(
     "ACCOUNT_SIGNUP_MODE", default="open" if ACCOUNT_ALLOW_SIGNUP else "invitation"
@@ -253,36 +264,8 @@ SOCIALACCOUNT_EMAIL_AUTHENTICATION = True
 SOCIALACCOUNT_EMAIL_AUTHENTICATION_AUTO_CONNECT = True
 SOCIALACCOUNT_QUERY_EMAIL = True
 SOCIALACCOUNT_STORE_TOKENS = False
-
-
-def _oidc_app(provider_id: str) -> dict:
-    prefix = f"OIDC_{provider_id.upper().replace('-', '_')}_"
-    return {
-        "provider_id": provider_id,
-        "name": env.str(f"{prefix}NAME", default=provider_id),
-        "client_id": env.str(f"{prefix}CLIENT_ID"),
-        "secret": env.str(f"{prefix}SECRET", default=""),
-        "settings": {"server_url": env.str(f"{prefix}ISSUER")},
-    }
-
-
-def _origin(url: str) -> str:
-    from urllib.parse import urlsplit
-
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}"
-
-
-SOCIALACCOUNT_PROVIDERS = {
-    "openid_connect": {
-        "OAUTH_PKCE_ENABLED": True,
-        "APPS": [_oidc_app(provider_id) for provider_id in env.list("OIDC_PROVIDERS", default=[])],
-    }
-}
-OIDC_ORIGINS = [
-    _origin(app["settings"]["server_url"])
-    for app in SOCIALACCOUNT_PROVIDERS["openid_connect"]["APPS"]
-]
+SOCIALACCOUNT_PROVIDERS = socialaccount_providers(env)
+OIDC_ORIGINS = provider_origins(SOCIALACCOUNT_PROVIDERS)
 
 # Teams: who may create them (anyone | maintainers), invitation limits and session reminders.
 TEAMS_CREATE = env.str("TEAMS_CREATE", default="anyone")
@@ -365,29 +348,8 @@ if env.bool("SECURE_PROXY_SSL_HEADER", default=False):
 # Load balancers probe over plain HTTP inside the network.
 SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
 
-# One JSON object per line on stdout in production (see readinglist/observability.py);
-# readable text in development. LOG_FORMAT=json|text overrides.
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "formatters": {
-        "json": {"()": "readinglist.observability.JSONFormatter"},
-        "text": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
-    },
-    "handlers": {
-        "console": {
-            "class": "logging.StreamHandler",
-            "stream": "ext://sys.stdout",
-            "formatter": env.str("LOG_FORMAT", default="text" if DEBUG else "json"),
-        }
-    },
-    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-    "loggers": {
-        "django.request": {"level": "ERROR"},
-        # runserver prints its own request lines in development.
-        "readinglist.request": {"level": "WARNING" if DEBUG else "INFO"},
-    },
-}
+# One JSON object per line on stdout in production, readable text in development.
+LOGGING = logging_config(env, DEBUG)
 
 # Whole-page cache (readinglist/pagecache): on unless CATALOG_PAGE_CACHE=false, and the bytes of
 # pages each process keeps in its own memory (0 turns that layer off; a page is 20-150 kB).
@@ -423,3 +385,12 @@ LINKCHECK_CONTACT_URL = env.str(
     "LINKCHECK_CONTACT_URL", default="https://github.com/readinglist/readinglist"
 )
 LINKCHECK_WARN_AFTER_DAYS = env.int("LINKCHECK_WARN_AFTER_DAYS", default=7)
+
+# Proposals fill title, authors, year and venue from an identifier. Where the APIs live (tests
+# point them at a loopback fixture server), how long answers are kept, and which hosts may
+# resolve to private addresses (none in production: the fetcher refuses them, against SSRF).
+ARXIV_API_URL = env.str("ARXIV_API_URL", default="https://export.arxiv.org/api/query")
+CROSSREF_API_URL = env.str("CROSSREF_API_URL", default="https://api.crossref.org/works")
+GITHUB_API_URL = env.str("GITHUB_API_URL", default="https://api.github.com")
+METADATA_CACHE_SECONDS = env.int("METADATA_CACHE_SECONDS", default=24 * 60 * 60)
+METADATA_ALLOWED_HOSTS = env.list("METADATA_ALLOWED_HOSTS", default=[])

@@ -35,6 +35,7 @@ urlpatterns = [
     # Notes first: they own library/notes/…, which the "library/" include must not shadow.
     path("", include("notes.urls")),
     path("library/", include("library.urls")),
+    path("", include("library.save_urls")),
     path("", include("teams.urls")),
     path("", include("catalog.urls")),
     path("", include("proposals.urls")),

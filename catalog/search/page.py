@@ -1,13 +1,17 @@
 """The browse-and-search page assembled: matches, facets, the page of cards, chips."""
 
+from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.paginator import Page, Paginator
 from django.db import connections
+from django.utils.html import format_html
 
 from ..models import Source
-from .backend import Suggestion, cards
+from .backend import Backend, Suggestion, cards, marked_title, set_marked_title
 from .facets import Facets, YearChart
 from .parsing import ParsedQuery, SearchParams, chosen_sort, parse_query
 from .postgres import PostgresBackend
@@ -27,7 +31,7 @@ class Chip:
 
 @dataclass
 class SearchPage:
-    page: Page
+    page: Page[Source]
     facets: Facets
     query: ParsedQuery
     sort: str
@@ -36,7 +40,9 @@ class SearchPage:
     clear_filters: dict = field(default_factory=lambda: dict(CLEAR_FILTERS))
 
 
-def backend_for(using: str) -> PostgresBackend | ContainsBackend:
+def backend_for(using: str) -> Backend[Any]:
+    """The backend for the connection's vendor. Which one, and so what its matches are (search
+    entries or sources), is known only at run time; a backend only gets back its own matches."""
     if connections[using].vendor == "postgresql":
         return PostgresBackend()
     return ContainsBackend()
@@ -89,10 +95,34 @@ def active_chips(params: SearchParams) -> list[Chip]:
     return chips
 
 
+def tell_apart(sources: list[Source]) -> None:
+    """Give cards that share a title what tells them apart: the kind, and the host of a
+    repository ("SGLang (Paper)", "SGLang (Repository, github.com)").
+
+    It goes into the card's label (its marked title), which the remembered cards are keyed by.
+    """
+    titles = Counter(source.title.casefold() for source in sources)
+    for source in sources:
+        if titles[source.title.casefold()] < 2:
+            continue
+        label = source.get_kind_display()
+        host = urlsplit(source.url).hostname or ""
+        if source.kind == Source.Kind.REPOSITORY and host:
+            label += ", " + host.removeprefix("www.")
+        set_marked_title(
+            source,
+            format_html(
+                '{} <span class="title-kind">({})</span>',
+                marked_title(source) or source.title,
+                label,
+            ),
+        )
+
+
 def matching_sources(params: SearchParams, *, limit: int, using: str = "default") -> list[Source]:
     """Every source a search shows (up to `limit`), in the order it shows them, unpaged."""
     backend = backend_for(using)
-    query = backend.prepare(parse_query(params.q), using)
+    query = backend.prepare(parse_query(params.q), using, exact=params.exact)
     matches = backend.matches(params, query, using)
     ids = backend.ordered_ids(matches, chosen_sort(params, query), query)
     return cards(list(ids[:limit]), using)
@@ -101,12 +131,12 @@ def matching_sources(params: SearchParams, *, limit: int, using: str = "default"
 def search_sources(params: SearchParams, *, using: str = "default") -> SearchPage:
     """Everything the browse-and-search page shows, in a constant number of queries."""
     backend = backend_for(using)
-    query = backend.prepare(parse_query(params.q), using)
+    query = backend.prepare(parse_query(params.q), using, exact=params.exact)
     matches = backend.matches(params, query, using)
     sort = chosen_sort(params, query)
     facets = backend.facet_counts(matches, sort, query, params.page)
     # The paginator only does the page arithmetic: the facet query already counted the matches.
-    paginator = Paginator((), settings.CATALOG_PAGE_SIZE)
+    paginator: Paginator[Source] = Paginator((), settings.CATALOG_PAGE_SIZE)
     paginator.count = facets.total
     page = paginator.get_page(params.page)
     if facets.page_ids and page.number == params.page:
@@ -117,8 +147,10 @@ def search_sources(params: SearchParams, *, using: str = "default") -> SearchPag
         ids = list(ordered[page.start_index() - 1 : page.end_index()])
     else:
         ids = []
-    page.object_list = backend.result_cards(ids, query, using)
-    suggestions = []
+    sources = backend.result_cards(ids, query, using)
+    tell_apart(sources)
+    page.object_list = sources
+    suggestions: list[Suggestion] = []
     if not facets.total and query:
         # Closest titles across the whole catalog: the filters may be what hid them.
         suggestions = backend.suggestions(query, using)

@@ -5,7 +5,8 @@ rank by the declared weights, snippets by ts_headline in the same statement as t
 """
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import TypedDict
 
 from django.contrib.postgres.expressions import ArraySubquery
 from django.contrib.postgres.search import (
@@ -15,14 +16,33 @@ from django.contrib.postgres.search import (
     TrigramWordSimilarity,
 )
 from django.db import connections
-from django.db.models import Case, F, FloatField, Q, QuerySet, Value, When
+from django.db.models import Case, F, FloatField, Q, QuerySet, When
+from django.db.models.expressions import Combinable, CombinedExpression
 
 from ..models import SearchEntry, Source, Topic
-from .backend import SUGGESTIONS, Backend, Suggestion, cards, narrowed
+from . import ranking
+from .backend import (
+    SUGGESTIONS,
+    Backend,
+    Suggestion,
+    cards,
+    narrowed,
+    set_card_text,
+    text_annotation,
+)
 from .document import LANGUAGE, rank_weights
 from .facets import ARRAY_COUNTS, Facets, facet_counts
+from .names import NAMED_BONUS, named_sources
 from .parsing import JOINED_WORD, ParsedQuery, SearchParams
-from .snippets import SNIPPET_WORDS, START_SEL, STOP_SEL, marked_snippet
+from .snippets import (
+    FRAGMENT_DELIMITER,
+    SNIPPET_WORDS,
+    START_SEL,
+    STOP_SEL,
+    first_sentence,
+    headline_snippet,
+    marked_snippet,
+)
 
 # A word the catalog has never used is corrected to the closest vocabulary word (trigram index,
 # a few hundred to a few thousand rows): well under a millisecond, where trigram similarity over
@@ -44,17 +64,35 @@ FROM unnest(%s::text[]) AS q(w)
 
 @dataclass(frozen=True)
 class PreparedQuery(ParsedQuery):
-    tsquery: SearchQuery | None = None
+    """A query with words, as prepare() returns it: what every search statement needs."""
+
+    tsquery: SearchQuery = field(kw_only=True)
+    tier_ids: tuple[tuple[str, int], ...] = ()  # ((tier slug, id), ...)
 
 
-class PostgresBackend(Backend):
+def prepared(query: ParsedQuery) -> PreparedQuery:
+    """`query` as PostgresBackend.prepare() returned it, for a query with words."""
+    if not isinstance(query, PreparedQuery):
+        raise TypeError("a query with words must come from PostgresBackend.prepare()")
+    return query
+
+
+class HeadlineMarkers(TypedDict):
+    start_sel: str
+    stop_sel: str
+    config: str
+
+
+type Entries = QuerySet[SearchEntry]
+
+
+class PostgresBackend(Backend[Entries]):
     """Websearch syntax, prefix on the last word, corrected typos, weighted rank."""
 
     WEIGHTS = rank_weights()
-    PRIMARY_BOOST = 1.3
 
     # SourceQuerySet.in_list_order(), from the list positions the entries keep.
-    LIST_ORDER = (
+    LIST_ORDER: tuple[str | Combinable, ...] = (
         *(
             F(name).asc(nulls_last=True)
             for name in ("first_list", "first_section", "first_position")
@@ -76,11 +114,13 @@ class PostgresBackend(Backend):
         "year": (("title",), "m.year DESC NULLS LAST, m.title, m.id"),
     }
 
-    def prepare(self, query: ParsedQuery, using: str) -> ParsedQuery:
+    def prepare(self, query: ParsedQuery, using: str, *, exact: bool = False) -> ParsedQuery:
         if not query:
             return query
         websearch = SearchQuery(query.text, search_type="websearch", config=LANGUAGE)
-        raw = "" if query.uses_operators else self._words_query(query.words, using)
+        raw, corrected = "", ""
+        if not query.uses_operators and not exact:
+            raw, corrected = self._words_query(query.words, using)
         if not raw:
             tsquery = websearch
         elif JOINED_WORD.search(query.text):
@@ -89,22 +129,37 @@ class PostgresBackend(Backend):
         else:
             # A plain tsquery the planner can estimate: no redundant alternatives.
             tsquery = SearchQuery(raw, search_type="raw", config=LANGUAGE)
-        return PreparedQuery(**query.__dict__, tsquery=tsquery)
+        named, tiers = named_sources([] if query.uses_operators else [query.text], using)
+        if named:
+            # The reader typed a name the catalog has ("TPUv4"): nothing to correct.
+            corrected = ""
+        elif corrected:
+            named, _ = named_sources([corrected], using)
+        return PreparedQuery(
+            **{**query.__dict__, "corrected": corrected, "named": tuple(named.items())},
+            tsquery=tsquery,
+            tier_ids=tuple(tiers.items()),
+        )
 
-    def _words_query(self, words: tuple, using: str) -> str:
-        """A to_tsquery string built only from word characters, so it is always valid syntax."""
+    def _words_query(self, words: tuple[str, ...], using: str) -> tuple[str, str]:
+        """A to_tsquery string built only from word characters, so it is always valid syntax,
+        and the words as corrected ("" when no word needed correcting)."""
         compounds = [a + b for a, b in itertools.pairwise(words)]
         known, starts = self._corrections([*words, *compounds], using)
+        corrections = {}
 
         def alternatives(i: int) -> str:
             word = words[i]
             options = [word]
             corrected = known.get(word)
-            if i == len(words) - 1 and len(word) >= 3 and corrected != word and word in starts:
+            being_typed = i == len(words) - 1 and len(word) >= 3 and word in starts
+            if being_typed and corrected != word:
                 # Still being typed: a word the catalog does not have may be the start of one.
                 options.append(f"{word}:*")
             if corrected and corrected != word:
                 options.append(corrected)
+                if not being_typed:
+                    corrections[word] = corrected
             return " | ".join(options)
 
         terms, i = [], 0
@@ -116,7 +171,8 @@ class PostgresBackend(Backend):
             else:
                 terms.append(f"({alternatives(i)})")
                 i += 1
-        return " & ".join(terms)
+        corrected = " ".join(corrections.get(word, word) for word in words) if corrections else ""
+        return " & ".join(terms), corrected
 
     def _corrections(self, words: list[str], using: str) -> tuple[dict[str, str], set[str]]:
         """({word: the vocabulary word it most likely means}, {words that start a known word}).
@@ -133,33 +189,45 @@ class PostgresBackend(Backend):
         known = {word: best for word, best, _ in rows if best}
         return known, {word for word, _, starts in rows if starts}
 
-    def matches(self, params: SearchParams, query: ParsedQuery, using: str) -> QuerySet:
+    def matches(self, params: SearchParams, query: ParsedQuery, using: str) -> Entries:
         """Search entries, not sources: narrow rows for counting and ranking."""
         entries = narrowed(
             SearchEntry.objects.using(using), params, in_topic=self._in_topic, source_id="source_id"
         )
-        return entries.filter(document=query.tsquery) if query else entries
+        if not query:
+            return entries
+        found = Q(document=prepared(query).tsquery)
+        if query.named:
+            # A name that is not in the text (an acronym of the title) still finds its source.
+            found |= Q(source_id__in=[pk for pk, _ in query.named])
+        return entries.filter(found)
 
     @staticmethod
     def _in_topic(topic: Topic) -> Q:
         family = Topic.objects.filter(Q(pk=topic.pk) | Q(parent=topic.pk)).values("pk")
         return Q(topic_ids__overlap=ArraySubquery(family))
 
-    def _rank(self, query: PreparedQuery):
-        boost = Case(
-            When(is_primary=True, then=Value(self.PRIMARY_BOOST)),
-            default=Value(1.0),
-            output_field=FloatField(),
+    def _rank(self, query: PreparedQuery) -> CombinedExpression:
+        """Text rank times the source's prior, with named sources above everything else."""
+        text_rank = SearchRank(F("document"), query.tsquery, weights=self.WEIGHTS)
+        rank = text_rank * ranking.prior_expression(dict(query.tier_ids))
+        if query.named:
+            named = [
+                When(source_id=pk, then=ranking.double(level * NAMED_BONUS))
+                for pk, level in query.named
+            ]
+            rank = rank + Case(*named, default=ranking.double(0.0), output_field=FloatField())
+        return rank
+
+    def by_relevance(self, matches: Entries, query: ParsedQuery) -> Entries:
+        return matches.alias(rank=self._rank(prepared(query))).order_by(
+            F("rank").desc(), "title", "pk"
         )
-        return SearchRank(F("document"), query.tsquery, weights=self.WEIGHTS) * boost
 
-    def by_relevance(self, matches: QuerySet, query: ParsedQuery) -> QuerySet:
-        return matches.alias(rank=self._rank(query)).order_by(F("rank").desc(), "title", "pk")
-
-    def in_list_order(self, matches: QuerySet) -> QuerySet:
+    def in_list_order(self, matches: Entries) -> Entries:
         return matches.order_by(*self.LIST_ORDER)
 
-    def facet_counts(self, matches: QuerySet, sort: str, query: ParsedQuery, page: int) -> Facets:
+    def facet_counts(self, matches: Entries, sort: str, query: ParsedQuery, page: int) -> Facets:
         """Facets and the page's ids, from one scan of the matches.
 
         Ranking needs every match's document, as counting does: one statement reads them once
@@ -168,7 +236,7 @@ class PostgresBackend(Backend):
         """
         extra, order = self.PAGE_ORDERS[sort]
         if sort == "relevance":
-            matches = matches.annotate(rank=self._rank(query))
+            matches = matches.annotate(rank=self._rank(prepared(query)))
         columns = ("source_id", "tier_id", "kind", "year", "topic_ids", "list_ids", *extra)
         names = ("id", *columns[1:])
         return facet_counts(matches.values_list(*columns), names, ARRAY_COUNTS, page=(page, order))
@@ -177,23 +245,32 @@ class PostgresBackend(Backend):
         """The page's cards; with a query, their snippets come in the same statement."""
         if not query:
             return super().result_cards(ids, query, using)
-        marked = {"start_sel": START_SEL, "stop_sel": STOP_SEL, "config": LANGUAGE}
+        tsquery = prepared(query).tsquery
+        marked = HeadlineMarkers(start_sel=START_SEL, stop_sel=STOP_SEL, config=LANGUAGE)
         sources = cards(
             ids,
             using,
             headline=SearchHeadline(
                 "summary",
-                query.tsquery,
-                max_words=SNIPPET_WORDS,
-                min_words=12,
-                short_word=2,
+                tsquery,
+                max_words=SNIPPET_WORDS // 2,
+                min_words=SNIPPET_WORDS // 4,
+                # ts_headline's ShortWord is a number of characters; django-stubs types it str.
+                short_word=2,  # type: ignore[arg-type]
+                max_fragments=2,
+                fragment_delimiter=FRAGMENT_DELIMITER,
                 **marked,
             ),
-            title_headline=SearchHeadline("title", query.tsquery, highlight_all=True, **marked),
+            title_headline=SearchHeadline("title", tsquery, highlight_all=True, **marked),
         )
         for source in sources:
-            source.snippet = marked_snippet(source.headline or "")
-            source.marked_title = marked_snippet(source.title_headline or "")
+            summary_headline = text_annotation(source, "headline") or ""
+            set_card_text(
+                source,
+                snippet=headline_snippet(summary_headline, source.summary)
+                or first_sentence(source.summary),
+                marked_title=marked_snippet(text_annotation(source, "title_headline") or ""),
+            )
         return sources
 
     def suggestions(self, query: ParsedQuery, using: str) -> list[Suggestion]:

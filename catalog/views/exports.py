@@ -9,6 +9,7 @@ from django.views.decorators.http import require_GET
 from ..citations import filename, to_bibtex, to_csl
 from ..forms import SearchForm
 from ..models import ReadingList, Source
+from ..querysets import each_once
 from ..search import matching_sources
 
 # A search result can be the whole catalog; an export is capped so one request stays cheap.
@@ -50,12 +51,7 @@ def list_sources(reading_list):
         .filter(entries__section__reading_list=reading_list)
         .order_by("entries__section__position", "entries__position")
     )
-    seen, ordered_sources = set(), []
-    for source in sources:
-        if source.pk not in seen:
-            seen.add(source.pk)
-            ordered_sources.append(source)
-    return ordered_sources
+    return each_once(sources)
 
 
 @require_GET

@@ -16,6 +16,8 @@ def source_list(request):
     form = SearchForm(request.GET)
     valid = form.is_valid()
     params = form.params()
+    # Set by the "search instead for" link of a corrected query: the words as typed.
+    params.exact = request.GET.get("exact") == "1"
     results = search_sources(params)
     results.facets.link(request.GET)
     template = "catalog/source_list.html"

@@ -52,27 +52,20 @@ def _user_class(name, scenarios, sessions, host, wait_time):
             headers = {"HX-Request": "true"} if scenario["htmx"] else {}
             if self.cookie:
                 headers["Cookie"] = self.cookie
+            send, form = self.client.get, {}
             if scenario["method"] == "POST":
                 headers["X-CSRFToken"] = self.session["csrf"] if self.session else ""
                 data = {key: random.choice(values) for key, values in scenario["data"].items()}
-                with self.client.post(
-                    path,
-                    data=data,
-                    headers=headers,
-                    name=scenario["name"],
-                    catch_response=True,
-                    allow_redirects=False,
-                ) as response:
-                    _judge(response)
-            else:
-                with self.client.get(
-                    path,
-                    headers=headers,
-                    name=scenario["name"],
-                    catch_response=True,
-                    allow_redirects=False,
-                ) as response:
-                    _judge(response)
+                send, form = self.client.post, {"data": data}
+            with send(
+                path,
+                headers=headers,
+                name=scenario["name"],
+                catch_response=True,
+                allow_redirects=False,
+                **form,
+            ) as response:
+                _judge(response)
 
     Reader.__name__ = name
     Reader.host = host

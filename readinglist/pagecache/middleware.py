@@ -9,16 +9,20 @@ the reader's user row is loaded (request.user is lazy), so a page rendered from 
 never be stored under newer versions.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.sessions.backends.base import SessionBase
 from django.http import HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.utils.functional import LazyObject, empty
 from django.utils.http import split_header_value
 
-from .policies import PagePolicy, known_query, page_key, policy_of
-from .splice import cut, personalise
+from .policies import NO_STORE_ATTRIBUTE, PagePolicy, known_query, page_key, policy_of
+from .splice import PLACEHOLDERS_ATTRIBUTE, cut, personalise
 from .store import lookup, store
 from .versions import (
     READER_VERSION_KEY,
@@ -31,12 +35,14 @@ from .versions import (
 # The request headers a cached view may vary on besides Cookie (anonymous: covered by "anonymous
 # only"; readers: covered by the reader's id in the key).
 ALLOWED_VARY = {"cookie", "hx-request", "hx-target", "accept-encoding"}
+# Where process_view leaves a miss's Pending for the response to be stored under.
+PENDING_ATTRIBUTE = "_page_cache"
 
 
 @dataclass(frozen=True)
 class Pending:
     key: str
-    versions: tuple
+    versions: tuple[str, ...]
     reader: tuple[str, str] | None
 
 
@@ -56,9 +62,9 @@ def _pending(request: HttpRequest, policy: PagePolicy) -> Pending | None:
     query = known_query(request, policy)
     if query is None or _messages_waiting(request):
         return None
-    session = getattr(request, "session", None)
+    session: SessionBase | None = getattr(request, "session", None)
     user_id = session.get(SESSION_KEY) if session is not None else None
-    if user_id is None:
+    if session is None or user_id is None:
         if not policy.shared or request.user.is_authenticated:
             return None
         versions = page_versions([VERSION_KEY])
@@ -92,7 +98,7 @@ def _authenticated_as(request: HttpRequest, reader: tuple[str, str]) -> bool:
 
 
 def _cacheable_response(request: HttpRequest, response: HttpResponse, reader: bool) -> bool:
-    if response.status_code != 200 or getattr(request, "_page_cache_no_store", False):
+    if response.status_code != 200 or getattr(request, NO_STORE_ATTRIBUTE, False):
         return False
     # Cookies set by the view answer this visitor alone.
     if response.cookies:
@@ -110,12 +116,12 @@ def _cacheable_response(request: HttpRequest, response: HttpResponse, reader: bo
 
 
 class PageCacheMiddleware:
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
-        pending = request.__dict__.get("_page_cache")
+        pending: Pending | None = getattr(request, PENDING_ATTRIBUTE, None)
         if pending is None or response.has_header("X-Page-Cache") or response.streaming:
             return response
         pieces, slots = cut(response.content)
@@ -130,7 +136,13 @@ class PageCacheMiddleware:
         response["X-Page-Cache"] = "miss"
         return response
 
-    def process_view(self, request, view_func, view_args, view_kwargs):
+    def process_view(
+        self,
+        request: HttpRequest,
+        view_func: Callable[..., HttpResponseBase],
+        view_args: tuple[Any, ...],
+        view_kwargs: dict[str, Any],
+    ) -> HttpResponse | None:
         if not settings.CATALOG_PAGE_CACHE or request.method != "GET":
             return None
         policy = policy_of(view_func)
@@ -139,8 +151,8 @@ class PageCacheMiddleware:
             return None
         cached = lookup(pending.key, pending.versions)
         if cached is None:
-            request._page_cache = pending
-            request._page_cache_placeholders = True
+            setattr(request, PENDING_ATTRIBUTE, pending)
+            setattr(request, PLACEHOLDERS_ATTRIBUTE, True)
             return None
         status, headers, pieces, slots = cached
         response = HttpResponse(personalise(request, pieces, slots), status=status)

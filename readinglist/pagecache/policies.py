@@ -26,6 +26,8 @@ from django.core.exceptions import ImproperlyConfigured
 from django.http import HttpRequest
 
 POLICY_ATTRIBUTE = "page_cache_policy"
+# Set on the request (by dont_store) to keep its response out of the cache.
+NO_STORE_ATTRIBUTE = "_page_cache_no_store"
 PAGE_KEY_PREFIX = "page:shared:"
 READER_PAGE_KEY_PREFIX = "page:reader:"
 
@@ -66,7 +68,7 @@ def policy_of(view: Callable) -> PagePolicy | None:
 
 def dont_store(request: HttpRequest) -> None:
     """Keep this response out of the page cache: it shows something that expires by itself."""
-    request._page_cache_no_store = True
+    setattr(request, NO_STORE_ATTRIBUTE, True)
 
 
 def known_query(request: HttpRequest, policy: PagePolicy) -> list | None:

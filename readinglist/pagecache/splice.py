@@ -15,6 +15,8 @@ from django.http import HttpRequest
 from django.middleware.csrf import get_token
 from django.utils.safestring import SafeString, mark_safe
 
+# Set on a request whose page is rendered for the cache: templates then get placeholders.
+PLACEHOLDERS_ATTRIBUTE = "_page_cache_placeholders"
 _MARK = secrets.token_hex(16)
 CSRF_PLACEHOLDER = f"<\x00{_MARK}:csrf\x00>"
 NONCE_PLACEHOLDER = f"<\x00{_MARK}:nonce\x00>"
@@ -25,7 +27,7 @@ _SPLIT_RE = re.compile(b"(" + b"|".join(map(re.escape, _SLOTS)) + b")")
 
 def placeholders(request: HttpRequest) -> dict[str, SafeString]:
     """Context processor: placeholders while a page is rendered for the cache."""
-    if not getattr(request, "_page_cache_placeholders", False):
+    if not getattr(request, PLACEHOLDERS_ATTRIBUTE, False):
         return {}
     return {"csrf_token": mark_safe(CSRF_PLACEHOLDER), "csp_nonce": mark_safe(NONCE_PLACEHOLDER)}
 

@@ -22,12 +22,15 @@ page it looks up.
 import threading
 import uuid
 
-from django.core.cache import caches
+from django.conf import settings
+from django.core.cache import BaseCache, caches
 from django.utils import timezone
 
 from .failsafe import CACHE_ERRORS, warn
 
-VERSIONS_ALIAS = "default"
+# Where versions live: an alias that raises when the cache fails (settings.py sets one up beside
+# a fail-open default), else the default cache.
+VERSIONS_ALIAS = "versions"
 VERSION_KEY = "catalog:version"
 READERS_EPOCH_KEY = "readers:epoch"
 TEAM_VERSION_KEY = "readers:team-version"
@@ -37,8 +40,8 @@ _pending: set[str] = set()
 _pending_lock = threading.Lock()
 
 
-def _cache():
-    return caches[VERSIONS_ALIAS]
+def _cache() -> BaseCache:
+    return caches[VERSIONS_ALIAS if VERSIONS_ALIAS in settings.CACHES else "default"]
 
 
 def _current(key: str) -> str:

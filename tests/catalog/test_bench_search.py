@@ -55,14 +55,23 @@ def test_the_benchmark_prints_its_table(smoke_database):
     # p50, p95, max, SQL p50 and ratio are numbers; the web layer costs something.
     figures = [float(x) for x in rows["all"][1:6]]
     assert all(value > 0 for value in figures)
+    floors, _, targets = floors.partition("\nTargets")
     if connection.vendor == "postgresql":
-        assert "rank = the first page's ids by rank alone" in floors
+        assert "rank = the first page's ids in the page's order alone" in floors
         floor_rows = table_rows(floors)
         assert float(floor_rows["common"][1]) > 0  # rank p50
+        assert float(floor_rows["with facets"][2]) > 0  # filtered pages in their own order
         assert float(floor_rows["all"][1]) > 0  # read p50, over all 50 queries
-        assert floor_rows["with facets"][2:4] == ["-", "-"]  # no rank floor for filtered pages
+        # Each class against 1.5x its floors, the rare-word page against 1.5x its SQL.
+        assert "p50 <= 1.5x (rank + read floors); rare-word page <= 1.5x its SQL" in targets
+        target_rows = table_rows(targets)
+        for name in CLASSES[:-1]:  # every class but "all"
+            words = len(name.split())  # "with facets" is two
+            p50, floor, ratio, sql_ratio, verdict = target_rows[name][words : words + 5]
+            assert float(ratio) == pytest.approx(float(p50) / float(floor), rel=0.1)
+            assert float(sql_ratio) > 0 and verdict in {"ok", "over"}
     else:
-        assert not floors
+        assert not floors and not targets
     assert "refusing" not in out
 
 

@@ -55,3 +55,26 @@ def test_year_chart_geometry():
     assert [bar.height for bar in chart.bars] == [48, 0, 12]
     assert chart.bars[2].x == 20 and chart.bars[2].y == 36
     assert YearChart.from_counts({}) is None
+
+
+def test_headline_fragments_are_widened_to_words_and_cuts_marked():
+    from catalog.search.snippets import FRAGMENT_DELIMITER, headline_snippet
+
+    text = "One two IO-aware kernels three four. Five six seven kernels eight nine ten."
+    # ts_headline can start inside a hyphenated word and drop the closing period.
+    kernels = f"{START_SEL}kernels{STOP_SEL}"
+    headline = f"aware {kernels} three{FRAGMENT_DELIMITER}seven {kernels} eight nine ten"
+    snippet = headline_snippet(headline, text)
+    assert (
+        snippet
+        == "… IO-aware <mark>kernels</mark> three … seven <mark>kernels</mark> eight nine ten."
+    )
+    assert headline_snippet("no markers", text) == ""
+
+
+def test_first_sentence_is_the_fallback_snippet():
+    from catalog.search.snippets import first_sentence
+
+    assert first_sentence("Tiles attention. Then more.") == "Tiles attention."
+    long = " ".join(f"w{i}" for i in range(50))
+    assert first_sentence(long).endswith(" …") and len(first_sentence(long).split()) == 31

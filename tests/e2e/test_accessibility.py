@@ -37,6 +37,8 @@ PAGES = [
     ("proposals:propose", [], "", SIGNED_IN),
     ("proposals:my-proposals", [], "", SIGNED_IN),
     ("library:index", [], "", SIGNED_IN),
+    ("library:import", [], "", SIGNED_IN),
+    ("save:bookmarklet", [], "", BOTH),
     ("notes:mine", [], "", SIGNED_IN),
     ("notes:team", [], "", SIGNED_IN),
     ("account_profile", [], "", SIGNED_IN),

@@ -32,6 +32,7 @@ def test_reader_proposes_and_maintainer_accepts(
     page.get_by_role("navigation", name="Main").get_by_role("link", name="Propose").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Propose a source")
     submit = page.locator("#propose-submit")
+    page.get_by_label("Core").check()
 
     # A variant spelling of a source already in the catalog is caught as it is typed.
     url_box = page.get_by_label("URL")
@@ -50,13 +51,16 @@ def test_reader_proposes_and_maintainer_accepts(
     expect(submit).to_be_enabled()
     page.get_by_label("Title").fill("Speculative decoding kernels")
     page.get_by_label("Kind").select_option("paper")
+    page.locator(".topics-choice > summary").click()
+    page.get_by_label("Filter topics").fill("atten")
+    expect(page.get_by_label("Serving", exact=True)).to_be_hidden()
     page.get_by_label("Attention", exact=True).check()
     page.get_by_label("What mechanism or idea it teaches").fill(
         "How to verify draft tokens in one batched attention pass."
     )
     page.get_by_label("Paper that introduced the mechanism").check()
     page.get_by_label("How it meets that bar").fill("The paper that introduced the kernel.")
-    page.get_by_label("Where it belongs in the reading order").select_option(label="FlashAttention")
+    page.get_by_label("Belongs after").fill("FlashAttention")
     submit.click()
     expect(page).to_have_url(re.compile(r"/proposals/$"))
     card = page.locator(".proposal-card", has_text="Speculative decoding kernels")
@@ -116,6 +120,9 @@ def test_duplicate_cannot_be_submitted_without_javascript(
 def test_propose_form_fits_the_screen(page, log_in, reader, small_catalog):
     log_in(page, reader)
     page.goto("/propose/")
-    expect(page.get_by_role("group", name="The four questions")).to_be_visible()
+    questions = page.locator(".form-group", has_text="For Core and Frontier")
+    expect(questions).to_be_hidden()
+    page.get_by_label("Frontier").check()
+    expect(questions).to_be_visible()
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0

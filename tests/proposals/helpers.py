@@ -18,11 +18,11 @@ def form_data(catalog, **changes):
         "title": "A new fused attention kernel",
         "kind": "paper",
         "topics": [catalog["topics"][1].pk],
-        "tier": catalog["flash"].tier_id,
+        "tier": catalog["flash"].tier.slug,
         "mechanism": "How to fuse softmax into the matmul loop.",
         "basis": "mechanism-paper",
         "basis_explanation": "It is the paper that introduced the technique.",
-        "after_source": catalog["flash"].pk,
+        "after_source": catalog["flash"].title,
         "replaces": "",
         "conflict_of_interest": "",
     }

@@ -33,7 +33,7 @@ def test_propose_page_states_the_rules(signed_in, small_catalog):
     page = signed_in.get("/propose/").content.decode()
     assert "What mechanism or idea it teaches" in page
     assert "Why it is a primary source" in page
-    assert "Where it belongs in the reading order" in page
+    assert "Belongs after" in page
     assert "Which existing source it replaces" in page
     assert "Performance claim (optional)" in page
     assert "A vendor's peak figure is not a measurement" in page
@@ -219,7 +219,7 @@ def test_check_new_url_is_fine_and_similar_titles_warn(signed_in, small_catalog)
     )
     page = response.content.decode()
     assert "Not in the catalog or proposed yet." in page
-    assert "Similar titles in the catalog" in page
+    assert "Possible duplicates in the catalog" in page
     assert 'href="/sources/flashattention/"' in page
     assert "disabled" not in page
 
@@ -251,10 +251,11 @@ def test_duplicate_check_runs_constant_queries(
     small_catalog, many_sources, django_assert_max_num_queries
 ):
     first = many_sources(10)[0]
-    with django_assert_max_num_queries(3):
+    # Identifiers, open proposals, then candidate titles and candidate list labels.
+    with django_assert_max_num_queries(4):
         find_duplicates(url=first.url, title=first.title)
     many_sources(300)
-    with django_assert_max_num_queries(3):
+    with django_assert_max_num_queries(4):
         report = find_duplicates(url=first.url + "/", title=first.title)
     assert report.source == first
     assert len(report.similar) == 5

@@ -1,0 +1,176 @@
+"""Navigational search: when the query *is* a source's name, that source comes first.
+
+A source's names are its title, the part of the title before a colon ("EAGLE-2: Faster
+Inference..." is called "EAGLE-2"), its aliases, and the acronym of its short title's
+capitalised words and humps ("Programming Massively Parallel Processors" is "PMPP",
+"FlashAttention-3" is "FA3"). Names are compared normalised: lower case, letters and digits
+only, so "flash attention", "Flash-Attention" and "flashattention" are one name. A name that
+ends in a version ("FlashAttention-3", "DeepSeek-V3", "Llama 3") is also known by its *base*
+("flashattention", "deepseek"), stored with a `~` in front: a query naming the base exactly
+finds the original first and its versions next.
+
+PostgreSQL computes the names with `catalog_source_names(title, aliases)` (NAMES_FUNCTION),
+indexed by an expression GIN index, so the lookup over every published source is one index
+scan that no write can leave stale. Other databases run `source_names()` in Python over the
+published sources' titles and aliases. `tests/catalog/test_search_names.py` checks that both
+give the same names for every shipped source.
+"""
+
+import re
+from collections.abc import Iterable
+
+from django.db import connections
+
+from .sql_objects import Function
+
+BASE_MARK = "~"
+# Trailing version: "3", "v3", "2.5" (the dot is already gone when this is applied).
+VERSION = re.compile(r"v?[0-9]+$")
+NOT_NAME = re.compile(r"[^0-9a-z]+")
+# A capital that starts a word or a hump of a camel-case word.
+INITIAL = re.compile(r"(?<![A-Za-z])[A-Z]|(?<=[a-z])[A-Z]")
+TRAILING_NUMBER = re.compile(r"[0-9]+\s*$")
+TRAILING_DIGITS = re.compile(r"[0-9]+$")
+MIN_NAME = 2
+# Times the name level, added to the text rank: a version step (1.0) outweighs any text rank.
+NAMED_BONUS = 100.0
+
+# The same rules in SQL. IMMUTABLE, so an expression index can hold its result.
+NAMES_FUNCTION = Function(
+    "catalog_source_names",
+    "title text, aliases text",
+    "text[]",
+    "sql",
+    r"""
+  WITH short AS (SELECT split_part(title, ':', 1) AS t),
+  raw(name) AS (
+    SELECT title UNION ALL SELECT t FROM short
+    UNION ALL SELECT unnest(string_to_array(aliases, ','))
+    UNION ALL SELECT (
+      SELECT CASE WHEN count(*) >= 2 THEN string_agg(m[1], '') END
+      FROM regexp_matches(t, '((?<![A-Za-z])[A-Z]|(?<=[a-z])[A-Z])', 'g') AS m
+    ) || coalesce(substring(t FROM '([0-9]+)\s*$'), '') FROM short
+  ),
+  exact AS (
+    SELECT regexp_replace(lower(name), '[^0-9a-z]+', '', 'g') AS name FROM raw
+    WHERE name IS NOT NULL
+  ),
+  named AS (
+    SELECT name FROM exact WHERE length(name) >= 2
+    UNION
+    SELECT '~' || regexp_replace(name, 'v?[0-9]+$', '') FROM exact
+    WHERE name ~ '[0-9]$' AND length(regexp_replace(name, 'v?[0-9]+$', '')) >= 2
+  )
+  SELECT coalesce(array_agg(name ORDER BY name), '{}') FROM named
+""",
+    "IMMUTABLE PARALLEL SAFE",
+)
+NAMES_INDEX = (
+    "CREATE INDEX IF NOT EXISTS catalog_source_names_idx ON catalog_source "
+    "USING gin (catalog_source_names(title, aliases))"
+)
+INSTALL_NAMES_SQL = NAMES_FUNCTION.sql() + "\n" + NAMES_INDEX + ";"
+REMOVE_NAMES_SQL = (
+    "DROP INDEX IF EXISTS catalog_source_names_idx;\n"
+    "DROP FUNCTION IF EXISTS catalog_source_names(text, text);"
+)
+
+# The sources a query names and, in the same round trip, every tier's id (the ranking priors are
+# per tier): a tier row carries its slug as its one "name".
+NAMED_SQL = """
+SELECT 'tier', id, ARRAY[slug] FROM catalog_tier
+UNION ALL
+SELECT 'source', id, catalog_source_names(title, aliases) FROM catalog_source
+WHERE status = 'published' AND catalog_source_names(title, aliases) && %s::text[]
+"""
+
+
+def normalised(text: str) -> str:
+    return NOT_NAME.sub("", text.lower())
+
+
+def base_name(name: str) -> str:
+    """The name less its version ("flashattention3" -> "flashattention"), or "" if none."""
+    if not name[-1:].isdigit():
+        return ""
+    base = VERSION.sub("", name)
+    return base if len(base) >= MIN_NAME else ""
+
+
+def acronym(short_title: str) -> str:
+    initials = INITIAL.findall(short_title)
+    if len(initials) < 2:
+        return ""
+    number = TRAILING_NUMBER.search(short_title)
+    return "".join(initials) + (number.group().strip() if number else "")
+
+
+def source_names(title: str, aliases: str) -> set[str]:
+    """Every normalised name of a source, bases marked with BASE_MARK."""
+    short = title.split(":", 1)[0]
+    raw = [title, short, *aliases.split(","), acronym(short)]
+    exact = {normalised(name) for name in raw if name}
+    names = {name for name in exact if len(name) >= MIN_NAME}
+    names |= {BASE_MARK + base for name in exact if (base := base_name(name))}
+    return names
+
+
+def query_keys(text: str) -> list[str]:
+    """The names a query can mean: itself, and as a base (its own base too)."""
+    key = normalised(text)
+    if len(key) < MIN_NAME:
+        return []
+    keys = [key, BASE_MARK + key]
+    if base := base_name(key):
+        keys.append(BASE_MARK + base)
+    return keys
+
+
+def name_level(names: Iterable[str], key: str) -> float:
+    """2 when a source is called exactly what was asked; just under 1 when it is a version of
+    it, lower versions higher ("deepseek": DeepSeek-V2 before DeepSeek-V3); else 0."""
+    names = set(names)
+    if key in names:
+        return 2.0
+    bases = {key, base_name(key)} - {""}
+    versions = [
+        int(digits.group())
+        for name in names
+        if base_name(name) in bases and (digits := TRAILING_DIGITS.search(name))
+    ]
+    if versions:
+        return 1.0 - min(min(versions), 99) / 100
+    if any(BASE_MARK + base in names for base in bases):
+        return 1.0
+    return 0.0
+
+
+def named_sources(texts: Iterable[str], using: str) -> tuple[dict[int, float], dict[str, int]]:
+    """({source id: name level} for the published sources a query (or its correction) names,
+    {tier slug: id} on PostgreSQL, which looks both up in one statement; {} elsewhere)."""
+    texts = [text for text in dict.fromkeys(texts) if text]
+    keys = [key for text in texts for key in query_keys(text)]
+    connection = connections[using]
+    tiers = {}
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(NAMED_SQL, [keys])
+            rows = []
+            for kind, pk, names in cursor.fetchall():
+                if kind == "tier":
+                    tiers[names[0]] = pk
+                else:
+                    rows.append((pk, names))
+    elif keys:
+        from ..models import Source
+
+        published = Source.objects.using(using).published().values_list("id", "title", "aliases")
+        rows = [(pk, source_names(title, aliases)) for pk, title, aliases in published]
+    else:
+        rows = []
+    levels = {}
+    for pk, names in rows:
+        level = max(name_level(names, normalised(text)) for text in texts)
+        if level:
+            levels[pk] = level
+    return levels, tiers

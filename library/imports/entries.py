@@ -1,0 +1,76 @@
+"""What an import keeps of each reference: enough to match it and to propose it."""
+
+import re
+from dataclasses import asdict, dataclass
+
+MAX_BYTES = 5 * 1024 * 1024
+MAX_ENTRIES = 2000
+TITLE_MAX = 300
+AUTHORS_MAX = 300
+URL_MAX = 2000
+_SPACE = re.compile(r"\s+")
+
+
+class ImportRefused(ValueError):
+    """The whole file is refused; the message says why, for the reader."""
+
+
+def clean_text(value, limit: int) -> str:
+    """One line of plain text at most `limit` characters long (hostile fields are cut)."""
+    if not isinstance(value, str):
+        value = "" if value is None else str(value)
+    text = _SPACE.sub(" ", value.replace("\x00", "")).strip().strip("{}").strip()
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+@dataclass
+class ImportEntry:
+    line: int
+    key: str = ""
+    title: str = ""
+    authors: str = ""
+    year: int | None = None
+    doi: str = ""
+    arxiv: str = ""
+    url: str = ""
+    kind: str = ""
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "ImportEntry":
+        fields = cls.__dataclass_fields__
+        return cls(**{name: value for name, value in data.items() if name in fields})
+
+    @property
+    def has_identity(self) -> bool:
+        return bool(self.title or self.doi or self.arxiv or self.url)
+
+
+def year_from(value) -> int | None:
+    match = re.search(r"\b(1[89]\d\d|20\d\d|2100)\b", str(value or ""))
+    return int(match[1]) if match else None
+
+
+def read_upload(data: bytes) -> str:
+    """The upload as text, or ImportRefused when it is too big or not text at all."""
+    if len(data) > MAX_BYTES:
+        raise ImportRefused(
+            f"The file is {len(data) / 1024 / 1024:.1f} MB; at most 5 MB can be imported. "
+            "Export a smaller part of your library, or split the file."
+        )
+    if b"\x00" in data[:MAX_BYTES]:
+        raise ImportRefused("This is not a BibTeX or CSL-JSON text file (it holds binary data).")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def check_count(count: int) -> None:
+    if count > MAX_ENTRIES:
+        raise ImportRefused(
+            f"The file holds {count:,} entries; at most {MAX_ENTRIES:,} can be imported at once. "
+            "Split it and import the parts one after the other."
+        )

@@ -1,0 +1,122 @@
+"""/library/import/: upload a BibTeX or CSL-JSON file, preview the matches, then confirm.
+
+Nothing is written before the reader confirms. The preview's parsed entries wait in the session
+(never in the page, where they could be altered) and are matched again on confirmation, since the
+catalog or the library may have changed in between.
+"""
+
+import secrets
+from urllib.parse import urlencode
+
+from django import forms
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
+
+from readinglist.views import login_required_htmx
+
+from ..imports.entries import MAX_BYTES, ImportEntry, ImportRefused, read_upload
+from ..imports.matching import match_entries
+from ..imports.parsing import parse
+from ..imports.services import add_matches
+from ..models import Bookmark
+
+SESSION_KEY = "library_import"
+
+
+class UploadForm(forms.Form):
+    file = forms.FileField(
+        label="BibTeX or CSL-JSON file",
+        help_text="From Zotero: File → Export Library… → BibTeX or CSL JSON. At most 5 MB and "
+        "2,000 entries.",
+        widget=forms.ClearableFileInput(attrs={"accept": ".bib,.bibtex,.json,.txt"}),
+    )
+
+
+class ConfirmForm(forms.Form):
+    token = forms.CharField(widget=forms.HiddenInput)
+    status = forms.ChoiceField(
+        label="Add the matched sources as",
+        choices=Bookmark.Status.choices,
+        initial=Bookmark.Status.TO_READ,
+    )
+
+
+def propose_link(entry: ImportEntry) -> str:
+    url = entry.url or (
+        f"https://arxiv.org/abs/{entry.arxiv}"
+        if entry.arxiv
+        else (f"https://doi.org/{entry.doi}" if entry.doi else "")
+    )
+    params = {"url": url, "title": entry.title, "authors": entry.authors, "kind": entry.kind}
+    if entry.year:
+        params["year"] = entry.year
+    query = urlencode({name: value for name, value in params.items() if value})
+    return f"{reverse('proposals:propose')}?{query}"
+
+
+def _parse_upload(upload) -> tuple[list[ImportEntry], list[str]]:
+    if upload.size > MAX_BYTES:
+        size = upload.size / 1024 / 1024
+        raise ImportRefused(f"The file is {size:.1f} MB; at most 5 MB can be imported.")
+    return parse(read_upload(upload.read()), upload.name or "")
+
+
+def _preview(request, entries, problems, filename):
+    token = secrets.token_urlsafe(16)
+    request.session[SESSION_KEY] = {
+        "token": token,
+        "filename": filename[:200],
+        "entries": [entry.as_dict() for entry in entries],
+    }
+    matches = match_entries(request.user, entries)
+    context = {
+        "matched": [m for m in matches if m.source is not None],
+        "unmatched": [(m.entry, propose_link(m.entry)) for m in matches if m.source is None],
+        "new_count": len({m.source.pk for m in matches if m.is_new}),
+        "problems": problems,
+        "filename": filename,
+        "form": ConfirmForm(initial={"token": token}),
+    }
+    return render(request, "library/import_preview.html", context)
+
+
+@login_required_htmx
+@require_http_methods(["GET", "POST"])
+def import_library(request: HttpRequest) -> HttpResponse:
+    form = UploadForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["file"]
+        try:
+            entries, problems = _parse_upload(upload)
+        except ImportRefused as refused:
+            form.add_error("file", str(refused))
+        else:
+            return _preview(request, entries, problems, upload.name or "")
+    status = 400 if form.errors else 200
+    return render(request, "library/import.html", {"form": form}, status=status)
+
+
+@login_required_htmx
+@require_POST
+def confirm_import(request: HttpRequest) -> HttpResponse:
+    stored = request.session.get(SESSION_KEY) or {}
+    form = ConfirmForm(request.POST)
+    if not form.is_valid() or not secrets.compare_digest(
+        stored.get("token", ""), form.cleaned_data.get("token", "")
+    ):
+        messages.error(request, "That preview is no longer current: upload the file again.")
+        return redirect("library:import")
+    entries = [ImportEntry.from_dict(data) for data in stored.get("entries", [])]
+    matches = match_entries(request.user, entries)
+    added = add_matches(user=request.user, matches=matches, status=form.cleaned_data["status"])
+    del request.session[SESSION_KEY]
+    kept = sum(1 for m in matches if m.existing_status)
+    messages.success(
+        request,
+        f"Added {added} source{'s' if added != 1 else ''} to your library"
+        + (f"; {kept} already there kept their status." if kept else "."),
+    )
+    return redirect("library:index")

@@ -1,0 +1,51 @@
+"""Save from anywhere: the bookmarklet opens /save/ with the page's URL and title. A page the
+catalog holds gets its bookmark control; any other page opens the proposal form, pre-filled."""
+
+from urllib.parse import urlencode
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+
+from catalog.models import Source
+from proposals.duplicates import find_duplicates
+from readinglist.views import login_required_htmx
+
+TITLE_MAX = 300
+
+
+def bookmarklet_code(request: HttpRequest) -> str:
+    """It only navigates to this site; it reads the page's address and title and injects
+    nothing, so it works on pages with any Content-Security-Policy, ours included."""
+    save_url = f"{request.scheme}://{settings.SITE_DOMAIN}{reverse('save:save')}"
+    return (
+        f"javascript:location.href='{save_url}?url='+encodeURIComponent(location.href)"
+        "+'&title='+encodeURIComponent(document.title)"
+    )
+
+
+@require_GET
+def bookmarklet(request: HttpRequest) -> HttpResponse:
+    return render(request, "library/save_bookmarklet.html", {"code": bookmarklet_code(request)})
+
+
+@require_GET
+@login_required_htmx
+def save(request: HttpRequest) -> HttpResponse:
+    url = request.GET.get("url", "").strip()[:2000]
+    title = " ".join(request.GET.get("title", "").split())[:TITLE_MAX]
+    report = find_duplicates(url=url) if url else None
+    found = report.source if report is not None else None
+    if found is not None and found.status == Source.Status.PUBLISHED:
+        return render(
+            request,
+            "library/save.html",
+            {"source": report.source, "matched_by": report.matched_by, "saved_title": title},
+        )
+    if not url or (report is not None and report.invalid):
+        problem = report.invalid if report else "The bookmarklet sent no address."
+        return render(request, "library/save.html", {"problem": problem}, status=400)
+    query = urlencode({"url": report.url, "title": title})
+    return redirect(f"{reverse('proposals:propose')}?{query}")

@@ -1,0 +1,11 @@
+from django.core.management.base import BaseCommand
+
+from proposals.alerts import send_daily_alerts
+
+
+class Command(BaseCommand):
+    help = "Email maintainers who opted in about proposals submitted since their last email."
+
+    def handle(self, *args, **options):
+        sent = send_daily_alerts()
+        self.stdout.write(f"Sent {sent} email{'s' if sent != 1 else ''}.")

@@ -1,0 +1,57 @@
+"""A page's own metadata: Highwire citation_* tags (scholarly pages), then Open Graph, then
+<title> and the description."""
+
+from html.parser import HTMLParser
+
+
+class _MetaParser(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.meta: dict[str, list[str]] = {}
+        self.title_parts: list[str] = []
+        self._in_title = False
+
+    def handle_starttag(self, tag, attrs):
+        values = {name.lower(): value or "" for name, value in attrs}
+        if tag == "meta":
+            key = (values.get("name") or values.get("property") or "").lower().strip()
+            if key and values.get("content"):
+                self.meta.setdefault(key, []).append(values["content"])
+        elif tag == "title":
+            self._in_title = True
+
+    def handle_endtag(self, tag):
+        if tag == "title":
+            self._in_title = False
+
+    def handle_data(self, data):
+        if self._in_title and len(self.title_parts) < 50:
+            self.title_parts.append(data)
+
+
+def _first(meta: dict[str, list[str]], *keys: str) -> str:
+    for key in keys:
+        if meta.get(key):
+            return meta[key][0].strip()
+    return ""
+
+
+def page_metadata(html: str) -> dict:
+    parser = _MetaParser()
+    parser.feed(html)
+    parser.close()
+    meta = parser.meta
+    return {
+        "title": _first(meta, "citation_title", "og:title", "dc.title")
+        or "".join(parser.title_parts).strip(),
+        "authors": meta.get("citation_author") or meta.get("author") or [],
+        "date": _first(
+            meta, "citation_publication_date", "citation_date", "article:published_time"
+        ),
+        "venue": _first(
+            meta, "citation_journal_title", "citation_conference_title", "og:site_name"
+        ),
+        "description": _first(meta, "citation_abstract", "og:description", "description"),
+        "doi": _first(meta, "citation_doi"),
+        "is_paper": bool(meta.get("citation_title")),
+    }
