@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('catalog', '0009_proposals_move_out'),
+        ('catalog', '0010_source_search_names'),
     ]
 
     operations = [
