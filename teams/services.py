@@ -121,12 +121,7 @@ def invitation_problem(invitation: Invitation, user: User | AnonymousUser | None
         return "This invitation has already been used."
     if invitation.is_expired:
         return "This invitation has expired. Ask the team's owners for a new one."
-    if (
-        user is not None
-        and user.is_authenticated
-        and not invitation.any_email
-        and user.email.lower() != invitation.email.lower()
-    ):
+    if user is not None and user.is_authenticated and not invitation.admits(user.email):
         return (
             f"This invitation is for {invitation.email}, and you are signed in as {user.email}. "
             "Sign in with the invited address to accept it."
