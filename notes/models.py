@@ -7,7 +7,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import SafeString
 
-from .markdown import as_markup, render_markdown
+from readinglist.markdown import as_markup, render_markdown
+
 from .querysets import NoteQuerySet
 
 BODY_MAX = 20_000

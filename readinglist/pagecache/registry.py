@@ -124,7 +124,7 @@ def _reader_keys(
     return [*keys, *(READER_VERSION_KEY.format(pk) for pk in readers)]
 
 
-def _teams_shown_in(rule: Invalidation, instance: Any, owner: Any) -> list[int | None] | None:
+def _teams_shown_in(rule: Invalidation, instance: Any, owner: Any) -> Iterable[int | None] | None:
     if rule.teams is not None:
         return list(rule.teams(instance))
     return teams_of(owner) if owner is not None else None

@@ -22,7 +22,7 @@ page it looks up.
 
 import threading
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from django.conf import settings
 from django.core.cache import BaseCache, caches
@@ -63,7 +63,7 @@ def catalog_version() -> str:
     return _cache().get(VERSION_KEY) or _current(VERSION_KEY)
 
 
-def _write(keys) -> None:
+def _write(keys: Iterable[str]) -> None:
     _cache().set_many({key: uuid.uuid4().hex for key in keys}, timeout=None)
 
 
@@ -142,7 +142,12 @@ def page_versions(
         return None
 
 
-def _team_versions(kept, teams_key, reader_version, teams_of) -> tuple[str, ...]:
+def _team_versions(
+    kept: tuple[str, list[int]] | None,
+    teams_key: str,
+    reader_version: str,
+    teams_of: Callable[[], list[int] | None],
+) -> tuple[str, ...]:
     if kept is not None and kept[0] == reader_version:
         team_ids = kept[1]
     else:
