@@ -117,7 +117,9 @@ class ProposalForm(forms.ModelForm):
             "data-hx-indicator": "#check-indicator",
             "data-hx-sync": "closest form:replace",
         }
-        self.fields["url"].widget.attrs |= live_check | {"data-hx-trigger": "input changed delay:400ms"}
+        self.fields["url"].widget.attrs |= live_check | {
+            "data-hx-trigger": "input changed delay:400ms"
+        }
         self.fields["title"].widget.attrs |= live_check | {
             "data-hx-trigger": "input changed delay:600ms"
         }

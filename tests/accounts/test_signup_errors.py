@@ -1,4 +1,4 @@
-"""Sign-up and login errors sit under the field they are about, which names them for screen readers."""
+"""Sign-up and login errors sit under the field they are about, and the field names them."""
 
 import re
 
@@ -11,11 +11,9 @@ pytestmark = pytest.mark.django_db
 
 def field_block(html, name):
     """The markup of one field's wrapper: its label, input, errors and help."""
-    match = re.search(
-        rf'<div class="form-field[^"]*">(?:(?!<div class="form-field).)*?name="{name}".*?(?=<div class="form-field|<div class="form-actions)',
-        html,
-        re.S,
-    )
+    start = r'<div class="form-field[^"]*">'
+    end = r'(?=<div class="form-field|<div class="form-actions)'
+    match = re.search(rf'{start}(?:(?!<div class="form-field).)*?name="{name}".*?{end}', html, re.S)
     assert match, f"no field named {name}"
     return match.group(0)
 

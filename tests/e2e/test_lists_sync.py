@@ -56,7 +56,7 @@ def test_a_change_returns_the_other_copies_out_of_band(client, reader, full_cata
 
 
 def test_copies_that_are_not_occurrence_names_are_ignored(client, reader, full_catalog):
-    source, (first, second, *_) = twice_listed(WAFER)
+    source, (_, second, *_) = twice_listed(WAFER)
     client.force_login(reader)
     html = client.post(
         f"/library/bookmarks/{source.slug}/",

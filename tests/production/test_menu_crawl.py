@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 LIMIT = 60
 PER_VIEW = 2
-LINK = r'<a\b([^>]*)>'
+LINK = r"<a\b([^>]*)>"
 KEY_PAGES = [
     "/library/",
     "/library/notes/",
@@ -91,4 +91,3 @@ def test_every_key_page_is_reachable_from_home(client, full_catalog, request, wh
     reached = crawl(client)
     missing = [page for page in key_pages() if page not in reached]
     assert not missing, f"not reachable from home as a {who}: {missing}; reached {sorted(reached)}"
-
