@@ -9,6 +9,8 @@ from django.conf import settings
 from django.shortcuts import render
 from requests import RequestException
 
+from .signup import admission_admits, pending_admission
+
 
 def signup_mode() -> str:
     return settings.ACCOUNT_SIGNUP_MODE
@@ -24,30 +26,11 @@ def domain_allowed(email: str) -> bool:
     return email.rsplit("@", 1)[-1].lower() in allowed_domains()
 
 
-def pending_invitation(request):
-    """The valid invitation this visitor arrived with, if any (teams stores its token)."""
-    from teams.services import find_invitation, invitation_problem
-    from teams.signals import INVITATION_SESSION_KEY
-
-    token = request.session.get(INVITATION_SESSION_KEY) if request is not None else None
-    invitation = find_invitation(token) if token else None
-    if invitation is None or invitation_problem(invitation):
-        return None
-    return invitation
-
-
-def invitation_admits(request, email: str) -> bool:
-    invitation = pending_invitation(request)
-    return invitation is not None and (
-        invitation.any_email or invitation.email.lower() == email.lower()
-    )
-
-
 class AccountAdapter(DefaultAccountAdapter):
     def is_open_for_signup(self, request):
         mode = signup_mode()
         if mode == "invitation":
-            return pending_invitation(request) is not None
+            return pending_admission(request) is not None
         return True
 
     def clean_email(self, email):
@@ -60,7 +43,7 @@ class AccountAdapter(DefaultAccountAdapter):
             # clean_email also runs when a signed-in reader adds an address; only sign-up is
             # limited to the invited one.
             signing_up = not self.request.user.is_authenticated
-            if signing_up and not invitation_admits(self.request, email):
+            if signing_up and not admission_admits(self.request, email):
                 raise forms.ValidationError("Sign up with the address your invitation was sent to.")
         return email
 
@@ -77,7 +60,7 @@ class SocialAccountAdapter(DefaultSocialAccountAdapter):
                 _refuse(request, f"Sign-up is open to addresses at {domains} only.")
             return True
         if mode == "invitation":
-            if not any(invitation_admits(request, address.email) for address in emails):
+            if not any(admission_admits(request, address.email) for address in emails):
                 _refuse(
                     request,
                     "Sign-up on this site is by invitation. Open the invitation link you were "

@@ -10,9 +10,11 @@ class CatalogConfig(AppConfig):
 
         from readinglist import pagecache
 
+        from .related.triggers import connect_signals as connect_related_signals
         from .site_record import sync_site_record
 
         # Every catalog row shows on anonymous pages; m2m tables (include_auto_created) too.
         for model in self.get_models(include_auto_created=True):
             pagecache.register(model, scope="catalog")
+        connect_related_signals()
         post_migrate.connect(sync_site_record, dispatch_uid="catalog.sync_site_record")

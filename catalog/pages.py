@@ -57,15 +57,3 @@ def home_context():
         "lists": ReadingList.objects.all(),
         "recent": Source.objects.published().for_cards().newest()[:6],
     }
-
-
-def related_sources(source, limit=8):
-    """Sources the curators linked to this one, then sources sharing its topics."""
-    linked = list(source.related.published().for_cards()[:limit])
-    topic_ids = [topic.pk for topic in source.topics.all()]
-    others = (
-        Source.objects.sharing_topics_with(source, topic_ids)
-        .exclude(pk__in=[s.pk for s in linked])
-        .for_cards()[: max(limit - len(linked), 0)]
-    )
-    return linked + list(others)

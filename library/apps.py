@@ -6,10 +6,20 @@ class LibraryConfig(AppConfig):
     verbose_name = "Readers' libraries"
 
     def ready(self) -> None:
+        from catalog.related.hooks import register_co_reading
         from readinglist import pagecache
 
         from . import pending  # noqa: F401  (connects the login receiver)
+        from .models import DigestLog, DigestSettings, Follow
+        from .recommendations import finished_next_counts
 
         # Bookmarks and progress show on their reader's pages and in teammates' activity.
         for model in self.get_models():
             pagecache.register(model, scope="team")
+        # What a reader follows and their digest setting show on their own pages only; the
+        # record of digests sent shows on none.
+        pagecache.register(Follow, scope="reader")
+        pagecache.register(DigestSettings, scope="reader")
+        pagecache.register(DigestLog, scope="none")
+        # Related sources' "readers who finished this read it next", without catalog importing us.
+        register_co_reading(finished_next_counts)

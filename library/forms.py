@@ -3,7 +3,7 @@ from django.db.models import QuerySet
 
 from catalog.models import ReadingList, Tier, Topic
 
-from .models import Bookmark
+from .models import Bookmark, DigestSettings
 from .services import REMOVE
 
 ACTION_CHOICES = [*Bookmark.Status.choices, (REMOVE, "Remove")]
@@ -75,3 +75,15 @@ class LibraryFilterForm(forms.Form):
     @property
     def active(self):
         return any(self.cleaned_data.get(name) for name in ("q", "status", "topic", "tier", "list"))
+
+
+class DigestFrequencyForm(forms.Form):
+    frequency = forms.ChoiceField(
+        choices=DigestSettings.Frequency.choices,
+        widget=forms.RadioSelect,
+        label="Email digest of what you follow",
+        error_messages={"invalid_choice": "Choose daily, weekly or off."},
+    )
+
+    def get_frequency_display(self) -> str:
+        return DigestSettings.Frequency(self.cleaned_data["frequency"]).label

@@ -44,3 +44,85 @@ class Bookmark(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} · {self.source} · {self.get_status_display()}"
+
+
+class Follow(models.Model):
+    """Something a reader follows: a topic, a tier, a reading list (by slug) or a saved search
+    (its query string, as the search page's URL carries it)."""
+
+    class Kind(models.TextChoices):
+        TOPIC = "topic", "Topic"
+        TIER = "tier", "Tier"
+        LIST = "list", "Reading list"
+        SEARCH = "search", "Saved search"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="follows"
+    )
+    kind = models.CharField(max_length=10, choices=Kind)
+    target = models.CharField(max_length=400)
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["kind", "created", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "kind", "target"], name="follow_unique_user_kind_target"
+            ),
+            models.CheckConstraint(
+                condition=Q(kind__in=["topic", "tier", "list", "search"]), name="follow_kind_valid"
+            ),
+            models.CheckConstraint(condition=~Q(target=""), name="follow_target_not_empty"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} follows {self.kind} {self.target}"
+
+
+class DigestSettings(models.Model):
+    """How often a reader gets the email digest of what they follow."""
+
+    class Frequency(models.TextChoices):
+        DAILY = "daily", "Daily"
+        WEEKLY = "weekly", "Weekly"
+        OFF = "off", "Off"
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="digest_settings"
+    )
+    frequency = models.CharField(max_length=6, choices=Frequency, default=Frequency.WEEKLY)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = "digest settings"
+        verbose_name_plural = "digest settings"
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(frequency__in=["daily", "weekly", "off"]),
+                name="digest_frequency_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.get_frequency_display()}"
+
+
+class DigestLog(models.Model):
+    """One digest sent: at most one per reader and period ("daily:2026-12-01",
+    "weekly:2026-W49"), which is what makes sending idempotent."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="digests_sent"
+    )
+    period = models.CharField(max_length=20)
+    sent_at = models.DateTimeField(default=timezone.now)
+    entries = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-sent_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "period"], name="digest_once_per_period"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.period}"

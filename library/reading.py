@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from django.db.models import Count
 
 from catalog.querysets import each_once
+from teams.models import Team
 
 from .models import Bookmark
 
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
 
 _CACHE_ATTR = "_reading_states"
 _TEAM_CACHE_ATTR = "_team_finished"
+_TEAMS_ATTR = "_viewer_teams"
 
 
 def states_for(
@@ -96,49 +98,100 @@ def progress_along(sources: Iterable[Source], states: dict[int, str]) -> Reading
     return ReadingProgress(sources=sources, read_ids=read_ids)
 
 
-def team_finished(request: HttpRequest | None) -> dict[int, int]:
-    """{source_id: number of members who finished it}, one aggregate query per request.
-
-    Members only: anonymous visitors get nothing, so the query is not even run for them.
-    """
+def viewer_teams(request: HttpRequest | None) -> list[Team]:
+    """The signed-in reader's teams by name, fetched once per request; none for visitors."""
     if request is None or not request.user.is_authenticated:
-        return {}
+        return []
+    teams = getattr(request, _TEAMS_ATTR, None)
+    if teams is None:
+        teams = list(Team.objects.filter(members=request.user).order_by("name", "pk"))
+        setattr(request, _TEAMS_ATTR, teams)
+    return teams
+
+
+@dataclass
+class TeamFinished:
+    """How many of one team's members finished a source: others, and whether the viewer did."""
+
+    team: Team
+    others: int
+    you: bool
+
+
+def _finished_counts(request: HttpRequest, teams: list[Team]) -> dict[tuple[int, int], int]:
+    """{(source_id, team_id): members other than the viewer who finished it}: one query."""
     counts = getattr(request, _TEAM_CACHE_ATTR, None)
     if counts is None:
-        counts = dict(
-            Bookmark.objects.filter(status=Bookmark.Status.READ)
-            .values_list("source_id")
-            .annotate(n=Count("user_id"))
+        rows = (
+            Bookmark.objects.filter(
+                status=Bookmark.Status.READ, user__memberships__team__in=[t.pk for t in teams]
+            )
+            .exclude(user=request.user)
+            .values_list("source_id", "user__memberships__team_id")
+            .annotate(n=Count("pk"))
             .order_by()
         )
+        counts = {(source_id, team_id): n for source_id, team_id, n in rows}
         setattr(request, _TEAM_CACHE_ATTR, counts)
     return counts
 
 
+def team_finished(request: HttpRequest | None, source: Source) -> list[TeamFinished]:
+    """For each of the viewer's teams where anyone finished `source`, who did.
+
+    Two queries per request whatever the page lists (the viewer's teams, then every count);
+    anonymous visitors and readers in no team cost none.
+    """
+    teams = viewer_teams(request)
+    if not teams:
+        return []
+    counts = _finished_counts(request, teams)
+    you = request_states(request).get(source.pk) == Bookmark.Status.READ
+    figures = (TeamFinished(t, counts.get((source.pk, t.pk), 0), you) for t in teams)
+    return [figure for figure in figures if figure.others or figure.you]
+
+
 @dataclass
 class TeamActivity:
-    read: list
-    reading: list
+    team: Team
+    read: list = field(default_factory=list)
+    reading: list = field(default_factory=list)
 
     @property
     def total(self) -> int:
         return len(self.read) + len(self.reading)
 
 
-def team_activity(source: Source, viewer: User | AnonymousUser | None) -> TeamActivity | None:
-    """Who else on the team has read or is reading `source`: one query, members only."""
-    if not getattr(viewer, "is_authenticated", False):
-        return None
-    bookmarks = (
+def team_activity(source: Source, request: HttpRequest | None) -> list[TeamActivity]:
+    """Who else in each of the viewer's teams has read or is reading `source`: two queries.
+
+    A reader in two teams sees each team's figures under its name; visitors see none.
+    """
+    teams = viewer_teams(request)
+    if not teams:
+        return []
+    activity = {team.pk: TeamActivity(team) for team in teams}
+    rows = (
         Bookmark.objects.filter(
-            source=source, status__in=[Bookmark.Status.READ, Bookmark.Status.READING]
+            source=source,
+            status__in=[Bookmark.Status.READ, Bookmark.Status.READING],
+            user__memberships__team__in=list(activity),
         )
-        .exclude(user=viewer)
-        .select_related("user")
+        .exclude(user=request.user)
+        .values_list("status", "user__memberships__team_id", "user__display_name", "user__email")
         .order_by("user__display_name", "user__email")
     )
-    activity = TeamActivity(read=[], reading=[])
-    for bookmark in bookmarks:
-        group = activity.read if bookmark.status == Bookmark.Status.READ else activity.reading
-        group.append(bookmark.user.public_name)
-    return activity
+    for status, team_id, display_name, email in rows:
+        name = display_name or email.split("@", 1)[0]
+        team = activity[team_id]
+        (team.read if status == Bookmark.Status.READ else team.reading).append(name)
+    return list(activity.values())
+
+
+def team_recent_activity(team: Team, limit: int = 10) -> list[Bookmark]:
+    """The team's members' latest changes of reading status, newest first: one query."""
+    return list(
+        Bookmark.objects.filter(user__memberships__team=team)
+        .select_related("user", "source")
+        .order_by("-updated", "-pk")[:limit]
+    )

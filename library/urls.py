@@ -3,7 +3,8 @@
 
 from django.urls import path
 
-from .views import bookmarks, exports, imports
+from .feeds import SavedSearchFeed
+from .views import bookmarks, exports, follows, for_you, imports
 
 app_name = "library"
 
@@ -19,6 +20,14 @@ urlpatterns = [
     path("export.bib", exports.export_bibtex, name="export-bibtex"),
     path("export.csl.json", exports.export_csl, name="export-csl"),
     path("lists/<slug:slug>.md", exports.list_markdown, name="export-list-markdown"),
+    path("for-you/", for_you.for_you, name="for-you"),
+    path("following/", follows.following, name="follows"),
+    path("following/search/", follows.follow_search, name="follow-search"),
+    path("following/<int:pk>/unfollow/", follows.unfollow, name="unfollow"),
+    path("following/feeds/<str:token>/", SavedSearchFeed(), name="saved-search-feed"),
+    path("following/<str:kind>/<slug:slug>/", follows.follow_target, name="follow"),
+    path("digest/", follows.digest_frequency, name="digest-frequency"),
+    path("digest/unsubscribe/<str:token>/", follows.digest_unsubscribe, name="digest-unsubscribe"),
 ]
 
 # Imports from a reference manager.

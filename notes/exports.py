@@ -28,9 +28,14 @@ def _note_record(note, request):
         "locator": note.locator,
         "body": note.body,
         "visibility": note.visibility,
+        "team": _team_record(note),
         "created": note.created.isoformat(),
         "edited": note.edited.isoformat() if note.edited else None,
     }
+
+
+def _team_record(note):
+    return {"slug": note.team.slug, "name": note.team.name} if note.team_id else None
 
 
 def notes_document(
@@ -63,7 +68,8 @@ def notes_markdown(notes: QuerySet[Note], *, user: AbstractBaseUser, request: Ht
             lines.append(f"- Source: <{source.url}>")
         if note.locator:
             lines.append(f"- Where: {note.locator}")
-        lines.append(f"- Visibility: {note.get_visibility_display().split(' (')[0]}")
+        shared = f"Team ({note.team.name})" if note.team_id else "Private"
+        lines.append(f"- Visibility: {shared}")
         written = f"- Written: {timezone.localtime(note.created):%Y-%m-%d %H:%M}"
         if note.edited:
             written += f", edited {timezone.localtime(note.edited):%Y-%m-%d %H:%M}"
@@ -75,7 +81,7 @@ def notes_markdown(notes: QuerySet[Note], *, user: AbstractBaseUser, request: Ht
 
 
 def _exported_notes(user):
-    return Note.objects.owned_by(user).select_related("source").order_by("created", "pk")
+    return Note.objects.owned_by(user).select_related("source", "team").order_by("created", "pk")
 
 
 def _library_record(note):
@@ -85,6 +91,7 @@ def _library_record(note):
         "quote": note.quote,
         "locator": note.locator,
         "visibility": note.visibility,
+        "team": _team_record(note),
         "created": note.created.isoformat(),
         "edited": note.edited.isoformat() if note.edited else None,
     }

@@ -2,6 +2,7 @@ from django import forms
 
 from catalog.models import ReadingList, Topic
 from library.forms import catalog_filter
+from teams.models import Team
 
 from .models import Note
 
@@ -11,7 +12,14 @@ def _normalise_newlines(text):
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
+PRIVATE = "private"
+
+
 class NoteForm(forms.ModelForm):
+    """A note's fields; `visibility` takes "private" or the slug of one of the author's teams."""
+
+    visibility = forms.ChoiceField(label="Who can read it", widget=forms.RadioSelect)
+
     class Meta:
         model = Note
         fields = ["body", "quote", "locator", "visibility"]
@@ -19,7 +27,6 @@ class NoteForm(forms.ModelForm):
             "body": "Note",
             "quote": "Quote (optional)",
             "locator": "Where (optional)",
-            "visibility": "Who can read it",
         }
         help_texts = {
             "body": "Markdown: **bold**, _italic_, `code`, lists, links, > quotes. "
@@ -30,12 +37,20 @@ class NoteForm(forms.ModelForm):
         widgets = {
             "body": forms.Textarea(attrs={"rows": 6}),
             "quote": forms.Textarea(attrs={"rows": 3}),
-            "visibility": forms.RadioSelect,
         }
 
-    def __init__(self, *args, prefix_id="note", **kwargs):
+    def __init__(self, *args, user, teams=None, prefix_id="note", **kwargs):
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
+        # `teams` lets a page that already fetched the author's teams pass them in.
+        self.teams = list(teams if teams is not None else Team.objects.filter(members=user))
+        self.fields["visibility"].choices = [(PRIVATE, "Private (only you)")] + [
+            (team.slug, f"{team.name} (its members, with your name)") for team in self.teams
+        ]
+        team_id = self.instance.team_id
+        self.initial["visibility"] = next(
+            (team.slug for team in self.teams if team.pk == team_id), PRIVATE
+        )
         # A page can hold several note forms (add + edits); ids must stay unique.
         self.auto_id = f"{prefix_id}-%s"
         # No maxlength in the browser: it would silently cut a long paste. The server says
@@ -70,6 +85,17 @@ class NoteForm(forms.ModelForm):
     def clean_locator(self):
         return self._limited("locator", Note.LOCATOR_MAX, "The locator").strip()
 
+    def clean_visibility(self) -> str:
+        # The choices hold only the author's own teams, so a foreign slug never gets this far.
+        chosen = self.cleaned_data["visibility"]
+        self.chosen_team = next((team for team in self.teams if team.slug == chosen), None)
+        return Note.Visibility.TEAM if self.chosen_team else Note.Visibility.PRIVATE
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        cleaned["team"] = getattr(self, "chosen_team", None)
+        return cleaned
+
     def validate_constraints(self):
         """Skipped: the fields above already check each of the model's check constraints, with
         messages a reader can act on, and the service checks them again before saving. Django
@@ -86,7 +112,7 @@ class NoteFilterForm(forms.Form):
     list = catalog_filter(ReadingList.objects.all(), label="Reading list", empty_label="All lists")
     visibility = forms.ChoiceField(
         label="Visibility",
-        choices=[("", "Private and team"), ("private", "Private"), ("team", "Team")],
+        choices=[("", "Private and team"), ("private", "Private"), ("team", "Shared with a team")],
         required=False,
     )
 

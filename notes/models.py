@@ -7,7 +7,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import SafeString
 
-from .markdown import as_markup, render_markdown
+from readinglist.markdown import as_markup, render_markdown
+
 from .querysets import NoteQuerySet
 
 BODY_MAX = 20_000
@@ -15,8 +16,21 @@ QUOTE_MAX = 2_000
 LOCATOR_MAX = 200
 
 
+def unshare_with_deleted_team(collector, field, sub_objs, using) -> None:
+    """A deleted team's notes stay with their authors, private to them.
+
+    Both columns change in one UPDATE: set one at a time (as SET_NULL would), a row would break
+    the check that a note has a team exactly when it is shared.
+    """
+    pks = [note.pk for note in sub_objs]
+    field.model._base_manager.using(using).filter(pk__in=pks).update(
+        team=None, visibility="private"
+    )
+
+
 class Note(models.Model):
-    """A reader's note on a source: Markdown body, optional quote and locator, private or team.
+    """A reader's note on a source: Markdown body, optional quote and locator, private to its
+    author or shared with one of the author's teams.
 
     The body is rendered to sanitised HTML once, on save, and stored in body_html; pages show the
     stored HTML and never parse Markdown per view.
@@ -28,7 +42,7 @@ class Note(models.Model):
 
     class Visibility(models.TextChoices):
         PRIVATE = "private", "Private (only you)"
-        TEAM = "team", "Team (every signed-in member, with your name)"
+        TEAM = "team", "Team (the team's members, with your name)"
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notes"
@@ -42,6 +56,13 @@ class Note(models.Model):
         max_length=LOCATOR_MAX, blank=True, help_text="Page, section or figure."
     )
     visibility = models.CharField(max_length=10, choices=Visibility, default=Visibility.PRIVATE)
+    team = models.ForeignKey(
+        "teams.Team",
+        on_delete=unshare_with_deleted_team,
+        null=True,
+        blank=True,
+        related_name="notes",
+    )
     created = models.DateTimeField(default=timezone.now, editable=False)
     edited = models.DateTimeField(null=True, blank=True, editable=False)
     # Deleting hides a note at once but keeps the row for a minute so it can be undone.
@@ -70,6 +91,11 @@ class Note(models.Model):
                 condition=Q(visibility__in=["private", "team"]), name="note_visibility_valid"
             ),
             models.CheckConstraint(
+                condition=Q(visibility="team", team__isnull=False)
+                | Q(visibility="private", team__isnull=True),
+                name="note_team_iff_shared",
+            ),
+            models.CheckConstraint(
                 condition=Q(edited__isnull=True) | Q(edited__gte=F("created")),
                 name="note_edited_after_created",
             ),
@@ -79,6 +105,11 @@ class Note(models.Model):
                 fields=["source", "visibility", "-created"], name="note_source_vis_created"
             ),
             models.Index(fields=["user", "-created"], name="note_user_created"),
+            models.Index(
+                fields=["team", "-created"],
+                condition=Q(team__isnull=False),
+                name="note_team_created",
+            ),
             models.Index(
                 fields=["deleted_at"],
                 condition=Q(deleted_at__isnull=False),
@@ -103,6 +134,14 @@ class Note(models.Model):
     @property
     def body_markup(self) -> SafeString:
         return as_markup(self.body_html)
+
+    @classmethod
+    def from_db(cls, db, field_names, values, *args, **kwargs):
+        note = super().from_db(db, field_names, values, *args, **kwargs)
+        # The team the note was shared with when loaded: moving or unsharing a note concerns
+        # that team's pages too (notes.apps registers both with the page cache).
+        note.loaded_team_id = note.__dict__.get("team_id")
+        return note
 
     @property
     def is_team(self) -> bool:

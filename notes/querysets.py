@@ -11,6 +11,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from catalog.models import Source
+from teams.models import Membership
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
@@ -26,6 +27,11 @@ UNDO_WINDOW = timedelta(seconds=10)
 PURGE_AFTER = timedelta(seconds=60)
 
 
+def _in_teams_of(user: User) -> Q:
+    # A subquery rather than a join: joined, a note would come back once per team member.
+    return Q(visibility="team", team__in=Membership.objects.filter(user=user).values("team_id"))
+
+
 class NoteQuerySet(models.QuerySet):
     def live(self) -> NoteQuerySet:
         """Notes that are not deleted (deleted notes are hidden everywhere at once)."""
@@ -36,14 +42,17 @@ class NoteQuerySet(models.QuerySet):
             return self.none()
         return self.live().filter(user=user)
 
-    def team(self) -> NoteQuerySet:
-        return self.live().filter(visibility="team")
-
-    def visible_to(self, user: Reader) -> NoteQuerySet:
-        """A reader sees their own notes and every member's team notes; visitors see none."""
+    def shared_with_teams_of(self, user: Reader) -> NoteQuerySet:
+        """Notes shared with any team `user` belongs to (their own included)."""
         if not user.is_authenticated:
             return self.none()
-        return self.live().filter(Q(user=user) | Q(visibility="team"))
+        return self.live().filter(_in_teams_of(user))
+
+    def visible_to(self, user: Reader) -> NoteQuerySet:
+        """A reader sees their own notes and the notes shared with their teams; visitors none."""
+        if not user.is_authenticated:
+            return self.none()
+        return self.live().filter(Q(user=user) | _in_teams_of(user))
 
     def restorable_by(self, user: Reader, now: datetime | None = None) -> NoteQuerySet:
         """The reader's own deleted notes that can still be restored."""
@@ -67,7 +76,7 @@ class NoteQuerySet(models.QuerySet):
             self.filter(source=source)
             .filter(
                 Q(deleted_at__isnull=True, user=user)
-                | Q(deleted_at__isnull=True, visibility="team")
+                | Q(deleted_at__isnull=True) & _in_teams_of(user)
                 | Q(user=user, deleted_at__gte=undo_since)
             )
             .for_display()
@@ -78,7 +87,7 @@ class NoteQuerySet(models.QuerySet):
         return self.filter(deleted_at__lt=moment)
 
     def for_display(self) -> NoteQuerySet:
-        return self.select_related("user", "source")
+        return self.select_related("user", "source", "team")
 
     def newest(self) -> NoteQuerySet:
         return self.order_by("-created", "-pk")

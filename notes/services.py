@@ -9,6 +9,8 @@ from django.utils import timezone
 
 from accounts.models import User
 from catalog.models import Source
+from readinglist import pagecache
+from teams.models import Membership, Team
 
 from .models import Note
 from .querysets import PURGE_AFTER
@@ -46,15 +48,10 @@ def note_create(
     quote: str = "",
     locator: str = "",
     visibility: str = Note.Visibility.PRIVATE,
+    team: Team | None = None,
 ) -> Note:
-    note = Note(
-        user=user,
-        source=source,
-        body=body,
-        quote=quote,
-        locator=locator,
-        visibility=visibility,
-    )
+    note = Note(user=user, source=source, body=body, quote=quote, locator=locator)
+    _share(note, visibility, team)
     # Checked before the transaction opens: inside one, Django wraps each of the model's check
     # constraints in its own savepoint, three round trips each instead of one. The database
     # enforces the same constraints on save.
@@ -79,8 +76,26 @@ def _lock_author(user: User) -> None:
     list(User.objects.select_for_update().filter(pk=user.pk).values_list("pk"))
 
 
-def note_update(*, note: Note, body: str, quote: str, locator: str, visibility: str) -> Note:
-    note.body, note.quote, note.locator, note.visibility = body, quote, locator, visibility
+def _share(note: Note, visibility: str, team: Team | None) -> None:
+    """Private, or shared with one of the author's own teams; anything else is refused."""
+    if visibility == Note.Visibility.PRIVATE:
+        team = None
+    elif team is None or not Membership.objects.filter(team=team, user_id=note.user_id).exists():
+        raise ValidationError("Share the note with one of your own teams.", code="team")
+    note.visibility, note.team = visibility, team
+
+
+def note_update(
+    *,
+    note: Note,
+    body: str,
+    quote: str,
+    locator: str,
+    visibility: str,
+    team: Team | None = None,
+) -> Note:
+    note.body, note.quote, note.locator = body, quote, locator
+    _share(note, visibility, team)
     note.edited = timezone.now()
     note.full_clean()  # before the transaction, as in note_create
     with transaction.atomic():
@@ -103,3 +118,17 @@ def note_restore(*, note: Note) -> Note:
     note.deleted_at = None
     note.save(update_fields=["deleted_at"])
     return note
+
+
+def unshare_notes_of_former_member(*, team_id: int, user_id: int) -> int:
+    """A reader who left or was removed from a team keeps their notes shared with it, private.
+
+    A bulk update sends no signals, so the author's own pages are dropped here; the team's
+    pages are dropped by the membership change itself.
+    """
+    changed = Note.objects.filter(team_id=team_id, user_id=user_id).update(
+        team=None, visibility=Note.Visibility.PRIVATE
+    )
+    if changed:
+        transaction.on_commit(lambda: pagecache.bump_reader_version(user_id))
+    return changed

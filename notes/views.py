@@ -9,7 +9,7 @@ import json
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -19,6 +19,7 @@ from django.views.decorators.vary import vary_on_headers
 from catalog.models import Source
 from readinglist.pagecache import page_cache
 from readinglist.views import login_required_htmx
+from teams.models import Team
 
 from .exports import notes_document, notes_markdown
 from .forms import NoteFilterForm, NoteForm
@@ -54,7 +55,7 @@ def _form_context(request, *, source, form, note=None):
 @require_http_methods(["GET", "POST"])
 def note_create_view(request: HttpRequest, slug: str) -> HttpResponse:
     source = get_object_or_404(Source, slug=slug)
-    form = NoteForm(request.POST or None, prefix_id="note-new")
+    form = NoteForm(request.POST or None, user=request.user, prefix_id="note-new")
     note = None
     if request.method == "POST" and form.is_valid():
         try:
@@ -65,9 +66,8 @@ def note_create_view(request: HttpRequest, slug: str) -> HttpResponse:
         if not request.htmx:
             messages.success(request, "Note saved.")
             return redirect(_source_page(note, f"note-{note.pk}"))
-        context = _form_context(request, source=source, form=NoteForm(prefix_id="note-new")) | {
-            "created": note
-        }
+        blank = NoteForm(user=request.user, teams=form.teams, prefix_id="note-new")
+        context = _form_context(request, source=source, form=blank) | {"created": note}
         return render(request, f"{FORM_TEMPLATE}#created", context)
     context = _form_context(request, source=source, form=form)
     if request.htmx:
@@ -89,16 +89,22 @@ def note_detail_view(request: HttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def note_edit_view(request: HttpRequest, pk: int) -> HttpResponse:
     note = get_object_or_404(Note.objects.owned_by(request.user).for_display(), pk=pk)
-    form = NoteForm(request.POST or None, instance=note, prefix_id=f"note-{note.pk}")
+    form = NoteForm(
+        request.POST or None, user=request.user, instance=note, prefix_id=f"note-{note.pk}"
+    )
     if request.method == "POST" and form.is_valid():
-        note = note_update(note=note, **form.cleaned_data)
-        if not request.htmx:
-            messages.success(request, "Note saved.")
-            return redirect(_source_page(note, f"note-{note.pk}"))
-        return render(request, f"{NOTE_TEMPLATE}#note", {"note": note})
+        try:
+            note = note_update(note=note, **form.cleaned_data)
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            if not request.htmx:
+                messages.success(request, "Note saved.")
+                return redirect(_source_page(note, f"note-{note.pk}"))
+            return render(request, f"{NOTE_TEMPLATE}#note", {"note": note})
     if request.method == "POST":
         # The failed form changed the instance in memory; the page shows the saved note's source.
-        note.refresh_from_db(fields=["body", "quote", "locator", "visibility"])
+        note.refresh_from_db(fields=["body", "quote", "locator", "visibility", "team"])
     context = _form_context(request, source=note.source, form=form, note=note)
     if request.htmx:
         return render(request, f"{FORM_TEMPLATE}#edit", context)
@@ -164,7 +170,11 @@ def export_json_view(request: HttpRequest) -> HttpResponse:
 
 
 def _export_notes(user):
-    return Note.objects.owned_by(user).select_related("source").order_by("source__title", "created")
+    return (
+        Note.objects.owned_by(user)
+        .select_related("source", "team")
+        .order_by("source__title", "created")
+    )
 
 
 def _attachment(text, content_type, extension):
@@ -174,13 +184,25 @@ def _attachment(text, content_type, extension):
     return response
 
 
+@page_cache(reader=True, team=True, params={"team", "page"})
 @vary_on_headers("HX-Request")
 @login_required_htmx
 @require_GET
 def team_notes_view(request: HttpRequest) -> HttpResponse:
-    notes = Note.objects.team().for_display().newest()
-    page = Paginator(notes, NOTES_PAGE_SIZE).get_page(request.GET.get("page"))
+    teams = list(Team.objects.filter(members=request.user))
+    chosen = None
+    if request.GET.get("team"):
+        # A team the reader is not in does not exist for them.
+        chosen = next((team for team in teams if team.slug == request.GET["team"]), None)
+        if chosen is None:
+            raise Http404("No team here.")
+    notes = Note.objects.shared_with_teams_of(request.user)
+    if chosen is not None:
+        notes = notes.filter(team=chosen)
+    page = Paginator(notes.for_display().newest(), NOTES_PAGE_SIZE).get_page(
+        request.GET.get("page")
+    )
     template = "notes/team_notes.html"
     if request.htmx:
         template += "#results"
-    return render(request, template, {"page": page})
+    return render(request, template, {"page": page, "teams": teams, "chosen": chosen})

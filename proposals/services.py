@@ -9,8 +9,6 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.sites.models import Site
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.mail import send_mail
@@ -20,6 +18,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.text import slugify
 
+from accounts.models import User
 from catalog.changelog import record_change
 from catalog.models import ChangeLogEntry, ListEntry, Source, Tier, Topic
 
@@ -33,7 +32,7 @@ MODERATE_PERMISSION = "proposals.add_decision"
 PROPOSAL_FIELDS = [name for name in ANSWER_NAMES if name != "topics"]
 
 
-def pending_limit_problem(user: AbstractBaseUser) -> str:
+def pending_limit_problem(user: User) -> str:
     """A message when the reader already has as many proposals waiting as allowed, else ""."""
     pending = Proposal.objects.by(user).pending().count()
     if pending >= settings.PROPOSALS_MAX_PENDING:
@@ -45,7 +44,7 @@ def pending_limit_problem(user: AbstractBaseUser) -> str:
     return ""
 
 
-def daily_limit_problem(user: AbstractBaseUser) -> str:
+def daily_limit_problem(user: User) -> str:
     """A message when the reader has proposed as many new sources in 24 hours as allowed."""
     today = Proposal.objects.by(user).submitted_since(timezone.now() - timedelta(days=1)).count()
     if today >= settings.PROPOSALS_MAX_PER_DAY:
@@ -56,7 +55,7 @@ def daily_limit_problem(user: AbstractBaseUser) -> str:
     return ""
 
 
-def limit_problem(user: AbstractBaseUser) -> str:
+def limit_problem(user: User) -> str:
     """Why the reader may not propose a new source right now, or ""."""
     return pending_limit_problem(user) or daily_limit_problem(user)
 
@@ -64,7 +63,7 @@ def limit_problem(user: AbstractBaseUser) -> str:
 # Writes by readers.
 
 
-def _duplicate_errors(proposal):
+def _duplicate_errors(proposal: Proposal) -> dict[str, str]:
     report = find_duplicates(url=proposal.url, exclude_proposal=proposal if proposal.pk else None)
     if report.source:
         return {"url": f"This source is already in the catalog as “{report.source.title}”."}
@@ -73,7 +72,7 @@ def _duplicate_errors(proposal):
     return {}
 
 
-def _save_answers(proposal, answers, topics):
+def _save_answers(proposal: Proposal, answers: dict[str, Any], topics: Iterable[Topic]) -> Proposal:
     unknown = set(answers) - set(PROPOSAL_FIELDS)
     if unknown:
         raise TypeError(f"Unexpected proposal fields: {', '.join(sorted(unknown))}")
@@ -103,15 +102,15 @@ def _save_answers(proposal, answers, topics):
     return proposal
 
 
-def _lock_user(user):
+def _lock_user(user: User) -> None:
     # Serialises one reader's submissions so two tabs cannot both pass the limits.
-    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    User.objects.select_for_update().filter(pk=user.pk).first()
 
 
 @transaction.atomic
 def submit_proposal(
     *,
-    proposer: AbstractBaseUser,
+    proposer: User,
     topics: Iterable[Topic] = (),
     fetched_metadata: dict | None = None,
     **answers: Any,
@@ -130,7 +129,7 @@ def submit_proposal(
 
 @transaction.atomic
 def resubmit_proposal(
-    *, proposal: Proposal, by: AbstractBaseUser, topics: Iterable[Topic] = (), **answers: Any
+    *, proposal: Proposal, by: User, topics: Iterable[Topic] = (), **answers: Any
 ) -> Proposal:
     """The proposer answers a maintainer's request for changes; the proposal waits again."""
     _lock_user(by)
@@ -153,12 +152,12 @@ def resubmit_proposal(
 # Writes by maintainers.
 
 
-def _require_maintainer(user):
+def _require_maintainer(user: User) -> None:
     if not (user.is_active and user.is_staff and user.has_perm(MODERATE_PERMISSION)):
         raise PermissionDenied("Only maintainers decide proposals.")
 
 
-def _lock_open(proposal):
+def _lock_open(proposal: Proposal) -> Proposal:
     locked = Proposal.objects.select_for_update().select_related("proposer").get(pk=proposal.pk)
     if not locked.is_open:
         raise ValidationError(
@@ -179,7 +178,9 @@ def _checked_reason(reason: str, *, required: bool = True) -> str:
     return reason
 
 
-def _decide(proposal, *, by, action, reason, spam=False):
+def _decide(
+    proposal: Proposal, *, by: User, action: str, reason: str, spam: bool = False
+) -> Decision:
     decision = Decision.objects.create(
         proposal=proposal, maintainer=by, action=action, reason=reason, spam=spam
     )
@@ -217,7 +218,7 @@ def unique_slug(title: str) -> str:
     return slug
 
 
-def _place_after(source, after):
+def _place_after(source: Source, after: Source) -> ListEntry | None:
     """Insert the new source right after `after` in the section that holds it, preferring the
     Wafer list; later entries shift down by one."""
     entry = (
@@ -248,9 +249,9 @@ def _place_after(source, after):
 ACCEPT_OVERRIDES = {*COPIED_TO_SOURCE, "after_source"}
 
 
-def _accepted_values(proposal, overrides):
+def _accepted_values(proposal: Proposal, overrides: dict[str, Any]) -> dict[str, Any]:
     """The new source's fields: the maintainer's correction where given, else the answer."""
-    values = {}
+    values: dict[str, Any] = {}
     for source_field in COPIED_TO_SOURCE:
         if source_field in overrides:
             values[source_field] = overrides[source_field]
@@ -265,7 +266,7 @@ def _accepted_values(proposal, overrides):
 def accept_proposal(
     *,
     proposal: Proposal,
-    by: AbstractBaseUser,
+    by: User,
     overrides: dict[str, Any] | None = None,
     reason: str = "",
 ) -> Source:
@@ -302,11 +303,12 @@ def accept_proposal(
     after = overrides.get("after_source", proposal.after_source)
     if after is not None:
         _place_after(source, after)
-    if proposal.replaces_id and proposal.replaces.replaced_by_id is None:
-        proposal.replaces.replaced_by = source
-        proposal.replaces.save(update_fields=["replaced_by", "updated"])
+    replaced = proposal.replaces
+    if replaced is not None and replaced.replaced_by_id is None:
+        replaced.replaced_by = source
+        replaced.save(update_fields=["replaced_by", "updated"])
         record_change(
-            source=proposal.replaces,
+            source=replaced,
             kind=ChangeLogEntry.Kind.REPLACED,
             detail=f"Superseded by {source.title}.",
             actor=by,
@@ -320,7 +322,7 @@ def accept_proposal(
 
 
 @transaction.atomic
-def request_changes(*, proposal: Proposal, by: AbstractBaseUser, reason: str) -> Decision:
+def request_changes(*, proposal: Proposal, by: User, reason: str) -> Decision:
     _require_maintainer(by)
     reason = _checked_reason(reason)
     proposal = _lock_open(proposal)
@@ -330,9 +332,7 @@ def request_changes(*, proposal: Proposal, by: AbstractBaseUser, reason: str) ->
 
 
 @transaction.atomic
-def reject_proposal(
-    *, proposal: Proposal, by: AbstractBaseUser, reason: str, spam: bool = False
-) -> Decision:
+def reject_proposal(*, proposal: Proposal, by: User, reason: str, spam: bool = False) -> Decision:
     _require_maintainer(by)
     reason = _checked_reason(reason)
     proposal = _lock_open(proposal)
@@ -342,9 +342,7 @@ def reject_proposal(
 
 
 @transaction.atomic
-def bulk_reject(
-    *, proposals: Iterable[Proposal], by: AbstractBaseUser, reason: str, spam: bool = True
-) -> int:
+def bulk_reject(*, proposals: Iterable[Proposal], by: User, reason: str, spam: bool = True) -> int:
     """Reject many open proposals at once (spam); decided ones are left as they are.
 
     Returns how many were rejected.

@@ -7,8 +7,11 @@ request. A `redis.Redis` over a connection pool is safe to share between threads
 borrows a connection), so one per pool is kept. Configure with BACKEND =
 "readinglist.cache.RedisCache"; everything else is Django's.
 
-FailOpenRedisCache is for what has a copy elsewhere (sessions, kept in the database too): a
-Redis that is down or slow reads as a miss and drops writes, logged at most once a minute.
+FailOpenRedisCache is for what may be lost or has a copy elsewhere: a Redis that is down or slow
+reads as a miss, drops writes and grants locks, logged at most once a minute. Sessions are kept in
+the database too. allauth's rate limits read the default cache: during an outage they lift
+(logins go on, unthrottled) rather than turn every sign-in into a server error. The page cache's
+versions must know when a write failed, so they have an alias of their own that raises.
 Django's cached_db sessions fall back to the database on a failed read but not on the refill
 after it, nor on a lookup or delete. While Redis is unreachable but keeps its data (a network
 partition rather than a restart), a session deleted then (a logout) lives on in Redis until it
@@ -59,7 +62,7 @@ def _fail_open[**P, R](
 
 class FailOpenRedisCache(RedisCache):
     def get(self, key: str, default: Any = None, version: int | None = None) -> Any:
-        return _fail_open("session read", default, super().get, key, default, version)
+        return _fail_open("cache read", default, super().get, key, default, version)
 
     def set(
         self,
@@ -68,10 +71,20 @@ class FailOpenRedisCache(RedisCache):
         timeout: float | None = DEFAULT_TIMEOUT,
         version: int | None = None,
     ) -> None:
-        _fail_open("session write", None, super().set, key, value, timeout, version)
+        _fail_open("cache write", None, super().set, key, value, timeout, version)
 
     def delete(self, key: str, version: int | None = None) -> bool:
-        return _fail_open("session delete", False, super().delete, key, version)
+        return _fail_open("cache delete", False, super().delete, key, version)
 
     def has_key(self, key: str, version: int | None = None) -> bool:
-        return _fail_open("session lookup", False, super().has_key, key, version)
+        return _fail_open("cache lookup", False, super().has_key, key, version)
+
+    def add(
+        self,
+        key: str,
+        value: Any,
+        timeout: float | None = DEFAULT_TIMEOUT,
+        version: int | None = None,
+    ) -> bool:
+        # Granted: allauth waits in a loop until its lock is added.
+        return _fail_open("cache add", True, super().add, key, value, timeout, version)

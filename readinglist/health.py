@@ -96,7 +96,9 @@ def _database_error() -> str | None:
 
 
 def _cache_error() -> str | None:
-    for alias in ("default", "pages"):
+    # The page cache's stores, whose clients raise (under Redis the default one reads an outage
+    # as a miss, so asking it would tell nothing).
+    for alias in ("versions" if "versions" in settings.CACHES else "default", "pages"):
         try:
             caches[alias].get(PROBE_CACHE_KEY)
         except CACHE_ERRORS as error:

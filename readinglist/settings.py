@@ -143,7 +143,15 @@ _REDIS_OPTIONS = {"socket_connect_timeout": REDIS_TIMEOUT, "socket_timeout": RED
 PAGE_CACHE_MAX_ENTRIES = env.int("PAGE_CACHE_MAX_ENTRIES", default=20_000)
 if env.str("REDIS_URL", default=""):
     CACHES = {
+        # Rate limits and the rest: an outage reads as empty (readinglist/cache.py says why).
         "default": {
+            "BACKEND": "readinglist.cache.FailOpenRedisCache",
+            "LOCATION": env("REDIS_URL"),
+            "OPTIONS": _REDIS_OPTIONS,
+        },
+        # The page cache's versions, in the same Redis through a client that raises: a version
+        # bump that fails must be known to have failed (readinglist/pagecache/versions.py).
+        "versions": {
             # Django's backend, keeping one Redis client per pool (see readinglist/cache.py).
             "BACKEND": "readinglist.cache.RedisCache",
             "LOCATION": env("REDIS_URL"),

@@ -5,7 +5,25 @@ class TeamsConfig(AppConfig):
     name = "teams"
     verbose_name = "Teams"
 
-    def ready(self):
-        from .signals import connect_signals
+    def ready(self) -> None:
+        from accounts.signup import register_signup_gate
+        from readinglist import pagecache
+
+        from .signals import connect_signals, pending_invitation
 
         connect_signals()
+        # Sign-up by invitation only: a team invitation is the way in.
+        register_signup_gate(pending_invitation)
+        # A team's pages show its name, sessions and members; owners' settings show its
+        # invitations and join links. None of it concerns another team's pages.
+        pagecache.register_memberships(self.get_model("Membership"))
+        pagecache.register(self.get_model("Team"), scope="team", teams=lambda team: [team.pk])
+        for name in ("Session", "Invitation", "JoinLink"):
+            pagecache.register(self.get_model(name), scope="team", teams=_own_team)
+        pagecache.register(self.get_model("Session").sources.through, scope="team", teams=_own_team)
+
+
+def _own_team(row) -> list[int | None]:
+    # For the sessions' reading (an m2m), `row` is the session, or a source when changed from
+    # the source's side: then no team is named and every reader's pages are dropped instead.
+    return [getattr(row, "team_id", None)]

@@ -10,7 +10,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
-from notes.markdown import as_markup, render_markdown
+from readinglist.markdown import as_markup, render_markdown
 
 
 def new_token() -> str:
@@ -132,6 +132,10 @@ class Invitation(models.Model):
     @property
     def is_used(self) -> bool:
         return self.accepted_at is not None
+
+    def admits(self, email: str) -> bool:
+        """Whether a reader with `email` may accept it (signing up or signed in)."""
+        return self.any_email or email.lower() == self.email.lower()
 
 
 class JoinLink(models.Model):

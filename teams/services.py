@@ -1,12 +1,15 @@
 """Writes to teams: keyword-only functions that check the rules and save in one transaction."""
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.text import slugify
+
+from accounts.models import User
 
 from .models import Invitation, JoinLink, Membership, Team, hash_token, new_token
 
@@ -17,7 +20,7 @@ class TeamError(Exception):
     """A rule stopped the change; the message is written for the reader."""
 
 
-def may_create_teams(user) -> bool:
+def may_create_teams(user: User | AnonymousUser) -> bool:
     if not user.is_authenticated:
         return False
     if settings.TEAMS_CREATE == "maintainers":
@@ -37,7 +40,7 @@ def _unique_slug(name: str) -> str:
 def create_team(
     *,
     name: str,
-    owner,
+    owner: User,
     description: str = "",
     auto_join_domains: str = "",
     by_operator: bool = False,
@@ -56,23 +59,23 @@ def create_team(
     return team
 
 
-def membership(team: Team, user) -> Membership | None:
+def membership(team: Team, user: User | AnonymousUser) -> Membership | None:
     if not user.is_authenticated:
         return None
     return Membership.objects.filter(team=team, user=user).first()
 
 
-def _require_owner(team: Team, user) -> None:
+def _require_owner(team: Team, user: User) -> None:
     if not Membership.objects.filter(team=team, user=user, role=Role.OWNER).exists():
         raise TeamError("Only the team's owners may do that.")
 
 
-def _join(team: Team, user) -> tuple[Membership, bool]:
+def _join(team: Team, user: User) -> tuple[Membership, bool]:
     return Membership.objects.get_or_create(team=team, user=user)
 
 
 @transaction.atomic
-def update_team(*, team: Team, by, description: str, auto_join_domains: str) -> Team:
+def update_team(*, team: Team, by: User, description: str, auto_join_domains: str) -> Team:
     _require_owner(team, by)
     team.description = description
     team.auto_join_domains = auto_join_domains
@@ -80,7 +83,7 @@ def update_team(*, team: Team, by, description: str, auto_join_domains: str) -> 
     return team
 
 
-def _check_invite_rate(team: Team, by) -> None:
+def _check_invite_rate(team: Team, by: User) -> None:
     since = timezone.now() - timedelta(hours=1)
     recent = Invitation.objects.filter(created__gte=since)
     limit = settings.TEAMS_INVITES_PER_HOUR
@@ -89,7 +92,7 @@ def _check_invite_rate(team: Team, by) -> None:
 
 
 @transaction.atomic
-def invite(*, team: Team, by, email: str, any_email: bool = False) -> tuple[Invitation, str]:
+def invite(*, team: Team, by: User, email: str, any_email: bool = False) -> tuple[Invitation, str]:
     """Record an invitation and return it with its one-time token (only its hash is stored)."""
     _require_owner(team, by)
     email = email.strip()
@@ -112,18 +115,13 @@ def find_invitation(token: str) -> Invitation | None:
     return Invitation.objects.select_related("team").filter(token_hash=hash_token(token)).first()
 
 
-def invitation_problem(invitation: Invitation, user=None) -> str:
+def invitation_problem(invitation: Invitation, user: User | AnonymousUser | None = None) -> str:
     """Why this invitation cannot be accepted (by this user), or "" if it can."""
     if invitation.is_used:
         return "This invitation has already been used."
     if invitation.is_expired:
         return "This invitation has expired. Ask the team's owners for a new one."
-    if (
-        user is not None
-        and user.is_authenticated
-        and not invitation.any_email
-        and user.email.lower() != invitation.email.lower()
-    ):
+    if user is not None and user.is_authenticated and not invitation.admits(user.email):
         return (
             f"This invitation is for {invitation.email}, and you are signed in as {user.email}. "
             "Sign in with the invited address to accept it."
@@ -132,7 +130,7 @@ def invitation_problem(invitation: Invitation, user=None) -> str:
 
 
 @transaction.atomic
-def accept_invitation(*, invitation: Invitation, user) -> Membership:
+def accept_invitation(*, invitation: Invitation, user: User) -> Membership:
     locked = Invitation.objects.select_for_update().get(pk=invitation.pk)
     problem = invitation_problem(locked, user)
     if problem:
@@ -145,13 +143,15 @@ def accept_invitation(*, invitation: Invitation, user) -> Membership:
 
 
 @transaction.atomic
-def create_join_link(*, team: Team, by, expires=None, max_uses: int | None = None) -> JoinLink:
+def create_join_link(
+    *, team: Team, by: User, expires: datetime | None = None, max_uses: int | None = None
+) -> JoinLink:
     _require_owner(team, by)
     return JoinLink.objects.create(team=team, created_by=by, expires=expires, max_uses=max_uses)
 
 
 @transaction.atomic
-def revoke_join_link(*, link: JoinLink, by) -> JoinLink:
+def revoke_join_link(*, link: JoinLink, by: User) -> JoinLink:
     _require_owner(link.team, by)
     link.revoked = True
     link.save(update_fields=["revoked"])
@@ -159,7 +159,7 @@ def revoke_join_link(*, link: JoinLink, by) -> JoinLink:
 
 
 @transaction.atomic
-def join_by_link(*, link: JoinLink, user) -> tuple[Membership, bool]:
+def join_by_link(*, link: JoinLink, user: User) -> tuple[Membership, bool]:
     """Join through a link; a member who follows it again uses nothing up."""
     locked = JoinLink.objects.select_for_update().select_related("team").get(pk=link.pk)
     existing = membership(locked.team, user)
@@ -171,12 +171,12 @@ def join_by_link(*, link: JoinLink, user) -> tuple[Membership, bool]:
     return _join(locked.team, user)
 
 
-def _other_owners(team: Team, user) -> bool:
+def _other_owners(team: Team, user: User) -> bool:
     return Membership.objects.filter(team=team, role=Role.OWNER).exclude(user=user).exists()
 
 
 @transaction.atomic
-def remove_member(*, team: Team, by, user) -> None:
+def remove_member(*, team: Team, by: User, user: User) -> None:
     _require_owner(team, by)
     target = Membership.objects.select_for_update().filter(team=team, user=user).first()
     if target is None:
@@ -187,7 +187,7 @@ def remove_member(*, team: Team, by, user) -> None:
 
 
 @transaction.atomic
-def promote(*, team: Team, by, user) -> Membership:
+def promote(*, team: Team, by: User, user: User) -> Membership:
     _require_owner(team, by)
     target = Membership.objects.filter(team=team, user=user).first()
     if target is None:
@@ -198,7 +198,7 @@ def promote(*, team: Team, by, user) -> Membership:
 
 
 @transaction.atomic
-def leave(*, team: Team, user) -> None:
+def leave(*, team: Team, user: User) -> None:
     own = Membership.objects.select_for_update().filter(team=team, user=user).first()
     if own is None:
         raise TeamError("You are not a member of this team.")
@@ -210,7 +210,7 @@ def leave(*, team: Team, user) -> None:
 
 
 @transaction.atomic
-def rotate_calendar_token(*, team: Team, by) -> Team:
+def rotate_calendar_token(*, team: Team, by: User) -> Team:
     if membership(team, by) is None:
         raise TeamError("Only members may change the calendar link.")
     team.calendar_token = new_token()
@@ -223,10 +223,10 @@ def domain_of(email: str) -> str:
 
 
 @transaction.atomic
-def join_teams_by_domain(*, user, email: str) -> list[Team]:
+def join_teams_by_domain(*, user: User, email: str) -> list[Team]:
     """Add a reader to every team that lists their verified address's domain."""
     domain = domain_of(email)
-    joined = []
+    joined: list[Team] = []
     for team in Team.objects.filter(auto_join_domains__icontains=domain):
         if domain in team.domain_list:
             try:

@@ -4,13 +4,29 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods
 
 from . import services
 from .access import member_team, readers_time_zone
 from .forms import SessionForm
 from .models import Session
 from .sessions import may_edit, save_session
+
+
+@login_required
+@require_GET
+def session_detail(request, slug, pk):
+    """A session: when, what to read (with the member's own status), and its discussion."""
+    team, _ = member_team(request, slug)
+    session = get_object_or_404(
+        Session.objects.select_related("facilitator").prefetch_related("sources"), team=team, pk=pk
+    )
+    with readers_time_zone(request.user):
+        return render(
+            request,
+            "teams/session_detail.html",
+            {"team": team, "session": session, "may_edit": may_edit(session, team, request.user)},
+        )
 
 
 @login_required

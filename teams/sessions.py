@@ -40,6 +40,21 @@ def next_session(team: Team) -> Session | None:
     )
 
 
+def next_sessions_of(user, since=None) -> list[Session]:
+    """The next session of each of the reader's teams, by start: two queries."""
+    since = since or timezone.now()
+    upcoming = (
+        Session.objects.filter(team__memberships__user=user, starts_at__gte=since)
+        .select_related("team")
+        .prefetch_related("sources")
+        .order_by("team_id", "starts_at", "pk")
+    )
+    firsts: dict[int, Session] = {}
+    for session in upcoming:
+        firsts.setdefault(session.team_id, session)
+    return sorted(firsts.values(), key=lambda session: (session.starts_at, session.pk))
+
+
 def due_for_reminder(now=None):
     now = now or timezone.now()
     horizon = now + timedelta(days=settings.TEAMS_REMINDER_DAYS)

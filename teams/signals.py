@@ -3,8 +3,10 @@
 from allauth.account.models import EmailAddress
 from allauth.account.signals import email_confirmed, user_signed_up
 from allauth.socialaccount.signals import social_account_added
+from django.http import HttpRequest
 
 from . import services
+from .models import Invitation
 
 INVITATION_SESSION_KEY = "teams_invitation"
 
@@ -37,6 +39,16 @@ def _accept_pending_invitation(request, user) -> None:
     services.accept_invitation(invitation=invitation, user=user)
     if user.email.lower() == invitation.email.lower():
         EmailAddress.objects.filter(user=user, email__iexact=invitation.email).update(verified=True)
+
+
+def pending_invitation(request: HttpRequest | None) -> Invitation | None:
+    """The valid invitation this visitor arrived with, if any: the sign-up gate accounts asks
+    when sign-up is by invitation only."""
+    token = request.session.get(INVITATION_SESSION_KEY) if request is not None else None
+    invitation = services.find_invitation(token) if token else None
+    if invitation is None or services.invitation_problem(invitation):
+        return None
+    return invitation
 
 
 def connect_signals() -> None:

@@ -30,5 +30,12 @@ urlpatterns = [
         name="calendar",
     ),
     path("teams/<slug:slug>/sessions/new/", session_views.session_form, name="session-create"),
-    path("teams/<slug:slug>/sessions/<int:pk>/", session_views.session_form, name="session-edit"),
+    path(
+        "teams/<slug:slug>/sessions/<int:pk>/", session_views.session_detail, name="session-detail"
+    ),
+    path(
+        "teams/<slug:slug>/sessions/<int:pk>/edit/",
+        session_views.session_form,
+        name="session-edit",
+    ),
 ]

@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
 from . import services
@@ -36,12 +37,15 @@ def team_list(request):
 
 
 def _detail_context(request, team, member, **forms) -> dict:
+    sessions = team.sessions.select_related("facilitator").prefetch_related("sources")
+    now = timezone.now()
     context = {
         "team": team,
         "member": member,
         "memberships": team.memberships.select_related("user").order_by("-role", "user__email"),
         "next_session": next_session(team),
-        "sessions": team.sessions.select_related("facilitator").prefetch_related("sources"),
+        "upcoming": sessions.filter(starts_at__gte=now),
+        "past": sessions.filter(starts_at__lt=now).order_by("-starts_at", "-pk"),
         "may_plan": may_edit(None, team, request.user),
         "calendar_url": site_url(f"/teams/{team.slug}/calendar/{team.calendar_token}.ics"),
     }

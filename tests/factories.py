@@ -93,3 +93,28 @@ class NoteFactory(factory.django.DjangoModelFactory):
     source = factory.SubFactory(SourceFactory)
     body = factory.Sequence(lambda n: f"Note number {n} on the *mechanism*.")
     visibility = "private"
+    team = factory.LazyAttribute(
+        lambda note: first_team_of(note.user) if note.visibility == "team" else None
+    )
+
+
+def first_team_of(user):
+    """The author's first team, or a team "Readers" they join: a team note needs a team."""
+    from teams.models import Membership, Team
+
+    membership = Membership.objects.filter(user=user).select_related("team").first()
+    if membership:
+        return membership.team
+    team, _ = Team.objects.get_or_create(slug="readers", defaults={"name": "Readers"})
+    Membership.objects.create(team=team, user=user)
+    return team
+
+
+def join_team(*users, slug="readers"):
+    """Put readers in one team (created when missing), as teammates."""
+    from teams.models import Membership, Team
+
+    team, _ = Team.objects.get_or_create(slug=slug, defaults={"name": slug.title()})
+    for user in users:
+        Membership.objects.get_or_create(team=team, user=user)
+    return team

@@ -1,3 +1,4 @@
+from ..related.models import SourceNeighbour
 from .changes import ChangeLogEntry
 from .search_entries import SearchEntry
 from .sources import ListEntry, ListSection, ReadingList, Source, Tier, Topic
@@ -9,6 +10,7 @@ __all__ = [
     "ReadingList",
     "SearchEntry",
     "Source",
+    "SourceNeighbour",
     "Tier",
     "Topic",
 ]

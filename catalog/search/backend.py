@@ -2,16 +2,19 @@
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
-from django.db.models import F, Q, QuerySet
+from django.db.models import Expression, F, Q, QuerySet
+from django.db.models.expressions import Combinable
 
 from ..models import ListEntry, Source, Topic
+from .facets import Facets
 from .parsing import ParsedQuery, SearchParams
 
 SUGGESTIONS = 3
 
 # Orders that do not depend on the query; sources and search entries both have these fields.
-ORDERINGS = {
+ORDERINGS: dict[str, tuple[str | Combinable, ...]] = {
     "newest": ("-created", "-pk"),
     "title": ("title", "pk"),
     "year": (F("year").desc(nulls_last=True), "title", "pk"),
@@ -24,13 +27,13 @@ class Suggestion:
     slug: str
 
 
-def narrowed(
-    rows: QuerySet,
+def narrowed[Rows: QuerySet[Any]](
+    rows: Rows,
     params: SearchParams,
     *,
     in_topic: Callable[[Topic], Q],
     source_id: str = "pk",
-) -> QuerySet:
+) -> Rows:
     """`rows` (sources, or search entries) narrowed by every filter of the page.
 
     `in_topic(topic)` is the backend's condition for "in this topic or one of its sub-topics".
@@ -49,17 +52,57 @@ def narrowed(
     return rows
 
 
-def cards(ids: list[int], using: str, **annotations) -> list[Source]:
+def cards(ids: list[int], using: str, **annotations: Expression) -> list[Source]:
     """The page's sources, in the order of `ids`, with what their cards show."""
     found = Source.objects.using(using).for_cards().annotate(**annotations).in_bulk(ids)
     return [found[pk] for pk in ids if pk in found]
 
 
-class Backend:
-    """Given matches, the ids of the sources in the chosen order, and the page's cards."""
+# What a search card shows beyond the source's fields is set on the Source instances the page
+# shows, for the template to read as `source.snippet` and `source.marked_title`, as the ORM sets
+# annotations. The model declares neither, so they are written and read only through these
+# functions, which give them a type.
+SNIPPET, MARKED_TITLE = "snippet", "marked_title"
+
+
+def set_card_text(source: Source, *, snippet: str, marked_title: str) -> None:
+    setattr(source, SNIPPET, snippet)
+    setattr(source, MARKED_TITLE, marked_title)
+
+
+def marked_title(source: Source) -> str:
+    """The card's label set by set_card_text() ("" when the title has no match)."""
+    label: str = getattr(source, MARKED_TITLE)
+    return label
+
+
+def set_marked_title(source: Source, label: str) -> None:
+    setattr(source, MARKED_TITLE, label)
+
+
+def text_annotation(source: Source, name: str) -> str | None:
+    """A text column that cards() annotated `source` with (None where SQL gave NULL)."""
+    value: str | None = getattr(source, name)
+    return value
+
+
+class Backend[Matches: QuerySet[Any]]:
+    """Given matches, the ids of the sources in the chosen order, and the page's cards.
+
+    `Matches` is what the backend searches: sources, or search entries.
+    """
 
     def prepare(self, query: ParsedQuery, using: str, *, exact: bool = False) -> ParsedQuery:
         return query
+
+    def matches(self, params: SearchParams, query: ParsedQuery, using: str) -> Matches:
+        raise NotImplementedError
+
+    def facet_counts(self, matches: Matches, sort: str, query: ParsedQuery, page: int) -> Facets:
+        raise NotImplementedError
+
+    def suggestions(self, query: ParsedQuery, using: str) -> list[Suggestion]:
+        raise NotImplementedError
 
     def result_cards(self, ids: list[int], query: ParsedQuery, using: str) -> list[Source]:
         """The page's cards, with snippets and marked titles when there is a query."""
@@ -70,10 +113,10 @@ class Backend:
             # Set, if empty: a missing attribute costs the template a dir() of the model (about
             # 20 µs each, three per card).
             for source in sources:
-                source.snippet = source.marked_title = ""
+                set_card_text(source, snippet="", marked_title="")
         return sources
 
-    def ordered_ids(self, matches: QuerySet, sort: str, query: ParsedQuery) -> QuerySet:
+    def ordered_ids(self, matches: Matches, sort: str, query: ParsedQuery) -> QuerySet[Any, int]:
         if sort == "relevance":
             ordered = self.by_relevance(matches, query)
         elif sort == "list":
@@ -85,8 +128,8 @@ class Backend:
     def add_snippets(self, sources: list[Source], query: ParsedQuery) -> None:
         raise NotImplementedError
 
-    def by_relevance(self, matches: QuerySet, query: ParsedQuery) -> QuerySet:
+    def by_relevance(self, matches: Matches, query: ParsedQuery) -> Matches:
         raise NotImplementedError
 
-    def in_list_order(self, matches: QuerySet) -> QuerySet:
+    def in_list_order(self, matches: Matches) -> Matches:
         raise NotImplementedError

@@ -10,6 +10,7 @@ compares the database's installed functions with what this declaration generates
 
 from dataclasses import dataclass
 from itertools import groupby
+from typing import Any
 
 from django.db import models
 
@@ -20,6 +21,14 @@ WEIGHTS = "ABCD"
 # What a match at each weight is worth to ts_rank. The title counts far more than anything
 # else: readers search for names.
 RANK_WEIGHTS = {"A": 1.0, "B": 0.4, "C": 0.2, "D": 0.05}
+
+
+def column_of(model: type[models.Model], name: str) -> str:
+    """The database column of `model`'s concrete field `name`."""
+    field = model._meta.get_field(name)
+    if not isinstance(field, models.Field) or field.column is None:
+        raise TypeError(f"{model.__name__}.{name} is not a column")
+    return field.column
 
 
 @dataclass(frozen=True)
@@ -35,7 +44,7 @@ class Field:
     list_separator: str = ""
 
     def sql(self, row: str) -> str:
-        column = f"{row}.{Source._meta.get_field(self.name).column}"
+        column = f"{row}.{column_of(Source, self.name)}"
         if self.list_separator:
             return f"replace({column}, '{self.list_separator}', ' ')"
         return column
@@ -50,12 +59,15 @@ class Related:
     weight: str
 
     @property
-    def link(self) -> models.ManyToManyField:
-        return Source._meta.get_field(self.name)
+    def link(self) -> "models.ManyToManyField[Any, Any]":  # fields are generic to mypy only
+        link = Source._meta.get_field(self.name)
+        if not isinstance(link, models.ManyToManyField):
+            raise TypeError(f"Source.{self.name} is not a many-to-many field")
+        return link
 
     @property
     def through_table(self) -> str:
-        return self.link.remote_field.through._meta.db_table
+        return self.link.m2m_db_table()
 
     @property
     def source_column(self) -> str:
@@ -71,7 +83,7 @@ class Related:
 
     @property
     def text_column(self) -> str:
-        return self.link.related_model._meta.get_field(self.field).column
+        return column_of(self.link.related_model, self.field)
 
     def sql(self, row: str) -> str:
         return (
@@ -81,7 +93,9 @@ class Related:
         )
 
 
-SEARCH_DOCUMENT = (
+type Document = tuple[Field | Related, ...]
+
+SEARCH_DOCUMENT: Document = (
     Field("title", "A"),
     Field("authors", "B"),
     Field("aliases", "B", list_separator=","),
@@ -96,18 +110,16 @@ def rank_weights() -> list[float]:
     return [RANK_WEIGHTS[weight] for weight in reversed(WEIGHTS)]
 
 
-def source_fields(document: tuple = SEARCH_DOCUMENT) -> list[str]:
+def source_fields(document: Document = SEARCH_DOCUMENT) -> list[str]:
     """The source's own searched columns, in declaration order."""
-    return [
-        Source._meta.get_field(part.name).column for part in document if isinstance(part, Field)
-    ]
+    return [column_of(Source, part.name) for part in document if isinstance(part, Field)]
 
 
-def related_parts(document: tuple = SEARCH_DOCUMENT) -> list[Related]:
+def related_parts(document: Document = SEARCH_DOCUMENT) -> list[Related]:
     return [part for part in document if isinstance(part, Related)]
 
 
-def document_sql(document: tuple = SEARCH_DOCUMENT, row: str = "s") -> str:
+def document_sql(document: Document = SEARCH_DOCUMENT, row: str = "s") -> str:
     """The tsvector of source `row`: one setweight(to_tsvector(...)) per weight, A first.
 
     Parts of the same weight are parsed as one text, so their words take consecutive positions.

@@ -1,5 +1,6 @@
 """Facet counts per tier, kind, year, topic and list, in one statement, and what they link to."""
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
@@ -101,7 +102,7 @@ class Facets:
 
     @property
     def decades(self) -> list[FacetItem]:
-        counts = {}
+        counts: dict[int, int] = {}
         for year, count in self.years.items():
             counts[year - year % 10] = counts.get(year - year % 10, 0) + count
         return [
@@ -192,7 +193,7 @@ def facet_counts(
         return _facets(cursor.fetchall())
 
 
-def _tables(quote) -> dict[str, str]:
+def _tables(quote: Callable[[str], str]) -> dict[str, str]:
     return {
         "tier": quote(Tier._meta.db_table),
         "source_topics": quote(Source.topics.through._meta.db_table),

@@ -2,6 +2,7 @@
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -10,7 +11,7 @@ from django.db import connections
 from django.utils.html import format_html
 
 from ..models import Source
-from .backend import Suggestion, cards
+from .backend import Backend, Suggestion, cards, marked_title, set_marked_title
 from .facets import Facets, YearChart
 from .parsing import ParsedQuery, SearchParams, chosen_sort, parse_query
 from .postgres import PostgresBackend
@@ -30,7 +31,7 @@ class Chip:
 
 @dataclass
 class SearchPage:
-    page: Page
+    page: Page[Source]
     facets: Facets
     query: ParsedQuery
     sort: str
@@ -39,7 +40,9 @@ class SearchPage:
     clear_filters: dict = field(default_factory=lambda: dict(CLEAR_FILTERS))
 
 
-def backend_for(using: str) -> PostgresBackend | ContainsBackend:
+def backend_for(using: str) -> Backend[Any]:
+    """The backend for the connection's vendor. Which one, and so what its matches are (search
+    entries or sources), is known only at run time; a backend only gets back its own matches."""
     if connections[using].vendor == "postgresql":
         return PostgresBackend()
     return ContainsBackend()
@@ -106,10 +109,13 @@ def tell_apart(sources: list[Source]) -> None:
         host = urlsplit(source.url).hostname or ""
         if source.kind == Source.Kind.REPOSITORY and host:
             label += ", " + host.removeprefix("www.")
-        source.marked_title = format_html(
-            '{} <span class="title-kind">({})</span>',
-            source.marked_title or source.title,
-            label,
+        set_marked_title(
+            source,
+            format_html(
+                '{} <span class="title-kind">({})</span>',
+                marked_title(source) or source.title,
+                label,
+            ),
         )
 
 
@@ -130,7 +136,7 @@ def search_sources(params: SearchParams, *, using: str = "default") -> SearchPag
     sort = chosen_sort(params, query)
     facets = backend.facet_counts(matches, sort, query, params.page)
     # The paginator only does the page arithmetic: the facet query already counted the matches.
-    paginator = Paginator((), settings.CATALOG_PAGE_SIZE)
+    paginator: Paginator[Source] = Paginator((), settings.CATALOG_PAGE_SIZE)
     paginator.count = facets.total
     page = paginator.get_page(params.page)
     if facets.page_ids and page.number == params.page:
@@ -141,9 +147,10 @@ def search_sources(params: SearchParams, *, using: str = "default") -> SearchPag
         ids = list(ordered[page.start_index() - 1 : page.end_index()])
     else:
         ids = []
-    page.object_list = backend.result_cards(ids, query, using)
-    tell_apart(page.object_list)
-    suggestions = []
+    sources = backend.result_cards(ids, query, using)
+    tell_apart(sources)
+    page.object_list = sources
+    suggestions: list[Suggestion] = []
     if not facets.total and query:
         # Closest titles across the whole catalog: the filters may be what hid them.
         suggestions = backend.suggestions(query, using)

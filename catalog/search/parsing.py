@@ -25,14 +25,14 @@ SORTS = {
 @dataclass(frozen=True)
 class ParsedQuery:
     text: str = ""
-    words: tuple = ()
-    phrases: tuple = ()
-    excluded: tuple = ()
+    words: tuple[str, ...] = ()
+    phrases: tuple[str, ...] = ()
+    excluded: tuple[str, ...] = ()
     any_of: bool = False
     # The query as searched after typo correction, when a word was replaced ("" if none).
     corrected: str = ""
     # ((source id, name level), ...): the sources the query names (see names.py).
-    named: tuple = ()
+    named: tuple[tuple[int, float], ...] = ()
 
     def __bool__(self) -> bool:
         return bool(self.words or self.phrases)
@@ -43,7 +43,7 @@ class ParsedQuery:
         return bool(self.phrases or self.excluded or self.any_of)
 
     @property
-    def highlight_words(self) -> tuple:
+    def highlight_words(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys([*self.words, *(w for p in self.phrases for w in p.split())]))
 
 
@@ -60,7 +60,10 @@ def parse_query(text: str) -> ParsedQuery:
     Everything that is not a word character is dropped here, so `&|!:*()` and quotes can never
     reach tsquery syntax, and unbalanced quotes simply run to the end of the query.
     """
-    words, phrases, excluded, any_of = [], [], [], False
+    words: list[str] = []
+    phrases: list[str] = []
+    excluded: list[str] = []
+    any_of = False
     for negated, phrase, bare in TOKEN.findall(text):
         if bare:
             if bare.lower() == "or" and words:

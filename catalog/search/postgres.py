@@ -5,7 +5,8 @@ rank by the declared weights, snippets by ts_headline in the same statement as t
 """
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import TypedDict
 
 from django.contrib.postgres.expressions import ArraySubquery
 from django.contrib.postgres.search import (
@@ -16,10 +17,19 @@ from django.contrib.postgres.search import (
 )
 from django.db import connections
 from django.db.models import Case, F, FloatField, Q, QuerySet, When
+from django.db.models.expressions import Combinable, CombinedExpression
 
 from ..models import SearchEntry, Source, Topic
 from . import ranking
-from .backend import SUGGESTIONS, Backend, Suggestion, cards, narrowed
+from .backend import (
+    SUGGESTIONS,
+    Backend,
+    Suggestion,
+    cards,
+    narrowed,
+    set_card_text,
+    text_annotation,
+)
 from .document import LANGUAGE, rank_weights
 from .facets import ARRAY_COUNTS, Facets, facet_counts
 from .names import NAMED_BONUS, named_sources
@@ -54,17 +64,35 @@ FROM unnest(%s::text[]) AS q(w)
 
 @dataclass(frozen=True)
 class PreparedQuery(ParsedQuery):
-    tsquery: SearchQuery | None = None
-    tier_ids: tuple = ()  # ((tier slug, id), ...)
+    """A query with words, as prepare() returns it: what every search statement needs."""
+
+    tsquery: SearchQuery = field(kw_only=True)
+    tier_ids: tuple[tuple[str, int], ...] = ()  # ((tier slug, id), ...)
 
 
-class PostgresBackend(Backend):
+def prepared(query: ParsedQuery) -> PreparedQuery:
+    """`query` as PostgresBackend.prepare() returned it, for a query with words."""
+    if not isinstance(query, PreparedQuery):
+        raise TypeError("a query with words must come from PostgresBackend.prepare()")
+    return query
+
+
+class HeadlineMarkers(TypedDict):
+    start_sel: str
+    stop_sel: str
+    config: str
+
+
+type Entries = QuerySet[SearchEntry]
+
+
+class PostgresBackend(Backend[Entries]):
     """Websearch syntax, prefix on the last word, corrected typos, weighted rank."""
 
     WEIGHTS = rank_weights()
 
     # SourceQuerySet.in_list_order(), from the list positions the entries keep.
-    LIST_ORDER = (
+    LIST_ORDER: tuple[str | Combinable, ...] = (
         *(
             F(name).asc(nulls_last=True)
             for name in ("first_list", "first_section", "first_position")
@@ -113,7 +141,7 @@ class PostgresBackend(Backend):
             tier_ids=tuple(tiers.items()),
         )
 
-    def _words_query(self, words: tuple, using: str) -> tuple[str, str]:
+    def _words_query(self, words: tuple[str, ...], using: str) -> tuple[str, str]:
         """A to_tsquery string built only from word characters, so it is always valid syntax,
         and the words as corrected ("" when no word needed correcting)."""
         compounds = [a + b for a, b in itertools.pairwise(words)]
@@ -161,14 +189,14 @@ class PostgresBackend(Backend):
         known = {word: best for word, best, _ in rows if best}
         return known, {word for word, _, starts in rows if starts}
 
-    def matches(self, params: SearchParams, query: ParsedQuery, using: str) -> QuerySet:
+    def matches(self, params: SearchParams, query: ParsedQuery, using: str) -> Entries:
         """Search entries, not sources: narrow rows for counting and ranking."""
         entries = narrowed(
             SearchEntry.objects.using(using), params, in_topic=self._in_topic, source_id="source_id"
         )
         if not query:
             return entries
-        found = Q(document=query.tsquery)
+        found = Q(document=prepared(query).tsquery)
         if query.named:
             # A name that is not in the text (an acronym of the title) still finds its source.
             found |= Q(source_id__in=[pk for pk, _ in query.named])
@@ -179,7 +207,7 @@ class PostgresBackend(Backend):
         family = Topic.objects.filter(Q(pk=topic.pk) | Q(parent=topic.pk)).values("pk")
         return Q(topic_ids__overlap=ArraySubquery(family))
 
-    def _rank(self, query: PreparedQuery):
+    def _rank(self, query: PreparedQuery) -> CombinedExpression:
         """Text rank times the source's prior, with named sources above everything else."""
         text_rank = SearchRank(F("document"), query.tsquery, weights=self.WEIGHTS)
         rank = text_rank * ranking.prior_expression(dict(query.tier_ids))
@@ -191,13 +219,15 @@ class PostgresBackend(Backend):
             rank = rank + Case(*named, default=ranking.double(0.0), output_field=FloatField())
         return rank
 
-    def by_relevance(self, matches: QuerySet, query: ParsedQuery) -> QuerySet:
-        return matches.alias(rank=self._rank(query)).order_by(F("rank").desc(), "title", "pk")
+    def by_relevance(self, matches: Entries, query: ParsedQuery) -> Entries:
+        return matches.alias(rank=self._rank(prepared(query))).order_by(
+            F("rank").desc(), "title", "pk"
+        )
 
-    def in_list_order(self, matches: QuerySet) -> QuerySet:
+    def in_list_order(self, matches: Entries) -> Entries:
         return matches.order_by(*self.LIST_ORDER)
 
-    def facet_counts(self, matches: QuerySet, sort: str, query: ParsedQuery, page: int) -> Facets:
+    def facet_counts(self, matches: Entries, sort: str, query: ParsedQuery, page: int) -> Facets:
         """Facets and the page's ids, from one scan of the matches.
 
         Ranking needs every match's document, as counting does: one statement reads them once
@@ -206,7 +236,7 @@ class PostgresBackend(Backend):
         """
         extra, order = self.PAGE_ORDERS[sort]
         if sort == "relevance":
-            matches = matches.annotate(rank=self._rank(query))
+            matches = matches.annotate(rank=self._rank(prepared(query)))
         columns = ("source_id", "tier_id", "kind", "year", "topic_ids", "list_ids", *extra)
         names = ("id", *columns[1:])
         return facet_counts(matches.values_list(*columns), names, ARRAY_COUNTS, page=(page, order))
@@ -215,27 +245,32 @@ class PostgresBackend(Backend):
         """The page's cards; with a query, their snippets come in the same statement."""
         if not query:
             return super().result_cards(ids, query, using)
-        marked = {"start_sel": START_SEL, "stop_sel": STOP_SEL, "config": LANGUAGE}
+        tsquery = prepared(query).tsquery
+        marked = HeadlineMarkers(start_sel=START_SEL, stop_sel=STOP_SEL, config=LANGUAGE)
         sources = cards(
             ids,
             using,
             headline=SearchHeadline(
                 "summary",
-                query.tsquery,
+                tsquery,
                 max_words=SNIPPET_WORDS // 2,
                 min_words=SNIPPET_WORDS // 4,
-                short_word=2,
+                # ts_headline's ShortWord is a number of characters; django-stubs types it str.
+                short_word=2,  # type: ignore[arg-type]
                 max_fragments=2,
                 fragment_delimiter=FRAGMENT_DELIMITER,
                 **marked,
             ),
-            title_headline=SearchHeadline("title", query.tsquery, highlight_all=True, **marked),
+            title_headline=SearchHeadline("title", tsquery, highlight_all=True, **marked),
         )
         for source in sources:
-            source.snippet = headline_snippet(source.headline or "", source.summary) or (
-                first_sentence(source.summary)
+            summary_headline = text_annotation(source, "headline") or ""
+            set_card_text(
+                source,
+                snippet=headline_snippet(summary_headline, source.summary)
+                or first_sentence(source.summary),
+                marked_title=marked_snippet(text_annotation(source, "title_headline") or ""),
             )
-            source.marked_title = marked_snippet(source.title_headline or "")
         return sources
 
     def suggestions(self, query: ParsedQuery, using: str) -> list[Suggestion]:

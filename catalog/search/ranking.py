@@ -7,6 +7,7 @@ it. The prior multiplies the text rank (PostgreSQL) or breaks ties between equal
 """
 
 from django.db.models import Case, F, FloatField, Q, Subquery, Value, When
+from django.db.models.expressions import CombinedExpression
 from django.db.models.functions import Cast, Coalesce, Greatest
 
 from ..models import Tier
@@ -30,7 +31,9 @@ def double(number: float) -> Cast:
     return Cast(Value(number), FloatField())
 
 
-def prior_expression(tier_ids: dict[str, int] | None = None, primary: Q | None = None) -> Case:
+def prior_expression(
+    tier_ids: dict[str, int] | None = None, primary: Q | None = None
+) -> CombinedExpression:
     """tier prior x primary prior x age, for rows with `tier_id` and `year` (entries, sources).
 
     With `tier_ids` ({slug: id}) the tiers are compared by id, which costs next to nothing per

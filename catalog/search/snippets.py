@@ -1,6 +1,7 @@
 """Snippets and marked titles: catalog text escaped, matched words wrapped in <mark>."""
 
 import re
+from collections.abc import Iterable
 
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
@@ -22,24 +23,24 @@ def marked_snippet(headline: str) -> SafeString | str:
     if START_SEL not in headline:
         return ""
     kept = {START_SEL, STOP_SEL}
-    text = escape(CONTROL.sub(lambda m: m.group() if m.group() in kept else "", headline))
+    escaped = escape(CONTROL.sub(lambda m: m.group() if m.group() in kept else "", headline))
     # escape() leaves the markers alone, so every other character of the data is escaped here.
-    text = text.replace(START_SEL, "<mark>").replace(STOP_SEL, "</mark>")
-    return mark_safe(text)
+    return mark_safe(escaped.replace(START_SEL, "<mark>").replace(STOP_SEL, "</mark>"))
 
 
-def words_pattern(words: tuple | list) -> re.Pattern | None:
+def words_pattern(words: Iterable[str]) -> re.Pattern[str] | None:
     """One pattern matching any of the words, longest first; None when no word is worth it."""
-    words = [w for w in words if len(w) > 1]  # marking every "a" helps nobody
-    if not words:
+    worth_marking = [w for w in words if len(w) > 1]  # marking every "a" helps nobody
+    if not worth_marking:
         return None
-    alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    alternatives = "|".join(re.escape(w) for w in sorted(worth_marking, key=len, reverse=True))
     return re.compile(alternatives, re.IGNORECASE)
 
 
-def marked_words(text: str, pattern: re.Pattern) -> SafeString | str:
+def marked_words(text: str, pattern: re.Pattern[str]) -> SafeString | str:
     """The text escaped, with every match of pattern wrapped in <mark> ("" if none)."""
-    pieces, last = [], 0
+    pieces: list[str] = []
+    last = 0
     for found in pattern.finditer(text):
         pieces.append(escape(text[last : found.start()]))
         pieces.append(format_html("<mark>{}</mark>", found.group()))
@@ -50,9 +51,11 @@ def marked_words(text: str, pattern: re.Pattern) -> SafeString | str:
     return mark_safe("".join(str(p) for p in pieces))
 
 
-def plain_snippet(text: str, pattern: re.Pattern | None) -> SafeString | str:
+def plain_snippet(text: str, pattern: re.Pattern[str] | None) -> SafeString | str:
     """A window of the summary around the first match, matched words wrapped in <mark>."""
-    first = pattern.search(text) if text and pattern else None
+    if not text or pattern is None:
+        return ""
+    first = pattern.search(text)
     if not first:
         return ""
     tokens = text.split()
@@ -90,7 +93,8 @@ def headline_snippet(headline: str, text: str) -> SafeString | str:
     wherever text is left out (before, between and after the fragments). "" if no match."""
     if START_SEL not in headline:
         return ""
-    pieces, position = [], 0
+    pieces: list[str] = []
+    position = 0
     for fragment in headline.split(FRAGMENT_DELIMITER):
         plain = fragment.replace(START_SEL, "").replace(STOP_SEL, "").strip()
         found = text.find(plain, position) if plain else -1

@@ -4,10 +4,11 @@ matches first, closest titles by difflib when nothing matches."""
 import difflib
 from dataclasses import replace
 
-from django.db.models import Case, FloatField, IntegerField, Q, QuerySet, Value, When
+from django.db.models import Case, FloatField, IntegerField, Q, Value, When
 
 from ..models import Source, Topic
-from .backend import SUGGESTIONS, Backend, Suggestion, narrowed
+from ..querysets import SourceQuerySet
+from .backend import SUGGESTIONS, Backend, Suggestion, narrowed, set_card_text
 from .facets import JOIN_COUNTS, MATCH_COLUMNS, Facets, facet_counts
 from .names import named_sources
 from .parsing import ParsedQuery, SearchParams
@@ -15,7 +16,7 @@ from .ranking import prior_expression
 from .snippets import first_sentence, marked_words, plain_snippet, words_pattern
 
 
-class ContainsBackend(Backend):
+class ContainsBackend(Backend[SourceQuerySet]):
     """Every word must appear somewhere; sources with the words in their title come first."""
 
     FIELDS = ("title", "authors", "aliases", "venue", "summary")
@@ -26,7 +27,7 @@ class ContainsBackend(Backend):
         named, _ = named_sources([query.text], using)
         return replace(query, named=tuple(named.items()))
 
-    def matches(self, params: SearchParams, query: ParsedQuery, using: str) -> QuerySet:
+    def matches(self, params: SearchParams, query: ParsedQuery, using: str) -> SourceQuerySet:
         """The published sources the page shows, before ordering."""
         sources = narrowed(Source.objects.using(using).published(), params, in_topic=self._in_topic)
         if not query:
@@ -44,10 +45,12 @@ class ContainsBackend(Backend):
         tagged = Source.topics.through.objects.filter(Q(topic=topic) | Q(topic__parent=topic))
         return Q(pk__in=tagged.values("source_id"))
 
-    def in_list_order(self, matches: QuerySet) -> QuerySet:
+    def in_list_order(self, matches: SourceQuerySet) -> SourceQuerySet:
         return matches.in_list_order()
 
-    def facet_counts(self, matches: QuerySet, sort: str, query: ParsedQuery, page: int) -> Facets:
+    def facet_counts(
+        self, matches: SourceQuerySet, sort: str, query: ParsedQuery, page: int
+    ) -> Facets:
         columns = ("pk", "tier_id", "kind", "year")
         return facet_counts(matches.values_list(*columns), MATCH_COLUMNS, JOIN_COUNTS)
 
@@ -58,7 +61,7 @@ class ContainsBackend(Backend):
         topics = Source.topics.through.objects.filter(topic__name__icontains=text)
         return condition | Q(pk__in=topics.values("source_id"))
 
-    def match(self, sources: QuerySet, query: ParsedQuery) -> QuerySet:
+    def match(self, sources: SourceQuerySet, query: ParsedQuery) -> SourceQuerySet:
         groups = [self._contains(text) for text in (*query.words, *query.phrases)]
         if query.any_of:
             condition = Q()
@@ -72,7 +75,7 @@ class ContainsBackend(Backend):
             sources = sources.exclude(self._contains(text))
         return sources
 
-    def by_relevance(self, matches: QuerySet, query: ParsedQuery) -> QuerySet:
+    def by_relevance(self, matches: SourceQuerySet, query: ParsedQuery) -> SourceQuerySet:
         title_hits = sum(
             (
                 Case(When(title__icontains=text, then=1), default=0, output_field=IntegerField())
@@ -94,10 +97,11 @@ class ContainsBackend(Backend):
     def add_snippets(self, sources: list[Source], query: ParsedQuery) -> None:
         pattern = words_pattern(query.highlight_words)
         for source in sources:
-            source.snippet = plain_snippet(source.summary, pattern) or first_sentence(
-                source.summary
+            set_card_text(
+                source,
+                snippet=plain_snippet(source.summary, pattern) or first_sentence(source.summary),
+                marked_title=marked_words(source.title, pattern) if pattern else "",
             )
-            source.marked_title = marked_words(source.title, pattern) if pattern else ""
 
     def suggestions(self, query: ParsedQuery, using: str) -> list[Suggestion]:
         titles = dict(Source.objects.using(using).published().values_list("title", "slug"))

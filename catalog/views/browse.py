@@ -9,15 +9,8 @@ from readinglist.pagecache import page_cache
 
 from ..changelog import changes_since_last_visit, mark_changes_seen
 from ..exports import catalog_document
-from ..models import ListEntry, ReadingList, Source, Tier, Topic
-from ..pages import (
-    companion_entries,
-    home_context,
-    list_sections,
-    path_entries,
-    related_sources,
-    topic_tree,
-)
+from ..models import ListEntry, ReadingList, Source, SourceNeighbour, Tier, Topic
+from ..pages import companion_entries, home_context, list_sections, path_entries, topic_tree
 
 
 @page_cache(shared=True, reader=True, team=True)
@@ -42,7 +35,12 @@ def source_detail(request, slug):
         Source.objects.select_related("tier", "replaced_by").prefetch_related("topics"), slug=slug
     )
     entries = ListEntry.objects.filter(source=source).select_related("section__reading_list")
-    related = related_sources(source)
+    # Stored when the catalog last changed (catalog.related): one query, whatever the catalog size.
+    related = (
+        SourceNeighbour.objects.filter(source=source, neighbour__status=Source.Status.PUBLISHED)
+        .select_related("neighbour__tier")
+        .order_by("rank")
+    )
     return render(
         request,
         "catalog/source_detail.html",

@@ -102,10 +102,16 @@ def reading_status(context, source):
     return reading.request_states(_request(context)).get(source.pk, "")
 
 
-@register.simple_tag(takes_context=True)
+@register.inclusion_tag("library/includes/team_finished.html", takes_context=True)
 def team_finished(context, source):
-    """How many members finished `source`; 0 for anonymous visitors, who never see names."""
-    return reading.team_finished(_request(context)).get(source.pk, 0)
+    """Per team of the viewer's, how many members finished `source`; nothing for visitors."""
+    return {"figures": reading.team_finished(_request(context), source)}
+
+
+@register.inclusion_tag("library/includes/team_reading.html")
+def team_reading(team):
+    """A team's members' latest changes of reading status (for the team's page)."""
+    return {"team": team, "bookmarks": reading.team_recent_activity(team)}
 
 
 def _progress_context(context, sources, **extra):
@@ -140,8 +146,7 @@ def list_progress(context, reading_list, sections=None, inner=False):
 @register.inclusion_tag("library/includes/team_activity.html", takes_context=True)
 def team_activity(context, source):
     request = _request(context)
-    viewer = request.user if request else None
-    return {"activity": reading.team_activity(source, viewer), "source": source}
+    return {"teams": reading.team_activity(source, request), "source": source}
 
 
 CARD_TEMPLATE = "catalog/includes/source_card.html"

@@ -27,7 +27,43 @@ def source_notes(context, source):
         "csrf_token": context.get("csrf_token"),
         "source": source,
         "notes": notes,
-        "form": NoteForm(prefix_id="note-new"),
+        "form": NoteForm(user=user, prefix_id="note-new") if user.is_authenticated else None,
         "action": reverse("notes:create", args=[source.slug]),
         "hx_target": "#note-add",
+    }
+
+
+TEAM_PAGE_NOTES = 5
+
+
+@register.inclusion_tag("notes/team_notes_block.html", takes_context=True)
+def team_notes(context, team):
+    """A team's latest notes, for its page (the view has checked the reader is a member)."""
+    notes = Note.objects.live().filter(team=team).for_display().newest()[:TEAM_PAGE_NOTES]
+    return {
+        "user": context["request"].user,
+        "team": team,
+        "notes": notes,
+        "heading": "Team notes",
+        "heading_id": "team-notes-heading",
+        "empty": f"Nobody has shared a note with {team.name} yet.",
+    }
+
+
+@register.inclusion_tag("notes/team_notes_block.html", takes_context=True)
+def session_discussion(context, session, sources):
+    """The session's discussion: its team's notes on the sources it reads."""
+    notes = (
+        Note.objects.live()
+        .filter(team_id=session.team_id, source__in=[source.pk for source in sources])
+        .for_display()
+        .newest()
+    )
+    return {
+        "user": context["request"].user,
+        "team": session.team,
+        "notes": notes,
+        "heading": "Discussion",
+        "heading_id": "discussion-heading",
+        "empty": "No notes on these sources yet: share yours with the team on each source's page.",
     }

@@ -6,7 +6,7 @@ else (versions, stores, splicing, the middleware) is internal; docs/caching.md d
 """
 
 from .policies import dont_store, page_cache
-from .registry import register
+from .registry import register, register_memberships
 from .versions import (
     bump_all_pages,
     bump_catalog_version,
@@ -24,4 +24,5 @@ __all__ = [
     "dont_store",
     "page_cache",
     "register",
+    "register_memberships",
 ]

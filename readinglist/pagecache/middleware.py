@@ -22,6 +22,7 @@ from django.utils.functional import LazyObject, empty
 from django.utils.http import split_header_value
 
 from .policies import NO_STORE_ATTRIBUTE, PagePolicy, known_query, page_key, policy_of
+from .registry import teams_of
 from .splice import PLACEHOLDERS_ATTRIBUTE, cut, personalise
 from .store import lookup, store
 from .versions import (
@@ -74,7 +75,9 @@ def _pending(request: HttpRequest, policy: PagePolicy) -> Pending | None:
     keys = [VERSION_KEY, READERS_EPOCH_KEY, READER_VERSION_KEY.format(user_id)]
     if policy.team:
         keys.append(TEAM_VERSION_KEY)
-    versions = page_versions(keys)
+        versions = page_versions(keys, lambda: teams_of(user_id), str(user_id))
+    else:
+        versions = page_versions(keys)
     if versions is None:
         return None
     # A hit does not load the user row at all: the (server-side) session names the reader, and

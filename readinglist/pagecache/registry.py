@@ -3,9 +3,14 @@
     register(Source, scope="catalog")        # a change shows on every page
     register(Bookmark, scope="team")         # on its owner's pages and their teammates'
     register(User, scope="team", team_fields={"display_name", "email"})
-    register(Note, scope="team", owner_only=lambda note, created: ...)
+    register(Note, scope="team", owner_only=..., teams=lambda note: [note.team_id])
+    register_memberships(Membership)         # who is in which team
 
-A model's owner is the reader its `user` foreign key names (a user row owns itself). A change
+A model's owner is the reader its `user` foreign key names (a user row owns itself). Team data
+is versioned per team: a team-scoped change replaces the versions of the teams `teams(row)`
+names, or, without `teams`, of every team its owner belongs to (read from the registered
+membership model), so one team's activity never drops another team's pages. A membership change
+replaces its team's version and its reader's own, so a removed reader's pages go at once. A change
 to a model nobody registered cannot be tied to a scope, so it drops every reader's pages (the
 readers' epoch): forgetting to register costs cache hits, never a stale page. Django's own
 bookkeeping (sessions, the admin log, content types, the site record) shows on no page.
@@ -25,6 +30,7 @@ from .versions import (
     READER_VERSION_KEY,
     READERS_EPOCH_KEY,
     TEAM_VERSION_KEY,
+    TEAMS_VERSION_KEY,
     VERSION_KEY,
     replace,
 )
@@ -40,9 +46,12 @@ class Invalidation:
     team_fields: frozenset[str] | None = None
     # For "team": a change (instance, created) only its owner sees.
     owner_only: Callable[[Any, bool], bool] | None = None
+    # For "team": the ids of the teams whose pages show the row (None entries are skipped).
+    teams: Callable[[Any], Iterable[int | None]] | None = None
 
 
 _rules: dict[type[models.Model], Invalidation] = {}
+_memberships: list[type[models.Model]] = []
 
 
 def register(
@@ -51,13 +60,34 @@ def register(
     scope: Scope,
     team_fields: Iterable[str] | None = None,
     owner_only: Callable[[Any, bool], bool] | None = None,
+    teams: Callable[[Any], Iterable[int | None]] | None = None,
 ) -> None:
     """Declare which pages a change to `model` may show on (see the module docstring)."""
     if scope not in {"catalog", "reader", "team", "none"}:
         raise ValueError(f"unknown page cache scope {scope!r}")
     fields = frozenset(team_fields) if team_fields is not None else None
-    _rules[model] = Invalidation(scope, fields, owner_only)
+    _rules[model] = Invalidation(scope, fields, owner_only, teams)
     _connect()
+
+
+def register_memberships(model: type[models.Model]) -> None:
+    """Declare the model saying who is in which team: its `team` and `user` foreign keys."""
+    _memberships[:] = [model]
+    _connect()
+
+
+def teams_of(user_id: Any) -> list[int] | None:
+    """The ids of the teams the reader belongs to, in order; None when no model says so."""
+    if not _memberships:
+        return None
+    rows = _memberships[0]._default_manager.filter(user_id=user_id)
+    return sorted(rows.values_list("team_id", flat=True))
+
+
+def _team_version_keys(team_ids: Iterable[int | None] | None) -> list[str]:
+    if team_ids is None:
+        return [TEAM_VERSION_KEY]
+    return [TEAMS_VERSION_KEY.format(pk) for pk in dict.fromkeys(team_ids) if pk is not None]
 
 
 def _connect() -> None:
@@ -85,11 +115,24 @@ def _schedule(keys: list[str], using: str | None) -> None:
         transaction.on_commit(lambda: replace(*keys), using=using)
 
 
-def _reader_keys(readers: Iterable[Any] | None, team: bool) -> list[str]:
-    keys = [TEAM_VERSION_KEY] if team else []
+def _reader_keys(
+    readers: Iterable[Any] | None, team: bool, team_ids: Iterable[int | None] | None = None
+) -> list[str]:
+    keys = _team_version_keys(team_ids) if team else []
     if readers is None:
         return [*keys, READERS_EPOCH_KEY]
     return [*keys, *(READER_VERSION_KEY.format(pk) for pk in readers)]
+
+
+def _teams_shown_in(rule: Invalidation, instance: Any, owner: Any) -> Iterable[int | None] | None:
+    if rule.teams is not None:
+        return list(rule.teams(instance))
+    return teams_of(owner) if owner is not None else None
+
+
+def _membership_keys(instance: Any) -> list[str]:
+    # The team's pages list its members; the reader's own pages show the team's data or not.
+    return [TEAMS_VERSION_KEY.format(instance.team_id), READER_VERSION_KEY.format(instance.user_id)]
 
 
 def _team_sees(rule: Invalidation, instance: Any, kwargs: dict) -> bool:
@@ -104,6 +147,8 @@ def _team_sees(rule: Invalidation, instance: Any, kwargs: dict) -> bool:
 
 
 def _row_keys(sender: type[models.Model], instance: Any, kwargs: dict) -> list[str]:
+    if sender in _memberships:
+        return _membership_keys(instance)
     rule = _rules.get(sender)
     if rule is None:
         return _reader_keys(None, True)
@@ -114,12 +159,20 @@ def _row_keys(sender: type[models.Model], instance: Any, kwargs: dict) -> list[s
     attname = _owner_attname(sender)
     owner = getattr(instance, attname, None) if attname else None
     if owner is None:
+        if rule.scope == "team" and rule.teams is not None:
+            return _team_version_keys(rule.teams(instance))
         return _reader_keys(None, True)
-    return _reader_keys([owner], _team_sees(rule, instance, kwargs))
+    sees = _team_sees(rule, instance, kwargs)
+    return _reader_keys([owner], sees, _teams_shown_in(rule, instance, owner) if sees else None)
 
 
 def _relation_keys(sender: type[models.Model], instance: Any, kwargs: dict) -> list[str]:
     rule = _rules.get(sender)
+    if rule is not None and rule.scope == "team" and rule.teams is not None:
+        # `teams` reads the row the relation hangs from (a session's reading, say).
+        team_ids = [pk for pk in rule.teams(instance) if pk is not None]
+        if team_ids:
+            return _team_version_keys(team_ids)
     if rule is not None:
         return {"catalog": [VERSION_KEY], "none": []}.get(rule.scope, _reader_keys(None, True))
     User = get_user_model()

@@ -4,7 +4,8 @@ A page is stored with the versions it was rendered under and served only while a
 still current, so replacing a version drops every page rendered under it, in every process:
   - the catalog version, replaced after any change to a catalog-scoped model;
   - each reader's own version, replaced by changes to that reader's rows;
-  - the team version, replaced by changes a teammate could see;
+  - each team's version, replaced by changes its members could see, and the version of all
+    teams (bump_team_version) for writes that cannot name their teams;
   - the readers' epoch, replaced when a change cannot be tied to one reader;
   - today's date (not stored), because pages show ages in days.
 Versions live in `default`, not in the evictable `pages` store: losing one would only drop
@@ -21,24 +22,32 @@ page it looks up.
 
 import threading
 import uuid
+from collections.abc import Callable, Iterable
 
-from django.core.cache import caches
+from django.conf import settings
+from django.core.cache import BaseCache, caches
 from django.utils import timezone
 
 from .failsafe import CACHE_ERRORS, warn
 
-VERSIONS_ALIAS = "default"
+# Where versions live: an alias that raises when the cache fails (settings.py sets one up beside
+# a fail-open default), else the default cache.
+VERSIONS_ALIAS = "versions"
 VERSION_KEY = "catalog:version"
 READERS_EPOCH_KEY = "readers:epoch"
 TEAM_VERSION_KEY = "readers:team-version"
 READER_VERSION_KEY = "reader:version:{}"
+TEAMS_VERSION_KEY = "team:version:{}"
+# (the reader's version when read, their team ids): valid while the reader's version stands,
+# which every membership change of theirs replaces.
+READER_TEAMS_KEY = "reader:teams:{}"
 
 _pending: set[str] = set()
 _pending_lock = threading.Lock()
 
 
-def _cache():
-    return caches[VERSIONS_ALIAS]
+def _cache() -> BaseCache:
+    return caches[VERSIONS_ALIAS if VERSIONS_ALIAS in settings.CACHES else "default"]
 
 
 def _current(key: str) -> str:
@@ -54,7 +63,7 @@ def catalog_version() -> str:
     return _cache().get(VERSION_KEY) or _current(VERSION_KEY)
 
 
-def _write(keys) -> None:
+def _write(keys: Iterable[str]) -> None:
     _cache().set_many({key: uuid.uuid4().hex for key in keys}, timeout=None)
 
 
@@ -97,9 +106,9 @@ def bump_reader_version(user_id: int) -> None:
     replace(READER_VERSION_KEY.format(user_id))
 
 
-def bump_team_version() -> None:
-    """Invalidate every reader's pages that show teammates' data."""
-    replace(TEAM_VERSION_KEY)
+def bump_team_version(team_id: int | None = None) -> None:
+    """Invalidate the pages that show one team's data, or every team's without `team_id`."""
+    replace(TEAM_VERSION_KEY if team_id is None else TEAMS_VERSION_KEY.format(team_id))
 
 
 def bump_all_pages() -> None:
@@ -107,15 +116,44 @@ def bump_all_pages() -> None:
     replace(VERSION_KEY, READERS_EPOCH_KEY, TEAM_VERSION_KEY)
 
 
-def page_versions(keys: list[str]) -> tuple[str, ...] | None:
+def page_versions(
+    keys: list[str], teams_of: Callable[[], list[int] | None] | None = None, reader: str = ""
+) -> tuple[str, ...] | None:
     """Today's date and the current value of each key, in one round trip; None when they
-    cannot be trusted (the cache is down, or a bump of this process still waits)."""
+    cannot be trusted (the cache is down, or a bump of this process still waits).
+
+    With `teams_of` (the reader's team ids, from the database), the versions of `reader`'s
+    teams follow, in a second round trip; the ids are kept under the reader's version, so they
+    are read from the database again after any change to the reader's memberships.
+    """
     try:
         if not _retry_pending():
             return None
-        found = _cache().get_many(keys)
+        teams_key = READER_TEAMS_KEY.format(reader)
+        found = _cache().get_many([*keys, teams_key] if teams_of else keys)
         # The date the templates count ages from (timezone.localdate, UTC here).
-        return (timezone.localdate().isoformat(), *(found.get(k) or _current(k) for k in keys))
+        versions = (timezone.localdate().isoformat(), *(found.get(k) or _current(k) for k in keys))
+        if teams_of is None:
+            return versions
+        reader_version = versions[1 + keys.index(READER_VERSION_KEY.format(reader))]
+        return versions + _team_versions(found.get(teams_key), teams_key, reader_version, teams_of)
     except CACHE_ERRORS as error:
         warn("version read", error)
         return None
+
+
+def _team_versions(
+    kept: tuple[str, list[int]] | None,
+    teams_key: str,
+    reader_version: str,
+    teams_of: Callable[[], list[int] | None],
+) -> tuple[str, ...]:
+    if kept is not None and kept[0] == reader_version:
+        team_ids = kept[1]
+    else:
+        team_ids = teams_of() or []
+        _cache().set(teams_key, (reader_version, team_ids), timeout=None)
+    team_keys = [TEAMS_VERSION_KEY.format(pk) for pk in team_ids]
+    found = _cache().get_many(team_keys) if team_keys else {}
+    # The ids themselves are part of the versions: a page is only for this set of teams.
+    return (",".join(map(str, team_ids)), *(found.get(k) or _current(k) for k in team_keys))

@@ -1,6 +1,8 @@
 import pytest
 from django.urls import reverse
 
+from catalog.related.compute import recompute_neighbours
+
 pytestmark = pytest.mark.django_db
 
 
@@ -14,6 +16,7 @@ def test_home_draws_the_path_in_order(client, small_catalog):
 
 def test_source_detail_shows_facts_and_citations(client, small_catalog):
     flash = small_catalog["flash"]
+    recompute_neighbours()  # after a commit, which a test's transaction never reaches
     response = client.get(flash.get_absolute_url())
     assert response.status_code == 200
     html = response.content.decode()
@@ -28,7 +31,7 @@ def test_source_detail_shows_facts_and_citations(client, small_catalog):
         flash.url,
     ]:
         assert text in html
-    # Related: the other attention source shares a topic.
+    # Related: the other attention source is about attention too.
     assert "Attention Is All You Need" in html
 
 

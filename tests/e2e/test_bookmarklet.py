@@ -36,8 +36,8 @@ def test_the_bookmarklet_saves_a_catalogued_page(
     _run_on(page, other_origin, "FlashAttention, elsewhere", code)
     expect(page.get_by_role("heading", level=1)).to_have_text("Save to your library")
     expect(page.get_by_role("link", name="FlashAttention").first).to_be_visible()
-    page.locator(".save-source").get_by_role("button").first.click()
-    page.wait_for_load_state()
+    with page.expect_response(lambda response: "/library/bookmarks/" in response.url):
+        page.locator(".save-source").get_by_role("button").first.click()
     assert Bookmark.objects.filter(user=reader, source=flash).exists()
 
 

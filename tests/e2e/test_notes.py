@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from notes.models import Note
-from tests.factories import NoteFactory, UserFactory
+from tests.factories import NoteFactory, UserFactory, join_team
 from tests.notes.xss_corpus import XSS_BODIES, XSS_LOCATOR, XSS_QUOTE
 
 SOURCE_URL = "/sources/flashattention/"
@@ -20,6 +20,8 @@ def test_reader_writes_edits_and_shares_a_note_a_teammate_reads_it(
     desktop_page, browser, live_server, log_in, small_catalog, reader
 ):
     page = desktop_page
+    teammate = UserFactory(email="grace@example.com", display_name="Grace Hopper")
+    join_team(reader, teammate)
     log_in(page, reader)
     page.goto(SOURCE_URL)
     page.evaluate("window.__sameDocument = true")  # gone if anything reloads the page
@@ -45,17 +47,16 @@ def test_reader_writes_edits_and_shares_a_note_a_teammate_reads_it(
     expect(body).to_be_focused()
     expect(body).to_have_value("Tiling keeps **Q, K, V** blocks in SRAM.")
     body.fill("Tiling keeps Q, K, V blocks in _on-chip_ SRAM.")
-    editing.get_by_role("radio", name=re.compile("^Team")).check()
+    editing.get_by_role("radio", name=re.compile("^Readers")).check()
     editing.get_by_role("button", name="Save note").click()
 
     expect(notes(page)).to_have_count(1)
     expect(note.locator("em")).to_have_text("on-chip")
-    expect(note.locator(".badge")).to_have_text("Team")
+    expect(note.locator(".badge")).to_have_text("Team: Readers")
     expect(note).to_contain_text("edited")
     assert page.evaluate("window.__sameDocument") is True
     assert Note.objects.get().visibility == "team"
 
-    teammate = UserFactory(email="grace@example.com", display_name="Grace Hopper")
     context = browser.new_context(base_url=live_server.url)
     try:
         other = context.new_page()
@@ -157,6 +158,7 @@ def test_notes_work_without_javascript(browser, live_server, log_in, small_catal
 @pytest.fixture
 def hostile_notes(small_catalog, reader, other_reader):
     flash = small_catalog["flash"]
+    join_team(reader, other_reader)
     for n, body in enumerate(XSS_BODIES):
         author, visibility = (other_reader, "team") if n % 2 else (reader, "private")
         NoteFactory(user=author, source=flash, body=body, visibility=visibility)

@@ -61,7 +61,7 @@ def test_first_sign_in_creates_the_account_and_joins_domain_team(desktop_page, a
     page = desktop_page
     start_sign_in(page)
     page.get_by_role("button", name=f"Authorize as {ALICE}").click()
-    expect(page.get_by_role("button", name="Log out")).to_be_visible()
+    expect(page.get_by_role("link", name="My library")).to_be_visible()
     page.goto("/teams/")
     expect(page.get_by_role("link", name="Acme readers")).to_be_visible()
     reader = Reader.objects.get(email=ALICE)
@@ -76,7 +76,7 @@ def test_sign_in_connects_an_existing_account_with_the_same_verified_email(deskt
     page = desktop_page
     start_sign_in(page)
     page.get_by_role("button", name=f"Authorize as {ALICE}").click()
-    expect(page.get_by_role("button", name="Log out")).to_be_visible()
+    expect(page.get_by_role("link", name="My library")).to_be_visible()
     assert Reader.objects.filter(email__iexact=ALICE).count() == 1
     assert existing.socialaccount_set.filter(provider="acme").exists()
 

@@ -6,7 +6,8 @@ import pytest
 
 from library.reading import progress_along
 from library.services import set_status
-from tests.factories import UserFactory
+from teams.models import Team
+from tests.factories import ListEntryFactory, UserFactory, join_team
 
 pytestmark = pytest.mark.django_db
 HX = {"HX-Request": "true"}
@@ -98,29 +99,75 @@ def test_list_progress_requires_login(client, small_catalog):
     assert "to track your progress through this list" in html
 
 
-def test_members_see_how_many_finished_each_step_anonymous_do_not(
-    client, reader, other_reader, small_catalog
+def test_members_see_how_many_of_each_team_finished_each_step(
+    client, reader, other_reader, small_catalog, django_capture_on_commit_callbacks
 ):
     scaling = small_catalog["path"][0]
+    stranger = UserFactory()
+    join_team(reader, other_reader, UserFactory(), slug="inference")
+    join_team(reader, stranger, slug="kernels")
+    join_team(UserFactory(), slug="elsewhere")
     set_status(user=other_reader, source=scaling, status="read")
-    set_status(user=UserFactory(), source=scaling, status="read")
-    set_status(user=UserFactory(), source=scaling, status="reading")
+    set_status(user=stranger, source=scaling, status="read")
+    for member in Team.objects.get(slug="elsewhere").members.all():
+        set_status(user=member, source=scaling, status="read")
+    set_status(user=UserFactory(), source=scaling, status="read")  # in no team
     for page in ["/tiers/start-here/", "/lists/wafer/"]:
-        assert "members finished" not in client.get(page).content.decode()
+        assert "finished" not in team_counts(client.get(page))
     client.force_login(reader)
     for page in ["/tiers/start-here/", "/lists/wafer/"]:
-        assert "2 members finished" in client.get(page).content.decode()
+        assert team_counts(client.get(page)) == [
+            "Inference: 1 teammate finished",
+            "Kernels: 1 teammate finished",
+        ]
+    with django_capture_on_commit_callbacks(execute=True):  # the page cache's versions
+        set_status(user=reader, source=scaling, status="read")
+    assert team_counts(client.get("/lists/wafer/")) == [
+        "Inference: you and 1 teammate finished",
+        "Kernels: you and 1 teammate finished",
+    ]
+    client.force_login(other_reader)
+    assert team_counts(client.get("/lists/wafer/")) == ["Inference: you and 1 teammate finished"]
+
+
+def team_counts(response):
+    return re.findall(r'<span class="team-count">([^<]*)</span>', response.content.decode())
+
+
+@pytest.mark.parametrize("steps", [3, 12])
+def test_team_counts_cost_the_same_queries_whatever_the_list_holds(
+    client, reader, small_catalog, django_assert_max_num_queries, steps
+):
+    wafer = small_catalog["list"]
+    section = wafer.sections.first()
+    teams = [join_team(reader, slug=f"team-{n}") for n in range(2)]
+    for n in range(steps):
+        entry = ListEntryFactory(section=section, position=100 + n)
+        for team in teams:
+            mate = UserFactory()
+            join_team(mate, slug=team.slug)
+            set_status(user=mate, source=entry.source, status="read")
+    client.force_login(reader)
+    client.get("/lists/wafer/")  # sessions, content types
+    with django_assert_max_num_queries(12):
+        assert len(team_counts(client.get("/lists/wafer/"))) >= 2 * steps
 
 
 def test_team_view_on_a_source_page(client, reader, tiers, small_catalog):
     source = small_catalog["flash"]
+    hedy = UserFactory(email="hedy@example.com", display_name="Hedy")
+    grace = UserFactory(email="grace@example.com")
+    join_team(reader, hedy, grace, UserFactory(email="queue@example.com"), slug="inference")
+    join_team(reader, slug="kernels")
+    outsider = UserFactory(email="outsider@example.com")
+    set_status(user=hedy, source=source, status="read")
+    set_status(user=grace, source=source, status="reading")
     set_status(
-        user=UserFactory(email="hedy@example.com", display_name="Hedy"),
+        user=Team.objects.get(slug="inference").members.get(email="queue@example.com"),
         source=source,
-        status="read",
+        status="to_read",
     )
-    set_status(user=UserFactory(email="grace@example.com"), source=source, status="reading")
-    set_status(user=UserFactory(email="queue@example.com"), source=source, status="to_read")
+    set_status(user=outsider, source=source, status="read")
     set_status(user=reader, source=source, status="read")
 
     anonymous = client.get(source.get_absolute_url()).content.decode()
@@ -128,26 +175,40 @@ def test_team_view_on_a_source_page(client, reader, tiers, small_catalog):
 
     client.force_login(reader)
     html = client.get(source.get_absolute_url()).content.decode()
-    assert "1 teammate read it:</strong> Hedy" in html
-    assert "1 teammate is reading it:</strong> grace" in html
-    assert "queue" not in html
-    # The reader is not their own teammate.
-    team = html[html.index('id="team-heading"') :]
-    assert "2 teammate" not in team and "reader" not in team[: team.index("</section>")]
+    team = html[
+        html.index('id="team-heading"') : html.index("</section>", html.index('id="team-heading"'))
+    ]
+    assert "<h3>Inference</h3>" in team and "<h3>Kernels</h3>" in team
+    assert "1 teammate read it:</strong> Hedy" in team
+    assert "1 teammate is reading it:</strong> grace" in team
+    assert "No teammate in Kernels has read this source or is reading it yet." in team
+    # Not a teammate, nor someone who only saved it, nor the reader themself.
+    assert "outsider" not in team and "queue" not in team and "reader" not in team
 
 
 def test_team_names_are_escaped(client, reader, small_catalog):
     source = small_catalog["flash"]
-    set_status(user=UserFactory(display_name="<b>Bold</b>"), source=source, status="read")
+    bold = UserFactory(display_name="<b>Bold</b>")
+    join_team(reader, bold)
+    set_status(user=bold, source=source, status="read")
     client.force_login(reader)
     html = client.get(source.get_absolute_url()).content.decode()
     assert "<b>Bold</b>" not in html and "&lt;b&gt;Bold&lt;/b&gt;" in html
 
 
 def test_team_view_when_nobody_else_has_read_it(client, reader, small_catalog):
+    join_team(reader)
     client.force_login(reader)
     html = client.get(small_catalog["flash"].get_absolute_url()).content.decode()
-    assert "No teammate has read this source or is reading it yet." in html
+    assert "No teammate in Readers has read this source or is reading it yet." in html
+
+
+def test_a_reader_in_no_team_sees_no_team_section(client, reader, small_catalog):
+    client.force_login(reader)
+    assert (
+        'id="team-heading"'
+        not in client.get(small_catalog["flash"].get_absolute_url()).content.decode()
+    )
 
 
 @pytest.mark.parametrize(

@@ -32,10 +32,12 @@ from readinglist.pagecache.versions import (
     READER_VERSION_KEY,
     READERS_EPOCH_KEY,
     TEAM_VERSION_KEY,
+    TEAMS_VERSION_KEY,
     VERSION_KEY,
     page_versions,
 )
-from tests.factories import NoteFactory
+from teams.models import Team
+from tests.factories import NoteFactory, join_team
 
 from .controls import pressed
 
@@ -187,7 +189,7 @@ def test_a_teammates_team_note_and_progress_show_on_the_next_request(alice, bob,
         assert get(alice, url)["X-Page-Cache"] == "hit"
     with commits():
         bob.post(
-            f"{SOURCE}notes/new/", {"body": "Read section 3 first.", "visibility": "team"}, **HX
+            f"{SOURCE}notes/new/", {"body": "Read section 3 first.", "visibility": "readers"}, **HX
         )
     page = html(get(alice, SOURCE))
     assert "Read section 3 first." in page and "Bob Teammate" in page
@@ -195,7 +197,7 @@ def test_a_teammates_team_note_and_progress_show_on_the_next_request(alice, bob,
         bob.post(f"/library/bookmarks/{flash.slug}/", {"status": "read"}, headers=HX)
     page = html(get(alice, SOURCE))
     assert re.search(r"1 teammate read it:</strong> Bob Teammate", page)
-    assert "1 member finished" in html(get(alice, "/lists/wafer/"))
+    assert "Readers: 1 teammate finished" in html(get(alice, "/lists/wafer/"))
 
 
 def test_a_teammates_private_note_never_shows(alice, bob, catalog, commits):
@@ -282,7 +284,7 @@ def test_a_bulk_change_shows_on_the_next_page(alice, bob, reader, catalog, commi
     assert library["X-Page-Cache"] == "miss"
     assert all(state(library, source) == ["read"] for source in path)
     # Bulk updates send no signals: the team's pages are dropped as well.
-    assert html(get(bob, "/lists/wafer/")).count("1 member finished") == 3
+    assert html(get(bob, "/lists/wafer/")).count("Readers: 1 teammate finished") == 3
 
 
 @pytest.mark.django_db(transaction=True)
@@ -368,8 +370,24 @@ def test_the_switch_turns_the_reader_cache_off(alice, settings):
 # Which writes replace which versions.
 
 
+@pytest.fixture(autouse=True)
+def _teammates(reader, other_reader):
+    """Alice and Bob are teammates: both in the team "Readers"."""
+    join_team(reader, other_reader)
+
+
+def team_key():
+    return TEAMS_VERSION_KEY.format(Team.objects.get(slug="readers").pk)
+
+
 def versions(user):
-    keys = [VERSION_KEY, READERS_EPOCH_KEY, READER_VERSION_KEY.format(user.pk), TEAM_VERSION_KEY]
+    keys = [
+        VERSION_KEY,
+        READERS_EPOCH_KEY,
+        READER_VERSION_KEY.format(user.pk),
+        TEAM_VERSION_KEY,
+        team_key(),
+    ]
     # As a page reads them: missing ones are created.
     return dict(zip(keys, page_versions(keys)[1:], strict=True))
 
@@ -408,7 +426,7 @@ def test_a_new_display_name_changes_the_teams_pages(reader, watch):
     with watch() as seen:
         reader.display_name = "Renamed"
         reader.save()
-    assert seen() == {reader_key(reader), TEAM_VERSION_KEY}
+    assert seen() == {reader_key(reader), team_key()}
 
 
 def test_a_private_note_changes_its_authors_pages_only(reader, other_reader, watch, catalog):
@@ -418,28 +436,35 @@ def test_a_private_note_changes_its_authors_pages_only(reader, other_reader, wat
     with watch() as seen:
         NoteFactory(user=reader, source=catalog["flash"], visibility="private")
     assert seen() == {reader_key(reader)}
-    # An edit may take a team note private: teammates' pages go too.
+    # Saving a note that was never shared concerns no team.
     with watch(other_reader) as seen:
         note.save()
-    assert seen() == {TEAM_VERSION_KEY}
+    assert seen() == set()
+    # An edit that takes a team note private: its team's pages go too.
+    shared = NoteFactory(user=reader, source=catalog["flash"], visibility="team")
+    shared = Note.objects.get(pk=shared.pk)
+    with watch(other_reader) as seen:
+        shared.visibility, shared.team = "private", None
+        shared.save()
+    assert seen() == {team_key()}
 
 
 def test_team_notes_and_bookmarks_change_the_teams_pages(reader, other_reader, watch, catalog):
     with watch(other_reader) as seen:
         NoteFactory(user=reader, source=catalog["flash"], visibility="team")
-    assert seen() == {TEAM_VERSION_KEY}
+    assert seen() == {team_key()}
     with watch(other_reader) as seen:
         set_status(user=reader, source=catalog["flash"], status="read")
-    assert seen() == {TEAM_VERSION_KEY}
+    assert seen() == {team_key()}
     with watch() as seen:
         Bookmark.objects.get(user=reader).delete()
-    assert seen() == {reader_key(reader), TEAM_VERSION_KEY}
+    assert seen() == {reader_key(reader), team_key()}
 
 
 def test_email_addresses_and_groups_change_their_readers_pages(reader, other_reader, watch):
     with watch() as seen:
         EmailAddress.objects.create(user=reader, email="alice@example.org")
-    assert seen() == {reader_key(reader), TEAM_VERSION_KEY}
+    assert seen() == {reader_key(reader), team_key()}
     group = Group.objects.create(name="curators")
     with watch() as seen:
         reader.groups.add(group)
@@ -474,7 +499,7 @@ def test_versions_change_only_after_commit(reader, django_capture_on_commit_call
     assert versions(reader) == before
     for callback in callbacks:
         callback()
-    assert changed(before, versions(reader)) == {reader_key(reader), TEAM_VERSION_KEY}
+    assert changed(before, versions(reader)) == {reader_key(reader), team_key()}
 
 
 def test_versions_are_read_before_the_readers_own_row(alice):

@@ -26,7 +26,7 @@ def session_cookie_for(user) -> str:
 
 def post_note(url: str, cookies: str, token: str, start: threading.Barrier) -> int:
     data = urllib.parse.urlencode(
-        {"body": "Written in a hurry", "visibility": "team", "csrfmiddlewaretoken": token}
+        {"body": "Written in a hurry", "visibility": "private", "csrfmiddlewaretoken": token}
     ).encode()
     request = urllib.request.Request(url, data=data, headers={"Cookie": cookies})
     start.wait()

@@ -4,7 +4,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from notes.markdown import ALLOWED_TAGS, as_markup, render_markdown
+from readinglist.markdown import ALLOWED_TAGS, as_markup, render_markdown
 
 from .xss_corpus import XSS_BODIES
 

@@ -17,7 +17,7 @@ from notes.services import (
     note_update,
     purge_deleted_notes,
 )
-from tests.factories import NoteFactory, SourceFactory, TopicFactory, UserFactory
+from tests.factories import NoteFactory, SourceFactory, TopicFactory, UserFactory, first_team_of
 
 pytestmark = pytest.mark.django_db
 
@@ -78,18 +78,21 @@ def test_create_validates(reader):
 def test_update_records_the_edit_time(reader):
     note = note_create(user=reader, source=SourceFactory(), body="first")
     assert note.edited is None
-    note_update(note=note, body="second *take*", quote="", locator="p. 3", visibility="team")
+    team = first_team_of(reader)
+    note_update(
+        note=note, body="second *take*", quote="", locator="p. 3", visibility="team", team=team
+    )
     note.refresh_from_db()
     assert note.edited >= note.created
     assert note.body_html == "<p>second <em>take</em></p>\n"
-    assert note.visibility == "team"
+    assert (note.visibility, note.team) == ("team", team)
 
 
 def test_delete_hides_at_once_and_restore_brings_back(reader):
     note = NoteFactory(user=reader, visibility="team")
     note_delete(note=note)
     assert not Note.objects.visible_to(reader).exists()
-    assert not Note.objects.team().exists()
+    assert not Note.objects.shared_with_teams_of(reader).exists()
     assert Note.objects.restorable_by(reader).get() == note
     note_restore(note=note)
     assert Note.objects.visible_to(reader).get() == note

@@ -68,7 +68,7 @@ def test_private_note_is_not_found_by_search(signed_in, private_note):
 )
 @pytest.mark.parametrize("htmx", [False, True], ids=["plain", "htmx"])
 def test_private_note_id_is_404_for_others(signed_in, private_note, method, path, htmx):
-    data = {"body": "hijacked", "visibility": "team"} if method == "post" else None
+    data = {"body": "hijacked", "visibility": "readers"} if method == "post" else None
     response = getattr(signed_in, method)(
         path.format(private_note.pk), data, **(HTMX if htmx else {})
     )
@@ -136,7 +136,7 @@ def test_team_notes_stay_out_of_my_notes_and_exports(signed_in, team_note):
 )
 def test_visitors_are_sent_to_log_in(client, team_note, method, path):
     url = path.format(team_note.pk)
-    response = getattr(client, method)(url, {"body": "x", "visibility": "team"})
+    response = getattr(client, method)(url, {"body": "x", "visibility": "readers"})
     assert response.status_code == 302
     assert response["Location"].startswith("/accounts/login/?next=")
     assert Note.objects.get().body == "team-readable"

@@ -53,7 +53,12 @@ def test_visitors_see_no_notes_and_a_login_link(client, reader, flash):
 def test_add_without_javascript_redirects_to_the_note(signed_in, reader, flash):
     response = signed_in.post(
         f"/sources/{flash.slug}/notes/new/",
-        {"body": "IO-aware *tiling*", "quote": "We argue", "locator": "p. 2", "visibility": "team"},
+        {
+            "body": "IO-aware *tiling*",
+            "quote": "We argue",
+            "locator": "p. 2",
+            "visibility": "readers",
+        },
     )
     note = Note.objects.get()
     assert response.status_code == 302
@@ -95,7 +100,7 @@ def test_too_long_body_keeps_the_draft_and_explains(signed_in, flash, htmx):
     draft = "A long draft. " * 1500 + "the end"
     response = signed_in.post(
         f"/sources/{flash.slug}/notes/new/",
-        {"body": draft, "quote": "kept quote", "visibility": "team"},
+        {"body": draft, "quote": "kept quote", "visibility": "readers"},
         **(HTMX if htmx else {}),
     )
     assert response.status_code == 200
@@ -103,7 +108,7 @@ def test_too_long_body_keeps_the_draft_and_explains(signed_in, flash, htmx):
     assertContains(response, "Your note is 21,007 characters long; the limit is 20,000.")
     assertContains(response, "the end</textarea>")
     assertContains(response, "kept quote</textarea>")
-    assertContains(response, 'value="team" id="note-new-visibility_1" required checked')
+    assertContains(response, 'value="readers" id="note-new-visibility_1" required checked')
     if htmx:
         assertContains(response, '<details class="note-add" id="note-add" open>')
 
@@ -149,7 +154,7 @@ def test_edit_in_place_with_htmx(signed_in, reader, flash):
     assertContains(form, "before</textarea>")
     assertContains(form, f'hx-get="/notes/{note.pk}/"')  # cancel swaps the note back
     saved = signed_in.post(
-        f"/notes/{note.pk}/edit/", {"body": "after **all**", "visibility": "team"}, **HTMX
+        f"/notes/{note.pk}/edit/", {"body": "after **all**", "visibility": "readers"}, **HTMX
     )
     assertContains(saved, "<p>after <strong>all</strong></p>", html=False)
     assertContains(saved, "Team")
@@ -320,14 +325,16 @@ def test_notes_beyond_the_hourly_limit_are_refused_and_the_text_kept(
     NoteFactory.create_batch(2, user=other_reader, source=flash)  # someone else's count
 
     url = f"/sources/{flash.slug}/notes/new/"
-    data = {"body": "A thought I *must* keep", "visibility": "team"}
+    data = {"body": "A thought I *must* keep", "visibility": "readers"}
     for headers in ({}, HTMX):
         response = signed_in.post(url, data, **headers)
         assert response.status_code == 200
         html = response.content.decode()
         assert "You have added 2 notes in the last hour" in html
         assert "A thought I *must* keep</textarea>" in html
-        assert re.search(r'<input type="radio" name="visibility" value="team"[^>]* checked>', html)
+        assert re.search(
+            r'<input type="radio" name="visibility" value="readers"[^>]* checked>', html
+        )
     assert Note.objects.filter(user=reader).count() == 3
 
     # The hour passes for the oldest: one more fits.

@@ -90,7 +90,7 @@ def test_proxy_ssl_header_comes_from_the_environment():
 @pytest.mark.parametrize(
     ("env", "backend"),
     [
-        ({"REDIS_URL": "redis://cache:6379/0"}, "readinglist.cache.RedisCache"),
+        ({"REDIS_URL": "redis://cache:6379/0"}, "readinglist.cache.FailOpenRedisCache"),
         ({}, "django.core.cache.backends.db.DatabaseCache"),
         ({"DEBUG": "true"}, "django.core.cache.backends.locmem.LocMemCache"),
     ],

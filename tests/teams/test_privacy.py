@@ -29,6 +29,7 @@ def team_urls(team, setup):
         ("post", "/teams/inference/calendar/rotate/"),
         ("get", "/teams/inference/sessions/new/"),
         ("get", f"/teams/inference/sessions/{setup['session'].pk}/"),
+        ("get", f"/teams/inference/sessions/{setup['session'].pk}/edit/"),
         ("get", "/teams/inference/calendar/wrong-token.ics"),
     ]
 

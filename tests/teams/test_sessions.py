@@ -100,7 +100,7 @@ def test_moving_a_session_rearms_its_reminder(client, settings, team, owner, wee
     call_command("send_session_reminders", verbosity=0)
     client.force_login(owner)
     client.post(
-        f"/teams/inference/sessions/{week_one.pk}/",
+        f"/teams/inference/sessions/{week_one.pk}/edit/",
         {"title": week_one.title, "starts_at": "2030-01-01T10:00", "facilitator": owner.pk},
     )
     week_one.refresh_from_db()
@@ -111,9 +111,9 @@ def test_facilitator_may_edit_their_session_only(client, team, member, week_one)
     week_one.facilitator = member
     week_one.save()
     client.force_login(member)
-    assert client.get(f"/teams/inference/sessions/{week_one.pk}/").status_code == 200
+    assert client.get(f"/teams/inference/sessions/{week_one.pk}/edit/").status_code == 200
     other = Session.objects.create(team=team, title="Other", starts_at=week_one.starts_at)
-    assert client.get(f"/teams/inference/sessions/{other.pk}/").status_code == 404
+    assert client.get(f"/teams/inference/sessions/{other.pk}/edit/").status_code == 404
 
 
 def test_profile_sets_the_time_zone_sessions_are_shown_in(client, team, member, week_one):

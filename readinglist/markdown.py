@@ -1,7 +1,9 @@
-"""Markdown for notes: parsed by markdown-it-py, then sanitised by nh3 to a small allow-list.
+"""Markdown written by readers (notes, session agendas): parsed by markdown-it-py, then
+sanitised by nh3 to a small allow-list.
 
-Notes are written by readers, so their HTML is hostile until nh3 has cleaned it. The HTML is
-rendered once when a note is saved (Note.save) and stored; pages show the stored copy.
+Readers' HTML is hostile until nh3 has cleaned it. The HTML is rendered once when the row is
+saved (Note.save, Session.save) and stored; pages show the stored copy. This module imports no
+app, so every app may use it.
 """
 
 import nh3
@@ -80,10 +82,11 @@ def render_markdown(text: str | None) -> str:
 
 
 def as_markup(stored_html: str) -> SafeString:
-    """Mark stored note HTML safe for templates.
+    """Mark stored Markdown HTML safe for templates.
 
     This is the project's one mark_safe on user-derived text, and it is justified because its
-    input is only ever the output of render_markdown above: Note.body_html is not editable in
-    forms or the admin and Note.save() overwrites it with render_markdown(body) on every save.
+    input is only ever the output of render_markdown above: Note.body_html and
+    Session.agenda_html are not editable in forms or the admin, and their models' save()
+    overwrites them with render_markdown of the source text on every save.
     """
     return mark_safe(stored_html)

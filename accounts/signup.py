@@ -1,0 +1,43 @@
+"""Who may sign up by invitation: apps that issue invitations register a gate here.
+
+Accounts decides who may sign up but does not know what an invitation is; the app that issues
+them (teams) registers a gate in its AppConfig.ready(), so accounts depends on no other app.
+"""
+
+from collections.abc import Callable
+from typing import Protocol
+
+from django.http import HttpRequest
+
+
+class Admission(Protocol):
+    """A valid permission to sign up, such as a team invitation the visitor arrived with."""
+
+    def admits(self, email: str) -> bool:
+        """Whether a reader signing up with `email` may use this permission."""
+        ...
+
+
+SignupGate = Callable[[HttpRequest | None], Admission | None]
+
+_gates: list[SignupGate] = []
+
+
+def register_signup_gate(gate: SignupGate) -> None:
+    """Add a gate: given the request, it returns the visitor's admission, or None."""
+    if gate not in _gates:
+        _gates.append(gate)
+
+
+def pending_admission(request: HttpRequest | None) -> Admission | None:
+    """The first admission a registered gate finds for this visitor, or None."""
+    for gate in _gates:
+        admission = gate(request)
+        if admission is not None:
+            return admission
+    return None
+
+
+def admission_admits(request: HttpRequest | None, email: str) -> bool:
+    admission = pending_admission(request)
+    return admission is not None and admission.admits(email)

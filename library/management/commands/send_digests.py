@@ -1,0 +1,18 @@
+from django.core.management.base import BaseCommand
+
+from library.digests import send_digests
+
+
+class Command(BaseCommand):
+    help = (
+        "Email each reader the digest of what they follow, when it is due (daily or weekly). "
+        "Safe to run more than once: a reader gets one digest per period."
+    )
+
+    def handle(self, *args, **options):
+        report = send_digests()
+        self.stdout.write(
+            f"Sent {len(report.sent)} digest(s); {report.already_sent} already sent this period, "
+            f"{report.nothing_new} with nothing new, {report.skipped_unverified} skipped "
+            "(address not verified)."
+        )

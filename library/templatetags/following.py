@@ -1,0 +1,54 @@
+"""Follow controls and followed changes on catalog pages, without catalog knowing Follow.
+
+The reader's follows are read once per request (one query, none for anonymous visitors)."""
+
+from django import template
+from django.http import HttpRequest
+
+from ..follows import SAVED_SEARCH_KEYS, followed_changes
+from ..models import Follow
+
+register = template.Library()
+
+
+def _reader_follows(request: HttpRequest | None) -> dict[tuple[str, str], int]:
+    if request is None or not request.user.is_authenticated:
+        return {}
+    if not hasattr(request, "_reader_follows"):
+        rows = Follow.objects.filter(user=request.user).values_list("kind", "target", "pk")
+        request._reader_follows = {(kind, target): pk for kind, target, pk in rows}
+    return request._reader_follows
+
+
+@register.inclusion_tag("library/follows_button.html", takes_context=True)
+def follow_button(context, kind: str, target: str, name: str) -> dict:
+    """Follow (or unfollow) a topic, tier or list."""
+    request = context.get("request")
+    return {
+        "request": request,
+        "csrf_token": context.get("csrf_token"),
+        "kind": kind,
+        "target": target,
+        "name": name,
+        "follow_id": _reader_follows(request).get((kind, target)),
+    }
+
+
+@register.inclusion_tag("library/follows_save_search.html", takes_context=True)
+def save_search_button(context) -> dict:
+    """ "Save this search": the page's own search parameters, posted to be followed."""
+    request = context.get("request")
+    pairs = []
+    if request is not None:
+        pairs = [(k, v) for k in SAVED_SEARCH_KEYS for v in request.GET.getlist(k) if v.strip()]
+    return {"request": request, "csrf_token": context.get("csrf_token"), "pairs": pairs}
+
+
+@register.inclusion_tag("library/follows_since.html", takes_context=True)
+def followed_since_last_visit(context) -> dict:
+    """What changed in what the reader follows since their last home-page visit."""
+    request = context.get("request")
+    if request is None or not request.user.is_authenticated or not _reader_follows(request):
+        return {"entries": None}
+    user = request.user
+    return {"entries": followed_changes(user, user.last_seen_changes_at or user.date_joined)}
