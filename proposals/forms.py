@@ -110,16 +110,18 @@ class ProposalForm(forms.ModelForm):
     def _add_live_check(self):
         # The live duplicate check; without JavaScript the "Check" button does the same.
         live_check = {
-            "hx-get": reverse("proposals:propose-check"),
-            "hx-target": "#duplicate-check",
-            "hx-swap": "outerHTML",
-            "hx-include": "#id_url, #id_title, #id_proposal",
-            "hx-indicator": "#check-indicator",
-            "hx-sync": "closest form:replace",
+            "data-hx-get": reverse("proposals:propose-check"),
+            "data-hx-target": "#duplicate-check",
+            "data-hx-swap": "outerHTML",
+            "data-hx-include": "#id_url, #id_title, #id_proposal",
+            "data-hx-indicator": "#check-indicator",
+            "data-hx-sync": "closest form:replace",
         }
-        self.fields["url"].widget.attrs |= live_check | {"hx-trigger": "input changed delay:400ms"}
+        self.fields["url"].widget.attrs |= live_check | {
+            "data-hx-trigger": "input changed delay:400ms"
+        }
         self.fields["title"].widget.attrs |= live_check | {
-            "hx-trigger": "input changed delay:600ms"
+            "data-hx-trigger": "input changed delay:600ms"
         }
 
     def sections(self) -> list[dict]:

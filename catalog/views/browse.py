@@ -84,12 +84,17 @@ def topic_detail(request, slug):
 def tier_detail(request, slug):
     tier = get_object_or_404(Tier, slug=slug)
     sources = Source.objects.published().filter(tier=tier).for_cards().in_list_order()
-    page = Paginator(sources, settings.CATALOG_PAGE_SIZE).get_page(request.GET.get("page"))
     rules_from = ReadingList.objects.exclude(contribution_rules="")
-    context = {"tier": tier, "page": page, "rules_from": rules_from}
+    context = {"tier": tier, "rules_from": rules_from}
     if tier.slug == Tier.START_HERE:
+        # The path lists its own sources, in order; cards follow only for the tier's others.
         context["path"] = path_entries()
         context["companions"] = companion_entries()
+        on_path = [entry.source_id for entry in context["path"]]
+        sources = sources.exclude(pk__in=on_path)
+    context["page"] = Paginator(sources, settings.CATALOG_PAGE_SIZE).get_page(
+        request.GET.get("page")
+    )
     return render(request, "catalog/tier_detail.html", context)
 
 

@@ -5,6 +5,7 @@ Every tag reads the reader's library once per request (see library.reading), so 
 """
 
 import functools
+import re
 import secrets
 import threading
 from collections import OrderedDict
@@ -32,8 +33,19 @@ _TOKEN_SLOT = secrets.token_hex(32)
 CONTROL_TEMPLATE = "library/includes/bookmark_control.html"
 
 
+# What may tell two copies of one source's control apart on a page (a section's slug).
+OCCURRENCE = re.compile(r"[-\w]{1,80}")
+
+
+@register.simple_tag
+def control_id(pk: int, occurrence: str = "") -> str:
+    """The id of a source's control on a page, unique per occurrence; it is also the anchor a
+    saved-without-JavaScript page returns to: `{% control_id source.pk occurrence as dom_id %}`."""
+    return f"bookmark-{pk}-in-{occurrence}" if occurrence else f"bookmark-{pk}"
+
+
 @functools.lru_cache(maxsize=4096)
-def _control_html(pk, slug, title, status, next_url, compact, with_token):
+def _control_html(pk, slug, title, status, page_url, compact, with_token, occurrence):
     """One control, rendered from its template. Everything it shows is in the arguments (the
     template reads only the source's pk, slug and title), so a remembered copy cannot go stale;
     the CSRF token, which changes with each request, is left as a slot."""
@@ -42,7 +54,8 @@ def _control_html(pk, slug, title, status, next_url, compact, with_token):
             "source": SimpleNamespace(pk=pk, slug=slug, title=title),
             "status": status,
             "choices": Bookmark.Status.choices,
-            "next": next_url,
+            "next": page_url,
+            "occurrence": occurrence,
             "csrf_token": _TOKEN_SLOT if with_token else None,
             "compact": compact,
         }
@@ -56,10 +69,15 @@ def _visitor_token(context):
 
 
 @register.simple_tag(takes_context=True)
-def bookmark_control(context, source, compact=False):
+def bookmark_control(context, source, compact=False, occurrence=""):
     """The reader's bookmark form for `source`. A page lists many sources, and interpreting
     the template took most of a millisecond per card, so each process remembers the rendered
-    controls (see _control_html) and puts this request's CSRF token in."""
+    controls (see _control_html) and puts this request's CSRF token in.
+
+    A page that shows one source more than once names each `occurrence` (a section's slug), so
+    that ids stay unique and a change made in one copy can be shown in every copy."""
+    if occurrence and not OCCURRENCE.fullmatch(str(occurrence)):
+        raise template.TemplateSyntaxError(f"Not an occurrence name: {occurrence!r}")
     request = _request(context)
     states = reading.request_states(request)
     token = _visitor_token(context)
@@ -71,6 +89,7 @@ def bookmark_control(context, source, compact=False):
         request.get_full_path() if request else "",
         bool(compact),
         bool(token),
+        str(occurrence),
     )
     render = _control_html.__wrapped__ if settings.DEBUG else _control_html
     html = render(*args)

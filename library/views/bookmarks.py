@@ -4,8 +4,11 @@ progress along the Start-here path and the reading lists."""
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 
@@ -18,6 +21,9 @@ from .. import pending, reading, services
 from ..forms import BookmarkActionForm, BulkActionForm, LibraryFilterForm
 from ..models import Bookmark
 from ..page import library_page
+from ..templatetags.reading import OCCURRENCE, control_id
+
+FIELDS_TEMPLATE = "library/includes/bookmark_control_fields.html"
 
 
 def safe_next(request: HttpRequest, candidate: str | None, fallback: str) -> str:
@@ -55,19 +61,9 @@ def bookmark(request: HttpRequest, slug: str) -> HttpResponse:
     saved = services.apply_action(user=request.user, source=source, action=action)
     reading.forget_request_states(request)
     if request.htmx:
-        response = render(
-            request,
-            "library/includes/bookmark_control_fields.html",
-            {
-                "source": source,
-                "status": saved.status if saved else "",
-                "next": back,
-                "choices": Bookmark.Status.choices,
-                # htmx puts focus back on the clicked button by its id; only Remove, whose
-                # button goes away, needs `autofocus` to land on the first status instead.
-                "focus": "" if saved else Bookmark.Status.TO_READ,
-                "user": request.user,
-            },
+        status = saved.status if saved else ""
+        response = HttpResponse(
+            _controls_after_change(request, source, status, back, removed=not saved)
         )
         response["HX-Trigger"] = "bookmarks-changed"
         return response
@@ -76,6 +72,43 @@ def bookmark(request: HttpRequest, slug: str) -> HttpResponse:
     else:
         messages.success(request, f"Removed “{source.title}” from your library.")
     return redirect(back)
+
+
+def _occurrences(values: list[str]) -> list[str]:
+    """The copies of a control a page names (at most a few dozen), each a valid occurrence."""
+    return list(
+        dict.fromkeys(value for value in values[:50] if value == "" or OCCURRENCE.fullmatch(value))
+    )
+
+
+def _controls_after_change(
+    request: HttpRequest, source: Source, status: str, back: str, *, removed: bool
+) -> str:
+    """The changed control's new fields, then the same fields for every other copy of the
+    source's control on the page, swapped out of band so that all copies show the change."""
+    target = request.POST.get("occurrence", "")
+    target = target if OCCURRENCE.fullmatch(target) else ""
+    # Each copy's form sends the page's URL with its own anchor appended.
+    page_url = back.split("#", 1)[0]
+    context = {"source": source, "status": status, "choices": Bookmark.Status.choices}
+
+    def fields(occurrence: str, **extra: str) -> str:
+        own = {"occurrence": occurrence, "next": page_url, **extra}
+        return render_to_string(FIELDS_TEMPLATE, {**context, **own}, request=request)
+
+    # htmx puts focus back on the clicked button by its id; only Remove, whose button goes
+    # away, needs `autofocus` to land on the first status instead.
+    parts = [fields(target, focus=Bookmark.Status.TO_READ if removed else "")]
+    for occurrence in _occurrences(request.POST.getlist("copies")):
+        if occurrence != target:
+            parts.append(
+                format_html(
+                    '<div id="{}" data-hx-swap-oob="innerHTML">{}</div>',
+                    control_id(source.pk, occurrence),
+                    mark_safe(fields(occurrence)),
+                )
+            )
+    return "".join(parts)
 
 
 @page_cache(reader=True, params=LibraryFilterForm.base_fields)
@@ -123,7 +156,7 @@ def bulk_change(request: HttpRequest) -> HttpResponse:
 def path_progress(request: HttpRequest) -> HttpResponse:
     """The reader's progress along the Start-here path (refreshed in place after a change)."""
     path = path_entries()
-    context = {"path": path, "oob": bool(request.htmx)}
+    context = {"path": path}
     if request.htmx:
         return render(request, "library/includes/path_progress_refresh.html", context)
     return render(request, "library/path_progress.html", context)

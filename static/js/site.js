@@ -107,3 +107,28 @@
     });
   });
 })();
+
+// A page may show one source's control more than once (a list with the source in two sections).
+// A change asks the server for every copy, so that each shows the new status.
+(function () {
+  "use strict";
+
+  document.addEventListener("htmx:configRequest", function (event) {
+    var form = event.detail.elt;
+    if (!form.matches || !form.matches("form.bookmark-control[data-source]")) return;
+    var selector = 'form.bookmark-control[data-source="' + form.dataset.source + '"]';
+    var copies = Array.prototype.map.call(document.querySelectorAll(selector), function (copy) {
+      return copy.dataset.occurrence || "";
+    });
+    if (copies.length > 1) event.detail.parameters.copies = copies;
+  });
+
+  // A step of the Start-here path is drawn as done once it is read, as the server draws it.
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var form = event.detail.target;
+    var step = form && form.closest && form.closest(".path-step");
+    if (!step || !form.matches("form.bookmark-control")) return;
+    var read = form.querySelector('.status-read[aria-pressed="true"]');
+    step.classList.toggle("is-read", Boolean(read));
+  });
+})();

@@ -2,11 +2,14 @@
 
 import re
 
+# A control shown more than once on a page names its copy: bookmark-7-in-<section>-read.
+COPY = r"(?:-in-[-\w]+?)?"
+
 
 def pressed(html, source):
     """The statuses shown as pressed for `source`'s control(s)."""
-    return re.findall(rf'id="bookmark-{source.pk}-(\w+)"[^>]*aria-pressed="true"', html)
+    return re.findall(rf'id="bookmark-{source.pk}{COPY}-(\w+)"[^>]*aria-pressed="true"', html)
 
 
 def autofocused(html, source):
-    return re.findall(rf'id="bookmark-{source.pk}-(\w+)"[^>]*\bautofocus\b', html)
+    return re.findall(rf'id="bookmark-{source.pk}{COPY}-(\w+)"[^>]*\bautofocus\b', html)

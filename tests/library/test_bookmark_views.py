@@ -205,4 +205,4 @@ def test_htmx_control_keeps_next_of_the_page(client, reader, small_catalog):
     html = client.post(
         url(source), {"status": "read", "next": "/lists/wafer/"}, headers=HX
     ).content.decode()
-    assert 'name="next" value="/lists/wafer/"' in html
+    assert f'name="next" value="/lists/wafer/#bookmark-{source.pk}"' in html

@@ -58,7 +58,7 @@ def test_anonymous_visitors_are_invited_not_tracked(client, small_catalog):
     assert client.get("/library/progress/path/").status_code == 302
 
 
-def test_htmx_path_refresh_returns_progress_and_the_steps_out_of_band(
+def test_htmx_path_refresh_returns_progress_and_the_step_facts_out_of_band(
     client, reader, small_catalog
 ):
     set_status(user=reader, source=small_catalog["path"][1], status="read")
@@ -69,7 +69,10 @@ def test_htmx_path_refresh_returns_progress_and_the_steps_out_of_band(
     # The region stays (it holds the trigger); its content is swapped in.
     assert html.lstrip().startswith('<p class="progress-summary">')
     assert 'id="path-progress"' not in html
-    assert '<ol class="path" id="path-steps" data-hx-swap-oob="true">' in html
+    step = small_catalog["path"][1]
+    assert f'<p class="meta" id="path-facts-{step.pk}" data-hx-swap-oob="true">' in html
+    # The steps' controls are not redrawn, so keyboard focus stays on the clicked button.
+    assert "bookmark-control" not in html
     assert "1 of 3 read" in html
     assert "HX-Request" in response["Vary"]
 
