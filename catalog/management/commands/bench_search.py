@@ -123,6 +123,21 @@ QUERIES = {
 }
 
 
+def child_environment(database_url: str) -> dict[str, str]:
+    """The environment a benchmark runs its measuring child in: production settings on the
+    benchmark database, a process-local cache, quiet logs."""
+    return os.environ | {
+        CHILD_FLAG: "1",
+        "DATABASE_URL": database_url,
+        "DEBUG": "false",
+        "SECRET_KEY": os.environ.get("SECRET_KEY") or "bench-only-secret-key-not-for-production",
+        "SECURE_SSL_REDIRECT": "false",
+        "ALLOWED_HOSTS": "testserver",
+        "CACHE_URL": "locmemcache://",
+        "LOG_LEVEL": "WARNING",
+    }
+
+
 class Command(BaseCommand):
     help = "Time /sources/ against 100,000 synthetic sources in a separate database."
 
@@ -135,17 +150,7 @@ class Command(BaseCommand):
         self.verbosity = options["verbosity"]
         if os.environ.get(CHILD_FLAG) == "1":
             return self.run_benchmark(sources=sources, runs=runs, rebuild=rebuild)
-        env = os.environ | {
-            CHILD_FLAG: "1",
-            "DATABASE_URL": self.bench_database_url(),
-            "DEBUG": "false",
-            "SECRET_KEY": os.environ.get("SECRET_KEY")
-            or "bench-only-secret-key-not-for-production",
-            "SECURE_SSL_REDIRECT": "false",
-            "ALLOWED_HOSTS": "testserver",
-            "CACHE_URL": "locmemcache://",
-            "LOG_LEVEL": "WARNING",
-        }
+        env = child_environment(self.bench_database_url())
         command = [sys.executable, "manage.py", "bench_search", f"--sources={sources}"]
         command += [f"--runs={runs}", f"--verbosity={self.verbosity}"]
         command += ["--rebuild"] if rebuild else []

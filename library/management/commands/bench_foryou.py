@@ -41,17 +41,7 @@ class Command(bench_search.Command):
         self.verbosity = options["verbosity"]
         if os.environ.get(bench_search.CHILD_FLAG) == "1":
             return self.run_foryou(sources=sources, bookmarks=bookmarks, runs=runs, rebuild=rebuild)
-        env = os.environ | {
-            bench_search.CHILD_FLAG: "1",
-            "DATABASE_URL": self.bench_database_url(),
-            "DEBUG": "false",
-            "SECRET_KEY": os.environ.get("SECRET_KEY")
-            or "bench-only-secret-key-not-for-production",
-            "SECURE_SSL_REDIRECT": "false",
-            "ALLOWED_HOSTS": "testserver",
-            "CACHE_URL": "locmemcache://",
-            "LOG_LEVEL": "WARNING",
-        }
+        env = bench_search.child_environment(self.bench_database_url())
         command = [sys.executable, "manage.py", "bench_foryou", f"--sources={sources}"]
         command += [f"--bookmarks={bookmarks}", f"--runs={runs}"] + (
             ["--rebuild"] if rebuild else []
