@@ -1,5 +1,6 @@
 """What both backends share: the page's filters, the orders that ignore the query, the cards."""
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -86,7 +87,16 @@ def text_annotation(source: Source, name: str) -> str | None:
     return value
 
 
-class Backend[Matches: QuerySet[Any]]:
+def plain_cards(ids: list[int], using: str) -> list[Source]:
+    """The page's cards without a query: no snippets or marked titles, but the attributes set
+    (a missing one costs the template a dir() of the model, about 20 µs each, three per card)."""
+    sources = cards(ids, using)
+    for source in sources:
+        set_card_text(source, snippet="", marked_title="")
+    return sources
+
+
+class Backend[Matches: QuerySet[Any]](ABC):
     """Given matches, the ids of the sources in the chosen order, and the page's cards.
 
     `Matches` is what the backend searches: sources, or search entries.
@@ -95,26 +105,21 @@ class Backend[Matches: QuerySet[Any]]:
     def prepare(self, query: ParsedQuery, using: str, *, exact: bool = False) -> ParsedQuery:
         return query
 
+    @abstractmethod
     def matches(self, params: SearchParams, query: ParsedQuery, using: str) -> Matches:
-        raise NotImplementedError
+        """Each backend's own."""
 
+    @abstractmethod
     def facet_counts(self, matches: Matches, sort: str, query: ParsedQuery, page: int) -> Facets:
-        raise NotImplementedError
+        """Each backend's own."""
 
+    @abstractmethod
     def suggestions(self, query: ParsedQuery, using: str) -> list[Suggestion]:
-        raise NotImplementedError
+        """Each backend's own."""
 
+    @abstractmethod
     def result_cards(self, ids: list[int], query: ParsedQuery, using: str) -> list[Source]:
         """The page's cards, with snippets and marked titles when there is a query."""
-        sources = cards(ids, using)
-        if query:
-            self.add_snippets(sources, query)
-        else:
-            # Set, if empty: a missing attribute costs the template a dir() of the model (about
-            # 20 µs each, three per card).
-            for source in sources:
-                set_card_text(source, snippet="", marked_title="")
-        return sources
 
     def ordered_ids(self, matches: Matches, sort: str, query: ParsedQuery) -> QuerySet[Any, int]:
         if sort == "relevance":
@@ -125,11 +130,10 @@ class Backend[Matches: QuerySet[Any]]:
             ordered = matches.order_by(*ORDERINGS[sort])
         return ordered.values_list("pk", flat=True)
 
-    def add_snippets(self, sources: list[Source], query: ParsedQuery) -> None:
-        raise NotImplementedError
-
+    @abstractmethod
     def by_relevance(self, matches: Matches, query: ParsedQuery) -> Matches:
-        raise NotImplementedError
+        """Each backend's own."""
 
+    @abstractmethod
     def in_list_order(self, matches: Matches) -> Matches:
-        raise NotImplementedError
+        """Each backend's own."""

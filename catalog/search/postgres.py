@@ -27,6 +27,7 @@ from .backend import (
     Suggestion,
     cards,
     narrowed,
+    plain_cards,
     set_card_text,
     text_annotation,
 )
@@ -244,7 +245,7 @@ class PostgresBackend(Backend[Entries]):
     def result_cards(self, ids: list[int], query: ParsedQuery, using: str) -> list[Source]:
         """The page's cards; with a query, their snippets come in the same statement."""
         if not query:
-            return super().result_cards(ids, query, using)
+            return plain_cards(ids, using)
         tsquery = prepared(query).tsquery
         marked = HeadlineMarkers(start_sel=START_SEL, stop_sel=STOP_SEL, config=LANGUAGE)
         sources = cards(

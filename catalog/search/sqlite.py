@@ -8,7 +8,15 @@ from django.db.models import Case, FloatField, IntegerField, Q, Value, When
 
 from ..models import Source, Topic
 from ..querysets import SourceQuerySet
-from .backend import SUGGESTIONS, Backend, Suggestion, narrowed, set_card_text
+from .backend import (
+    SUGGESTIONS,
+    Backend,
+    Suggestion,
+    cards,
+    narrowed,
+    plain_cards,
+    set_card_text,
+)
 from .facets import JOIN_COUNTS, MATCH_COLUMNS, Facets, facet_counts
 from .names import named_sources
 from .parsing import ParsedQuery, SearchParams
@@ -94,7 +102,10 @@ class ContainsBackend(Backend[SourceQuerySet]):
             prior=prior_expression(primary=~Q(basis=Source.Basis.NONE)),
         ).order_by("-named", "-title_hits", "-prior", "title", "pk")
 
-    def add_snippets(self, sources: list[Source], query: ParsedQuery) -> None:
+    def result_cards(self, ids: list[int], query: ParsedQuery, using: str) -> list[Source]:
+        if not query:
+            return plain_cards(ids, using)
+        sources = cards(ids, using)
         pattern = words_pattern(query.highlight_words)
         for source in sources:
             set_card_text(
@@ -102,6 +113,7 @@ class ContainsBackend(Backend[SourceQuerySet]):
                 snippet=plain_snippet(source.summary, pattern) or first_sentence(source.summary),
                 marked_title=marked_words(source.title, pattern) if pattern else "",
             )
+        return sources
 
     def suggestions(self, query: ParsedQuery, using: str) -> list[Suggestion]:
         titles = dict(Source.objects.using(using).published().values_list("title", "slug"))
