@@ -25,6 +25,8 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.http import HttpRequest
 
+from .release import release
+
 POLICY_ATTRIBUTE = "page_cache_policy"
 # Set on the request (by dont_store) to keep its response out of the cache.
 NO_STORE_ATTRIBUTE = "_page_cache_no_store"
@@ -81,6 +83,7 @@ def known_query(request: HttpRequest, policy: PagePolicy) -> list | None:
 
 def page_key(request: HttpRequest, query: list, reader: tuple[str, str] | None) -> str:
     parts = [
+        release(),
         request.get_host(),
         request.headers.get("HX-Request", ""),
         request.headers.get("HX-Target", ""),

@@ -5,7 +5,7 @@ import pytest
 from django.db import connection
 from django.test import Client
 
-from readinglist.pagecache import versions
+from readinglist.pagecache import policies, versions
 from readinglist.pagecache.store import process_pages
 from tests.conftest import PASSWORD
 
@@ -31,6 +31,14 @@ def test_unknown_parameters_are_served_but_never_stored(catalog):
     assert first.status_code == 200 and b"FlashAttention" in first.content
     assert visit("/sources/?h=1").get("X-Page-Cache") != "hit"
     assert visit("/topics/?page=2").get("X-Page-Cache") != "hit"  # the index reads no page
+
+
+def test_a_page_rendered_by_another_release_is_never_served(catalog, monkeypatch):
+    visit("/sources/flashattention/")
+    assert visit("/sources/flashattention/")["X-Page-Cache"] == "hit"
+    # A deploy: new templates and views, the same data and versions.
+    monkeypatch.setattr(policies, "release", lambda: "the-next-release")
+    assert visit("/sources/flashattention/")["X-Page-Cache"] == "miss"
 
 
 def test_each_host_gets_its_own_page(catalog):
