@@ -75,13 +75,26 @@ REMOVE_NAMES_SQL = (
     "DROP FUNCTION IF EXISTS catalog_source_names(text, text);"
 )
 
+# The names stored beside each source, as a generated column under its own GIN index: computing
+# them again for every source a query names cost ~40 µs a source (2.5 ms for a word that names
+# 50) and planning the expression index another 1.5 ms.
+STORE_NAMES_SQL = f"""
+ALTER TABLE catalog_source ADD COLUMN search_names text[]
+  GENERATED ALWAYS AS ({NAMES_FUNCTION.name}(title, aliases)) STORED;
+CREATE INDEX catalog_source_search_names_idx ON catalog_source USING gin (search_names);
+DROP INDEX IF EXISTS catalog_source_names_idx;"""
+UNSTORE_NAMES_SQL = (
+    NAMES_INDEX + ";\nDROP INDEX IF EXISTS catalog_source_search_names_idx;\n"
+    "ALTER TABLE catalog_source DROP COLUMN IF EXISTS search_names;"
+)
+
 # The sources a query names and, in the same round trip, every tier's id (the ranking priors are
 # per tier): a tier row carries its slug as its one "name".
 NAMED_SQL = """
 SELECT 'tier', id, ARRAY[slug] FROM catalog_tier
 UNION ALL
-SELECT 'source', id, catalog_source_names(title, aliases) FROM catalog_source
-WHERE status = 'published' AND catalog_source_names(title, aliases) && %s::text[]
+SELECT 'source', id, search_names FROM catalog_source
+WHERE status = 'published' AND search_names && %s::text[]
 """
 
 

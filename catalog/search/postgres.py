@@ -16,8 +16,8 @@ from django.contrib.postgres.search import (
     TrigramWordSimilarity,
 )
 from django.db import connections
-from django.db.models import Case, F, FloatField, Q, QuerySet, When
-from django.db.models.expressions import Combinable, CombinedExpression
+from django.db.models import F, FloatField, Q, QuerySet
+from django.db.models.expressions import Combinable, CombinedExpression, RawSQL
 
 from ..models import SearchEntry, Source, Topic
 from . import ranking
@@ -213,11 +213,16 @@ class PostgresBackend(Backend[Entries]):
         text_rank = SearchRank(F("document"), query.tsquery, weights=self.WEIGHTS)
         rank = text_rank * ranking.prior_expression(dict(query.tier_ids))
         if query.named:
-            named = [
-                When(source_id=pk, then=ranking.double(level * NAMED_BONUS))
-                for pk, level in query.named
-            ]
-            rank = rank + Case(*named, default=ranking.double(0.0), output_field=FloatField())
+            # One array lookup however many sources the query names: a CASE arm per named
+            # source cost the ORM ~0.1 ms each to build (a rare word can name dozens).
+            ids, levels = zip(*query.named, strict=True)
+            bonus = RawSQL(
+                'COALESCE((%s::float8[])[array_position(%s::int[], "catalog_search_entry"'
+                '."source_id")], 0)',
+                ([level * NAMED_BONUS for level in levels], list(ids)),
+                output_field=FloatField(),
+            )
+            rank = rank + bonus
         return rank
 
     def by_relevance(self, matches: Entries, query: ParsedQuery) -> Entries:
