@@ -1,9 +1,12 @@
 """The email digest of what a reader follows, and its one-click unsubscribe.
 
-`send_digests()` (run daily by `manage.py send_digests`) mails each reader whose digest is due
-the catalog changes matching their follows since their previous digest. A DigestLog row per
+`send_digests()` (run hourly by `manage.py send_digests`) mails each reader whose digest is due
+the catalog changes matching their follows since their previous digest. Periods are the
+reader's own: their local day (daily) or ISO week (weekly) in their profile's time zone, and a
+digest is due from DIGEST_SEND_HOUR of the period's first local day, so it arrives in their
+morning. A reader who has never had a digest gets the first one at once. A DigestLog row per
 reader and period is written before the mail goes out, under a unique constraint, so a second
-run in the same day (daily) or ISO week (weekly) sends nothing twice, even when two runs race.
+run in the same period sends nothing twice, even when two runs race.
 
 The unsubscribe link carries the reader's id signed with SECRET_KEY under a salt used for
 nothing else, so it works logged out, cannot be forged, and a link from one reader's digest
@@ -13,8 +16,9 @@ cannot be replayed for another (or used as any other signed value of the site).
 from __future__ import annotations
 
 import logging
+import zoneinfo
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import date, datetime, time, timedelta, tzinfo
 
 from allauth.account.models import EmailAddress
 from django.conf import settings
@@ -53,12 +57,31 @@ def turn_off(user_id: int) -> None:
     DigestSettings.objects.filter(user_id=user_id).update(frequency=Frequency.OFF)
 
 
-def period_key(frequency: str, moment: datetime) -> str:
-    day = timezone.localdate(moment)
+def reader_zone(reader) -> tzinfo:
+    """The reader's own time zone; a name this system does not know falls back to the site's."""
+    try:
+        return zoneinfo.ZoneInfo(reader.time_zone)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError, OSError):
+        # A zone renamed away in a tzdata update, or a row written around the form's check,
+        # must not cost the reader their digest (nor stop everyone else's).
+        return zoneinfo.ZoneInfo(settings.TIME_ZONE)
+
+
+def period_key(frequency: str, moment: datetime, zone: tzinfo | None = None) -> str:
+    day = timezone.localdate(moment, zone)
     if frequency == Frequency.DAILY:
         return f"daily:{day.isoformat()}"
     year, week, _ = day.isocalendar()
     return f"weekly:{year}-W{week:02d}"
+
+
+def period_first_day(frequency: str, moment: datetime, zone: tzinfo) -> date:
+    day = timezone.localdate(moment, zone)
+    return day if frequency == Frequency.DAILY else day - timedelta(days=day.weekday())
+
+
+def local_time(day: date, hour: int, zone: tzinfo) -> datetime:
+    return datetime.combine(day, time(hour), tzinfo=zone)
 
 
 def site_url() -> str:
@@ -73,6 +96,7 @@ class DigestReport:
     skipped_unverified: int = 0
     nothing_new: int = 0
     already_sent: int = 0
+    not_yet_due: int = 0
 
 
 def due_readers():
@@ -121,11 +145,20 @@ def digest_message(reader, entries, frequency: str) -> EmailMultiAlternatives:
 
 def send_digest(reader, now: datetime, report: DigestReport) -> None:
     frequency = reader.digest_settings.frequency
-    period = period_key(frequency, now)
-    if DigestLog.objects.filter(user=reader, period=period).exists():
-        report.already_sent += 1
-        return
+    zone = reader_zone(reader)
+    period = period_key(frequency, now, zone)
+    first_day = period_first_day(frequency, now, zone)
     previous = DigestLog.objects.filter(user=reader).order_by("-sent_at").first()
+    if previous is not None:
+        # Also by time, not only by key: a reader who moves west (or keys written in another
+        # zone) would otherwise get a second digest within the same local day or week.
+        if previous.period == period or previous.sent_at >= local_time(first_day, 0, zone):
+            report.already_sent += 1
+            return
+        # The first digest goes out at once; from then on, in the reader's morning.
+        if now < local_time(first_day, settings.DIGEST_SEND_HOUR, zone):
+            report.not_yet_due += 1
+            return
     since = previous.sent_at if previous else now - PERIOD_LENGTH[frequency]
     entries = followed_changes(reader, since, limit=DIGEST_ENTRIES)
     if not entries:

@@ -366,6 +366,12 @@ PROPOSALS_MAX_PER_DAY = env.int("PROPOSALS_MAX_PER_DAY", default=20)
 # New notes per account per hour (notes/services.py): team notes reach every member.
 NOTES_MAX_PER_HOUR = env.int("NOTES_MAX_PER_HOUR", default=60)
 
+# The hour of a reader's own day (in their time zone) from which their digest is due: mail read
+# over breakfast, not at the server's midnight. send_digests runs hourly to honour it.
+DIGEST_SEND_HOUR = env.int("DIGEST_SEND_HOUR", default=7)
+if not 0 <= DIGEST_SEND_HOUR <= 23:
+    raise ImproperlyConfigured("DIGEST_SEND_HOUR must be an hour from 0 to 23.")
+
 # Link health (check_links). Hosts that answer robots with 403/429 are "blocked", never "dead".
 LINKCHECK_BLOCKING_HOSTS = env.list(
     "LINKCHECK_BLOCKING_HOSTS",

@@ -102,11 +102,15 @@ def test_anonymous_save_logs_in_and_comes_back_with_it_done(page, reader, small_
     page.goto("/topics/attention/")
     expect(card(page, flash).get_by_role("button")).to_have_count(1)
     card(page, flash).get_by_role("button", name="Save").click()
-    expect(page).to_have_url(re.compile(r"/accounts/login/\?next=%2Ftopics%2Fattention%2F$"))
+    # The way back names the card's anchor (its "#", encoded), so login returns to the card.
+    expect(page).to_have_url(
+        re.compile(rf"/accounts/login/\?next=%2Ftopics%2Fattention%2F%23src-{flash.pk}$")
+    )
     page.get_by_label("Email").fill(reader.email)
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Sign In").click()
-    expect(page).to_have_url(re.compile(r"/topics/attention/$"))
+    expect(page).to_have_url(re.compile(rf"/topics/attention/#src-{flash.pk}$"))
+    expect(card(page, flash)).to_be_in_viewport()
     expect(page.get_by_text("Saved “FlashAttention” as To read.")).to_be_visible()
     expect(control_button(page, flash, "To read")).to_have_attribute("aria-pressed", "true")
 

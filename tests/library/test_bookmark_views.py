@@ -158,6 +158,21 @@ def test_anonymous_no_js_click_logs_in_and_comes_back_with_the_action_done(
     assert SESSION_KEY not in client.session
 
 
+def test_a_visitors_save_comes_back_to_the_card_after_the_login_form(client, reader, small_catalog):
+    source = small_catalog["flash"]
+    html = client.get("/topics/attention/").content.decode()
+    way_back = f"/topics/attention/#src-{source.pk}"
+    assert f'name="next" value="{way_back}"' in html
+    response = client.post(url(source), {"status": "to_read", "next": way_back})
+    login_url = "/accounts/login/?next=%2Ftopics%2Fattention%2F%23src-" + str(source.pk)
+    assert response["Location"] == login_url
+    assert f'value="{way_back}"' in client.get(login_url).content.decode()  # the form keeps it
+    response = client.post(login_url, {"login": reader.email, "password": PASSWORD})
+    assert response.status_code == 302
+    assert response["Location"].endswith(f"/topics/attention/#src-{source.pk}")
+    assert Bookmark.objects.get(user=reader, source=source).status == "to_read"
+
+
 def test_pending_action_is_applied_once(client, reader, small_catalog):
     source = small_catalog["flash"]
     client.post(url(source), {"status": "read"})

@@ -1,6 +1,7 @@
 """The email digest: what it says, who gets it, once per period, and one-click unsubscribe."""
 
 import re
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from allauth.account.models import EmailAddress
@@ -18,8 +19,8 @@ from ..factories import SourceFactory, UserFactory
 pytestmark = pytest.mark.django_db
 
 
-def verified_follower(email, topic="attention", frequency="daily"):
-    user = UserFactory(email=email)
+def verified_follower(email, topic="attention", frequency="daily", time_zone="UTC"):
+    user = UserFactory(email=email, time_zone=time_zone)
     EmailAddress.objects.create(user=user, email=email, verified=True, primary=True)
     Follow.objects.create(user=user, kind="topic", target=topic)
     DigestSettings.objects.create(user=user, frequency=frequency)
@@ -62,7 +63,8 @@ def test_a_second_run_in_the_same_period_sends_nothing(new_attention_source):
 def test_the_next_period_sends_only_what_is_new(new_attention_source, small_catalog):
     verified_follower("follower@example.com")
     send_digests()
-    tomorrow = timezone.now() + timezone.timedelta(days=1)
+    # Midday of the next day: past the reader's send hour, whatever time the test runs at.
+    tomorrow = (timezone.now() + timedelta(days=1)).replace(hour=12)
     assert send_digests(now=tomorrow).sent == []  # nothing new since the first digest
     later = SourceFactory(title="Tree Attention", topics=[small_catalog["topics"][1]])
     (entry,) = record_source_edit(before=None, source=later, via=ChangeLogEntry.Via.ADMIN)
@@ -127,3 +129,75 @@ def test_unsubscribe_links_cannot_be_forged_or_replayed_for_another_reader(clien
     client.post(f"/library/digest/unsubscribe/{token}/")
     assert DigestSettings.objects.get(user=victim).frequency == "daily"
     assert DigestSettings.objects.get(user=reader).frequency == "off"
+
+
+# Sunday 1 March 2026, 12:00 UTC: Monday 01:00 in Auckland (UTC+13), Sunday 04:00 in Los Angeles
+# (UTC-8). Changes are dated just before each instant a test sends at.
+SUNDAY_NOON_UTC = datetime(2026, 3, 1, 12, tzinfo=UTC)
+LA = timedelta(hours=-8)
+
+
+def changed_at(moment):
+    ChangeLogEntry.objects.update(created=moment - timedelta(minutes=30))
+
+
+def test_periods_are_the_readers_own_day_and_week(new_attention_source):
+    changed_at(SUNDAY_NOON_UTC)
+    for frequency in ("daily", "weekly"):
+        verified_follower(f"nz-{frequency}@example.com", "attention", frequency, "Pacific/Auckland")
+        verified_follower(
+            f"la-{frequency}@example.com", "attention", frequency, "America/Los_Angeles"
+        )
+    assert len(send_digests(now=SUNDAY_NOON_UTC).sent) == 4
+    periods = dict(DigestLog.objects.values_list("user__email", "period"))
+    assert periods == {
+        "nz-daily@example.com": "daily:2026-03-02",
+        "la-daily@example.com": "daily:2026-03-01",
+        "nz-weekly@example.com": "weekly:2026-W10",
+        "la-weekly@example.com": "weekly:2026-W09",
+    }
+
+
+def test_a_first_digest_goes_at_once_then_each_in_the_readers_morning(
+    new_attention_source, settings
+):
+    settings.DIGEST_SEND_HOUR = 7
+    reader = verified_follower("la@example.com", time_zone="America/Los_Angeles")
+    sunday_3am_la = SUNDAY_NOON_UTC - timedelta(hours=1)
+    changed_at(sunday_3am_la)
+    assert send_digests(now=sunday_3am_la).sent == [reader.email]  # never had one: not held back
+    monday = SUNDAY_NOON_UTC + timedelta(days=1)  # 04:00 in Los Angeles
+    changed_at(monday)
+    report = send_digests(now=monday)
+    assert report.sent == [] and report.not_yet_due == 1
+    assert send_digests(now=monday + timedelta(hours=3)).sent == [reader.email]  # 07:00
+    report = send_digests(now=monday + timedelta(hours=4))
+    assert report.sent == [] and report.already_sent == 1
+    assert len(mail.outbox) == 2
+
+
+def test_a_weekly_digest_is_due_from_monday_morning_or_later_that_week(
+    new_attention_source, settings
+):
+    settings.DIGEST_SEND_HOUR = 7
+    reader = verified_follower(
+        "la@example.com", frequency="weekly", time_zone="America/Los_Angeles"
+    )
+    DigestLog.objects.create(
+        user=reader, period="weekly:2026-W09", sent_at=SUNDAY_NOON_UTC - timedelta(days=6)
+    )
+    monday_6am_la = SUNDAY_NOON_UTC + timedelta(days=1, hours=2)
+    changed_at(monday_6am_la)
+    assert send_digests(now=monday_6am_la).not_yet_due == 1
+    wednesday_1am_la = monday_6am_la + timedelta(days=1, hours=19)
+    assert send_digests(now=wednesday_1am_la).sent == [reader.email]
+    assert DigestLog.objects.filter(user=reader, period="weekly:2026-W10").exists()
+
+
+@pytest.mark.parametrize("zone", ["Mars/Base", "", "America"])
+def test_a_zone_the_system_does_not_know_falls_back_to_the_sites(new_attention_source, zone):
+    reader = verified_follower("lost@example.com")
+    type(reader).objects.filter(pk=reader.pk).update(time_zone=zone)  # as a stale row would be
+    changed_at(SUNDAY_NOON_UTC)
+    assert send_digests(now=SUNDAY_NOON_UTC).sent == [reader.email]
+    assert DigestLog.objects.get(user=reader).period == "daily:2026-03-01"  # TIME_ZONE is UTC

@@ -5,14 +5,15 @@ from library.digests import send_digests
 
 class Command(BaseCommand):
     help = (
-        "Email each reader the digest of what they follow, when it is due (daily or weekly). "
-        "Safe to run more than once: a reader gets one digest per period."
+        "Email each reader the digest of what they follow, when it is due (daily or weekly, from "
+        "DIGEST_SEND_HOUR in the reader's time zone). Meant to run hourly. Safe to run more than "
+        "once: a reader gets one digest per period."
     )
 
     def handle(self, *args, **options):
         report = send_digests()
         self.stdout.write(
             f"Sent {len(report.sent)} digest(s); {report.already_sent} already sent this period, "
-            f"{report.nothing_new} with nothing new, {report.skipped_unverified} skipped "
-            "(address not verified)."
+            f"{report.not_yet_due} not due yet, {report.nothing_new} with nothing new, "
+            f"{report.skipped_unverified} skipped (address not verified)."
         )
