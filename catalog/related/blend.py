@@ -48,6 +48,8 @@ class Evidence:
         return found
 
     def add(self, kind: int, source, other, weight, text=0) -> None:
+        """Evidence of one kind: `source` and `other` side by side, `weight` and `text` (an id)
+        one per entry or one for all."""
         source = np.asarray(source, dtype=np.int64)
         count = len(source)
         self._parts.append(
