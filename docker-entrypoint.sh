@@ -6,6 +6,8 @@
 #   web (default)        gunicorn with gunicorn.conf.py (settings from the environment)
 #   migrate              apply migrations and create the cache tables (default and pages)
 #   load-catalog [FILE]  load the shipped catalog file (or FILE) into the database
+#   worker [ARGS…]       run background tasks (manage.py db_worker), e.g. recomputing related
+#                        sources after catalog changes; ARGS go to db_worker
 #   manage ARGS…         any manage.py command
 #
 # DRY_RUN=1 prints the commands instead of running them (the tests use it).
@@ -41,14 +43,24 @@ case "$command" in
     load-catalog)
         run "$PYTHON" manage.py load_catalog "$@"
         ;;
+    worker)
+        # exec: the worker receives the container's stop signal itself, finishes the task it is
+        # running and exits. Never --reload: a reload would stop a task halfway.
+        set -- manage.py db_worker --no-reload --interval 1 "$@"
+        if [ "${DRY_RUN:-}" = "1" ]; then
+            echo "$PYTHON $*"
+        else
+            exec "$PYTHON" "$@"
+        fi
+        ;;
     manage)
         run "$PYTHON" manage.py "$@"
         ;;
     -h|--help|help)
-        sed -n '2,11p' "$0"
+        sed -n '2,13p' "$0"
         ;;
     *)
-        echo "docker-entrypoint.sh: unknown command '$command' (web, migrate, load-catalog, manage)" >&2
+        echo "docker-entrypoint.sh: unknown command '$command' (web, migrate, load-catalog, worker, manage)" >&2
         exit 64
         ;;
 esac

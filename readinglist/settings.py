@@ -43,6 +43,8 @@ INSTALLED_APPS = [
     "django.contrib.sites",
     "django.contrib.sitemaps",
     "django_htmx",
+    # The database task backend's queue table (TASKS below); installed whichever backend runs.
+    "django_tasks_db",
     "allauth",
     "allauth.account",
     "allauth.socialaccount",
@@ -192,6 +194,19 @@ if "pages" not in CACHES:
             "OPTIONS": {"MAX_ENTRIES": PAGE_CACHE_MAX_ENTRIES},
         }
     )
+# Background tasks (django.tasks), e.g. recomputing related sources after a catalog change.
+# TASKS_BACKEND=database stores them in a table for `manage.py db_worker` (docker-entrypoint.sh
+# worker) to run; immediate runs each at once, in the process that enqueued it. Production
+# defaults to database, development (DEBUG) to immediate, and the test suite sets immediate.
+TASKS_BACKEND = env.str("TASKS_BACKEND", default="") or ("immediate" if DEBUG else "database")
+_TASK_BACKENDS = {
+    "database": "django_tasks_db.DatabaseBackend",
+    "immediate": "django.tasks.backends.immediate.ImmediateBackend",
+}
+if TASKS_BACKEND not in _TASK_BACKENDS:
+    raise ImproperlyConfigured("TASKS_BACKEND must be database or immediate.")
+TASKS = {"default": {"BACKEND": _TASK_BACKENDS[TASKS_BACKEND]}}
+
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 # With Redis, sessions read the same keys through a client that fails open (readinglist/cache.py):
 # while Redis is down a session is read from and written to the database alone.

@@ -2,9 +2,11 @@
 
 Titles, aliases, summaries and status of sources, their topics and curators' links, list
 entries, sections, lists and topic names. Changes are gathered per thread while the transaction
-runs and handled once, after it commits: a change to a few sources recomputes those and the
-sources they touch; a change to a topic, section or list (names many sources share) recomputes
-everything. Outside a transaction each save commits, and recomputes, on its own.
+runs and handled once, after it commits, by enqueueing a task (tasks.py): a change to a few
+sources recomputes those and the sources they touch; a change to a topic, section or list
+(names many sources share) recomputes everything, which takes seconds at 10,000 sources, so it
+must not run in the request that made the change. Outside a transaction each save commits, and
+enqueues, on its own.
 """
 
 import threading
@@ -13,7 +15,7 @@ from django.db import models, transaction
 from django.db.models.signals import m2m_changed, post_delete, post_save
 
 from ..models import ListEntry, ListSection, ReadingList, Source, Topic
-from .compute import recompute_neighbours
+from .tasks import recompute_all_related, recompute_related
 
 # Saving only other fields of a source (link checks, re-verification) changes no neighbour.
 SOURCE_FIELDS_THAT_MATTER = {"title", "aliases", "summary", "status"}
@@ -23,7 +25,7 @@ _local = threading.local()
 
 
 class _Batch:
-    """The changes of one transaction, recomputed once when it commits."""
+    """The changes of one transaction, handed to one task when it commits."""
 
     def __init__(self) -> None:
         self.changed: set[int] = set()
@@ -38,9 +40,9 @@ class _Batch:
         if getattr(_local, "batch", None) is self:
             _local.batch = None
         if self.everything:
-            recompute_neighbours()
+            recompute_all_related.enqueue()
         elif self.changed:
-            recompute_neighbours(changed=self.changed)
+            recompute_related.enqueue(sorted(self.changed))
 
 
 def _add_to_batch(touched: set[int] | None, using: str | None) -> None:

@@ -11,6 +11,7 @@ the page's budget, so the version is the only key.
 
 import threading
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 import numpy as np
 from scipy import sparse
@@ -41,29 +42,32 @@ class CatalogVectors:
     def rows(self, source_ids) -> list[int]:
         return [self.row_of[pk] for pk in source_ids if pk in self.row_of]
 
-    def shared_terms(self, a: int, b: int, limit: int = 2) -> list[str]:
-        """The terms that contribute most to the similarity of rows `a` and `b`. Read from the
-        CSR arrays directly: building a sparse row per pair cost ~0.5 ms, for every neighbour."""
-        m = self.matrix
-        a_cols, a_vals = (
-            m.indices[m.indptr[a] : m.indptr[a + 1]],
-            m.data[m.indptr[a] : m.indptr[a + 1]],
-        )
-        b_cols, b_vals = (
-            m.indices[m.indptr[b] : m.indptr[b + 1]],
-            m.data[m.indptr[b] : m.indptr[b + 1]],
-        )
-        common, in_a, in_b = np.intersect1d(a_cols, b_cols, assume_unique=True, return_indices=True)
-        order = np.argsort(-(a_vals[in_a] * b_vals[in_b]))
-        chosen: list[str] = []
-        for index in order:
-            term = str(self.terms[common[index]])
-            if any(term in kept or kept in term for kept in chosen):
-                continue
-            chosen.append(term)
-            if len(chosen) == limit:
-                break
-        return chosen
+    def shared_terms(self, a_rows, b_rows, limit: int = 2) -> list[list[str]]:
+        """For each pair of rows (a_rows[i], b_rows[i]), the terms that add most to their
+        similarity (ties: the earlier column), skipping a term inside or around one already
+        chosen. All pairs in one elementwise product and one sort: at 10,000 sources, one pair
+        at a time took 1.7 s for the 76,000 similar neighbours, this takes 0.6 s."""
+        if not len(a_rows):
+            return []
+        products = self.matrix[a_rows].multiply(self.matrix[b_rows]).tocsr()
+        products.sort_indices()
+        row_of_cell = np.repeat(np.arange(products.shape[0]), np.diff(products.indptr))
+        order = np.lexsort((products.indices, -products.data, row_of_cell))
+        columns = products.indices[order].tolist()
+        bounds = products.indptr.tolist()
+        names = self.terms.tolist()
+        found = []
+        for start, end in pairwise(bounds):
+            chosen: list[str] = []
+            for column in columns[start:end]:
+                term = names[column]
+                if any(term in kept or kept in term for kept in chosen):
+                    continue
+                chosen.append(term)
+                if len(chosen) == limit:
+                    break
+            found.append(chosen)
+        return found
 
 
 def source_documents() -> tuple[list[int], list[str], list[str]]:

@@ -155,6 +155,21 @@ def test_a_link_check_does_not_recompute(tiers, django_capture_on_commit_callbac
     assert set(SourceNeighbour.objects.values_list("pk", flat=True)) == rows
 
 
+def test_a_full_recompute_rewrites_only_the_rows_that_changed(small_catalog):
+    recompute_neighbours()
+    stored = dict(SourceNeighbour.objects.values_list("pk", "score"))
+    assert len(stored) > 1
+    tampered = min(stored)
+    SourceNeighbour.objects.filter(pk=tampered).update(score=-1.0)
+    recompute_neighbours()
+    now = dict(SourceNeighbour.objects.values_list("pk", "score"))
+    assert tampered not in now
+    assert sorted(now.values()) == sorted(stored.values())
+    assert {pk: score for pk, score in now.items() if pk in stored} == {
+        pk: score for pk, score in stored.items() if pk != tampered
+    }
+
+
 def test_compute_related_command(small_catalog, capsys):
     call_command("compute_related")
     assert "Stored" in capsys.readouterr().out

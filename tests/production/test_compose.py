@@ -24,9 +24,17 @@ def test_web_scales_behind_one_published_address(services):
 
 
 def test_every_app_process_shares_redis(services):
-    for name in ("web", "migrate"):
+    # The worker too: its recomputes bump the catalog version the web replicas' caches read.
+    for name in ("web", "migrate", "worker"):
         assert services[name]["environment"]["REDIS_URL"] == "redis://redis:6379/0"
         assert services[name]["depends_on"]["redis"] == {"condition": "service_healthy"}
+
+
+def test_a_worker_runs_the_tasks_web_requests_enqueue(services):
+    assert services["worker"]["command"] == ["worker"]
+    assert services["worker"]["depends_on"]["migrate"] == {
+        "condition": "service_completed_successfully"
+    }
 
 
 @pytest.mark.skipif(shutil.which("caddy") is None, reason="needs the caddy binary")

@@ -58,6 +58,12 @@ def test_load_catalog_and_manage_pass_their_arguments():
     )
 
 
+def test_worker_runs_the_task_worker_without_reloading():
+    assert entrypoint("worker", "--max-tasks", "100", DRY_RUN="1").stdout.strip() == (
+        "python manage.py db_worker --no-reload --interval 1 --max-tasks 100"
+    )
+
+
 def test_an_unknown_command_is_refused():
     result = entrypoint("serve")
     assert result.returncode == 64
