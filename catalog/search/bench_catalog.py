@@ -1,0 +1,200 @@
+"""The synthetic catalog the search and "For you" benchmarks run against, and their queries.
+
+Titles and summaries are drawn from a domain word list with a Zipf distribution, so a few words
+are common (10-30 % of the sources) and most are rare; a twentieth of the titles start with an
+invented word ("Zenora: ...") that about 60 sources share.
+"""
+
+import random
+
+from django.db import connection, transaction
+
+
+def word_list(text):
+    return text.split()
+
+
+DOMAIN = word_list("""
+attention flash paged kernel tensor core memory bandwidth cache quantization sparsity
+mixture experts speculative decoding prefill batching scheduling serving inference training
+pipeline parallelism sharding collective allreduce interconnect hopper blackwell ampere warp
+thread block shared register occupancy roofline throughput latency gemm matmul softmax
+layernorm fusion compiler triton cutlass cuda ptx profiling tokenizer transformer diffusion
+vision multimodal retrieval embedding rotary positional context ring sequence tiling
+asynchronous copy fp8 fp4 int8 int4 bf16 mixed precision rounding calibration outlier
+distillation pruning adapter finetuning reward benchmark evaluation goodput autoscaling
+disaggregated cluster datacenter power energy network rdma infiniband topology placement
+routing balancing gating dense sparse structured hardware accelerator systolic array vector
+coalescing bank conflicts prefetch eviction offloading swapping allocator fragmentation
+compression encoding decoder encoder language model large small efficient scalable fast
+optimal adaptive dynamic static hierarchical distributed federated streaming online""")
+FILLER = word_list("the a of with for and that we show improves reduces by using on in to")
+RARE = [
+    f"{a}{b}"
+    for a in ("zen", "kyo", "vort", "quil", "maro", "tesk", "bryn", "sol", "orv", "lum")
+    for b in ("ax", "ion", "etta", "ora", "ix", "und", "eph", "arn", "oss", "yth")
+]
+FIRST = word_list("Ada Alan Grace Tri Wei Li Yuki Priya Omar Sofia Lars Nina Chen Maria Ivan Aisha")
+LAST = word_list("""Dao Chen Smith Kumar Garcia Nakamura Ivanova Okafor Muller Rossi Kim Zhang Patel
+Novak Haddad Silva Johansson Tanaka Cohen Moreau""")
+KINDS = ["paper"] * 6 + ["article", "documentation", "repository", "book", "specification"]
+BASES = ["mechanism-paper", "none", "none", "implementation", "specification"]
+TIERS = ["start-here", "core", "core", "frontier", "further-reading", "further-reading"]
+
+# "common" words each match 10-30% of the synthetic sources (the Zipf head matches nearly all of
+# them, which no reader types alone); "rare" ones match about 60 sources each.
+QUERIES = {
+    "common": [
+        "experts",
+        "speculative",
+        "decoding",
+        "prefill",
+        "batching",
+        "scheduling",
+        "serving",
+        "inference",
+        "training",
+        "pipeline",
+    ],
+    "rare": RARE[3:13],
+    "multi-word": [
+        "speculative decoding latency",
+        "pipeline parallelism interconnect",
+        "prefill scheduling",
+        "tensor core gemm",
+        "flash attention hopper",
+        "mixture of experts routing",
+        "fp8 mixed precision",
+        "paged memory allocator",
+        '"warp occupancy"',
+        "disaggregated prefill -training",
+    ],
+    "typo": [
+        "speculatve",
+        "schedulng",
+        "infrence",
+        "paralelism",
+        "throughpt",
+        "interconect",
+        "batchng",
+        "decodng",
+        "blackwel",
+        RARE[20][:-1] + "x",
+    ],
+    "with facets": [
+        "q=serving&topic=topic-1",
+        "q=prefill&tier=core&kind=paper",
+        "q=inference&year=2020-2025",
+        "q=serving+latency&topic=topic-2&list=bench-list-1",
+        "topic=topic-3&sort=newest",
+        "tier=frontier&year=2024",
+        "q=training&sort=year&page=3",
+        "kind=repository&topic=topic-4",
+        "q=batching&topic=topic-1&topic=topic-7",
+        "list=bench-list-2&page=40",
+    ],
+}
+
+
+def build_catalog(total: int, stdout, stderr) -> None:
+    """Replace the catalog with `total` synthetic sources: Zipf word lists, 30 topics in a
+    two-level tree, 3 lists of 10 sections, 1 to 3 topics each, a fifth of them listed."""
+    from catalog.models import ListEntry, ListSection, ReadingList, Source, Tier, Topic
+    from catalog.progress import Progress
+
+    rng = random.Random(20261129)
+    stdout.write(f"Building {total:,} synthetic sources in {connection.settings_dict['NAME']}")
+    with transaction.atomic():
+        ListEntry.objects.all().delete()
+        ListSection.objects.all().delete()
+        ReadingList.objects.all().delete()
+        Source.topics.through.objects.all().delete()
+        Source.objects.all().delete()
+        Topic.objects.all().delete()
+        Tier.objects.all().delete()
+    tiers = {
+        slug: Tier.objects.create(slug=slug, name=slug.replace("-", " ").title(), position=i)
+        for i, slug in enumerate(dict.fromkeys(TIERS))
+    }
+    parents = [
+        Topic.objects.create(slug=f"topic-{i}", name=f"{DOMAIN[i * 7].title()} systems")
+        for i in range(6)
+    ]
+    topics = parents + [
+        Topic.objects.create(
+            slug=f"topic-{6 + i}",
+            name=f"{DOMAIN[40 + i].title()} {DOMAIN[80 + i]}",
+            parent=parents[i % 6],
+        )
+        for i in range(24)
+    ]
+    sections = []
+    for n in range(1, 4):
+        reading_list = ReadingList.objects.create(
+            slug=f"bench-list-{n}", title=f"Benchmark list {n}", position=n
+        )
+        sections += [
+            ListSection.objects.create(
+                reading_list=reading_list, slug=f"s{s}", title=f"Section {s}", position=s
+            )
+            for s in range(1, 11)
+        ]
+    weights = [1 / (rank + 1) for rank in range(len(DOMAIN))]  # Zipf: a few common words
+
+    def words(count):
+        return rng.choices(DOMAIN, weights=weights, k=count)
+
+    batch = 2000
+    positions = {section.pk: 0 for section in sections}
+    with Progress(total, "sources", stream=stderr) as bar:
+        for start in range(0, total, batch):
+            rows = []
+            for i in range(start, min(start + batch, total)):
+                title = " ".join(words(rng.randint(2, 5))).capitalize()
+                if rng.random() < 0.05:
+                    title = f"{rng.choice(RARE).capitalize()}: {title}"
+                summary = " ".join(
+                    rng.choice(FILLER) if rng.random() < 0.3 else w
+                    for w in words(rng.randint(18, 40))
+                )
+                authors = ", ".join(
+                    f"{rng.choice(FIRST)} {rng.choice(LAST)}" for _ in range(rng.randint(1, 4))
+                )
+                rows.append(
+                    Source(
+                        slug=f"s{i}",
+                        title=title,
+                        url=f"https://bench.example.org/{i}",
+                        kind=rng.choice(KINDS),
+                        basis=rng.choice(BASES),
+                        authors=authors,
+                        venue=rng.choice(["", "NeurIPS", "MLSys", "ISCA", "arXiv", "OSDI"]),
+                        year=min(2025, 1995 + int(rng.betavariate(5, 1.5) * 31)),
+                        summary=summary.capitalize() + ".",
+                        aliases=rng.choice(["", "", "", title.split()[0].upper()[:4]]),
+                        tier=tiers[rng.choice(TIERS)],
+                    )
+                )
+            with transaction.atomic():
+                created = Source.objects.bulk_create(rows)
+                links = [
+                    Source.topics.through(source_id=s.pk, topic_id=t.pk)
+                    for s in created
+                    for t in rng.sample(topics, rng.randint(1, 3))
+                ]
+                Source.topics.through.objects.bulk_create(links)
+                entries = []
+                for s in created:
+                    if rng.random() < 0.2:
+                        section = rng.choice(sections)
+                        positions[section.pk] += 1
+                        entries.append(
+                            ListEntry(section=section, source=s, position=positions[section.pk])
+                        )
+                ListEntry.objects.bulk_create(entries)
+            bar.advance(len(rows))
+    with connection.cursor() as cursor:
+        # Packed as after a restore: adding topics rewrote each search entry once, and
+        # half-empty pages would be measured as search cost.
+        cursor.execute("VACUUM FULL" if connection.vendor == "postgresql" else "VACUUM")
+        cursor.execute("ANALYZE")
