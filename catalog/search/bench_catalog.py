@@ -6,11 +6,13 @@ invented word ("Zenora: ...") that about 60 sources share.
 """
 
 import random
+from typing import TextIO
 
+from django.core.management.base import OutputWrapper
 from django.db import connection, transaction
 
 
-def word_list(text):
+def word_list(text: str) -> list[str]:
     return text.split()
 
 
@@ -96,7 +98,7 @@ QUERIES = {
 }
 
 
-def build_catalog(total: int, stdout, stderr) -> None:
+def build_catalog(total: int, stdout: OutputWrapper, stderr: TextIO) -> None:
     """Replace the catalog with `total` synthetic sources: Zipf word lists, 30 topics in a
     two-level tree, 3 lists of 10 sections, 1 to 3 topics each, a fifth of them listed."""
     from catalog.models import ListEntry, ListSection, ReadingList, Source, Tier, Topic
@@ -141,7 +143,7 @@ def build_catalog(total: int, stdout, stderr) -> None:
         ]
     weights = [1 / (rank + 1) for rank in range(len(DOMAIN))]  # Zipf: a few common words
 
-    def words(count):
+    def words(count: int) -> list[str]:
         return rng.choices(DOMAIN, weights=weights, k=count)
 
     batch = 2000
