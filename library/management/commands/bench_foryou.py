@@ -7,6 +7,7 @@ DATABASE_URL; the command re-runs itself in a subprocess pointed at it. One read
 render after a catalog change builds the TF-IDF vectors; later ones reuse them).
 """
 
+import logging
 import os
 import random
 import statistics
@@ -54,6 +55,8 @@ class Command(bench_search.Command):
         name = str(connection.settings_dict["NAME"])
         if bench_search.BENCH_PREFIX not in name:
             raise CommandError(f"refusing to benchmark against {name!r}")
+        # A log line per timed request would bury the figures.
+        logging.getLogger("readinglist.request").setLevel(logging.WARNING)
         call_command("migrate", verbosity=0, interactive=False)
         from catalog.models import Source
 
