@@ -20,7 +20,7 @@ from django.conf import settings
 from django.http import HttpRequest
 from django.template.loader import get_template
 from django.utils import timezone
-from django.utils.safestring import SafeData, mark_safe
+from django.utils.safestring import SafeData, SafeString, mark_safe
 
 from .. import reading
 from ..models import Bookmark
@@ -299,4 +299,5 @@ def source_card(context, source, label="", snippet="", hide_summary=False):
         _SNIPPET_SLOT: snippet_html,
         _TOKEN_SLOT: page.token,
     }
-    return mark_safe(_CARD_SLOTS.sub(lambda slot: values[slot.group()], html))
+    # SafeString(), not mark_safe(), which first checks for lazy text: this is a str.
+    return SafeString(_CARD_SLOTS.sub(lambda slot: values[slot.group()], html))
