@@ -301,3 +301,23 @@ def source_card(context, source, label="", snippet="", hide_summary=False):
     }
     # SafeString(), not mark_safe(), which first checks for lazy text: this is a str.
     return SafeString(_CARD_SLOTS.sub(lambda slot: values[slot.group()], html))
+
+
+# A search result's list item, spaced as the template loop it replaces spaced it.
+RESULT_ITEM = "\n        <li>{}</li>\n      "
+
+
+@register.simple_tag(takes_context=True)
+def result_cards(context, sources):
+    """Each search result's card (source_card) in its `<li>`, with the marked title and snippet
+    the search set on it (`source.marked_title`, `source.snippet`). One tag for the page's cards:
+    a template loop around source_card cost another 10 µs a card (its forloop, and looking up
+    each argument through the context)."""
+    return SafeString(
+        "".join(
+            RESULT_ITEM.format(
+                source_card(context, source, label=source.marked_title, snippet=source.snippet)
+            )
+            for source in sources
+        )
+    )
