@@ -55,7 +55,12 @@ def narrowed[Rows: QuerySet[Any]](
 
 def cards(ids: list[int], using: str, **annotations: Expression) -> list[Source]:
     """The page's sources, in the order of `ids`, with what their cards show."""
-    found = Source.objects.using(using).for_cards().annotate(**annotations).in_bulk(ids)
+    if not ids:
+        return []
+    # Not in_bulk(), which keeps the model's ordering: the rows are put in the order of `ids`
+    # here, and sorting them in SQL too cost a quarter of the statement's compiling.
+    rows = Source.objects.using(using).for_cards().annotate(**annotations).filter(pk__in=ids)
+    found = {source.pk: source for source in rows.order_by()}
     return [found[pk] for pk in ids if pk in found]
 
 

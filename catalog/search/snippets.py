@@ -2,11 +2,10 @@
 
 import re
 from collections.abc import Iterable
+from html import escape
 
-from django.utils.html import escape, format_html
+from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
-
-from .parsing import CONTROL
 
 SNIPPET_WORDS = 30
 ELLIPSIS = "…"
@@ -16,14 +15,17 @@ SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9“\"(])")
 # Markers ts_headline puts around matches; control characters never occur in catalog text,
 # so the whole headline can be escaped first and the markers turned into <mark> afterwards.
 START_SEL, STOP_SEL = "\x02", "\x03"
+# Every other control character (those parsing.CONTROL takes out of a query), dropped.
+OTHER_CONTROL = re.compile(r"[\x00\x01\x04-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# Django's escape() is html.escape() marked safe, behind a check for lazy text: the functions
+# here call html.escape() on plain text and mark their whole result safe once.
 
 
 def marked_snippet(headline: str) -> SafeString | str:
     """Escape a ts_headline result, then turn its match markers into <mark> ("" if none)."""
     if START_SEL not in headline:
         return ""
-    kept = {START_SEL, STOP_SEL}
-    escaped = escape(CONTROL.sub(lambda m: m.group() if m.group() in kept else "", headline))
+    escaped = escape(OTHER_CONTROL.sub("", headline))
     # escape() leaves the markers alone, so every other character of the data is escaped here.
     return mark_safe(escaped.replace(START_SEL, "<mark>").replace(STOP_SEL, "</mark>"))
 

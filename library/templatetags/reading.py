@@ -5,17 +5,22 @@ Every tag reads the reader's library once per request (see library.reading), so 
 """
 
 import functools
+import operator
 import re
 import secrets
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import date
+from html import escape as escape_html
 from types import SimpleNamespace
 
 from django import template
 from django.conf import settings
+from django.http import HttpRequest
 from django.template.loader import get_template
 from django.utils import timezone
-from django.utils.safestring import SafeData, mark_safe
+from django.utils.safestring import SafeData, SafeString, mark_safe
 
 from .. import reading
 from ..models import Bookmark
@@ -86,7 +91,8 @@ def bookmark_control(context, source, compact=False, occurrence=""):
         source.slug,
         source.title,
         states.get(source.pk, ""),
-        request.get_full_path() if request else "",
+        # A remembered card renders its control with a slot for the path (see source_card).
+        context.get("page_path") or (request.get_full_path() if request else ""),
         bool(compact),
         bool(token),
         str(occurrence),
@@ -164,6 +170,15 @@ CARD_FIELDS = (
     "verified_on",
     "awaiting_evidence",
 )
+_card_fields = operator.attrgetter(*CARD_FIELDS)
+
+# What differs between pages that show the same card: the page's path (the card's way back),
+# its marked title and its snippet. A card is rendered once with these slots, then each page puts
+# its own text in; so a card rendered for one search serves every page showing that source with
+# the same kind of text (a fresh search no longer renders its cards afresh).
+_PATH_SLOT, _LABEL_SLOT, _SNIPPET_SLOT = (f"{_TOKEN_SLOT[:32]}{n:032x}" for n in range(3))
+# One pass over a card puts every value in: text put in is never searched for slots again.
+_CARD_SLOTS = re.compile(re.escape(_TOKEN_SLOT[:32]) + "(?:[0-9a-f]{32})")
 
 
 class _Cards:
@@ -192,9 +207,46 @@ class _Cards:
 remembered_cards = _Cards()
 
 
-def _as_key(text):
-    # Marked-up (safe) text and plain text that read the same render differently.
-    return str(text), isinstance(text, SafeData)
+@dataclass(frozen=True)
+class _CardPage:
+    """What every card of one page shares, read once per page rather than once per card."""
+
+    request: HttpRequest | None
+    token: str | None
+    path: str  # escaped, as the cards print it
+    signed_in: bool
+    today: date
+
+
+_CARD_PAGE = object()  # the render context's key for the _CardPage
+
+
+def _card_page(context: template.Context) -> _CardPage:
+    page: _CardPage | None = context.render_context.get(_CARD_PAGE)
+    if page is None:
+        request = _request(context)
+        page = _CardPage(
+            request=request,
+            token=_visitor_token(context),
+            path=escape_html(request.get_full_path()) if request else "",
+            signed_in=bool(request and request.user.is_authenticated),
+            today=timezone.localdate(),  # the age badge
+        )
+        context.render_context[_CARD_PAGE] = page
+    return page
+
+
+def _slotted(text: object, slot: str) -> tuple[object, object, str | None]:
+    """(what the card is rendered with, what its key holds, the HTML that replaces the slot)."""
+    if not text:
+        return "", "", None
+    if isinstance(text, str):
+        # The template prints it once, autoescaped (Django's escape() is html.escape()): that is
+        # what goes in the slot.
+        return slot, True, text.__html__() if hasattr(text, "__html__") else escape_html(text)
+    # Anything else is rendered as it is (marked-up and plain text that read the same render
+    # differently).
+    return text, (str(text), isinstance(text, SafeData)), None
 
 
 @register.simple_tag(takes_context=True)
@@ -203,19 +255,22 @@ def source_card(context, source, label="", snippet="", hide_summary=False):
 
     Interpreting the card template cost 90-170 µs a card, most of a search page's rendering, so
     each process remembers cards keyed by everything they show: the source's own fields and its
-    tier's, today's date (the age badge), what the page adds (a marked title, a snippet, whether
-    the summary shows), and what the control shows (the reader's status, the page's URL). A
-    remembered card cannot go stale; the CSRF token is a slot, as in remembered controls.
+    tier's, today's date (the age badge), whether the summary shows, and what the control shows
+    (the reader's status, whether the visitor is signed in). What varies from page to page (the
+    page's path, a marked title, a snippet) and the CSRF token are slots filled per page, so a
+    remembered card cannot go stale.
     """
-    request = _request(context)
-    token = _visitor_token(context)
+    page = _card_page(context)
+    shown_label, label_key, label_html = _slotted(label, _LABEL_SLOT)
+    shown_snippet, snippet_key, snippet_html = _slotted(snippet, _SNIPPET_SLOT)
     card_context = {
         "source": source,
-        "label": label,
-        "snippet": snippet,
+        "label": shown_label,
+        "snippet": shown_snippet,
         "hide_summary": hide_summary,
-        "request": request,
-        "csrf_token": _TOKEN_SLOT if token else None,
+        "request": page.request,
+        "page_path": _PATH_SLOT,
+        "csrf_token": _TOKEN_SLOT if page.token else None,
     }
 
     def render():
@@ -226,17 +281,43 @@ def source_card(context, source, label="", snippet="", hide_summary=False):
     else:
         tier = source.tier
         key = (
-            *(getattr(source, name) for name in CARD_FIELDS),
+            *_card_fields(source),
             tier.slug,
             tier.name,
-            _as_key(label),
-            _as_key(snippet),
+            label_key,
+            snippet_key,
             bool(hide_summary),
-            reading.request_states(request).get(source.pk, ""),
-            request.get_full_path() if request else "",
-            bool(token),
-            bool(request and request.user.is_authenticated),  # visitors get a log-in link
-            timezone.localdate(),
+            reading.request_states(page.request).get(source.pk, ""),
+            bool(page.token),
+            page.signed_in,  # visitors get a log-in link
+            page.today,
         )
         html = remembered_cards.get(key, render)
-    return mark_safe(html.replace(_TOKEN_SLOT, token) if token else html)
+    values = {
+        _PATH_SLOT: page.path,
+        _LABEL_SLOT: label_html,
+        _SNIPPET_SLOT: snippet_html,
+        _TOKEN_SLOT: page.token,
+    }
+    # SafeString(), not mark_safe(), which first checks for lazy text: this is a str.
+    return SafeString(_CARD_SLOTS.sub(lambda slot: values[slot.group()], html))
+
+
+# A search result's list item, spaced as the template loop it replaces spaced it.
+RESULT_ITEM = "\n        <li>{}</li>\n      "
+
+
+@register.simple_tag(takes_context=True)
+def result_cards(context, sources):
+    """Each search result's card (source_card) in its `<li>`, with the marked title and snippet
+    the search set on it (`source.marked_title`, `source.snippet`). One tag for the page's cards:
+    a template loop around source_card cost another 10 µs a card (its forloop, and looking up
+    each argument through the context)."""
+    return SafeString(
+        "".join(
+            RESULT_ITEM.format(
+                source_card(context, source, label=source.marked_title, snippet=source.snippet)
+            )
+            for source in sources
+        )
+    )

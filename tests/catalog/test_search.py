@@ -141,6 +141,20 @@ def test_year_chart_and_decades_are_drawn_from_the_results(client, small_catalog
     assert "2010s" in html and "2020s" in html
 
 
+def test_facet_links_escape_their_labels_and_mark_the_chosen_ones(client, small_catalog):
+    odd = TopicFactory(slug="odd", name="<b>Odd</b> & co")
+    SourceFactory(slug="odd-one", title="Odd one", year=2017, topics=[odd])
+    html = get(client, "/sources/?topic=odd&year=2017").content.decode()
+    assert (
+        '<li><a href="?year=2017" class="is-selected" aria-current="true">'
+        '<span class="facet-label">&lt;b&gt;Odd&lt;/b&gt; &amp; co</span> '
+        '<span class="count">1</span>'
+        '<span class="visually-hidden"> (selected; click to remove)</span></a></li>'
+    ) in html
+    assert '<a href="?topic=odd&amp;year=2017"><rect class="bar is-selected"' in html
+    assert "<title>2017: 1 source</title>" in html
+
+
 def test_sorting(client, small_catalog):
     assert result_slugs(get(client, "/sources/?sort=title"))[:2] == [
         "attention-paper",

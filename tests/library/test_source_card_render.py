@@ -5,6 +5,7 @@ import re
 from datetime import date, timedelta
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.middleware.csrf import _unmask_cipher_token, get_token
 from django.template import engines
 from django.template.loader import get_template
@@ -13,7 +14,7 @@ from django.utils import timezone
 from django.utils.safestring import mark_safe
 
 from library.models import Bookmark
-from library.templatetags.reading import CARD_TEMPLATE
+from library.templatetags.reading import CARD_TEMPLATE, remembered_cards
 
 pytestmark = pytest.mark.django_db
 
@@ -112,3 +113,24 @@ def test_plain_text_that_looks_like_markup_stays_escaped(reader, small_catalog):
     render([source], page_request(reader), label=mark_safe("<b>x</b>"))
     html = render([source], page_request(reader), label="<b>x</b>")
     assert "&lt;b&gt;x&lt;/b&gt;" in html and "<b>x</b>" not in html
+
+
+@pytest.mark.parametrize("signed_in", [True, False])
+def test_one_remembered_card_serves_every_page_and_query(signed_in, reader, small_catalog):
+    """A card is remembered once per source: each page puts in its own way back, marked title
+    and snippet, escaped as the template escapes them."""
+    source = small_catalog["flash"]
+    user = reader if signed_in else AnonymousUser()
+    remembered_cards._cards.clear()
+    pages = [
+        ("/sources/?q=flash", mark_safe("<mark>Flash</mark>Attention"), "plain <b> & more"),
+        ("/sources/?q=io&sort=title", "Fl<a>sh", mark_safe("an <mark>IO</mark>-aware kernel")),
+    ]
+    for path, label, snippet in pages:
+        request = page_request(user, path)
+        html = render([source], request, label, snippet)
+        assert without_tokens(html) == without_tokens(direct(source, request, label, snippet))
+        assert secret_in(html) == secret_of(request)
+    assert len(remembered_cards._cards) == 1
+    assert 'value="/sources/?q=io&amp;sort=title#' in html
+    assert "Fl&lt;a&gt;sh" in html and "an <mark>IO</mark>-aware kernel" in html

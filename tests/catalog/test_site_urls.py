@@ -1,0 +1,55 @@
+"""{% fixed_url %} and {% slug_url %} print what {% url %} prints, for the script prefix of the
+moment."""
+
+import pytest
+from django.template import engines
+from django.test import RequestFactory
+from django.urls import NoReverseMatch, reverse, set_script_prefix
+from django.utils.html import escape
+
+from catalog.models import Source
+
+TEMPLATE = (
+    "{% load site_urls %}{% fixed_url 'catalog:tier-detail' 'start-here' %}|"
+    "{% fixed_url 'catalog:search-cite' 'bib' as cite %}{{ cite }}|{% fixed_url 'catalog:home' %}"
+)
+EXPECTED = "{% url 'catalog:tier-detail' 'start-here' %}|{% url 'catalog:search-cite' 'bib' %}|"
+EXPECTED += "{% url 'catalog:home' %}"
+
+
+def render(source, **context):
+    return engines["django"].from_string(source).render(context, RequestFactory().get("/"))
+
+
+def test_fixed_urls_are_the_url_tags_urls():
+    assert render(TEMPLATE) == render(EXPECTED) == "/tiers/start-here/|/sources/cite.bib|/"
+
+
+@pytest.fixture
+def prefix():
+    yield set_script_prefix
+    set_script_prefix("/")
+
+
+def test_a_script_prefix_is_followed_not_remembered(prefix):
+    render(TEMPLATE)
+    prefix("/readinglist/")
+    assert render(TEMPLATE) == render(EXPECTED)
+    assert render(TEMPLATE).startswith("/readinglist/tiers/start-here/")
+
+
+@pytest.mark.parametrize("slug", ["flashattention-2", "A_b-9"])
+def test_slug_urls_are_the_url_tags_urls(slug, prefix):
+    cards = "{% load site_urls %}{% slug_url 'catalog:source-detail' slug %}|"
+    cards += "{% slug_url 'library:bookmark' slug as save %}{{ save }}"
+    for script_prefix in ("/", "/readinglist/"):
+        prefix(script_prefix)
+        expected = f"{escape(Source(slug=slug).get_absolute_url())}|"
+        expected += escape(reverse("library:bookmark", args=[slug]))
+        assert render(cards, slug=slug) == expected
+
+
+def test_what_is_not_a_slug_is_refused_as_the_url_tag_refuses_it():
+    for tag in ("url", "slug_url"):
+        with pytest.raises(NoReverseMatch):
+            render(f"{{% load site_urls %}}{{% {tag} 'catalog:source-detail' 'two words' %}}")
