@@ -4,6 +4,7 @@ Websearch syntax, prefix matching on the last word, typo correction against a vo
 rank by the declared weights, snippets by ts_headline in the same statement as the cards.
 """
 
+import functools
 import itertools
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypedDict
@@ -35,9 +36,10 @@ from .backend import (
     text_annotation,
 )
 from .document import LANGUAGE, rank_weights
-from .facets import ARRAY_COUNTS, Facets, facet_counts
+from .facets import Facets, facet_counts
 from .names import NAMED_BONUS, named_sources
 from .parsing import JOINED_WORD, ParsedQuery, SearchParams
+from .set_keys import KEY_COUNTS, KEYED_SETS
 from .snippets import (
     FRAGMENT_DELIMITER,
     SNIPPET_WORDS,

@@ -9,6 +9,7 @@ insert, so a source that is not published simply has none.
 from .document import SEARCH_DOCUMENT, Related, document_sql, related_parts, source_fields
 from .list_columns import LIST_COLUMNS, LIST_FUNCTIONS, LIST_TRIGGERS, listed
 from .names import NAMES_FUNCTION
+from .set_keys import KEY_FUNCTION
 from .sql_objects import BOTH_ROWS, NEW_ROWS, OLD_ROWS, Function, Trigger
 
 # Source columns an entry copies or filters on besides the searched text: a change to any of
@@ -144,7 +145,7 @@ def related_triggers(part: Related) -> list[Trigger]:
 
 def declared_functions(document: tuple = SEARCH_DOCUMENT) -> list[Function]:
     related = [f for part in related_parts(document) for f in related_functions(part)]
-    return [*source_functions(document), *related, *LIST_FUNCTIONS, NAMES_FUNCTION]
+    return [*source_functions(document), *related, *LIST_FUNCTIONS, NAMES_FUNCTION, KEY_FUNCTION]
 
 
 def declared_triggers(document: tuple = SEARCH_DOCUMENT) -> list[Trigger]:

@@ -301,13 +301,14 @@ def floor_statements(text: str) -> dict[str, tuple[str, tuple]]:
 
     rank: the first page by the page's own ranking over the same matches, with no counts: what
     remains if facets were free. read: every match's facet columns (tier, kind, year, topic and
-    list ids) read once and barely summed: what any exact count must at least do.
+    list set keys) read once and barely summed: what any exact count must at least do.
     """
     from django.http import QueryDict
 
     from catalog.forms import SearchForm
     from catalog.search import backend_for, parse_query
     from catalog.search.parsing import chosen_sort
+    from catalog.search.set_keys import KEYED_SETS
 
     form = SearchForm(QueryDict(text if "=" in text else f"q={quote(text)}"))
     form.is_valid()
@@ -315,11 +316,11 @@ def floor_statements(text: str) -> dict[str, tuple[str, tuple]]:
     backend = backend_for("default")
     query = backend.prepare(parse_query(params.q), "default")
     matches = backend.matches(params, query, "default")
-    columns = matches.order_by().values_list("tier_id", "kind", "year", "topic_ids", "list_ids")
+    columns = matches.order_by().values_list("tier_id", "kind", "year", *KEYED_SETS)
     inner, inner_params = columns.query.sql_with_params()
     read = (
         "SELECT count(*), sum(m.tier_id), max(m.kind), sum(m.year), "
-        f"sum(cardinality(m.topic_ids)), sum(cardinality(m.list_ids)) FROM ({inner}) m",
+        f"sum(length(m.topic_key)), sum(length(m.list_key)) FROM ({inner}) m",
         inner_params,
     )
     page = backend.ordered_ids(matches, chosen_sort(params, query), query)
