@@ -1,6 +1,7 @@
 import pytest
 from django.core.cache import cache
 from django.core.management import call_command
+from django.db import transaction
 
 from catalog.catalog_file import read_catalog
 from catalog.services import load_catalog
@@ -100,6 +101,18 @@ def small_catalog(tiers):
 def full_catalog(db):
     """The shipped catalog file, loaded."""
     return load_catalog(read_catalog(), progress=False)
+
+
+@pytest.fixture(scope="module")
+def shipped_catalog(django_db_setup, django_db_blocker):
+    """The shipped catalog, loaded once for the module and rolled back at its end.
+
+    Like `full_catalog`, but loading the file takes seconds and these tests only read.
+    """
+    with django_db_blocker.unblock(), transaction.atomic():
+        load_catalog(read_catalog(), progress=False)
+        yield
+        transaction.set_rollback(True)
 
 
 @pytest.fixture

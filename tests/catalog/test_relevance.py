@@ -10,26 +10,12 @@ from html import unescape
 
 import pytest
 from django.core.cache import cache
-from django.db import transaction
 
 from catalog.catalog_file import read_catalog
 from catalog.search import SearchParams, search_sources
 from catalog.search.names import acronym, base_name, normalised, source_names
-from catalog.services import load_catalog
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(scope="module")
-def shipped_catalog(django_db_setup, django_db_blocker):
-    """The shipped catalog, loaded once for the module and rolled back at its end.
-
-    Like `full_catalog`, but loading the file takes seconds and these tests only read.
-    """
-    with django_db_blocker.unblock(), transaction.atomic():
-        load_catalog(read_catalog(), progress=False)
-        yield
-        transaction.set_rollback(True)
 
 
 PG = pytest.mark.postgres
