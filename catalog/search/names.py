@@ -31,6 +31,7 @@ NOT_NAME = re.compile(r"[^0-9a-z]+")
 INITIAL = re.compile(r"(?<![A-Za-z])[A-Z]|(?<=[a-z])[A-Z]")
 TRAILING_NUMBER = re.compile(r"[0-9]+\s*$")
 TRAILING_DIGITS = re.compile(r"[0-9]+$")
+LEADING_ARTICLE = re.compile(r"^\s*(?:the|an?)\s+(?=\S)", re.IGNORECASE)
 MIN_NAME = 2
 # Times the name level, added to the text rank: a version step (1.0) outweighs any text rank.
 NAMED_BONUS = 100.0
@@ -128,22 +129,45 @@ def source_names(title: str, aliases: str) -> set[str]:
     return names
 
 
+def version_of(name: str) -> tuple[str, int] | None:
+    """(base, version) of a versioned name, however the version was written: "deepseekv3" and
+    "deepseek3" are both ("deepseek", 3)."""
+    base = base_name(name)
+    if not base:
+        return None
+    digits = TRAILING_DIGITS.search(name)
+    return (base, int(digits.group())) if digits else None
+
+
+def query_names(text: str) -> list[str]:
+    """The normalised names a query can be: as typed, and without a leading article ("the
+    transformer" asks for the Transformer)."""
+    names = [normalised(text), normalised(LEADING_ARTICLE.sub("", text))]
+    return [name for name in dict.fromkeys(names) if len(name) >= MIN_NAME]
+
+
 def query_keys(text: str) -> list[str]:
-    """The names a query can mean: itself, and as a base (its own base too)."""
-    key = normalised(text)
-    if len(key) < MIN_NAME:
-        return []
-    keys = [key, BASE_MARK + key]
-    if base := base_name(key):
-        keys.append(BASE_MARK + base)
-    return keys
+    """The stored names a query can mean: itself, as a base (its own base too), and the bare
+    base, which the original of a family carries ("eagle 1" is EAGLE)."""
+    keys = []
+    for key in query_names(text):
+        keys += [key, BASE_MARK + key]
+        if base := base_name(key):
+            keys += [BASE_MARK + base, base]
+    return list(dict.fromkeys(keys))
 
 
 def name_level(names: Iterable[str], key: str) -> float:
-    """2 when a source is called exactly what was asked; just under 1 when it is a version of
-    it, lower versions higher ("deepseek": DeepSeek-V2 before DeepSeek-V3); else 0."""
+    """2 when a source is called exactly what was asked, with the version written any way ("v3",
+    " 3", "-3"; an original without a version is version 1); just under 1 when it is a version
+    of it, lower versions higher ("deepseek": DeepSeek-V2 before DeepSeek-V3); else 0."""
     names = set(names)
     if key in names:
+        return 2.0
+    asked = version_of(key)
+    if asked and any(version_of(name) == asked for name in names):
+        return 2.0
+    if asked and asked[1] == 1 and asked[0] in names and BASE_MARK + asked[0] not in names:
         return 2.0
     bases = {key, base_name(key)} - {""}
     versions = [
@@ -183,7 +207,7 @@ def named_sources(texts: Iterable[str], using: str) -> tuple[dict[int, float], d
         rows = []
     levels = {}
     for pk, names in rows:
-        level = max(name_level(names, normalised(text)) for text in texts)
+        level = max(name_level(names, key) for text in texts for key in query_names(text))
         if level:
             levels[pk] = level
     return levels, tiers

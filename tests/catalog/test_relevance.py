@@ -206,6 +206,42 @@ def version_family_queries() -> dict[str, list[str]]:
     return expected
 
 
+def version_spellings() -> list[tuple[str, set[str]]]:
+    """Every way a reader writes a catalogued version ("FlashAttention v3", "flash attention 3",
+    "DeepSeek 3" for DeepSeek-V3), and "1" for a family's original ("EAGLE 1" is EAGLE)."""
+    queries = []
+    for base, versions in version_families().items():
+        shown = re.sub(r"[-\s]*v?[0-9]+$", "", versions[0]["title"].split(":", 1)[0], flags=re.I)
+        for source in versions:
+            number = version_of(source)
+            same = {s["slug"] for s in versions if version_of(s) == number}
+            queries += [(f"{shown} v{number}", same), (f"{shown} {number}", same)]
+            queries.append((f"{shown.replace('-', ' ')} {number}", same))
+        originals = {s["slug"] for s in SOURCES if normalised(s["title"].split(":", 1)[0]) == base}
+        if len(originals) == 1 and not named_exactly(f"{base}1"):
+            queries.append((f"{shown} 1", originals))
+    return queries
+
+
+def test_a_version_written_any_way_finds_that_version_first(shipped_catalog):
+    queries = version_spellings()
+    asked = {query.casefold() for query, _ in queries}
+    assert {"flashattention v3", "eagle 1", "deepseek 3"} <= asked
+    assert not failures_of(queries)
+
+
+def test_a_title_after_an_article_finds_its_source_first(shipped_catalog):
+    """ "The Transformer", "a roofline model": an article in front of a name changes nothing."""
+    queries = [
+        (f"{article} {source['title'].split(':', 1)[0]}", named_exactly(source["title"]))
+        for source in SOURCES
+        if source["tier"] in TRUSTED_TIERS
+        for article in ("the", "A")
+    ]
+    queries.append(("the transformer", {"attention-is-all-you-need"}))
+    assert not failures_of(queries)
+
+
 def test_broad_word_puts_the_original_mechanism_first(shipped_catalog):
     top = top_slugs("attention")
     assert top.index("attention-is-all-you-need") < top.index("native-sparse-attention")

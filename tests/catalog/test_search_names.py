@@ -26,8 +26,19 @@ def test_the_name_level_puts_the_exact_name_above_versions_and_lower_versions_fi
         "flashattention3",
         "~flashattention3",
         "~flashattention",
+        "flashattention",
     ]
     assert query_keys("a") == []
+
+
+def test_a_version_is_the_same_however_it_is_written_and_an_original_is_version_one():
+    third = source_names("FlashAttention-3: Fast", "FA3")
+    assert name_level(third, "flashattentionv3") == name_level(third, "flashattention3") == 2
+    assert name_level(source_names("DeepSeek-V3", ""), "deepseek3") == 2
+    assert name_level(source_names("EAGLE", ""), "eagle1") == 2
+    assert name_level(source_names("EAGLE-2", ""), "eagle1") < 1
+    assert "transformer" in query_keys("The Transformer")
+    assert query_keys("the") == ["the", "~the"]
 
 
 @pytest.mark.postgres
