@@ -18,9 +18,17 @@ from ..models import Source
 
 LANGUAGE = "english"
 WEIGHTS = "ABCD"
-# What a match at each weight is worth to ts_rank. The title counts far more than anything
-# else: readers search for names.
-RANK_WEIGHTS = {"A": 1.0, "B": 0.4, "C": 0.2, "D": 0.05}
+# What a match at each weight is worth to ts_rank. Readers search for names, and a source's
+# aliases are names too: the mechanism a paper introduced is often only there (Orca's
+# "iteration-level scheduling"), so B counts nearly as much as the title, which still wins a tie.
+# Topic names tag every source of a topic alike, so C stays low: a word that is a topic's name
+# should not lift its narrower members above the source whose title names the mechanism.
+RANK_WEIGHTS = {"A": 1.0, "B": 0.9, "C": 0.1, "D": 0.05}
+
+
+# An acronym's plural ("GPUs", "LLMs"): the stemmer keeps it whole ('gpus'), so a title about
+# GPUs would not match "gpu". The document adds the singular as well.
+ACRONYM_PLURAL = r"\m([[:upper:]]{2,}[[:digit:]]*)s\M"
 
 
 def column_of(model: type[models.Model], name: str) -> str:
@@ -44,10 +52,15 @@ class Field:
     list_separator: str = ""
 
     def sql(self, row: str) -> str:
-        column = f"{row}.{column_of(Source, self.name)}"
+        text = f"{row}.{column_of(Source, self.name)}"
         if self.list_separator:
-            return f"replace({column}, '{self.list_separator}', ' ')"
-        return column
+            text = f"replace({text}, '{self.list_separator}', ' ')"
+        # The singular of each acronym plural, after the text so that phrase positions hold.
+        singulars = (
+            f"(SELECT string_agg(m[1], ' ') FROM regexp_matches({text}, "
+            f"'{ACRONYM_PLURAL}', 'g') AS m)"
+        )
+        return f"concat_ws(' ', {text}, {singulars})"
 
 
 @dataclass(frozen=True)

@@ -12,11 +12,15 @@ from django.db.models.functions import Cast, Coalesce, Greatest
 
 from ..models import Tier
 
+# About twice as much for Start-here and core as for the rest: a narrower title that merely
+# mentions a broad word ("memory", "scheduling") must not outrank the core source that names the
+# mechanism in its aliases, while a source that matches in its title where the trusted ones match
+# only in their summaries (a far weaker text rank) still comes first.
 TIER_PRIORS = {
-    Tier.START_HERE: 1.3,
-    Tier.CORE: 1.2,
+    Tier.START_HERE: 2.2,
+    Tier.CORE: 2.0,
     Tier.FRONTIER: 1.0,
-    Tier.FURTHER_READING: 0.85,
+    Tier.FURTHER_READING: 0.8,
 }
 PRIMARY_PRIOR = 1.3
 # Older by a year is worth 0.3%: enough to order equal matches, never a weak match above a
