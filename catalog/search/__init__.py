@@ -4,7 +4,8 @@
 query through the backend for the connection's vendor, counts facets in one statement, orders,
 paginates and adds snippets. PostgreSQL gets full-text search over a weighted document declared
 in `document.py` (`postgres.py`); other databases get "every word required, title matches first"
-(`sqlite.py`). The rest: `parsing.py` (what the reader asked for), `facets.py`, `snippets.py`,
+(`sqlite.py`). The rest: `parsing.py` (what the reader asked for), `corrections.py` (typos, on
+PostgreSQL), `names.py` (navigational queries), `facets.py` and `set_keys.py`, `snippets.py`,
 `triggers.py` (the SQL that keeps PostgreSQL's entries current) and `page.py` (the page).
 """
 

@@ -5,7 +5,6 @@ rank by the declared weights, snippets by ts_headline in the same statement as t
 """
 
 import functools
-import itertools
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypedDict
 
@@ -16,7 +15,6 @@ from django.contrib.postgres.search import (
     SearchRank,
     TrigramWordSimilarity,
 )
-from django.db import connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.backends.postgresql.operations import DatabaseOperations as PostgresOperations
 from django.db.models import F, FloatField, Func, Q, QuerySet
@@ -35,6 +33,7 @@ from .backend import (
     set_card_text,
     text_annotation,
 )
+from .corrections import words_query
 from .document import LANGUAGE, rank_weights
 from .facets import Facets, facet_counts
 from .names import NAMED_BONUS, named_sources
@@ -49,23 +48,6 @@ from .snippets import (
     headline_snippet,
     marked_snippet,
 )
-
-# A word the catalog has never used is corrected to the closest vocabulary word (trigram index,
-# a few hundred to a few thousand rows): well under a millisecond, where trigram similarity over
-# every title costs tens of milliseconds at 100,000 sources. The flags say whether the word is
-# known and whether some vocabulary word starts like it (less its last letter, which stemming
-# may have changed: "happy" is indexed as "happi").
-CORRECTIONS_SQL = """
-SELECT q.w, CASE
-  WHEN EXISTS (SELECT 1 FROM catalog_search_word v WHERE v.word = q.w) THEN q.w
-  WHEN length(q.w) >= 4 THEN (
-    SELECT v.word FROM catalog_search_word v WHERE v.word %% q.w
-    ORDER BY v.word <-> q.w, v.word LIMIT 1)
-END,
-EXISTS (SELECT 1 FROM catalog_search_word v
-        WHERE starts_with(v.word, left(q.w, -1)) AND v.word <> q.w)
-FROM unnest(%s::text[]) AS q(w)
-"""
 
 
 @dataclass(frozen=True)
@@ -168,8 +150,12 @@ class PostgresBackend(Backend[Entries]):
             return query
         websearch = SearchQuery(query.text, search_type="websearch", config=LANGUAGE)
         raw, corrected = "", ""
+        named, tiers = named_sources([] if query.uses_operators else [query.text], using)
         if not query.uses_operators and not exact:
-            raw, corrected = self._words_query(query.words, using)
+            raw, typed, corrected = words_query(query.words, using)
+            if named:
+                # The reader typed a name the catalog has ("TPUv4"): nothing to correct.
+                raw, corrected = typed, ""
         if not raw:
             tsquery = websearch
         elif JOINED_WORD.search(query.text):
@@ -178,65 +164,13 @@ class PostgresBackend(Backend[Entries]):
         else:
             # A plain tsquery the planner can estimate: no redundant alternatives.
             tsquery = SearchQuery(raw, search_type="raw", config=LANGUAGE)
-        named, tiers = named_sources([] if query.uses_operators else [query.text], using)
-        if named:
-            # The reader typed a name the catalog has ("TPUv4"): nothing to correct.
-            corrected = ""
-        elif corrected:
+        if corrected:
             named, _ = named_sources([corrected], using)
         return PreparedQuery(
             **{**query.__dict__, "corrected": corrected, "named": tuple(named.items())},
             tsquery=tsquery,
             tier_ids=tuple(tiers.items()),
         )
-
-    def _words_query(self, words: tuple[str, ...], using: str) -> tuple[str, str]:
-        """A to_tsquery string built only from word characters, so it is always valid syntax,
-        and the words as corrected ("" when no word needed correcting)."""
-        compounds = [a + b for a, b in itertools.pairwise(words)]
-        known, starts = self._corrections([*words, *compounds], using)
-        corrections = {}
-
-        def alternatives(i: int) -> str:
-            word = words[i]
-            options = [word]
-            corrected = known.get(word)
-            being_typed = i == len(words) - 1 and len(word) >= 3 and word in starts
-            if being_typed and corrected != word:
-                # Still being typed: a word the catalog does not have may be the start of one.
-                options.append(f"{word}:*")
-            if corrected and corrected != word:
-                options.append(corrected)
-                if not being_typed:
-                    corrections[word] = corrected
-            return " | ".join(options)
-
-        terms, i = [], 0
-        while i < len(words):
-            compound = compounds[i] if i < len(compounds) else None
-            if compound and known.get(compound) == compound:
-                terms.append(f"(({alternatives(i)}) & ({alternatives(i + 1)}) | {compound})")
-                i += 2
-            else:
-                terms.append(f"({alternatives(i)})")
-                i += 1
-        corrected = " ".join(corrections.get(word, word) for word in words) if corrections else ""
-        return " & ".join(terms), corrected
-
-    def _corrections(self, words: list[str], using: str) -> tuple[dict[str, str], set[str]]:
-        """({word: the vocabulary word it most likely means}, {words that start a known word}).
-
-        A prefix alternative costs a third of the ranking time of a one-word query, so it is
-        added only where it can match.
-        """
-        candidates = [w for w in dict.fromkeys(words) if len(w) >= 2 and not w.isdigit()]
-        if not candidates:
-            return {}, set()
-        with connections[using].cursor() as cursor:
-            cursor.execute(CORRECTIONS_SQL, [candidates])
-            rows = cursor.fetchall()
-        known = {word: best for word, best, _ in rows if best}
-        return known, {word for word, _, starts in rows if starts}
 
     def matches(self, params: SearchParams, query: ParsedQuery, using: str) -> Entries:
         """Search entries, not sources: narrow rows for counting and ranking."""
