@@ -17,7 +17,8 @@ give the same names for every shipped source.
 """
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 
 from django.db import connections
 
@@ -35,6 +36,11 @@ LEADING_ARTICLE = re.compile(r"^\s*(?:the|an?)\s+(?=\S)", re.IGNORECASE)
 MIN_NAME = 2
 # Times the name level, added to the text rank: a version step (1.0) outweighs any text rank.
 NAMED_BONUS = 100.0
+# The same for a source named by all but one word of the query, which ranks by its text only if
+# it matches every word: small enough to order the named sources among themselves and nothing
+# else.
+PART_BONUS = 1e-4
+MAX_PART_WORDS = 4
 
 # The same rules in SQL. IMMUTABLE, so an expression index can hold its result.
 NAMES_FUNCTION = Function(
@@ -182,11 +188,30 @@ def name_level(names: Iterable[str], key: str) -> float:
     return 0.0
 
 
-def named_sources(texts: Iterable[str], using: str) -> tuple[dict[int, float], dict[str, int]]:
-    """({source id: name level} for the published sources a query (or its correction) names,
-    {tier slug: id} on PostgreSQL, which looks both up in one statement; {} elsewhere)."""
+@dataclass(frozen=True)
+class Named:
+    """What a query names: {source id: name level} for the whole query, the same for a query
+    that names a source with one more word ("pmpp book", "openai triton"), and (PostgreSQL,
+    read in the same statement) {tier slug: id}."""
+
+    levels: dict[int, float] = field(default_factory=dict)
+    in_part: dict[int, float] = field(default_factory=dict)
+    tiers: dict[str, int] = field(default_factory=dict)
+
+
+def query_parts(words: Sequence[str]) -> list[str]:
+    """A query of two to four words less its first or its last: a name and a word about it."""
+    if not 2 <= len(words) <= MAX_PART_WORDS:
+        return []
+    return [" ".join(words[1:]), " ".join(words[:-1])]
+
+
+def named_sources(texts: Iterable[str], using: str, *, parts: Iterable[str] = ()) -> Named:
+    """The published sources the query texts (or its correction) name, and those its `parts`
+    name when the whole names none; one statement on PostgreSQL, which reads the tiers too."""
     texts = [text for text in dict.fromkeys(texts) if text]
-    keys = [key for text in texts for key in query_keys(text)]
+    parts = [part for part in dict.fromkeys(parts) if part]
+    keys = list(dict.fromkeys(key for text in [*texts, *parts] for key in query_keys(text)))
     connection = connections[using]
     tiers = {}
     if connection.vendor == "postgresql":
@@ -205,9 +230,15 @@ def named_sources(texts: Iterable[str], using: str) -> tuple[dict[int, float], d
         rows = [(pk, source_names(title, aliases)) for pk, title, aliases in published]
     else:
         rows = []
+    levels = _levels(rows, texts)
+    return Named(levels, {} if levels else _levels(rows, parts), tiers)
+
+
+def _levels(rows: list[tuple[int, set[str]]], texts: list[str]) -> dict[int, float]:
+    keys = [key for text in texts for key in query_names(text)]
     levels = {}
     for pk, names in rows:
-        level = max(name_level(names, key) for text in texts for key in query_names(text))
+        level = max((name_level(names, key) for key in keys), default=0.0)
         if level:
             levels[pk] = level
-    return levels, tiers
+    return levels

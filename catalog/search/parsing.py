@@ -31,8 +31,10 @@ class ParsedQuery:
     any_of: bool = False
     # The query as searched after typo correction, when a word was replaced ("" if none).
     corrected: str = ""
-    # ((source id, name level), ...): the sources the query names (see names.py).
+    # ((source id, name level), ...): the sources the query names (see names.py), and those
+    # that all but its first or last word names ("pmpp book").
     named: tuple[tuple[int, float], ...] = ()
+    named_in_part: tuple[tuple[int, float], ...] = ()
 
     def __bool__(self) -> bool:
         return bool(self.words or self.phrases)

@@ -18,7 +18,7 @@ from .backend import (
     set_card_text,
 )
 from .facets import JOIN_COUNTS, MATCH_COLUMNS, Facets, facet_counts
-from .names import named_sources
+from .names import named_sources, query_parts
 from .parsing import ParsedQuery, SearchParams
 from .ranking import prior_expression
 from .snippets import first_sentence, marked_words, plain_snippet, words_pattern
@@ -32,8 +32,10 @@ class ContainsBackend(Backend[SourceQuerySet]):
     def prepare(self, query: ParsedQuery, using: str, *, exact: bool = False) -> ParsedQuery:
         if not query or query.uses_operators:
             return query
-        named, _ = named_sources([query.text], using)
-        return replace(query, named=tuple(named.items()))
+        found = named_sources([query.text], using, parts=query_parts(query.words))
+        return replace(
+            query, named=tuple(found.levels.items()), named_in_part=tuple(found.in_part.items())
+        )
 
     def matches(self, params: SearchParams, query: ParsedQuery, using: str) -> SourceQuerySet:
         """The published sources the page shows, before ordering."""
@@ -41,9 +43,9 @@ class ContainsBackend(Backend[SourceQuerySet]):
         if not query:
             return sources
         matched = self.match(sources, query)
-        if query.named:
+        if named_ids := [pk for pk, _ in (*query.named, *query.named_in_part)]:
             # A name that is not in the text (an acronym of the title) still finds its source.
-            named = sources.filter(pk__in=[pk for pk, _ in query.named])
+            named = sources.filter(pk__in=named_ids)
             matched = sources.filter(Q(pk__in=matched.values("pk")) | Q(pk__in=named.values("pk")))
         return matched
 
@@ -91,16 +93,29 @@ class ContainsBackend(Backend[SourceQuerySet]):
             ),
             Value(0),
         )
-        named = Case(
-            *(When(pk=pk, then=Value(level)) for pk, level in query.named),
+        # A source found only by a name in the query comes after those that match every word.
+        in_part = [pk for pk, _ in query.named_in_part]
+        found_by_text = Q()
+        for text in query.words:
+            found_by_text &= self._contains(text)
+        only_named = Case(
+            When(Q(pk__in=in_part) & ~found_by_text, then=1), default=0, output_field=IntegerField()
+        )
+        return matches.alias(
+            named=self._levels(query.named),
+            only_named=only_named,
+            title_hits=title_hits,
+            named_in_part=self._levels(query.named_in_part),
+            prior=prior_expression(primary=~Q(basis=Source.Basis.NONE)),
+        ).order_by("-named", "only_named", "-title_hits", "-named_in_part", "-prior", "title", "pk")
+
+    @staticmethod
+    def _levels(named: tuple[tuple[int, float], ...]) -> Case:
+        return Case(
+            *(When(pk=pk, then=Value(level)) for pk, level in named),
             default=Value(0.0),
             output_field=FloatField(),
         )
-        return matches.alias(
-            named=named,
-            title_hits=title_hits,
-            prior=prior_expression(primary=~Q(basis=Source.Basis.NONE)),
-        ).order_by("-named", "-title_hits", "-prior", "title", "pk")
 
     def result_cards(self, ids: list[int], query: ParsedQuery, using: str) -> list[Source]:
         if not query:

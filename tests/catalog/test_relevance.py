@@ -242,6 +242,43 @@ def test_a_title_after_an_article_finds_its_source_first(shipped_catalog):
     assert not failures_of(queries)
 
 
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("pmpp book", {"pmpp"}),
+        ("openai triton", {"triton-paper", "triton-repo", "triton-programming-guide"}),
+        ("FlashAttention paper", {"flashattention"}),
+        ("hf transformers", {"hf-transformers"}),
+    ],
+)
+def test_a_name_with_a_word_about_it_finds_the_named_source_first(shipped_catalog, query, expected):
+    assert top_slugs(query, 1)[0] in expected
+
+
+def test_a_trusted_sources_name_with_one_more_word_still_finds_it(shipped_catalog):
+    """A name and a word the source's text lacks ("Orca overview", "read PMPP") still finds
+    the source, after every source that matches all the words."""
+    queries = []
+    for source in SOURCES:
+        short = source["title"].split(":", 1)[0]
+        if source["tier"] in TRUSTED_TIERS and len(short.split()) <= 2:
+            expected = named_exactly(short)
+            queries += [(f"{short} overview", expected), (f"read {short}", expected)]
+    assert len(queries) > 40
+    failed = [
+        f"{query!r}: {top}"
+        for query, expected in queries
+        if not expected & set(top := top_slugs(query, 25))
+    ]
+    assert not failed
+
+
+@pytest.mark.postgres
+def test_a_source_named_in_part_does_not_outrank_the_sources_that_match_every_word(shipped_catalog):
+    # "flash attention" names FlashAttention, but only FlashAttention-3 is about Hopper.
+    assert top_slugs("flash attention hopper", 1) == ["flashattention-3"]
+
+
 def test_broad_word_puts_the_original_mechanism_first(shipped_catalog):
     top = top_slugs("attention")
     assert top.index("attention-is-all-you-need") < top.index("native-sparse-attention")
