@@ -36,10 +36,6 @@ LEADING_ARTICLE = re.compile(r"^\s*(?:the|an?)\s+(?=\S)", re.IGNORECASE)
 MIN_NAME = 2
 # Times the name level, added to the text rank: a version step (1.0) outweighs any text rank.
 NAMED_BONUS = 100.0
-# The same for a source named by all but one word of the query, which ranks by its text only if
-# it matches every word: small enough to order the named sources among themselves and nothing
-# else.
-PART_BONUS = 1e-4
 MAX_PART_WORDS = 4
 
 # The same rules in SQL. IMMUTABLE, so an expression index can hold its result.

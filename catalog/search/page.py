@@ -1,7 +1,7 @@
 """The browse-and-search page assembled: matches, facets, the page of cards, chips."""
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -11,7 +11,7 @@ from django.db import connections
 from django.utils.html import format_html
 
 from ..models import Source
-from .backend import Backend, Suggestion, cards, marked_title, set_marked_title
+from .backend import SUGGESTIONS, Backend, Suggestion, cards, marked_title, set_marked_title
 from .facets import Facets, YearChart
 from .parsing import ParsedQuery, SearchParams, chosen_sort, parse_query
 from .postgres import PostgresBackend
@@ -119,6 +119,16 @@ def tell_apart(sources: list[Source]) -> None:
         )
 
 
+def named_in_part(query: ParsedQuery, using: str) -> list[Suggestion]:
+    """The sources all but one word of the query names, most exactly named first."""
+    levels = dict(query.named_in_part)
+    if not levels:
+        return []
+    rows = Source.objects.using(using).filter(pk__in=levels).values_list("pk", "title", "slug")
+    ranked = sorted(rows, key=lambda row: (-levels[row[0]], row[1], row[0]))
+    return [Suggestion(title, slug) for _, title, slug in ranked[:SUGGESTIONS]]
+
+
 def matching_sources(params: SearchParams, *, limit: int, using: str = "default") -> list[Source]:
     """Every source a search shows (up to `limit`), in the order it shows them, unpaged."""
     backend = backend_for(using)
@@ -152,8 +162,13 @@ def search_sources(params: SearchParams, *, using: str = "default") -> SearchPag
     page.object_list = sources
     suggestions: list[Suggestion] = []
     if not facets.total and query:
-        # Closest titles across the whole catalog: the filters may be what hid them.
-        suggestions = backend.suggestions(query, using)
+        # A source the query names but for one word ("pmpp book"), then the closest titles
+        # across the whole catalog: the filters may be what hid them.
+        found = named_in_part(query, using) + backend.suggestions(query, using)
+        suggestions = list({s.slug: s for s in found}.values())[:SUGGESTIONS]
+        # A corrected word is searched beside the word as typed, so neither found anything:
+        # "Showing results for" would announce results there are none of.
+        query = replace(query, corrected="")
     mark_selected(facets, params)
     return SearchPage(
         page=page,

@@ -32,7 +32,8 @@ class ParsedQuery:
     # The query as searched after typo correction, when a word was replaced ("" if none).
     corrected: str = ""
     # ((source id, name level), ...): the sources the query names (see names.py), and those
-    # that all but its first or last word names ("pmpp book").
+    # that all but its first or last word names ("pmpp book"), which a search that finds
+    # nothing suggests.
     named: tuple[tuple[int, float], ...] = ()
     named_in_part: tuple[tuple[int, float], ...] = ()
 

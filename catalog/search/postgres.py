@@ -17,7 +17,7 @@ from django.contrib.postgres.search import (
 )
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.backends.postgresql.operations import DatabaseOperations as PostgresOperations
-from django.db.models import Case, Expression, F, FloatField, Func, Q, QuerySet, Value, When
+from django.db.models import F, FloatField, Func, Q, QuerySet
 from django.db.models.expressions import Combinable, CombinedExpression, RawSQL
 from django.db.models.sql.compiler import SQLCompiler
 
@@ -36,7 +36,7 @@ from .backend import (
 from .corrections import words_query
 from .document import LANGUAGE, rank_weights
 from .facets import Facets, facet_counts
-from .names import NAMED_BONUS, PART_BONUS, named_sources, query_parts
+from .names import NAMED_BONUS, named_sources, query_parts
 from .parsing import JOINED_WORD, ParsedQuery, SearchParams
 from .set_keys import KEY_COUNTS, KEYED_SETS
 from .snippets import (
@@ -188,9 +188,9 @@ class PostgresBackend(Backend[Entries]):
         if not query:
             return entries
         found = Q(document=prepared(query).tsquery)
-        if named := [pk for pk, _ in (*query.named, *query.named_in_part)]:
+        if query.named:
             # A name that is not in the text (an acronym of the title) still finds its source.
-            found |= Q(source_id__in=named)
+            found |= Q(source_id__in=[pk for pk, _ in query.named])
         return entries.filter(found)
 
     @staticmethod
@@ -200,27 +200,17 @@ class PostgresBackend(Backend[Entries]):
 
     def _rank(self, query: PreparedQuery, using: str) -> CombinedExpression:
         """Text rank times the source's prior, with named sources above everything else."""
-        text_rank: Expression = SearchRank(F("document"), query.tsquery, weights=self.WEIGHTS)
-        if query.named_in_part:
-            # ts_rank also scores the words a document has of those asked for: a source found
-            # only by a name in the query must not rank on them above the sources that match.
-            in_part = Q(source_id__in=[pk for pk, _ in query.named_in_part])
-            text_rank = Case(
-                When(in_part & ~Q(document=query.tsquery), then=Value(0.0)),
-                default=text_rank,
-                output_field=FloatField(),
-            )
+        text_rank = SearchRank(F("document"), query.tsquery, weights=self.WEIGHTS)
         prior = RawSQL(*entry_prior_sql(query.tier_ids, using), output_field=FloatField())
         rank = text_rank * prior
-        bonuses = {pk: level * PART_BONUS for pk, level in query.named_in_part}
-        bonuses |= {pk: level * NAMED_BONUS for pk, level in query.named}
-        if bonuses:
+        if query.named:
             # One array lookup however many sources the query names: a CASE arm per named
             # source cost the ORM ~0.1 ms each to build (a rare word can name dozens).
+            ids, levels = zip(*query.named, strict=True)
             bonus = RawSQL(
                 'COALESCE((%s::float8[])[array_position(%s::int[], "catalog_search_entry"'
                 '."source_id")], 0)',
-                (list(bonuses.values()), list(bonuses)),
+                ([level * NAMED_BONUS for level in levels], list(ids)),
                 output_field=FloatField(),
             )
             rank = rank + bonus

@@ -43,9 +43,9 @@ class ContainsBackend(Backend[SourceQuerySet]):
         if not query:
             return sources
         matched = self.match(sources, query)
-        if named_ids := [pk for pk, _ in (*query.named, *query.named_in_part)]:
+        if query.named:
             # A name that is not in the text (an acronym of the title) still finds its source.
-            named = sources.filter(pk__in=named_ids)
+            named = sources.filter(pk__in=[pk for pk, _ in query.named])
             matched = sources.filter(Q(pk__in=matched.values("pk")) | Q(pk__in=named.values("pk")))
         return matched
 
@@ -93,29 +93,16 @@ class ContainsBackend(Backend[SourceQuerySet]):
             ),
             Value(0),
         )
-        # A source found only by a name in the query comes after those that match every word.
-        in_part = [pk for pk, _ in query.named_in_part]
-        found_by_text = Q()
-        for text in query.words:
-            found_by_text &= self._contains(text)
-        only_named = Case(
-            When(Q(pk__in=in_part) & ~found_by_text, then=1), default=0, output_field=IntegerField()
-        )
-        return matches.alias(
-            named=self._levels(query.named),
-            only_named=only_named,
-            title_hits=title_hits,
-            named_in_part=self._levels(query.named_in_part),
-            prior=prior_expression(primary=~Q(basis=Source.Basis.NONE)),
-        ).order_by("-named", "only_named", "-title_hits", "-named_in_part", "-prior", "title", "pk")
-
-    @staticmethod
-    def _levels(named: tuple[tuple[int, float], ...]) -> Case:
-        return Case(
-            *(When(pk=pk, then=Value(level)) for pk, level in named),
+        named = Case(
+            *(When(pk=pk, then=Value(level)) for pk, level in query.named),
             default=Value(0.0),
             output_field=FloatField(),
         )
+        return matches.alias(
+            named=named,
+            title_hits=title_hits,
+            prior=prior_expression(primary=~Q(basis=Source.Basis.NONE)),
+        ).order_by("-named", "-title_hits", "-prior", "title", "pk")
 
     def result_cards(self, ids: list[int], query: ParsedQuery, using: str) -> list[Source]:
         if not query:

@@ -184,3 +184,9 @@ def test_closest_prefers_the_likely_slip(typed, candidates, meant):
     found = closest(typed, candidates)
     assert (found[1] if found else None) == meant
     assert not unlikely_typo("medusaa", "medusa") and unlikely_typo("gemms", "gemm")
+
+
+@pytest.mark.postgres
+def test_a_correction_that_finds_nothing_is_not_announced(shipped_catalog):
+    page = search_sources(SearchParams(q="drop table zzqv"))
+    assert page.facets.total == 0 and page.query.corrected == ""
