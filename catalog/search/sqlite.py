@@ -1,5 +1,5 @@
-"""The backend for databases without full-text search (SQLite): every word required, title
-matches first, closest titles by difflib when nothing matches."""
+"""The backend for databases without full-text search (SQLite): every word required, matches in
+the title or aliases first, closest titles by difflib when nothing matches."""
 
 import difflib
 from dataclasses import replace
@@ -25,7 +25,8 @@ from .snippets import first_sentence, marked_words, plain_snippet, words_pattern
 
 
 class ContainsBackend(Backend[SourceQuerySet]):
-    """Every word must appear somewhere; sources with the words in their title come first."""
+    """Every word must appear somewhere; sources with the words in their title or aliases come
+    first."""
 
     FIELDS = ("title", "authors", "aliases", "venue", "summary")
 
@@ -86,9 +87,15 @@ class ContainsBackend(Backend[SourceQuerySet]):
         return sources
 
     def by_relevance(self, matches: SourceQuerySet, query: ParsedQuery) -> SourceQuerySet:
-        title_hits = sum(
+        # Words in the title or the aliases: a source's aliases are names too, and often the
+        # only place that names the mechanism it introduced (Orca's "iteration-level scheduling").
+        name_hits = sum(
             (
-                Case(When(title__icontains=text, then=1), default=0, output_field=IntegerField())
+                Case(
+                    When(Q(title__icontains=text) | Q(aliases__icontains=text), then=1),
+                    default=0,
+                    output_field=IntegerField(),
+                )
                 for text in (*query.words, *query.phrases)
             ),
             Value(0),
@@ -100,9 +107,9 @@ class ContainsBackend(Backend[SourceQuerySet]):
         )
         return matches.alias(
             named=named,
-            title_hits=title_hits,
+            name_hits=name_hits,
             prior=prior_expression(primary=~Q(basis=Source.Basis.NONE)),
-        ).order_by("-named", "-title_hits", "-prior", "title", "pk")
+        ).order_by("-named", "-name_hits", "-prior", "title", "pk")
 
     def result_cards(self, ids: list[int], query: ParsedQuery, using: str) -> list[Source]:
         if not query:

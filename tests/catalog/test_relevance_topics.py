@@ -4,8 +4,8 @@ For a word many sources share, the source that introduced the mechanism and the 
 core sources come before narrower works that merely mention the word; originals come before
 their successors when equally matched. The word lists are derived from the catalog, not chosen.
 
-Rows marked `postgres` rely on weighted full-text ranking; the SQLite backend orders by title
-hits only, so an alias that names the mechanism ("continuous batching") does not count there.
+Tests marked `postgres` rely on weighted full-text ranking; the SQLite backend orders by the
+words found in the title or aliases, then the prior, which the rules above hold for too.
 """
 
 import re
@@ -63,7 +63,6 @@ def acceptable_first(slug: str, word: str) -> bool:
     return source["basis"] == "mechanism-paper" and word in name_words(source)
 
 
-@pytest.mark.postgres
 def test_a_broad_word_puts_a_trusted_or_originating_source_first(shipped_catalog):
     candidates = broad_words()
     assert len(candidates) >= 50
@@ -76,7 +75,6 @@ def test_a_broad_word_puts_a_trusted_or_originating_source_first(shipped_catalog
     assert not failed
 
 
-@pytest.mark.postgres
 @pytest.mark.parametrize(
     ("query", "expected"),
     [
