@@ -167,16 +167,13 @@ def name_level(names: Iterable[str], key: str) -> float:
     if key in names:
         return 2.0
     asked = version_of(key)
-    if asked and any(version_of(name) == asked for name in names):
+    named_versions = [found for found in map(version_of, names) if found]
+    if asked and asked in named_versions:
         return 2.0
     if asked and asked[1] == 1 and asked[0] in names and BASE_MARK + asked[0] not in names:
         return 2.0
     bases = {key, base_name(key)} - {""}
-    versions = [
-        int(digits.group())
-        for name in names
-        if base_name(name) in bases and (digits := TRAILING_DIGITS.search(name))
-    ]
+    versions = [version for base, version in named_versions if base in bases]
     if versions:
         return 1.0 - min(min(versions), 99) / 100
     if any(BASE_MARK + base in names for base in bases):
