@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "library",
     "notes",
     "teams",
+    "bench",
 ]
 
 MIDDLEWARE = [

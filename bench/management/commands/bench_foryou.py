@@ -24,7 +24,7 @@ from django.test import Client, override_settings
 # Set before bench_search reads it: bench_search keeps its 100,000 sources in its own database.
 os.environ.setdefault("READINGLIST_BENCH_DB", "readinglist_bench_foryou")
 
-from catalog.management.commands import bench_search
+from bench.management.commands import bench_search
 
 TARGET_MS = 30.0
 

@@ -2,8 +2,8 @@ import io
 
 import pytest
 
-from catalog.management.commands import loadtest
-from readinglist.loadtest.scenarios import ANONYMOUS, PROBE, SIGNED_IN, TRIVIAL, resolve
+from bench.loadtest.scenarios import ANONYMOUS, PROBE, SIGNED_IN, TRIVIAL, resolve
+from bench.management.commands import loadtest
 
 
 @pytest.fixture

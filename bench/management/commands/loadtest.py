@@ -17,8 +17,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 from django.urls import reverse
 
+from bench.loadtest.scenarios import ANONYMOUS, PROBE, SIGNED_IN, TRIVIAL, resolve
 from catalog.models import Source
-from readinglist.loadtest.scenarios import ANONYMOUS, PROBE, SIGNED_IN, TRIVIAL, resolve
 from readinglist.local_server import BASE_DIR, collect_static, gunicorn, production_env, redis_url
 
 TARGETS = {ANONYMOUS: 0.50, SIGNED_IN: 0.25}
@@ -154,7 +154,7 @@ class Command(BaseCommand):
                 f"the mix for {options['seconds']} s..."
             )
             runner = subprocess.run(
-                [sys.executable, "-m", "readinglist.loadtest.runner", config_path, result_path],
+                [sys.executable, "-m", "bench.loadtest.runner", config_path, result_path],
                 cwd=BASE_DIR,
                 check=False,
                 env={**os.environ, "PYTHONWARNINGS": "ignore"},

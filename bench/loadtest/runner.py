@@ -1,9 +1,9 @@
 """The locust side of `manage.py loadtest`, run in its own process (locust patches the standard
 library with gevent, which the Django process must not be).
 
-    python -m readinglist.loadtest.runner CONFIG.json RESULT.json
+    python -m bench.loadtest.runner CONFIG.json RESULT.json
 
-CONFIG holds the server URL, the resolved plan (readinglist/loadtest/scenarios.py), the signed-in
+CONFIG holds the server URL, the resolved plan (bench/loadtest/scenarios.py), the signed-in
 sessions, and the phase lengths. Two phases run against the same server:
   1. capacity: each scenario alone, `probe_users` users with no think time (enough to keep
      every worker busy), for `probe_seconds` in all; its requests per second are the throughput

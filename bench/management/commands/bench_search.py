@@ -26,7 +26,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.test import Client, override_settings
 
-from catalog.search.bench_catalog import QUERIES, build_catalog
+from bench.search_catalog import QUERIES, build_catalog
 
 # The benchmark's own database. Another name (the smoke test uses one) must still start with
 # this, so the guard in run_benchmark can tell a benchmark database from a real catalog.

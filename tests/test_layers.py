@@ -1,0 +1,80 @@
+"""The import rules docs/architecture.md states, checked over the source tree.
+
+Each app may import only the apps its row names; the project package imports no app outside
+its composition root; nothing imports the benchmarks. Imports inside functions count too: a
+deferred import is still an arrow.
+"""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Which apps each app may import (every app may also use `accounts` for the reader's type).
+ALLOWED: dict[str, set[str]] = {
+    "catalog": set(),
+    "accounts": set(),
+    "proposals": {"catalog"},
+    "teams": {"catalog"},
+    "library": {"catalog", "proposals", "teams"},
+    "notes": {"catalog", "library", "teams"},
+    "bench": {"catalog", "proposals", "teams", "library", "notes"},
+}
+APPS = set(ALLOWED)
+EVERY_APP_MAY_USE = {"accounts"}
+# The project package's composition root: the only modules in readinglist/ that name apps.
+COMPOSITION_ROOT = {"settings.py", "urls.py", "wsgi.py", "asgi.py"}
+
+
+def imported_apps(path: Path) -> set[str]:
+    """The project apps a module imports, at any depth of the module."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module.split(".")[0])
+    return names & (APPS | {"readinglist"})
+
+
+def python_files(package: str) -> list[Path]:
+    return [p for p in (ROOT / package).rglob("*.py") if "migrations" not in p.parts]
+
+
+def test_the_table_names_every_app_on_disk():
+    on_disk = {
+        p.parent.name
+        for p in ROOT.glob("*/apps.py")
+        if p.parent.name not in {"readinglist", "tests"}
+    }
+    assert on_disk == APPS, "add the new app's row to ALLOWED and to docs/architecture.md"
+
+
+@pytest.mark.parametrize("app", sorted(APPS))
+def test_apps_import_only_what_their_row_allows(app):
+    allowed = ALLOWED[app] | EVERY_APP_MAY_USE | {app, "readinglist"}
+    wrong = {
+        str(path.relative_to(ROOT)): sorted(imported_apps(path) - allowed)
+        for path in python_files(app)
+        if imported_apps(path) - allowed
+    }
+    assert wrong == {}
+
+
+def test_the_project_package_imports_no_app_outside_its_composition_root():
+    wrong = {
+        str(path.relative_to(ROOT)): sorted(imported_apps(path) - {"readinglist"})
+        for path in python_files("readinglist")
+        if not (path.parent.name == "readinglist" and path.name in COMPOSITION_ROOT)
+        and imported_apps(path) - {"readinglist"}
+    }
+    assert wrong == {}
+
+
+def test_the_rule_catches_an_upward_import(tmp_path):
+    module = tmp_path / "helper.py"
+    module.write_text("def f():\n    from catalog.models import Source\n    return Source\n")
+    assert imported_apps(module) == {"catalog"}
