@@ -5,8 +5,9 @@ class AccountsConfig(AppConfig):
     name = "accounts"
     verbose_name = "Accounts"
 
-    def ready(self):
-        from allauth.account.models import EmailAddress
+    def ready(self) -> None:
+        from allauth.account.models import EmailAddress, EmailConfirmation
+        from allauth.socialaccount.models import SocialAccount, SocialApp, SocialToken
 
         from readinglist import pagecache
 
@@ -20,3 +21,14 @@ class AccountsConfig(AppConfig):
             self.get_model("User"), scope="team", team_fields={"display_name", "email"}
         )
         pagecache.register(EmailAddress, scope="team")
+        # A reader's groups and permissions change what their own pages offer.
+        user = self.get_model("User")
+        for relation in (user.groups.through, user.user_permissions.through):
+            pagecache.register(relation, scope="reader")
+        pagecache.register(SocialAccount, scope="reader")
+        pagecache.exempt(
+            EmailConfirmation,
+            reason="a pending confirmation shows on no page; confirming changes its EmailAddress",
+        )
+        for model in (SocialToken, SocialApp, SocialApp.sites.through):
+            pagecache.exempt(model, reason="sign-in providers' settings and tokens show on no page")

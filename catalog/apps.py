@@ -5,8 +5,9 @@ class CatalogConfig(AppConfig):
     name = "catalog"
     verbose_name = "Catalog"
 
-    def ready(self):
+    def ready(self) -> None:
         from django.db.models.signals import post_migrate
+        from django_tasks_db.models import DBTaskResult
 
         from readinglist import pagecache
 
@@ -16,5 +17,10 @@ class CatalogConfig(AppConfig):
         # Every catalog row shows on anonymous pages; m2m tables (include_auto_created) too.
         for model in self.get_models(include_auto_created=True):
             pagecache.register(model, scope="catalog")
+        pagecache.exempt(
+            DBTaskResult,
+            reason="background tasks' bookkeeping shows on no page; what a task writes goes "
+            "through registered models",
+        )
         connect_related_signals()
         post_migrate.connect(sync_site_record, dispatch_uid="catalog.sync_site_record")

@@ -20,6 +20,6 @@ class LibraryConfig(AppConfig):
         # record of digests sent shows on none.
         pagecache.register(Follow, scope="reader")
         pagecache.register(DigestSettings, scope="reader")
-        pagecache.register(DigestLog, scope="none")
+        pagecache.exempt(DigestLog, reason="the record of digests sent shows on no page")
         # Related sources' "readers who finished this read it next", without catalog importing us.
         register_co_reading(finished_next_counts)

@@ -6,7 +6,7 @@ else (versions, stores, splicing, the middleware) is internal; docs/caching.md d
 """
 
 from .policies import dont_store, page_cache
-from .registry import register, register_memberships
+from .registry import exempt, register, register_memberships, rule_for
 from .versions import (
     bump_all_pages,
     bump_catalog_version,
@@ -22,7 +22,9 @@ __all__ = [
     "bump_team_version",
     "catalog_version",
     "dont_store",
+    "exempt",
     "page_cache",
     "register",
     "register_memberships",
+    "rule_for",
 ]

@@ -4,9 +4,13 @@
     register(Bookmark, scope="team")         # on its owner's pages and their teammates'
     register(User, scope="team", team_fields={"display_name", "email"})
     register(Note, scope="team", owner_only=..., teams=lambda note: [note.team_id])
+    register(Proposal, scope="reader", owner="proposer")   # the owner under any field name
     register_memberships(Membership)         # who is in which team
+    exempt(DigestLog, reason="the record of digests sent shows on no page")
 
-A model's owner is the reader its `user` foreign key names (a user row owns itself). Team data
+A model's owner is the reader its `owner` foreign key names (`user` unless the registration says
+otherwise; a user row owns itself). A model that changes no page is registered as exempt, with
+the reason; tests/test_pagecache_registry.py fails on any project model that is neither. Team data
 is versioned per team: a team-scoped change replaces the versions of the teams `teams(row)`
 names, or, without `teams`, of every team its owner belongs to (read from the registered
 membership model), so one team's activity never drops another team's pages. A membership change
@@ -48,6 +52,10 @@ class Invalidation:
     owner_only: Callable[[Any, bool], bool] | None = None
     # For "team": the ids of the teams whose pages show the row (None entries are skipped).
     teams: Callable[[Any], Iterable[int | None]] | None = None
+    # The foreign key naming the reader the row belongs to.
+    owner: str = "user"
+    # For "none": why no page shows the model.
+    reason: str = ""
 
 
 _rules: dict[type[models.Model], Invalidation] = {}
@@ -61,13 +69,42 @@ def register(
     team_fields: Iterable[str] | None = None,
     owner_only: Callable[[Any, bool], bool] | None = None,
     teams: Callable[[Any], Iterable[int | None]] | None = None,
+    owner: str = "user",
 ) -> None:
     """Declare which pages a change to `model` may show on (see the module docstring)."""
-    if scope not in {"catalog", "reader", "team", "none"}:
-        raise ValueError(f"unknown page cache scope {scope!r}")
+    if scope not in {"catalog", "reader", "team"}:
+        raise ValueError(f"unknown page cache scope {scope!r}; a model on no page is exempt()")
+    if scope != "catalog" and teams is None:
+        _check_owner(model, owner)
     fields = frozenset(team_fields) if team_fields is not None else None
-    _rules[model] = Invalidation(scope, fields, owner_only, teams)
+    _rules[model] = Invalidation(scope, fields, owner_only, teams, owner)
     _connect()
+
+
+def exempt(model: type[models.Model], *, reason: str) -> None:
+    """Declare that a change to `model` shows on no page the cache keeps, and why."""
+    if not reason.strip():
+        raise ValueError(f"say why {model.__name__} shows on no cached page")
+    _rules[model] = Invalidation("none", reason=reason)
+    _connect()
+
+
+def rule_for(model: type[models.Model]) -> Invalidation | None:
+    """How a change to `model` invalidates pages, or None when nobody declared it."""
+    if model in _memberships:
+        return Invalidation("team", teams=lambda row: [row.team_id])
+    return _rules.get(model)
+
+
+def _check_owner(model: type[models.Model], owner: str) -> None:
+    if model is get_user_model():
+        return
+    try:
+        field = model._meta.get_field(owner)
+    except Exception as exc:
+        raise ValueError(f"{model.__name__} has no owner field {owner!r}") from exc
+    if not (field.is_relation and field.related_model is get_user_model()):
+        raise ValueError(f"{model.__name__}.{owner} does not name a reader")
 
 
 def register_memberships(model: type[models.Model]) -> None:
@@ -97,13 +134,13 @@ def _connect() -> None:
 
 
 @functools.cache
-def _owner_attname(model: type[models.Model]) -> str | None:
-    """The column naming the reader a row belongs to (a `user` foreign key), or None."""
+def _owner_attname(model: type[models.Model], owner: str) -> str | None:
+    """The column naming the reader a row belongs to (its `owner` foreign key), or None."""
     User = get_user_model()
     if model is User:
         return "pk"
     for field in model._meta.concrete_fields:
-        if field.name == "user" and field.is_relation and field.related_model is User:
+        if field.name == owner and field.is_relation and field.related_model is User:
             return field.attname
     return None
 
@@ -156,7 +193,7 @@ def _row_keys(sender: type[models.Model], instance: Any, kwargs: dict) -> list[s
         return []
     if rule.scope == "catalog":
         return [VERSION_KEY]
-    attname = _owner_attname(sender)
+    attname = _owner_attname(sender, rule.owner)
     owner = getattr(instance, attname, None) if attname else None
     if owner is None:
         if rule.scope == "team" and rule.teams is not None:
@@ -173,13 +210,13 @@ def _relation_keys(sender: type[models.Model], instance: Any, kwargs: dict) -> l
         team_ids = [pk for pk in rule.teams(instance) if pk is not None]
         if team_ids:
             return _team_version_keys(team_ids)
-    if rule is not None:
-        return {"catalog": [VERSION_KEY], "none": []}.get(rule.scope, _reader_keys(None, True))
     User = get_user_model()
     if isinstance(instance, User):  # user.groups, user.user_permissions
         return _reader_keys([instance.pk], False)
     if kwargs.get("model") is User and kwargs.get("pk_set"):  # group.user_set
         return _reader_keys(kwargs["pk_set"], False)
+    if rule is not None:
+        return {"catalog": [VERSION_KEY], "none": []}.get(rule.scope, _reader_keys(None, True))
     return _reader_keys(None, True)
 
 
