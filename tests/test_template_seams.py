@@ -1,0 +1,122 @@
+"""Templates follow the same one-way rule as imports, plus the seams docs/architecture.md names.
+
+A template folder may load the tag libraries and name the URLs of its own app, of the apps its
+app may import (tests/test_layers.py), of Django and allauth, and of the seams below, each with
+the reason the architecture page gives. Anything else is an arrow the Python never draws.
+"""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from .test_layers import ALLOWED, EVERY_APP_MAY_USE
+
+ROOT = Path(__file__).resolve().parent.parent
+TEMPLATES = ROOT / "templates"
+
+# Which app owns each tag library and URL namespace.
+LIBRARIES = {
+    "citations": "catalog",
+    "search_page": "catalog",
+    "site_urls": "catalog",
+    "welcome": "catalog",
+    "following": "library",
+    "reading": "library",
+    "notes": "notes",
+    "teams": "teams",
+    "proposal_admin": "proposals",
+}
+NAMESPACES = {
+    "catalog": "catalog",
+    "library": "library",
+    "save": "library",
+    "notes": "notes",
+    "teams": "teams",
+    "proposals": "proposals",
+}
+# Django's and allauth's own: any template may use them.
+SHARED_LIBRARIES = {
+    "static",
+    "tz",
+    "l10n",
+    "i18n",
+    "humanize",
+    "cache",
+    "allauth",
+    "socialaccount",
+    "django_htmx",
+    "account",
+}
+SHARED_NAMESPACES = {"admin"}
+
+# The seams: a page of one app renders another app's state through that app's inclusion tags,
+# so the Python stays one-way (docs/architecture.md, "Template seams").
+SEAMS: dict[str, set[str]] = {
+    # A catalog page shows the reader's bookmark, progress, follows, notes and teammates'
+    # activity; each is rendered by the owning app's tags, and nothing for anonymous visitors.
+    "catalog": {"library", "notes", "teams"},
+    # A team page shows members' progress and the notes shared with the team.
+    "teams": {"library", "notes"},
+    # Sign-in pages link to the reader's library once signed in.
+    "allauth": {"library"},
+    # The proposal form offers the bookmarklet, which lives with the library's save page.
+    "proposals": {"library"},
+}
+# Template folders that are not an app's: the site layout composes every app.
+FOLDER_APP = {"allauth": "allauth", "socialaccount": "allauth", "admin": None, "includes": None}
+
+_LOAD = re.compile(r"{%\s*load\s+([^%]+?)\s*%}")
+_URL = re.compile(r"{%\s*(?:url|fixed_url|slug_url)\s+['\"]([\w-]+):")
+
+
+def folders() -> list[Path]:
+    """Every template folder that belongs to an app (the layout and includes compose them all)."""
+    return sorted(
+        path
+        for path in TEMPLATES.iterdir()
+        if path.is_dir() and FOLDER_APP.get(path.name, path.name) is not None
+    )
+
+
+def uses(folder: Path) -> tuple[set[str], set[str]]:
+    libraries: set[str] = set()
+    namespaces: set[str] = set()
+    for path in folder.rglob("*"):
+        if path.suffix in {".html", ".txt", ".ics"}:
+            text = path.read_text()
+            for match in _LOAD.findall(text):
+                libraries.update(word for word in match.split() if word != "from")
+            namespaces.update(_URL.findall(text))
+    return libraries, namespaces
+
+
+def allowed_apps(app: str) -> set[str]:
+    return {app, *ALLOWED.get(app, set()), *EVERY_APP_MAY_USE, *SEAMS.get(app, set())}
+
+
+@pytest.mark.parametrize("folder", folders(), ids=lambda folder: folder.name)
+def test_templates_use_only_the_apps_their_app_may(folder):
+    app = FOLDER_APP.get(folder.name, folder.name)
+    libraries, namespaces = uses(folder)
+    allowed = allowed_apps(app)
+
+    wrong_libraries = {
+        name for name in libraries - SHARED_LIBRARIES if LIBRARIES.get(name, "?") not in allowed
+    }
+    wrong_namespaces = {
+        name for name in namespaces - SHARED_NAMESPACES if NAMESPACES.get(name, "?") not in allowed
+    }
+    assert (wrong_libraries, wrong_namespaces) == (set(), set())
+
+
+def test_the_rule_sees_a_template_reaching_up(tmp_path):
+    folder = tmp_path / "catalog"
+    folder.mkdir()
+    (folder / "page.html").write_text(
+        "{% load reading proposal_admin %}{% url 'proposals:propose' %}"
+    )
+    libraries, namespaces = uses(folder)
+    allowed = allowed_apps("catalog")
+    assert {LIBRARIES[name] for name in libraries} - allowed == {"proposals"}
+    assert {NAMESPACES[name] for name in namespaces} - allowed == {"proposals"}
