@@ -370,8 +370,10 @@ def _one_hop(method, url, headers, limit, cap, context) -> Fetched:
     except httpcore.TimeoutException as exc:
         raise TimedOut(f"{target.host} took too long to answer.") from exc
     except httpcore.ConnectError as exc:
-        if isinstance(exc.__cause__, ssl.SSLError):
-            raise TLSFailed(_tls_reason(exc.__cause__)) from exc
+        # httpcore keeps the socket's error as the argument (its pool re-raises without cause).
+        original = exc.args[0] if exc.args else None
+        if isinstance(original, ssl.SSLError):
+            raise TLSFailed(_tls_reason(original)) from exc
         raise Unreachable(f"{target.host} could not be reached.") from exc
     except (httpcore.NetworkError, httpcore.ProtocolError, OSError) as exc:
         raise FetchFailed(f"{target.host} stopped answering.") from exc

@@ -9,7 +9,8 @@ from catalog.progress import Progress
 class Command(BaseCommand):
     help = (
         "Check every source URL (bounded concurrency, timeouts, retries, a polite user agent) "
-        "and record link status, last-checked time and since when a link fails."
+        "and record link status, last-checked time and since when a link fails. When no host "
+        "answers at all (no network), nothing is recorded and the command exits with an error."
     )
 
     def add_arguments(self, parser):
@@ -69,6 +70,9 @@ class Command(BaseCommand):
             summary = check_sources(
                 sources, config=config, deadline=options["deadline"], progress=bar
             )
+        if summary.offline:
+            # A non-zero exit, so cron and monitoring notice a run that checked nothing.
+            raise CommandError(next(summary.lines()))
         if options["verbosity"] > 0:
             for line in summary.lines():
                 self.stdout.write(line)
