@@ -25,14 +25,15 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as ResolveTimeout
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
 from urllib.parse import urljoin, urlsplit
 
 import certifi
 import httpcore
 from django.conf import settings
 from django.core.cache import caches
+
+from .http_deadline import Deadline, DeadlineBackend
 
 ALLOWED_SCHEMES = {"http", "https"}
 DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -183,65 +184,6 @@ def check_url(url: str, *, timeout: float = 5.0) -> Target:
     return Target(url=url, scheme=scheme, host=host, port=port, address=addresses[0], path=path)
 
 
-# The deadline, enforced under httpcore at every socket operation.
-
-
-class _Deadline:
-    def __init__(self, seconds: float):
-        self.at = time.monotonic() + seconds
-
-    def left(self, timeout_error: type[Exception] = httpcore.ReadTimeout) -> float:
-        remaining = self.at - time.monotonic()
-        if remaining <= 0:
-            raise timeout_error("The deadline passed.")
-        return remaining
-
-    def clamp(self, timeout: float | None, timeout_error: type[Exception]) -> float:
-        left = self.left(timeout_error)
-        return left if timeout is None else min(timeout, left)
-
-
-class _DeadlineStream(httpcore.NetworkStream):
-    def __init__(self, stream: httpcore.NetworkStream, deadline: _Deadline):
-        self._stream, self._deadline = stream, deadline
-
-    def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
-        return self._stream.read(max_bytes, self._deadline.clamp(timeout, httpcore.ReadTimeout))
-
-    def write(self, buffer: bytes, timeout: float | None = None) -> None:
-        self._stream.write(buffer, self._deadline.clamp(timeout, httpcore.WriteTimeout))
-
-    def close(self) -> None:
-        self._stream.close()
-
-    def start_tls(
-        self,
-        ssl_context: ssl.SSLContext,
-        server_hostname: str | None = None,
-        timeout: float | None = None,
-    ) -> httpcore.NetworkStream:
-        limit = self._deadline.clamp(timeout, httpcore.ConnectTimeout)
-        return _DeadlineStream(
-            self._stream.start_tls(ssl_context, server_hostname, limit), self._deadline
-        )
-
-    def get_extra_info(self, info: str) -> Any:
-        return self._stream.get_extra_info(info)
-
-
-class _DeadlineBackend(httpcore.NetworkBackend):
-    def __init__(self, deadline: _Deadline):
-        self._inner, self._deadline = httpcore.SyncBackend(), deadline
-
-    def connect_tcp(self, host, port, timeout=None, local_address=None, socket_options=None):
-        limit = self._deadline.clamp(timeout, httpcore.ConnectTimeout)
-        stream = self._inner.connect_tcp(host, port, limit, local_address, socket_options)
-        return _DeadlineStream(stream, self._deadline)
-
-    def sleep(self, seconds: float) -> None:
-        time.sleep(min(seconds, self._deadline.left()))
-
-
 # The exchange.
 
 
@@ -321,66 +263,90 @@ def fetch(
     Raises Refused (HostNotFound), or FetchFailed (TimedOut, Unreachable, TLSFailed, Busy,
     TooManyRedirects); every message is fit to show a reader.
     """
-    limit = _Deadline(deadline or settings.OUTBOUND_DEADLINE_SECONDS)
-    cap = max_bytes or settings.OUTBOUND_MAX_BYTES
+    limit = Deadline(deadline or settings.OUTBOUND_DEADLINE_SECONDS)
     kept = _cached(url, method) if cache_seconds else None
-    if kept and time.time() < kept["fresh_until"]:
-        return kept["answer"]
-    conditional = dict(headers or {})
-    if etag or (kept and kept["answer"].etag):
-        conditional["If-None-Match"] = etag or kept["answer"].etag
-    if last_modified or (kept and kept["answer"].last_modified):
-        conditional["If-Modified-Since"] = last_modified or kept["answer"].last_modified
+    if kept is not None and time.time() < kept.fresh_until:
+        return kept.answer
+    sent = dict(headers or {})
+    if etag := etag or (kept.answer.etag if kept else ""):
+        sent["If-None-Match"] = etag
+    if last_modified := last_modified or (kept.answer.last_modified if kept else ""):
+        sent["If-Modified-Since"] = last_modified
+    exchange = _Exchange(
+        method=method,
+        headers=sent,
+        limit=limit,
+        max_bytes=max_bytes or settings.OUTBOUND_MAX_BYTES,
+        context=ssl.create_default_context(cafile=ca_file or certifi.where()),
+    )
     slots = _process_slots()
     wait = min(wait_for_slot, limit.left(TimedOut))
     if not slots.acquire(blocking=wait > 0, timeout=wait if wait > 0 else None):
         raise Busy("Too many outside requests are in progress here; try again in a moment.")
     try:
-        answer = _follow(method, url, conditional, limit, cap, max_redirects, ca_file)
+        answer = exchange.follow(url, max_redirects)
     finally:
         slots.release()
-    if kept and answer.status == 304:
-        answer = Fetched(**{**kept["answer"].__dict__, "not_modified": True})
+    if kept is not None and answer.status == 304:
+        answer = replace(kept.answer, not_modified=True)
     if cache_seconds and answer.status in (200, 203) and len(answer.body) <= _CACHE_MAX_BYTES:
         _keep(url, method, answer, cache_seconds)
     return answer
 
 
-def _follow(method, url, headers, limit, cap, max_redirects, ca_file) -> Fetched:
-    context = ssl.create_default_context(cafile=ca_file or certifi.where())
-    for _hop in range(max_redirects + 1):
-        answer = _one_hop(method, url, headers, limit, cap, context)
-        if max_redirects == 0 or answer.status not in REDIRECTS or not answer.location:
-            return answer
-        url = urljoin(url, answer.location)
-    raise TooManyRedirects(f"It redirected more than {max_redirects} times.")
+@dataclass(frozen=True)
+class _Exchange:
+    method: str
+    headers: dict[str, str]
+    limit: Deadline
+    max_bytes: int
+    context: ssl.SSLContext
+
+    def follow(self, url: str, max_redirects: int) -> Fetched:
+        for _hop in range(max_redirects + 1):
+            answer = self.one_hop(url)
+            if max_redirects == 0 or answer.status not in REDIRECTS or not answer.location:
+                return answer
+            url = urljoin(url, answer.location)
+        raise TooManyRedirects(f"It redirected more than {max_redirects} times.")
+
+    def one_hop(self, url: str) -> Fetched:
+        target = check_url(url, timeout=self.limit.left(TimedOut))
+        sent = {"User-Agent": user_agent(), "Accept": "*/*", **self.headers}
+        # Bodies are read as sent: the byte cap then counts what crossed the network.
+        sent |= {"Host": target.host_header, "Accept-Encoding": "identity"}
+        extensions = {"sni_hostname": target.host} if target.scheme == "https" else {}
+        backend = DeadlineBackend(self.limit)
+        pool = httpcore.ConnectionPool(ssl_context=self.context, network_backend=backend)
+        try:
+            with (
+                pool,
+                pool.stream(
+                    self.method,
+                    target.connect_url,
+                    headers=list(sent.items()),
+                    extensions=extensions,
+                ) as response,
+            ):
+                body = b"" if self.method == "HEAD" else _read_capped(response, self.max_bytes)
+        except httpcore.TimeoutException as exc:
+            raise TimedOut(f"{target.host} took too long to answer.") from exc
+        except httpcore.ConnectError as exc:
+            # httpcore keeps the socket's error as the argument (its pool re-raises without
+            # a cause).
+            original = exc.args[0] if exc.args else None
+            if isinstance(original, ssl.SSLError):
+                raise TLSFailed(_tls_reason(original)) from exc
+            raise Unreachable(f"{target.host} could not be reached.") from exc
+        except (httpcore.NetworkError, httpcore.ProtocolError, OSError) as exc:
+            raise FetchFailed(f"{target.host} stopped answering.") from exc
+        return Fetched(status=response.status, url=url, headers=_names(response), body=body)
 
 
-def _one_hop(method, url, headers, limit, cap, context) -> Fetched:
-    target = check_url(url, timeout=limit.left(TimedOut))
-    sent = {"User-Agent": user_agent(), "Accept": "*/*", **headers}
-    # Bodies are read as sent: the byte cap then counts what crossed the network.
-    sent |= {"Host": target.host_header, "Accept-Encoding": "identity"}
-    extensions = {"sni_hostname": target.host} if target.scheme == "https" else {}
-    pool = httpcore.ConnectionPool(ssl_context=context, network_backend=_DeadlineBackend(limit))
-    request = {"headers": list(sent.items()), "extensions": extensions}
-    try:
-        with pool, pool.stream(method, target.connect_url, **request) as response:
-            body = b"" if method == "HEAD" else _read_capped(response, cap)
-    except httpcore.TimeoutException as exc:
-        raise TimedOut(f"{target.host} took too long to answer.") from exc
-    except httpcore.ConnectError as exc:
-        # httpcore keeps the socket's error as the argument (its pool re-raises without cause).
-        original = exc.args[0] if exc.args else None
-        if isinstance(original, ssl.SSLError):
-            raise TLSFailed(_tls_reason(original)) from exc
-        raise Unreachable(f"{target.host} could not be reached.") from exc
-    except (httpcore.NetworkError, httpcore.ProtocolError, OSError) as exc:
-        raise FetchFailed(f"{target.host} stopped answering.") from exc
-    names = {
+def _names(response: httpcore.Response) -> dict[str, str]:
+    return {
         name.decode("latin-1").lower(): value.decode("latin-1") for name, value in response.headers
     }
-    return Fetched(status=response.status, url=url, headers=names, body=body)
 
 
 def _read_capped(response: httpcore.Response, cap: int) -> bytes:
@@ -409,13 +375,20 @@ def _cache_key(url: str, method: str) -> str:
     return "outbound:" + hashlib.sha256(f"{method} {url}".encode()).hexdigest()
 
 
-def _cached(url: str, method: str) -> dict | None:
-    return caches[settings.OUTBOUND_CACHE_ALIAS].get(_cache_key(url, method))
+@dataclass(frozen=True)
+class _Kept:
+    answer: Fetched
+    fresh_until: float
+
+
+def _cached(url: str, method: str) -> _Kept | None:
+    kept = caches[settings.OUTBOUND_CACHE_ALIAS].get(_cache_key(url, method))
+    return kept if isinstance(kept, _Kept) else None
 
 
 def _keep(url: str, method: str, answer: Fetched, fresh_seconds: int) -> None:
-    entry = {"answer": answer, "fresh_until": time.time() + fresh_seconds}
+    kept = _Kept(answer=answer, fresh_until=time.time() + fresh_seconds)
     # Kept past its freshness so its validators can make the next request conditional.
     caches[settings.OUTBOUND_CACHE_ALIAS].set(
-        _cache_key(url, method), entry, max(_CACHE_KEEP_SECONDS, fresh_seconds)
+        _cache_key(url, method), kept, max(_CACHE_KEEP_SECONDS, fresh_seconds)
     )
