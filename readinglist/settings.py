@@ -55,6 +55,8 @@ INSTALLED_APPS = [
     "library",
     "notes",
     "teams",
+    # Per-reader rate limits counted in the database (readinglist/ratelimits).
+    "readinglist.ratelimits",
 ]
 
 MIDDLEWARE = [
@@ -423,3 +425,7 @@ OUTBOUND_DEADLINE_SECONDS = env.float("OUTBOUND_DEADLINE_SECONDS", default=8.0)
 OUTBOUND_MAX_BYTES = env.int("OUTBOUND_MAX_BYTES", default=2_000_000)
 OUTBOUND_MAX_CONCURRENT = env.int("OUTBOUND_MAX_CONCURRENT", default=4)
 OUTBOUND_CACHE_ALIAS = "pages"
+# Per-reader limits on what makes the site fetch or parse for a reader: "Fill from link" on the
+# proposal form, and library imports (BibTeX, CSL-JSON). Counted in the database.
+PROPOSALS_FILLS_PER_HOUR = env.int("PROPOSALS_FILLS_PER_HOUR", default=30)
+LIBRARY_IMPORTS_PER_HOUR = env.int("LIBRARY_IMPORTS_PER_HOUR", default=10)
