@@ -47,6 +47,8 @@ class _DeadlineStream(httpcore.NetworkStream):
         server_hostname: str | None = None,
         timeout: float | None = None,
     ) -> httpcore.NetworkStream:
+        # Python bounds the whole handshake (and each TLS read) by the socket timeout, not each
+        # of its socket reads, so the time left bounds it too.
         limit = self._deadline.clamp(timeout, httpcore.ConnectTimeout)
         return _DeadlineStream(
             self._stream.start_tls(ssl_context, server_hostname, limit), self._deadline

@@ -1,8 +1,9 @@
 """Per-reader rate limits for actions that cost the site (outbound fetches, imports).
 
 Uses are counted in the database, like the notes and invitation limits: every app process sees
-the same count, and no cache can evict a count to let a reader start over. A reader's concurrent
-requests queue behind a row lock on their account, so the limit is exact.
+the same count, and no cache can evict a count to let a reader start over. Each reader has one
+row per action, a window and its count; one conditional UPDATE both checks and counts, so the
+limit holds exactly under concurrent requests, in two queries whatever the reader's history.
 
     refusal = consume(user_id=request.user.pk, action="proposals.fill", limit=30)
     if refusal:
@@ -13,8 +14,7 @@ import math
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db.models import Case, F, Q, Value, When
 from django.utils import timezone
 
 HOUR = timedelta(hours=1)
@@ -39,22 +39,28 @@ class Refusal:
 
 def consume(*, user_id: int, action: str, limit: int, per: timedelta = HOUR) -> Refusal | None:
     """Count one use of `action` by the reader `user_id` and return None, or count nothing and
-    return a Refusal when `limit` uses were already counted within the last `per`."""
-    from .models import Use
+    return a Refusal when `limit` uses were already counted in the reader's current window of
+    length `per` (which starts at the first use after the previous one ended)."""
+    from .models import Window
 
     now = timezone.now()
-    with transaction.atomic():
-        # One reader's concurrent requests queue here, so each counts what the others counted.
-        list(get_user_model().objects.select_for_update().filter(pk=user_id).values_list("pk"))
-        mine = Use.objects.filter(user_id=user_id, action=action)
-        mine.filter(at__lte=now - per).delete()
-        recent = list(mine.order_by("at").values_list("at", flat=True)[: max(limit, 0)])
-        if len(recent) >= limit:
-            oldest = recent[0] if recent else now
-            retry_after = max(math.ceil((oldest + per - now).total_seconds()), 1)
-            return Refusal(limit=limit, retry_after=retry_after)
-        Use.objects.create(user_id=user_id, action=action, at=now)
-    return None
+    ended = Q(started__lte=now - per)
+    mine = Window.objects.filter(user_id=user_id, action=action)
+    # The reader's row, made once; a concurrent first use finds it there and adds nothing.
+    Window.objects.bulk_create(
+        [Window(user_id=user_id, action=action, started=now, uses=0)], ignore_conflicts=True
+    )
+    # One statement checks and counts, so concurrent requests cannot both take the last use:
+    # the database applies them one after the other, each seeing the other's count.
+    counted = mine.filter(ended | Q(uses__lt=limit)).update(
+        started=Case(When(ended, then=Value(now)), default=F("started")),
+        uses=Case(When(ended, then=Value(1)), default=F("uses") + 1),
+    )
+    if counted:
+        return None
+    started = mine.values_list("started", flat=True).first() or now
+    retry_after = max(math.ceil((started + per - now).total_seconds()), 1)
+    return Refusal(limit=limit, retry_after=retry_after)
 
 
 __all__ = ["HOUR", "Refusal", "consume"]

@@ -10,4 +10,4 @@ class RateLimitsConfig(AppConfig):
         from readinglist import pagecache
 
         # Counting a reader's requests changes nothing any page shows.
-        pagecache.register(self.get_model("Use"), scope="none")
+        pagecache.register(self.get_model("Window"), scope="none")

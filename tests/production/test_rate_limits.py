@@ -1,20 +1,24 @@
 """Per-reader rate limits on what makes the site fetch or parse: "Fill from link" and imports.
 Counted in the database, so no cache eviction or second process lets a reader start over."""
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
 import pytest
 from django.core.cache import caches
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
 from django.urls import reverse
 from django.utils import timezone
 
 from readinglist import ratelimits
-from readinglist.ratelimits.models import Use
+from readinglist.ratelimits.models import Window
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
+PARALLEL = 12
 BIB = "@misc{m, title = {Attention Is All You Need}, year = 2017}\n"
 
 
@@ -74,14 +78,17 @@ def test_the_limit_survives_a_cache_flush(reader_client, settings):
     assert fill(reader_client).status_code == 429
 
 
-def test_uses_older_than_the_window_no_longer_count(reader_client, settings):
+def test_a_new_window_starts_when_the_last_one_ended(reader_client, settings):
     settings.PROPOSALS_FILLS_PER_HOUR = 2
     fill(reader_client)
     fill(reader_client)
-    Use.objects.update(at=timezone.now() - timedelta(hours=1, seconds=1))
+    assert fill(reader_client).status_code == 429
+    Window.objects.update(started=timezone.now() - timedelta(hours=1, seconds=1))
     assert fill(reader_client).status_code == 200
-    # The stale rows went as the new use was counted.
-    assert Use.objects.filter(user=reader_client.reader).count() == 1
+    assert fill(reader_client).status_code == 200
+    assert fill(reader_client).status_code == 429
+    # One row per reader and action, whatever their history.
+    assert Window.objects.filter(user=reader_client.reader).count() == 1
 
 
 def upload(client, text=BIB):
@@ -107,7 +114,26 @@ def test_the_refusal_says_how_long_to_wait(db):
     assert ratelimits.consume(user_id=reader.pk, action="test", limit=1) is None
     refusal = ratelimits.consume(user_id=reader.pk, action="test", limit=1)
     assert refusal is not None and refusal.wait == "60 minutes"
-    Use.objects.update(at=timezone.now() - timedelta(minutes=59, seconds=30))
+    Window.objects.update(started=timezone.now() - timedelta(minutes=59, seconds=30))
     assert ratelimits.consume(user_id=reader.pk, action="test", limit=1).wait == "a minute"
     # Other actions are counted apart.
     assert ratelimits.consume(user_id=reader.pk, action="other", limit=1) is None
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_uses_never_pass_the_limit():
+    reader = UserFactory(email="hurried@example.org")
+    start = threading.Barrier(PARALLEL)
+
+    def use(_: int) -> bool:
+        try:
+            start.wait()
+            return ratelimits.consume(user_id=reader.pk, action="race", limit=3) is None
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(PARALLEL) as pool:
+        allowed = list(pool.map(use, range(PARALLEL)))
+    assert allowed.count(True) == 3
+    assert Window.objects.get(user=reader, action="race").uses == 3
