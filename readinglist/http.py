@@ -17,6 +17,7 @@
   cache in an evictable alias.
 """
 
+import functools
 import hashlib
 import ipaddress
 import socket
@@ -106,8 +107,8 @@ class Target:
 
     @property
     def host_header(self) -> str:
-        default = DEFAULT_PORTS[self.scheme]
-        return self.host if self.port == default else f"{self.host}:{self.port}"
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return host if self.port == DEFAULT_PORTS[self.scheme] else f"{host}:{self.port}"
 
 
 def refusal_reason(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str:
@@ -227,6 +228,12 @@ class Fetched:
             return self.body.decode("utf-8", errors="replace")
 
 
+@functools.cache
+def _tls_context(ca_file: str) -> ssl.SSLContext:
+    # Loading the CA bundle takes milliseconds; a context is safe to share between threads.
+    return ssl.create_default_context(cafile=ca_file)
+
+
 _slots_lock = threading.Lock()
 _slots: dict[int, threading.BoundedSemaphore] = {}
 
@@ -277,7 +284,7 @@ def fetch(
         headers=sent,
         limit=limit,
         max_bytes=max_bytes or settings.OUTBOUND_MAX_BYTES,
-        context=ssl.create_default_context(cafile=ca_file or certifi.where()),
+        context=_tls_context(ca_file or certifi.where()),
     )
     slots = _process_slots()
     wait = min(wait_for_slot, limit.left(TimedOut))

@@ -191,3 +191,15 @@ def test_every_hop_passes_the_address_check(server, settings):
     with pytest.raises(outbound.Refused, match=r"127\.0\.0\.1 is a loopback address"):
         outbound.fetch(f"{server}/feed")
     assert Handler.requests == []
+
+
+def test_an_ipv6_literal_is_bracketed_in_the_host_header(monkeypatch, settings):
+    settings.METADATA_ALLOWED_HOSTS = []
+
+    def resolves_to_itself(host, port, *args, **kwargs):
+        return [(socket.AF_INET6, socket.SOCK_STREAM, 6, "", (host, port, 0, 0))]
+
+    monkeypatch.setattr(socket, "getaddrinfo", resolves_to_itself)
+    target = outbound.check_url("https://[2606:4700::1111]:8443/paper?id=1")
+    assert target.host_header == "[2606:4700::1111]:8443"
+    assert target.connect_url == "https://[2606:4700::1111]:8443/paper?id=1"
