@@ -24,8 +24,18 @@ class Command(BaseCommand):
         parser.add_argument(
             "--per-host", type=int, default=2, help="Requests in flight per host (1-2 is polite)."
         )
-        parser.add_argument("--connect-timeout", type=float, default=5.0)
-        parser.add_argument("--read-timeout", type=float, default=10.0)
+        parser.add_argument(
+            "--connect-timeout",
+            type=float,
+            default=5.0,
+            help="Seconds to connect; with --read-timeout, the most one request may take.",
+        )
+        parser.add_argument(
+            "--read-timeout",
+            type=float,
+            default=10.0,
+            help="Seconds to answer; with --connect-timeout, the most one request may take.",
+        )
         parser.add_argument(
             "--url-deadline", type=float, default=30.0, help="Seconds per URL, retries included."
         )
