@@ -43,7 +43,10 @@ _BIBTEX_KINDS = {"article": "paper", "inproceedings": "paper", "book": "book", "
 # Where a BibTeX block starts: "@" and its type, then "{" or "(" (both are allowed).
 _BLOCK_START = re.compile(r"@\s*([A-Za-z]+)\s*[{(]")
 _LATEX = LatexNodes2Text(math_mode="verbatim")
-_LATEX_MARKS = re.compile(r"[\\{}$~]")
+# What only the decoder reads right: commands, math, dashes and quotes. Braces that protect
+# capitals ("{BERT}") and "~" spaces, in most titles, are simply dropped.
+_LATEX_MARKS = re.compile(r"[\\$]|--|``|''")
+_PLAIN_MARKS = str.maketrans({"{": None, "}": None, "~": " "})
 
 
 def parse(text: str, filename: str = "") -> tuple[list[ImportEntry], list[str]]:
@@ -63,13 +66,14 @@ def _authors_bibtex(value: str) -> str:
 
 def _decoded(value, limit: int) -> str:
     """A field's text with its LaTeX decoded, cut before decoding: the decoder takes
-    milliseconds a field, so it only sees the part that is kept, and only when there is LaTeX."""
+    milliseconds a field, so it only sees the part that is kept, and only when it is needed."""
     text = value if isinstance(value, str) else str(value or "")
     text = text[: limit * 2]
-    if _LATEX_MARKS.search(text):
-        # pylatexenc's errors are not a documented hierarchy; undecodable text stays as it is.
-        with contextlib.suppress(Exception):
-            text = _LATEX.latex_to_text(text)
+    if not _LATEX_MARKS.search(text):
+        return clean_text(text.translate(_PLAIN_MARKS), limit)
+    # pylatexenc's errors are not a documented hierarchy; undecodable text stays as it is.
+    with contextlib.suppress(Exception):
+        text = _LATEX.latex_to_text(text)
     return clean_text(text, limit)
 
 
