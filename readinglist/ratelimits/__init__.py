@@ -3,7 +3,8 @@
 Uses are counted in the database, like the notes and invitation limits: every app process sees
 the same count, and no cache can evict a count to let a reader start over. Each reader has one
 row per action, a window and its count; one conditional UPDATE both checks and counts, so the
-limit holds exactly under concurrent requests, in two queries whatever the reader's history.
+limit holds exactly under concurrent requests: two queries a use whatever the reader's history
+(a third, on a refusal, finds when to try again).
 
     refusal = consume(user_id=request.user.pk, action="proposals.fill", limit=30)
     if refusal:
