@@ -4,7 +4,9 @@ A check never downloads a whole page (HEAD first; GET reads at most `max_bytes`)
 `max_redirects` redirects and notices loops, retries 5xx answers and timeouts with backoff, and
 never takes longer than `url_deadline` seconds per URL. At most `per_host` requests run against
 one host at a time. A host on the blocking list that answers 403/429 refuses robots, which says
-nothing about whether the page exists: it is "blocked", not "broken".
+nothing about whether the page exists: it is "blocked", not "broken". Every request goes through
+the project's outbound policy (readinglist/http.py): the address check on every hop, the total
+deadline, the process's concurrency cap.
 """
 
 import threading
@@ -14,29 +16,17 @@ from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from urllib.parse import urljoin, urlsplit
 
-import urllib3
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
-from urllib3.exceptions import (
-    ConnectTimeoutError,
-    HTTPError,
-    LocationParseError,
-    MaxRetryError,
-    NameResolutionError,
-    NewConnectionError,
-    ProtocolError,
-    ReadTimeoutError,
-    SSLError,
-)
-from urllib3.exceptions import TimeoutError as Urllib3Timeout
+
+from readinglist import http as outbound
 
 from .models import Source
 
 OK, BROKEN, BLOCKED = Source.LinkStatus.OK, Source.LinkStatus.BROKEN, Source.LinkStatus.BLOCKED
 REDIRECTS = {301, 302, 303, 307, 308}
 ROBOT_REFUSALS = {403, 429}
-CHUNK = 8 * 1024
 
 
 def user_agent():
@@ -66,6 +56,9 @@ class LinkResult:
     error: str = ""
     final_url: str = ""
     attempts: int = 1
+    # No answer came back at all (no such host, no connection, no reply in time): on its own it
+    # says as much about this machine's network as about the link.
+    network: bool = False
 
     @property
     def retryable(self):
@@ -87,13 +80,6 @@ class _Hop:
 class LinkChecker:
     def __init__(self, config=None):
         self.config = config or CheckConfig()
-        self.pool = urllib3.PoolManager(
-            num_pools=64,
-            maxsize=max(self.config.per_host, 1),
-            headers={"User-Agent": user_agent(), "Accept": "*/*"},
-            cert_reqs="CERT_REQUIRED",
-            ca_certs=self.config.ca_certs,
-        )
         self._slots = defaultdict(lambda: threading.BoundedSemaphore(self.config.per_host))
         self._slots_lock = threading.Lock()
 
@@ -145,15 +131,15 @@ class LinkChecker:
                 final_url=current,
             )
         except _Retryable as exc:
-            return LinkResult(url, BROKEN, error=str(exc), final_url=current)
-        except SSLError as exc:
-            return LinkResult(url, BROKEN, error=f"TLS error: {_reason(exc)}", final_url=current)
-        except (NameResolutionError, NewConnectionError) as exc:
-            return LinkResult(url, BROKEN, error=f"Cannot connect: {_reason(exc)}")
-        except LocationParseError:
-            return LinkResult(url, BROKEN, error="Not a valid URL")
-        except (ProtocolError, HTTPError, OSError, ValueError) as exc:
-            return LinkResult(url, BROKEN, error=f"Connection failed: {_reason(exc)}")
+            return LinkResult(url, BROKEN, error=str(exc), final_url=current, network=True)
+        except outbound.TLSFailed as exc:
+            return LinkResult(url, BROKEN, error=f"TLS error: {exc}", final_url=current)
+        except (outbound.HostNotFound, outbound.Unreachable) as exc:
+            return LinkResult(url, BROKEN, error=f"Cannot connect: {exc}", network=True)
+        except outbound.Refused as exc:
+            return LinkResult(url, BROKEN, error=f"Not checked: {exc}")
+        except outbound.FetchFailed as exc:
+            return LinkResult(url, BROKEN, error=f"Connection failed: {exc}", final_url=current)
         except Exception as exc:
             # One odd answer must not stop a run over the whole catalog.
             return LinkResult(url, BROKEN, error=f"Check failed: {type(exc).__name__}")
@@ -169,42 +155,24 @@ class LinkChecker:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             raise _Retryable("Timed out (deadline)")
-        timeout = urllib3.Timeout(
-            connect=min(self.config.connect_timeout, remaining),
-            read=min(self.config.read_timeout, remaining),
-        )
         host = urlsplit(url).netloc.lower()
         with self._slot(host):
             try:
-                response = self.pool.request(
-                    method,
+                answer = outbound.fetch(
                     url,
-                    redirect=False,
-                    retries=False,
-                    timeout=timeout,
-                    preload_content=False,
+                    method=method,
+                    # HEAD reads no body; GET reads at most max_bytes and hangs up.
+                    max_bytes=self.config.max_bytes,
+                    deadline=min(remaining, self.config.connect_timeout + self.config.read_timeout),
+                    headers={"User-Agent": user_agent()},
+                    max_redirects=0,
+                    # A batch job, not a web request: it may wait for a free slot.
+                    wait_for_slot=remaining,
+                    ca_file=self.config.ca_certs,
                 )
-            except Exception as exc:
-                _reraise_classified(exc)
-            try:
-                if method == "GET":
-                    self._read_capped(response, deadline)
-                return _Hop(response.status, response.headers.get("Location", ""))
-            except Exception as exc:
-                _reraise_classified(exc)
-            finally:
-                # Closing (not draining) drops an unread body instead of downloading it.
-                response.close()
-
-    def _read_capped(self, response, deadline):
-        read = 0
-        while read < self.config.max_bytes:
-            if time.monotonic() > deadline:
-                raise _Retryable("Timed out reading the page")
-            chunk = response.read(min(CHUNK, self.config.max_bytes - read))
-            if not chunk:
-                return
-            read += len(chunk)
+            except (outbound.TimedOut, outbound.Busy) as exc:
+                raise _Retryable("Timed out") from exc
+        return _Hop(answer.status, answer.location)
 
     # Many URLs.
 
@@ -233,35 +201,26 @@ class LinkChecker:
         return results, unchecked
 
 
-def _reraise_classified(exc):
-    """Timeouts are worth retrying; refused connections, DNS and TLS failures are not."""
-    cause = exc.reason if isinstance(exc, MaxRetryError) and exc.reason is not None else exc
-    # NewConnectionError subclasses ConnectTimeoutError in urllib3 2: test it first.
-    if not isinstance(cause, (NewConnectionError, SSLError, _Retryable)) and isinstance(
-        cause, (ConnectTimeoutError, ReadTimeoutError, Urllib3Timeout, TimeoutError)
-    ):
-        raise _Retryable("Timed out") from exc
-    if cause is exc:
-        raise exc
-    raise cause from exc
-
-
-def _reason(exc):
-    reason = getattr(exc, "reason", None) or exc
-    text = str(reason)
-    if "CERTIFICATE_VERIFY_FAILED" in text or "certificate verify failed" in text:
-        return "certificate verify failed"
-    return text.split(": ", 1)[-1][:200] if ": " in text else text[:200]
-
-
 @dataclass
 class CheckSummary:
     counts: Counter = field(default_factory=Counter)
     broken: list = field(default_factory=list)
     unchecked: int = 0
     seconds: float = 0.0
+    # Every check failed for want of a network (no host resolved, none connected or answered):
+    # nothing was recorded, since it says nothing about the links.
+    offline: bool = False
+    network_failures: int = 0
+    example_error: str = ""
 
     def lines(self):
+        if self.offline:
+            yield (
+                f"No link could be checked: all {self.network_failures} failed without an answer "
+                f"from any host (for example “{self.example_error}”). Is this machine offline? "
+                "Nothing was recorded."
+            )
+            return
         checked = sum(self.counts.values())
         yield (
             f"Checked {checked} link{'s' if checked != 1 else ''} in {self.seconds:.1f} s: "
@@ -297,10 +256,15 @@ def record_result(source, result, now=None):
 
 def check_sources(sources, *, config, deadline=None, progress=None):
     """Check the sources' URLs and record each result as it arrives (in this thread, so the
-    database is only touched from one connection). Returns a CheckSummary."""
+    database is only touched from one connection). Returns a CheckSummary.
+
+    Results wait unrecorded until some host has answered: a run in which none ever does (no
+    network, no DNS) records nothing and comes back `offline`, instead of marking the whole
+    catalog broken. Once one host answered, a failure is the link's own and is recorded."""
     started = time.monotonic()
     by_url = {source.url: source for source in sources if source.url}
     summary = CheckSummary()
+    waiting: list[LinkResult] = []
 
     def store(result):
         source = by_url[result.url]
@@ -308,10 +272,23 @@ def check_sources(sources, *, config, deadline=None, progress=None):
         summary.counts[result.status] += 1
         if result.status == BROKEN:
             summary.broken.append((source.slug, source.url, result.error))
+
+    def arrived(result):
         if progress:
             progress.advance()
+        if result.network and not summary.counts:
+            waiting.append(result)
+            return
+        for earlier in waiting:
+            store(earlier)
+        waiting.clear()
+        store(result)
 
-    _, unchecked = LinkChecker(config).check_many(by_url, deadline=deadline, on_result=store)
+    _, unchecked = LinkChecker(config).check_many(by_url, deadline=deadline, on_result=arrived)
+    if waiting:
+        summary.offline = True
+        summary.network_failures = len(waiting)
+        summary.example_error = waiting[0].error
     summary.unchecked = len(unchecked)
     summary.broken.sort()
     summary.seconds = time.monotonic() - started

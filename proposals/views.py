@@ -18,11 +18,12 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect
 
 from catalog.models import ReadingList
+from readinglist import ratelimits
 
 from .choosers import published_titles
 from .duplicates import find_duplicates
 from .forms import AlertForm, CheckForm, ProposalForm
-from .metadata import cached_metadata, fill_from
+from .metadata import FillResult, cached_metadata, fill_from
 from .models import URL_MAX_LENGTH, Decision, MaintainerAlert, Proposal
 from .services import (
     MODERATE_PERMISSION,
@@ -33,6 +34,10 @@ from .services import (
 )
 
 PROPOSE_TEMPLATE = "proposals/propose.html"
+FILLS_USED = (
+    "You have filled from a link {limit} time{s} in the last hour, the most one account may. "
+    "Try again in {wait}, or fill the answers in yourself."
+)
 
 
 def login_required_htmx(view):
@@ -149,7 +154,12 @@ def propose_fill(request: HttpRequest) -> HttpResponse:
     the answers still empty. HTMX swaps the form; without JavaScript the page is re-rendered."""
     initial = initial_from(request.POST)
     own = Proposal.objects.by(request.user).filter(pk=request.POST.get("proposal") or 0).first()
-    fill = fill_from(initial.get("url") or "")
+    limit = settings.PROPOSALS_FILLS_PER_HOUR
+    refusal = ratelimits.consume(user_id=request.user.pk, action="proposals.fill", limit=limit)
+    if refusal:
+        fill = FillResult(problem=refusal.explain(FILLS_USED))
+    else:
+        fill = fill_from(initial.get("url") or "")
     if fill.ok:
         initial["url"] = fill.url
         for name, value in fill.values().items():
@@ -159,7 +169,12 @@ def propose_fill(request: HttpRequest) -> HttpResponse:
     )
     form = ProposalForm(initial=initial, instance=own)
     template = f"{PROPOSE_TEMPLATE}#proposal-form" if request.htmx else PROPOSE_TEMPLATE
-    return _form_page(request, form, proposal=own, check=check, fill=fill, template=template)
+    response = _form_page(request, form, proposal=own, check=check, fill=fill, template=template)
+    if refusal and not request.htmx:
+        # htmx swaps no 4xx answer: it gets the same form, with the reason, as a 200.
+        response.status_code = 429
+        response["Retry-After"] = str(refusal.retry_after)
+    return response
 
 
 @login_required

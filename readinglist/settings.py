@@ -55,6 +55,8 @@ INSTALLED_APPS = [
     "library",
     "notes",
     "teams",
+    # Per-reader rate limits counted in the database (readinglist/ratelimits).
+    "readinglist.ratelimits",
     "bench",
 ]
 
@@ -416,3 +418,15 @@ CROSSREF_API_URL = env.str("CROSSREF_API_URL", default="https://api.crossref.org
 GITHUB_API_URL = env.str("GITHUB_API_URL", default="https://api.github.com")
 METADATA_CACHE_SECONDS = env.int("METADATA_CACHE_SECONDS", default=24 * 60 * 60)
 METADATA_ALLOWED_HOSTS = env.list("METADATA_ALLOWED_HOSTS", default=[])
+
+# Every outbound request (readinglist/http.py): the whole exchange's deadline, the most of a body
+# read, how many run at once in one process (more are refused at once, never queued behind a
+# slow server), and the evictable cache alias that keeps small answers for callers who ask.
+OUTBOUND_DEADLINE_SECONDS = env.float("OUTBOUND_DEADLINE_SECONDS", default=8.0)
+OUTBOUND_MAX_BYTES = env.int("OUTBOUND_MAX_BYTES", default=2_000_000)
+OUTBOUND_MAX_CONCURRENT = env.int("OUTBOUND_MAX_CONCURRENT", default=4)
+OUTBOUND_CACHE_ALIAS = "pages"
+# Per-reader limits on what makes the site fetch or parse for a reader: "Fill from link" on the
+# proposal form, and library imports (BibTeX, CSL-JSON). Counted in the database.
+PROPOSALS_FILLS_PER_HOUR = env.int("PROPOSALS_FILLS_PER_HOUR", default=30)
+LIBRARY_IMPORTS_PER_HOUR = env.int("LIBRARY_IMPORTS_PER_HOUR", default=10)

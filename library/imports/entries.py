@@ -5,6 +5,16 @@ from dataclasses import asdict, dataclass
 
 MAX_BYTES = 5 * 1024 * 1024
 MAX_ENTRIES = 2000
+# BibTeX @string abbreviations (journal names, months): real files define dozens to a few
+# hundred; each one counts toward MAX_ENTRIES as well.
+MAX_STRINGS = 1000
+# What the @string references may expand a file's fields to, in characters: a little over
+# the largest file, so an abbreviation used everywhere cannot multiply the work.
+MAX_EXPANDED_CHARS = 2 * MAX_BYTES
+# CSL-JSON: a reference is a few levels deep (item, issued, date-parts, parts), and its numbers
+# are years and page counts.
+MAX_JSON_DEPTH = 16
+MAX_NUMBER_DIGITS = 20
 TITLE_MAX = 300
 AUTHORS_MAX = 300
 URL_MAX = 2000
@@ -68,9 +78,9 @@ def read_upload(data: bytes) -> str:
         return data.decode("latin-1")
 
 
-def check_count(count: int) -> None:
+def check_count(count: int, what: str = "entries") -> None:
     if count > MAX_ENTRIES:
         raise ImportRefused(
-            f"The file holds {count:,} entries; at most {MAX_ENTRIES:,} can be imported at once. "
+            f"The file holds {count:,} {what}; at most {MAX_ENTRIES:,} can be imported at once. "
             "Split it and import the parts one after the other."
         )

@@ -3,18 +3,30 @@
 A malformed entry is reported by its line and the others are kept; a file that cannot be read at
 all is refused with a reason. LaTeX in fields is decoded to text; no LaTeX command is ever run, so
 \\input{} and friends read nothing.
+
+The work a file can cause is bounded before and while it is parsed: every BibTeX block counts
+toward the entry limit (@string, @preamble and @comment too), @string abbreviations are limited
+in number and in what they expand to, only the fields an import reads are decoded, and CSL-JSON
+is refused when nested too deeply or when it holds numbers no reference needs.
 """
 
+import contextlib
 import json
 import logging
+import re
+from collections import Counter
 
 import bibtexparser
-from bibtexparser.middlewares import LatexDecodingMiddleware
+from pylatexenc.latex2text import LatexNodes2Text
 
 from proposals.identifiers import normalise_arxiv, normalise_doi
 
 from .entries import (
     AUTHORS_MAX,
+    MAX_EXPANDED_CHARS,
+    MAX_JSON_DEPTH,
+    MAX_NUMBER_DIGITS,
+    MAX_STRINGS,
     TITLE_MAX,
     URL_MAX,
     ImportEntry,
@@ -28,6 +40,13 @@ from .entries import (
 logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)
 
 _BIBTEX_KINDS = {"article": "paper", "inproceedings": "paper", "book": "book", "misc": ""}
+# Where a BibTeX block starts: "@" and its type, then "{" or "(" (both are allowed).
+_BLOCK_START = re.compile(r"@\s*([A-Za-z]+)\s*[{(]")
+_LATEX = LatexNodes2Text(math_mode="verbatim")
+# What only the decoder reads right: commands, math, dashes and quotes. Braces that protect
+# capitals ("{BERT}") and "~" spaces, in most titles, are simply dropped.
+_LATEX_MARKS = re.compile(r"[\\$]|--|``|''")
+_PLAIN_MARKS = str.maketrans({"{": None, "}": None, "~": " "})
 
 
 def parse(text: str, filename: str = "") -> tuple[list[ImportEntry], list[str]]:
@@ -45,7 +64,21 @@ def _authors_bibtex(value: str) -> str:
     return clean_text(text, AUTHORS_MAX)
 
 
+def _decoded(value, limit: int) -> str:
+    """A field's text with its LaTeX decoded, cut before decoding: the decoder takes
+    milliseconds a field, so it only sees the part that is kept, and only when it is needed."""
+    text = value if isinstance(value, str) else str(value or "")
+    text = text[: limit * 2]
+    if not _LATEX_MARKS.search(text):
+        return clean_text(text.translate(_PLAIN_MARKS), limit)
+    # pylatexenc's errors are not a documented hierarchy; undecodable text stays as it is.
+    with contextlib.suppress(Exception):
+        text = _LATEX.latex_to_text(text)
+    return clean_text(text, limit)
+
+
 def _entry_from_fields(line: int, key: str, kind: str, fields: dict) -> ImportEntry:
+    # Addresses and identifiers are verbatim fields: "~" in a URL is a tilde, not a space.
     url = clean_text(fields.get("url", ""), URL_MAX)
     doi = normalise_doi(clean_text(fields.get("doi", ""), URL_MAX))
     eprint = clean_text(fields.get("eprint", "") or fields.get("arxivid", ""), 100)
@@ -53,8 +86,8 @@ def _entry_from_fields(line: int, key: str, kind: str, fields: dict) -> ImportEn
     return ImportEntry(
         line=line,
         key=clean_text(key, 200),
-        title=clean_text(fields.get("title", ""), TITLE_MAX),
-        authors=_authors_bibtex(clean_text(fields.get("author", ""), 5000)),
+        title=_decoded(fields.get("title", ""), TITLE_MAX),
+        authors=_authors_bibtex(_decoded(fields.get("author", ""), 5000)),
         year=year_from(fields.get("year") or fields.get("date")),
         doi=doi,
         arxiv=arxiv,
@@ -68,12 +101,50 @@ def _arxiv_from_doi(doi: str) -> str:
     return normalise_arxiv(doi.removeprefix(prefix)) if doi.startswith(prefix) else ""
 
 
+def _check_blocks(text: str) -> None:
+    """Refuse a file with too many blocks before the parser spends any time on it."""
+    kinds = Counter(kind.lower() for kind in _BLOCK_START.findall(text))
+    others = kinds["string"] + kinds["preamble"] + kinds["comment"]
+    what = "blocks (entries, @string, @preamble and @comment)" if others else "entries"
+    check_count(sum(kinds.values()), what)
+    if kinds["string"] > MAX_STRINGS:
+        raise ImportRefused(
+            f"The file defines {kinds['string']:,} @string abbreviations; at most "
+            f"{MAX_STRINGS:,} can be read. Export it again with the abbreviations expanded."
+        )
+
+
+def _check_expansion(library) -> None:
+    """@string references put a definition's text into every field that names it: refuse a
+    file whose fields that way grow far beyond what it holds."""
+    expanded = sum(
+        len(field.value)
+        for entry in library.entries
+        for field in entry.fields
+        if isinstance(field.value, str)
+    )
+    if expanded > MAX_EXPANDED_CHARS:
+        raise ImportRefused(
+            "The file's @string abbreviations expand to more than "
+            f"{MAX_EXPANDED_CHARS // 1_000_000} million characters; export it again with the "
+            "abbreviations expanded, or import a smaller part of your library."
+        )
+
+
 def parse_bibtex(text: str) -> tuple[list[ImportEntry], list[str]]:
+    _check_blocks(text)
     try:
-        library = bibtexparser.parse_string(text, append_middleware=[LatexDecodingMiddleware()])
+        # The default stack: @string references resolved, enclosing braces and quotes removed.
+        library = bibtexparser.parse_string(text)
     except Exception as exc:  # the parser's errors are not a documented hierarchy
         raise ImportRefused("This file could not be read as BibTeX.") from exc
-    check_count(len(library.entries) + len(library.failed_blocks))
+    check_count(
+        len(library.entries)
+        + len(library.strings)
+        + len(library.preambles)
+        + len(library.failed_blocks)
+    )
+    _check_expansion(library)
     problems = [
         f"Line {block.start_line + 1}: this entry is malformed (unbalanced braces or a missing "
         "comma?) and was skipped."
@@ -112,11 +183,53 @@ def _csl_year(item: dict) -> int | None:
     return None
 
 
-def parse_csl_json(text: str) -> tuple[list[ImportEntry], list[str]]:
+def _bounded_number(text: str) -> int:
+    # Python refuses to read integers of over 4,300 digits with a ValueError; refuse far sooner.
+    if len(text.lstrip("-")) > MAX_NUMBER_DIGITS:
+        raise ImportRefused(
+            f"The file holds a number {len(text):,} digits long; no reference needs one. "
+            "Is it a CSL-JSON export?"
+        )
+    return int(text)
+
+
+def _depth(value, limit: int) -> int:
+    """How deeply lists and objects nest in `value`, counting no further than `limit` + 1."""
+    deepest, level = 0, [(value, 1)]
+    while level:
+        node, depth = level.pop()
+        if isinstance(node, (list, dict)):
+            deepest = max(deepest, depth)
+            if depth > limit:
+                return deepest
+            children = node.values() if isinstance(node, dict) else node
+            level.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+def _load_json(text: str):
+    too_deep = ImportRefused(
+        f"The file nests lists or objects more than {MAX_JSON_DEPTH} levels deep; a CSL-JSON "
+        "export never does."
+    )
     try:
-        items = json.loads(text)
+        items = json.loads(text, parse_int=_bounded_number)
+    except RecursionError as exc:
+        raise too_deep from exc
+    except ImportRefused:
+        raise
     except ValueError as exc:
-        raise ImportRefused(f"This file is not valid JSON (line {exc.lineno}).") from exc
+        line = getattr(exc, "lineno", None)
+        raise ImportRefused(
+            "This file is not valid JSON" + (f" (line {line})." if line else ".")
+        ) from exc
+    if _depth(items, MAX_JSON_DEPTH) > MAX_JSON_DEPTH:
+        raise too_deep
+    return items
+
+
+def parse_csl_json(text: str) -> tuple[list[ImportEntry], list[str]]:
+    items = _load_json(text)
     if isinstance(items, dict):
         items = items.get("items", [items])
     if not isinstance(items, list):

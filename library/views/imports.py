@@ -9,12 +9,14 @@ import secrets
 from urllib.parse import urlencode
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
+from readinglist import ratelimits
 from readinglist.views import login_required_htmx
 
 from ..imports.entries import MAX_BYTES, ImportEntry, ImportRefused, read_upload
@@ -24,6 +26,10 @@ from ..imports.services import add_matches
 from ..models import Bookmark
 
 SESSION_KEY = "library_import"
+IMPORTS_USED = (
+    "You have imported {limit} file{s} in the last hour, the most one account may. "
+    "Try again in {wait}."
+)
 
 
 class UploadForm(forms.Form):
@@ -87,16 +93,24 @@ def _preview(request, entries, problems, filename):
 @require_http_methods(["GET", "POST"])
 def import_library(request: HttpRequest) -> HttpResponse:
     form = UploadForm(request.POST or None, request.FILES or None)
+    refusal = None
     if request.method == "POST" and form.is_valid():
+        limit = settings.LIBRARY_IMPORTS_PER_HOUR
+        refusal = ratelimits.consume(user_id=request.user.pk, action="library.import", limit=limit)
         upload = form.cleaned_data["file"]
         try:
+            if refusal:
+                raise ImportRefused(refusal.explain(IMPORTS_USED))
             entries, problems = _parse_upload(upload)
         except ImportRefused as refused:
             form.add_error("file", str(refused))
         else:
             return _preview(request, entries, problems, upload.name or "")
-    status = 400 if form.errors else 200
-    return render(request, "library/import.html", {"form": form}, status=status)
+    status = 429 if refusal else 400 if form.errors else 200
+    response = render(request, "library/import.html", {"form": form}, status=status)
+    if refusal:
+        response["Retry-After"] = str(refusal.retry_after)
+    return response
 
 
 @login_required_htmx

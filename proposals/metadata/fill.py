@@ -7,8 +7,9 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 
+from readinglist.http import Refused
+
 from ..identifiers import identify
-from .guard import Refused
 from .http import FetchFailed, NotFound
 from .sources import FETCHERS
 

@@ -107,7 +107,8 @@ def test_matching_takes_a_fixed_number_of_queries(signed_in, full_catalog):
         with CaptureQueriesContext(connection) as queries:
             upload(signed_in, "x.bib", content)
         counts.append(len(queries))
-    assert counts[0] == counts[1] <= 14
+    # 13 for the import itself, 2 for the reader's import rate limit.
+    assert counts[0] == counts[1] <= 15
 
 
 def test_a_stale_or_forged_preview_writes_nothing(signed_in, reader, full_catalog):

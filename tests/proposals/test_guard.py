@@ -5,7 +5,7 @@ import socket
 import pytest
 
 from proposals.metadata import fill_from
-from proposals.metadata.guard import Refused, check_url
+from readinglist.http import Refused, check_url
 
 
 @pytest.fixture(autouse=True)

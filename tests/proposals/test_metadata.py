@@ -3,11 +3,9 @@ pages, all served on loopback; failures leave the form usable with a reason."""
 
 import socket
 
-import httpx
 import pytest
 
 from proposals.metadata import fill_from
-from proposals.metadata import http as metadata_http
 
 
 def test_arxiv_id_in_any_form_fills_title_authors_year_and_venue(metadata_server):
@@ -92,8 +90,8 @@ def test_an_identifier_that_does_not_exist_says_so(metadata_server, typed, messa
     assert result.problem.startswith(message)
 
 
-def test_a_slow_server_times_out(metadata_server, monkeypatch):
-    monkeypatch.setattr(metadata_http, "TIMEOUT", httpx.Timeout(0.3))
+def test_a_slow_server_times_out(metadata_server, settings):
+    settings.OUTBOUND_DEADLINE_SECONDS = 0.3
     result = fill_from(f"{metadata_server.base}/slow")
     assert (
         result.problem == "Couldn't fetch: 127.0.0.1 took too long to answer. Fill it in yourself."

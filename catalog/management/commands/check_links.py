@@ -9,7 +9,8 @@ from catalog.progress import Progress
 class Command(BaseCommand):
     help = (
         "Check every source URL (bounded concurrency, timeouts, retries, a polite user agent) "
-        "and record link status, last-checked time and since when a link fails."
+        "and record link status, last-checked time and since when a link fails. When no host "
+        "answers at all (no network), nothing is recorded and the command exits with an error."
     )
 
     def add_arguments(self, parser):
@@ -23,8 +24,18 @@ class Command(BaseCommand):
         parser.add_argument(
             "--per-host", type=int, default=2, help="Requests in flight per host (1-2 is polite)."
         )
-        parser.add_argument("--connect-timeout", type=float, default=5.0)
-        parser.add_argument("--read-timeout", type=float, default=10.0)
+        parser.add_argument(
+            "--connect-timeout",
+            type=float,
+            default=5.0,
+            help="Seconds to connect; with --read-timeout, the most one request may take.",
+        )
+        parser.add_argument(
+            "--read-timeout",
+            type=float,
+            default=10.0,
+            help="Seconds to answer; with --connect-timeout, the most one request may take.",
+        )
         parser.add_argument(
             "--url-deadline", type=float, default=30.0, help="Seconds per URL, retries included."
         )
@@ -69,6 +80,9 @@ class Command(BaseCommand):
             summary = check_sources(
                 sources, config=config, deadline=options["deadline"], progress=bar
             )
+        if summary.offline:
+            # A non-zero exit, so cron and monitoring notice a run that checked nothing.
+            raise CommandError(next(summary.lines()))
         if options["verbosity"] > 0:
             for line in summary.lines():
                 self.stdout.write(line)

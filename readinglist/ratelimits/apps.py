@@ -1,0 +1,13 @@
+from django.apps import AppConfig
+
+
+class RateLimitsConfig(AppConfig):
+    name = "readinglist.ratelimits"
+    label = "ratelimits"
+    verbose_name = "Rate limits"
+
+    def ready(self) -> None:
+        from readinglist import pagecache
+
+        # Counting a reader's requests changes nothing any page shows.
+        pagecache.register(self.get_model("Window"), scope="none")
