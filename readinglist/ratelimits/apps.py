@@ -9,5 +9,7 @@ class RateLimitsConfig(AppConfig):
     def ready(self) -> None:
         from readinglist import pagecache
 
-        # Counting a reader's requests changes nothing any page shows.
-        pagecache.register(self.get_model("Window"), scope="none")
+        pagecache.exempt(
+            self.get_model("Window"),
+            reason="counting a reader's requests changes nothing any page shows",
+        )
