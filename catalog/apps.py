@@ -9,6 +9,7 @@ class CatalogConfig(AppConfig):
         from django.db.models.signals import post_migrate
 
         from readinglist import pagecache
+        from readinglist.cache_tables import create_cache_tables
 
         from .related.triggers import connect_signals as connect_related_signals
         from .site_record import sync_site_record
@@ -18,3 +19,4 @@ class CatalogConfig(AppConfig):
             pagecache.register(model, scope="catalog")
         connect_related_signals()
         post_migrate.connect(sync_site_record, dispatch_uid="catalog.sync_site_record")
+        post_migrate.connect(create_cache_tables, dispatch_uid="readinglist.create_cache_tables")
