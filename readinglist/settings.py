@@ -244,6 +244,11 @@ SITE_DOMAIN = env.str(
     default="localhost:8000" if DEBUG else (_NAMED_HOSTS[0] if _NAMED_HOSTS else "localhost"),
 )
 SITE_NAME = env.str("SITE_NAME", default="readinglist")
+# The scheme readers reach the site by, for the same links (readinglist/site_address.py):
+# production serves HTTPS; `make run` and the local production recipe over plain HTTP set http.
+SITE_SCHEME = env.str("SITE_SCHEME", default="http" if DEBUG else "https").lower()
+if SITE_SCHEME not in {"http", "https"}:
+    raise ImproperlyConfigured("SITE_SCHEME must be http or https.")
 
 ACCOUNT_LOGIN_METHODS = {"email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
@@ -254,6 +259,8 @@ ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_CHANGE_EMAIL = True
 ACCOUNT_ADAPTER = "accounts.adapters.AccountAdapter"
+# allauth's emailed links (sign-up confirmation, password reset): the site's own scheme.
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = SITE_SCHEME
 # Who may sign up: open (anyone), invitation (only with a team invitation) or domains (addresses
 # at ACCOUNT_SIGNUP_ALLOWED_DOMAINS, verified). Without ACCOUNT_SIGNUP_MODE, deployments that set
 # ACCOUNT_ALLOW_SIGNUP=false get invitation only: closed except to those a team invites.
@@ -297,9 +304,15 @@ _email = env.email_url(
     "EMAIL_URL",
     default="consolemail://" if DEBUG else "smtp://localhost:25",
 )
+# Django's console and SMTP transports, sending text with every line whole so a long link is
+# never broken by quoted-printable (readinglist/mail.py).
+_WHOLE_LINE_BACKENDS = {
+    "django.core.mail.backends.console.EmailBackend": "readinglist.mail.ConsoleEmailBackend",
+    "django.core.mail.backends.smtp.EmailBackend": "readinglist.mail.SMTPEmailBackend",
+}
 MAILERS = {
     "default": {
-        "BACKEND": _email["EMAIL_BACKEND"],
+        "BACKEND": _WHOLE_LINE_BACKENDS.get(_email["EMAIL_BACKEND"], _email["EMAIL_BACKEND"]),
         "OPTIONS": {
             key.removeprefix("EMAIL_").lower(): value
             for key, value in _email.items()
