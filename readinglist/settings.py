@@ -16,7 +16,12 @@ from readinglist.oidc_config import provider_origins, socialaccount_providers
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
-environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+# Local overrides from a .env file (variables already set win). ENV_FILE names another file, and
+# an empty ENV_FILE reads none: the test run sets it (pyproject's pytest env), so a developer's
+# .env never changes what the tests, or the processes they start, run against.
+ENV_FILE = env.str("ENV_FILE", default=str(BASE_DIR / ".env"))
+if ENV_FILE:
+    environ.Env.read_env(ENV_FILE, overwrite=False)
 
 DEBUG = env.bool("DEBUG", default=False)
 
