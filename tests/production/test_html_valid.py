@@ -118,7 +118,9 @@ def errors_by_page(django_db_setup, django_db_blocker, tmp_path_factory):
     if not JAVA:
         pytest.skip("java is not installed (CI installs default-jre-headless)")
     if not VNU_JAR.exists():
-        pytest.skip(f"vnu is not installed at {VNU_JAR} (run `make test`, which installs it with npm)")
+        pytest.skip(
+            f"vnu is not installed at {VNU_JAR} (run `make test`, which installs it with npm)"
+        )
     # The suite's per-test settings (static files without a manifest) are not in effect yet.
     plain_static = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}
     storages = {**settings.STORAGES, "staticfiles": plain_static}
