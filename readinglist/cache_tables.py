@@ -8,6 +8,7 @@ migrated by `make migrate` (DEBUG, caches in memory) must still serve production
 missing tables are created, so a later migrate costs a query each.
 """
 
+from django.apps import AppConfig
 from django.conf import settings
 from django.core.management import call_command
 from django.db import DEFAULT_DB_ALIAS
@@ -25,7 +26,7 @@ def database_cache_tables() -> list[str]:
     return sorted({*PRODUCTION_CACHE_TABLES, *configured})
 
 
-def create_cache_tables(sender, using: str = DEFAULT_DB_ALIAS, **kwargs) -> None:
+def create_cache_tables(sender: AppConfig, using: str = DEFAULT_DB_ALIAS, **kwargs: object) -> None:
     # post_migrate fires once per app: act on one of them, so a migrate does this once.
     if sender.label != "catalog":
         return
