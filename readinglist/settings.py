@@ -142,7 +142,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Two caches, shared by every app process. `default` holds what must not be evicted: sessions,
 # allauth's rate limits and the page cache's versions. `pages` holds rendered pages and may
 # evict them: a flood of distinct URLs fills it, never `default`. Production defaults to
-# database tables (`docker-entrypoint.sh migrate` runs createcachetable); REDIS_URL switches
+# database tables (`migrate` creates them: readinglist/cache_tables.py); REDIS_URL switches
 # both to Redis, with short socket timeouts so a Redis outage costs a page its cache, not a
 # worker its time (readinglist/pagecache/failsafe.py); only development keeps process memory.
 REDIS_TIMEOUT = env.float("REDIS_TIMEOUT", default=0.5)
