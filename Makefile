@@ -1,8 +1,10 @@
-# The two commands a newcomer needs: `make run` and `make test`. Both set everything up.
+# The two commands a newcomer needs: `make run` and `make test`. Each installs what it needs:
+# `make run` the site's own dependencies only, `make test` the test toolchain as well.
 SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed
+RUN_STAMP := $(VENV)/.installed-run
+DEV_STAMP := $(VENV)/.installed-dev
 HOST ?= 127.0.0.1
 PORT ?= 8000
 # Development values for the local commands; production sets its own environment. The site's
@@ -22,23 +24,33 @@ $(PY):
 	@echo "Creating $(VENV) with $(PYTHON)"
 	$(PYTHON) -m venv $(VENV)
 
-$(STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
-	@touch $(STAMP)
+# Two installs: what the site needs to run (`make run`), and on top of it the test toolchain
+# (dev extras: pytest, Playwright, mypy, locust…, and the HTML validator) for `make test`.
+# Quiet and without pip's self-update check: a first run prints only what matters.
+PIP := PIP_DISABLE_PIP_VERSION_CHECK=1 $(PY) -m pip install --quiet
+$(RUN_STAMP): pyproject.toml | $(PY)
+	$(PIP) -e .
+	@touch $(RUN_STAMP)
 
-# The HTML validator (vnu) the tests run with the system Java; a pinned npm package in .tools/.
+$(DEV_STAMP): pyproject.toml | $(PY)
+	$(PIP) -e '.[dev]'
+	@touch $(DEV_STAMP) $(RUN_STAMP)
+
+# The HTML validator (vnu) the tests run with the system Java; a pinned npm package in .tools/
+# (not in git: this rule installs it into a fresh clone).
 VNU_VERSION := 26.9.27
 VNU_STAMP := .tools/.vnu-$(VNU_VERSION)
 
 $(VNU_STAMP):
 	@if command -v npm >/dev/null 2>&1; then \
+	  mkdir -p .tools && \
 	  npm install --no-save --no-audit --no-fund --prefix .tools vnu-jar@$(VNU_VERSION) >/dev/null && touch $(VNU_STAMP); \
 	else echo "npm not found: the HTML validation tests will be skipped." >&2; fi
 
-setup: $(STAMP) $(VNU_STAMP)
+# Everything `make test` needs (kept for those used to it).
+setup: $(DEV_STAMP) $(VNU_STAMP)
 
-migrate: setup
+migrate: $(RUN_STAMP)
 	$(DEV) $(PY) manage.py migrate --noinput
 
 catalog: migrate
@@ -57,33 +69,33 @@ test: setup
 # Not after `migrate`: a migrate rewrites the site's address from SITE_DOMAIN, which here would be
 # this shell's default rather than the address `make run` serves on. The command applies only
 # migrations that are pending.
-maintainer: setup
+maintainer: $(RUN_STAMP)
 	@if [ -z "$(EMAIL)" ]; then echo "Usage: make maintainer EMAIL=you@example.com" >&2; exit 1; fi
 	$(DEV) $(PY) manage.py create_maintainer "$(EMAIL)"
 
 # Production: whole-database backup and restore (catalog and readers' data), and the load test.
-backup: setup
+backup: $(RUN_STAMP)
 	$(DEV) $(PY) manage.py backup $(if $(FILE),--output "$(FILE)")
 
-restore: setup
+restore: $(RUN_STAMP)
 	@if [ -z "$(FILE)" ]; then echo "Usage: make restore FILE=readinglist-backup-….json.gz [FORCE=1]" >&2; exit 1; fi
 	$(DEV) $(PY) manage.py restore "$(FILE)" $(if $(FORCE),--force)
 
 # Needs PostgreSQL for figures worth quoting: DATABASE_URL=postgres://… make loadtest
 # (it uses Redis at REDIS_URL or 127.0.0.1:6379 when one answers; LOADTEST_ARGS="--cache database")
-loadtest: migrate
+loadtest: $(DEV_STAMP) migrate
 	$(DEV) $(PY) manage.py loadtest $(LOADTEST_ARGS)
 
-lint: setup
+lint: $(DEV_STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	DEBUG=true $(PY) -m mypy
 
 # The type check alone: mypy with django-stubs over the files [tool.mypy] in pyproject.toml lists.
-typecheck: setup
+typecheck: $(DEV_STAMP)
 	DEBUG=true $(PY) -m mypy
 
-format: setup
+format: $(DEV_STAMP)
 	$(PY) -m ruff check --fix .
 	$(PY) -m ruff format .
 
@@ -91,7 +103,7 @@ format: setup
 # same server), never the one DATABASE_URL names. ARGS="--runs 3 --rebuild" to vary it. Then
 # "For you" at 10,000 sources (readinglist_bench_foryou); FORYOU_ARGS="--runs 50" to vary it.
 BENCH_DATABASE_URL ?= $(or $(DATABASE_URL),postgres://postgres@127.0.0.1:5432/readinglist)
-bench: setup
+bench: $(RUN_STAMP)
 	DEBUG=true DATABASE_URL=$(BENCH_DATABASE_URL) $(PY) manage.py bench_search $(ARGS)
 	DEBUG=true DATABASE_URL=$(BENCH_DATABASE_URL) $(PY) manage.py bench_foryou $(FORYOU_ARGS)
 

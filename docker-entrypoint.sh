@@ -4,10 +4,12 @@
 # at once must not race to alter the schema.
 #
 #   web (default)        gunicorn with gunicorn.conf.py (settings from the environment)
-#   migrate              apply migrations and create the cache tables (default and pages)
+#   migrate              apply migrations (which also create the cache tables)
 #   load-catalog [FILE]  load the shipped catalog file (or FILE) into the database
 #   worker [ARGS…]       run background tasks (manage.py db_worker), e.g. recomputing related
 #                        sources after catalog changes; ARGS go to db_worker
+#   cron                 run the periodic jobs of readinglist/schedule.py when due
+#                        (manage.py run_schedule)
 #   manage ARGS…         any manage.py command
 #
 # DRY_RUN=1 prints the commands instead of running them (the tests use it).
@@ -37,8 +39,8 @@ case "$command" in
         fi
         ;;
     migrate)
+        # migrate also creates the cache tables (a post-migrate step in catalog/apps.py).
         run "$PYTHON" manage.py migrate --noinput "$@"
-        run "$PYTHON" manage.py createcachetable
         ;;
     load-catalog)
         run "$PYTHON" manage.py load_catalog "$@"
@@ -53,14 +55,22 @@ case "$command" in
             exec "$PYTHON" "$@"
         fi
         ;;
+    cron)
+        # exec: the scheduler receives the container's stop signal itself.
+        if [ "${DRY_RUN:-}" = "1" ]; then
+            echo "$PYTHON manage.py run_schedule"
+        else
+            exec "$PYTHON" manage.py run_schedule
+        fi
+        ;;
     manage)
         run "$PYTHON" manage.py "$@"
         ;;
     -h|--help|help)
-        sed -n '2,13p' "$0"
+        sed -n '2,15p' "$0"
         ;;
     *)
-        echo "docker-entrypoint.sh: unknown command '$command' (web, migrate, load-catalog, worker, manage)" >&2
+        echo "docker-entrypoint.sh: unknown command '$command' (web, migrate, load-catalog, worker, cron, manage)" >&2
         exit 64
         ;;
 esac

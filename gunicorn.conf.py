@@ -7,12 +7,23 @@ GUNICORN_TIMEOUT   seconds a request may run before its worker is replaced (defa
 GUNICORN_GRACEFUL_TIMEOUT  seconds a worker gets to finish in-flight requests on restart (30)
 GUNICORN_KEEPALIVE seconds an idle keep-alive connection stays open (default 5)
 PORT / BIND        where to listen (default 0.0.0.0:$PORT, PORT 8000)
+GUNICORN_MAX_REQUESTS, GUNICORN_MAX_REQUESTS_JITTER  recycle a worker after that many requests (0)
+GUNICORN_LOG_LEVEL, GUNICORN_WORKER_TMP_DIR  gunicorn's own log level, and its heartbeat folder
 DATABASE_STATEMENT_TIMEOUT_MS  a web request's longest query (default 10000; settings.py reads it)
 GUNICORN_ACCESS_LOG  "-" (stdout, the default) or "" to leave request lines to the app's own log
 """
 
 import multiprocessing
 import os
+from pathlib import Path
+
+import environ
+
+# The same .env the settings read (readinglist/settings.py: ENV_FILE, empty for none), so BIND
+# and the GUNICORN_* lines there apply; variables already set win.
+_env_file = os.environ.get("ENV_FILE", str(Path(__file__).resolve().parent / ".env"))
+if _env_file:
+    environ.Env.read_env(_env_file, overwrite=False)
 
 
 def _int(name, default):

@@ -10,6 +10,7 @@ class CatalogConfig(AppConfig):
         from django_tasks_db.models import DBTaskResult
 
         from readinglist import pagecache
+        from readinglist.cache_tables import create_cache_tables
 
         from .related.triggers import connect_signals as connect_related_signals
         from .site_record import sync_site_record
@@ -24,3 +25,4 @@ class CatalogConfig(AppConfig):
         )
         connect_related_signals()
         post_migrate.connect(sync_site_record, dispatch_uid="catalog.sync_site_record")
+        post_migrate.connect(create_cache_tables, dispatch_uid="readinglist.create_cache_tables")

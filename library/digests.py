@@ -23,13 +23,14 @@ from datetime import date, datetime, time, timedelta, tzinfo
 from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.sites.models import Site
 from django.core import signing
 from django.core.mail import EmailMultiAlternatives
 from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+
+from readinglist import site_address
 
 from .follows import described, followed_changes
 from .models import DigestLog, DigestSettings, Follow
@@ -85,9 +86,7 @@ def local_time(day: date, hour: int, zone: tzinfo) -> datetime:
 
 
 def site_url() -> str:
-    # The site record allauth's emails use, so links point at the configured domain.
-    scheme = "http" if settings.DEBUG else "https"
-    return f"{scheme}://{Site.objects.get_current().domain}"
+    return site_address.site_url()
 
 
 @dataclass

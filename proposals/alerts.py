@@ -2,7 +2,6 @@
 
 from datetime import timedelta
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.core.mail import send_mail
@@ -10,6 +9,8 @@ from django.db import transaction
 from django.db.models import Q
 from django.template.loader import render_to_string
 from django.utils import timezone
+
+from readinglist import site_address
 
 from .duplicates import find_duplicates
 from .models import MaintainerAlert, Proposal
@@ -31,8 +32,7 @@ def maintainers():
 
 
 def _site_url() -> str:
-    scheme = "http" if settings.DEBUG else "https"
-    return f"{scheme}://{settings.SITE_DOMAIN}"
+    return site_address.site_url()
 
 
 def send_daily_alerts(*, now=None) -> int:

@@ -191,11 +191,10 @@ def _decide(
 def notify_proposer(decision: Decision) -> None:
     proposal = decision.proposal
     # The same site record allauth's emails use, so links point at the configured domain.
-    scheme = "http" if settings.DEBUG else "https"
     context = {
         "decision": decision,
         "proposal": proposal,
-        "site_url": f"{scheme}://{Site.objects.get_current().domain}",
+        "site_url": f"{settings.SITE_SCHEME}://{Site.objects.get_current().domain}",
     }
     send_mail(
         render_to_string("proposals/email/decision_subject.txt", context).strip(),

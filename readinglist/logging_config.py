@@ -24,6 +24,10 @@ def logging_config(env: environ.Env, debug: bool) -> dict[str, Any]:
         },
         "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
         "loggers": {
+            # Django's defaults give `django` a console handler of its own (DEBUG only) that
+            # also propagates here: every line twice. Configuring it drops that handler (and
+            # mail_admins; errors are in the log), so lines reach the root handler once.
+            "django": {"handlers": [], "level": "INFO", "propagate": True},
             "django.request": {"level": "ERROR"},
             # runserver prints its own request lines in development.
             "readinglist.request": {"level": "WARNING" if debug else "INFO"},

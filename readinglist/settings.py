@@ -16,7 +16,12 @@ from readinglist.oidc_config import provider_origins, socialaccount_providers
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
-environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+# Local overrides from a .env file (variables already set win). ENV_FILE names another file, and
+# an empty ENV_FILE reads none: the test run sets it (pyproject's pytest env), so a developer's
+# .env never changes what the tests, or the processes they start, run against.
+ENV_FILE = env.str("ENV_FILE", default=str(BASE_DIR / ".env"))
+if ENV_FILE:
+    environ.Env.read_env(ENV_FILE, overwrite=False)
 
 DEBUG = env.bool("DEBUG", default=False)
 
@@ -140,7 +145,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Two caches, shared by every app process. `default` holds what must not be evicted: sessions,
 # allauth's rate limits and the page cache's versions. `pages` holds rendered pages and may
 # evict them: a flood of distinct URLs fills it, never `default`. Production defaults to
-# database tables (`docker-entrypoint.sh migrate` runs createcachetable); REDIS_URL switches
+# database tables (`migrate` creates them: readinglist/cache_tables.py); REDIS_URL switches
 # both to Redis, with short socket timeouts so a Redis outage costs a page its cache, not a
 # worker its time (readinglist/pagecache/failsafe.py); only development keeps process memory.
 REDIS_TIMEOUT = env.float("REDIS_TIMEOUT", default=0.5)
@@ -247,6 +252,11 @@ SITE_DOMAIN = env.str(
     default="localhost:8000" if DEBUG else (_NAMED_HOSTS[0] if _NAMED_HOSTS else "localhost"),
 )
 SITE_NAME = env.str("SITE_NAME", default="readinglist")
+# The scheme readers reach the site by, for the same links (readinglist/site_address.py):
+# production serves HTTPS; `make run` and the local production recipe over plain HTTP set http.
+SITE_SCHEME = env.str("SITE_SCHEME", default="http" if DEBUG else "https").lower()
+if SITE_SCHEME not in {"http", "https"}:
+    raise ImproperlyConfigured("SITE_SCHEME must be http or https.")
 
 ACCOUNT_LOGIN_METHODS = {"email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
@@ -257,6 +267,8 @@ ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_CHANGE_EMAIL = True
 ACCOUNT_ADAPTER = "accounts.adapters.AccountAdapter"
+# allauth's emailed links (sign-up confirmation, password reset): the site's own scheme.
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = SITE_SCHEME
 # Who may sign up: open (anyone), invitation (only with a team invitation) or domains (addresses
 # at ACCOUNT_SIGNUP_ALLOWED_DOMAINS, verified). Without ACCOUNT_SIGNUP_MODE, deployments that set
 # ACCOUNT_ALLOW_SIGNUP=false get invitation only: closed except to those a team invites.
@@ -300,9 +312,15 @@ _email = env.email_url(
     "EMAIL_URL",
     default="consolemail://" if DEBUG else "smtp://localhost:25",
 )
+# Django's console and SMTP transports, sending text with every line whole so a long link is
+# never broken by quoted-printable (readinglist/mail.py).
+_WHOLE_LINE_BACKENDS = {
+    "django.core.mail.backends.console.EmailBackend": "readinglist.mail.ConsoleEmailBackend",
+    "django.core.mail.backends.smtp.EmailBackend": "readinglist.mail.SMTPEmailBackend",
+}
 MAILERS = {
     "default": {
-        "BACKEND": _email["EMAIL_BACKEND"],
+        "BACKEND": _WHOLE_LINE_BACKENDS.get(_email["EMAIL_BACKEND"], _email["EMAIL_BACKEND"]),
         "OPTIONS": {
             key.removeprefix("EMAIL_").lower(): value
             for key, value in _email.items()

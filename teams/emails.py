@@ -5,13 +5,14 @@ from django.core.mail import send_mail
 from django.template.loader import render_to_string
 from django.urls import reverse
 
+from readinglist import site_address
+
 from .models import Invitation, Session
 
 
 def site_url(path: str = "") -> str:
-    # Emails and commands run away from a request, so the domain comes from settings.
-    scheme = "http" if settings.DEBUG else "https"
-    return f"{scheme}://{settings.SITE_DOMAIN}{path}"
+    # Emails and commands run away from a request, so the address comes from settings.
+    return site_address.site_url(path)
 
 
 def _send(template: str, context: dict, recipients: list[str]) -> None:

@@ -2,7 +2,7 @@
 
 The pages are rendered with the test client, as an anonymous visitor and as a signed-in reader,
 and checked in one vnu run: starting Java takes a second or two, checking a page a few
-milliseconds. Warnings are allowed; errors are not. `make setup` installs vnu from the npm
+milliseconds. Warnings are allowed; errors are not. `make test` installs vnu from the npm
 package vnu-jar into .tools/, and CI installs Java and npm.
 """
 
@@ -118,7 +118,9 @@ def errors_by_page(django_db_setup, django_db_blocker, tmp_path_factory):
     if not JAVA:
         pytest.skip("java is not installed (CI installs default-jre-headless)")
     if not VNU_JAR.exists():
-        pytest.skip(f"vnu is not installed at {VNU_JAR} (run `make setup`, which needs npm)")
+        pytest.skip(
+            f"vnu is not installed at {VNU_JAR} (run `make test`, which installs it with npm)"
+        )
     # The suite's per-test settings (static files without a manifest) are not in effect yet.
     plain_static = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}
     storages = {**settings.STORAGES, "staticfiles": plain_static}

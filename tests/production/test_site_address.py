@@ -10,7 +10,7 @@ from django.core.management.sql import emit_post_migrate_signal
 
 from catalog.sitemaps import SourceSitemap
 from tests.factories import SourceFactory, TopicFactory
-from tests.production.test_security import PRODUCTION, settings_value
+from tests.production.test_security import PRODUCTION, run_python, settings_value
 
 SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 
@@ -114,3 +114,41 @@ def test_the_address_survives_a_flush(transactional_db):
     # flush re-creates the record through post_migrate, as django.contrib.sites does.
     call_command("flush", interactive=False, verbosity=0)
     assert Site.objects.get_current().domain == "readinglist.test"
+
+
+@pytest.mark.parametrize(
+    ("env", "scheme"),
+    [
+        ({}, "https"),
+        ({"DEBUG": "true"}, "http"),
+        ({"SITE_SCHEME": "http"}, "http"),
+        ({"DEBUG": "true", "SITE_SCHEME": "HTTPS"}, "https"),
+    ],
+    ids=["production", "debug", "plain-http-production", "explicit"],
+)
+def test_emailed_links_use_the_sites_scheme_allauths_too(env, scheme):
+    values = settings_value(
+        "[settings.SITE_SCHEME, settings.ACCOUNT_DEFAULT_HTTP_PROTOCOL, "
+        "__import__('teams.emails').emails.site_url('/join/x/')]",
+        **(PRODUCTION | {"SITE_DOMAIN": "reading.example.org"} | env),
+    )
+    assert values == [scheme, scheme, f"{scheme}://reading.example.org/join/x/"]
+
+
+def test_an_unknown_scheme_is_refused():
+    result = run_python(["manage.py", "check"], **PRODUCTION, SITE_SCHEME="ftp")
+    assert result.returncode != 0
+    assert "SITE_SCHEME must be http or https" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("url", "backend"),
+    [
+        ("consolemail://", "readinglist.mail.ConsoleEmailBackend"),
+        ("smtp+tls://user:secret@smtp.example.org:587", "readinglist.mail.SMTPEmailBackend"),
+    ],
+)
+def test_email_url_picks_a_transport_that_keeps_links_whole(url, backend):
+    assert settings_value(
+        "settings.MAILERS['default']['BACKEND']", **PRODUCTION, EMAIL_URL=url
+    ) == (backend)

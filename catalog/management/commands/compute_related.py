@@ -6,6 +6,8 @@ from catalog.related.compute import NEIGHBOURS_PER_SOURCE, recompute_neighbours
 
 
 class Command(BaseCommand):
+    # Run by the one schedule, readinglist/schedule.py.
+    periodic = True
     help = (
         "Recompute every source's related sources (TF-IDF similarity, links, list sections and "
         "co-reading). Catalog changes do this by themselves; run it from cron to pick up new "

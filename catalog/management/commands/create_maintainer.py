@@ -1,4 +1,5 @@
 import getpass
+import os
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
@@ -22,8 +23,6 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, email, password_from_env=None, **options):
-        import os
-
         try:
             validate_email(email)
         except ValidationError as exc:
@@ -33,9 +32,7 @@ class Command(BaseCommand):
         User = get_user_model()
         user = User.objects.filter(email__iexact=email).first()
         if user is None:
-            password = os.environ.get(password_from_env, "") if password_from_env else None
-            if password is None:
-                password = getpass.getpass(f"Password for {email}: ")
+            password = self.read_password(email, password_from_env)
             user = User(email=email)
             try:
                 validate_password(password, user)
@@ -50,3 +47,14 @@ class Command(BaseCommand):
         user.groups.add(Group.objects.get(name="Maintainers"))
         verb = "Created" if created else "Promoted"
         self.stdout.write(self.style.SUCCESS(f"{verb} maintainer {user.email}."))
+
+    def read_password(self, email: str, variable: str | None) -> str:
+        """From the named environment variable, or typed twice at the prompt."""
+        if variable:
+            if variable not in os.environ:
+                raise CommandError(f"The environment variable {variable} is not set.")
+            return os.environ[variable]
+        password = getpass.getpass(f"Password for {email}: ")
+        if getpass.getpass("The same password again: ") != password:
+            raise CommandError("The two passwords differ; nothing was changed.")
+        return password

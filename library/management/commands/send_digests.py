@@ -4,6 +4,8 @@ from library.digests import send_digests
 
 
 class Command(BaseCommand):
+    # Run by the one schedule, readinglist/schedule.py.
+    periodic = True
     help = (
         "Email each reader the digest of what they follow, when it is due (daily or weekly, from "
         "DIGEST_SEND_HOUR in the reader's time zone). Meant to run hourly. Safe to run more than "

@@ -4,6 +4,8 @@ from notes.services import purge_deleted_notes
 
 
 class Command(BaseCommand):
+    # Run by the one schedule, readinglist/schedule.py.
+    periodic = True
     help = (
         "Delete for good the notes readers deleted more than a minute ago. Writes purge them "
         "too; run this from cron when the site is quiet for long stretches."

@@ -4,6 +4,8 @@ from proposals.alerts import send_daily_alerts
 
 
 class Command(BaseCommand):
+    # Run by the one schedule, readinglist/schedule.py.
+    periodic = True
     help = "Email maintainers who opted in about proposals submitted since their last email."
 
     def handle(self, *args, **options):

@@ -5,6 +5,8 @@ from teams.sessions import send_due_reminders
 
 
 class Command(BaseCommand):
+    # Run by the one schedule, readinglist/schedule.py.
+    periodic = True
     help = (
         "Email each team's members about sessions starting within TEAMS_REMINDER_DAYS. "
         "Run it from cron; a session is reminded about once, however often this runs."
