@@ -7,6 +7,8 @@ from catalog.progress import Progress
 
 
 class Command(BaseCommand):
+    # Run weekly by the project's schedule (readinglist/schedule.py).
+    periodic = True
     help = (
         "Check every source URL (bounded concurrency, timeouts, retries, a polite user agent) "
         "and record link status, last-checked time and since when a link fails. When no host "
