@@ -5,6 +5,8 @@ from django.core.mail import send_mail
 from django.template.loader import render_to_string
 from django.urls import reverse
 
+from accounts.validators import one_line
+
 from .models import Invitation, Session
 
 
@@ -16,12 +18,10 @@ def site_url(path: str = "") -> str:
 
 def _send(template: str, context: dict, recipients: list[str]) -> None:
     context = {**context, "site_name": settings.SITE_NAME}
-    send_mail(
-        render_to_string(f"teams/email/{template}_subject.txt", context).strip(),
-        render_to_string(f"teams/email/{template}.txt", context),
-        None,
-        recipients,
-    )
+    # Names in the subject come from stored rows; a line break left in one (written before
+    # names were checked, or around the forms) must not make the mail package refuse the mail.
+    subject = one_line(render_to_string(f"teams/email/{template}_subject.txt", context))
+    send_mail(subject, render_to_string(f"teams/email/{template}.txt", context), None, recipients)
 
 
 def send_invitation(invitation: Invitation, token: str) -> None:

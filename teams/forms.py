@@ -4,13 +4,14 @@ from urllib.parse import urlsplit
 from django import forms
 from django.utils import timezone
 
+from accounts.validators import validate_single_line
 from catalog.models import Source
 
 from .models import Session, Team, normalise_domains
 
 
 class TeamCreateForm(forms.Form):
-    name = forms.CharField(label="Team name", max_length=100)
+    name = forms.CharField(label="Team name", max_length=100, validators=[validate_single_line])
     description = forms.CharField(
         label="Description",
         required=False,

@@ -10,6 +10,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.validators import single_line_condition, validate_single_line
 from readinglist.markdown import as_markup, render_markdown
 
 
@@ -29,7 +30,7 @@ def normalise_domains(text: str) -> str:
 
 
 class Team(models.Model):
-    name = models.CharField(max_length=100)
+    name = models.CharField(max_length=100, validators=[validate_single_line])
     slug = models.SlugField(max_length=100, unique=True)
     description = models.TextField(max_length=2_000, blank=True)
     # Readers whose verified address is at one of these domains join the team by themselves.
@@ -48,6 +49,12 @@ class Team(models.Model):
 
     class Meta:
         ordering = ["name", "pk"]
+        constraints = [
+            # The name goes into mail subjects, where a line break would break the mail.
+            models.CheckConstraint(
+                condition=single_line_condition("name"), name="team_name_single_line"
+            ),
+        ]
 
     def __str__(self):
         return self.name
@@ -177,7 +184,7 @@ class Session(models.Model):
     AGENDA_MAX = 10_000
 
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="sessions")
-    title = models.CharField(max_length=200)
+    title = models.CharField(max_length=200, validators=[validate_single_line])
     starts_at = models.DateTimeField()
     sources = models.ManyToManyField("catalog.Source", blank=True, related_name="team_sessions")
     facilitator = models.ForeignKey(
@@ -194,6 +201,11 @@ class Session(models.Model):
     class Meta:
         ordering = ["starts_at", "pk"]
         indexes = [models.Index(fields=["team", "starts_at"], name="session_team_starts")]
+        constraints = [
+            models.CheckConstraint(
+                condition=single_line_condition("title"), name="session_title_single_line"
+            ),
+        ]
 
     def __str__(self):
         return self.title

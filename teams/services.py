@@ -84,6 +84,10 @@ def update_team(*, team: Team, by: User, description: str, auto_join_domains: st
 
 
 def _check_invite_rate(team: Team, by: User) -> None:
+    # The team's and the inviter's rows are locked (always in this order) until the invitation
+    # is saved, so invitations sent at the same moment are counted one after another.
+    Team.objects.select_for_update().filter(pk=team.pk).first()
+    User.objects.select_for_update().filter(pk=by.pk).first()
     since = timezone.now() - timedelta(hours=1)
     recent = Invitation.objects.filter(created__gte=since)
     limit = settings.TEAMS_INVITES_PER_HOUR

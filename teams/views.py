@@ -1,8 +1,11 @@
 """Team pages: your teams, one team's members and, for owners, its settings."""
 
+import logging
+
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
@@ -13,6 +16,12 @@ from .emails import send_invitation, site_url
 from .forms import InviteForm, JoinLinkForm, TeamCreateForm, TeamSettingsForm
 from .models import JoinLink, Membership
 from .sessions import may_edit, next_session
+
+logger = logging.getLogger(__name__)
+
+
+class InvitationNotSent(Exception):
+    """The invitation's mail could not be sent, so the invitation was not kept."""
 
 
 @login_required
@@ -85,14 +94,34 @@ def invite(request, slug):
     form = InviteForm(request.POST)
     if form.is_valid():
         try:
-            invitation, token = services.invite(team=team, by=request.user, **form.cleaned_data)
+            invitation = _invite_and_send(team, request.user, form.cleaned_data)
         except services.TeamError as error:
             form.add_error(None, str(error))
+        except InvitationNotSent:
+            form.add_error(
+                None,
+                "We could not send the invitation email, so no invitation was made. "
+                "Check the address and try again in a few minutes.",
+            )
         else:
-            send_invitation(invitation, token)
             messages.success(request, f"An invitation is on its way to {invitation.email}.")
             return redirect(team)
     return _render_detail(request, team, member, status=400, invite_form=form)
+
+
+def _invite_and_send(team, by, cleaned_data):
+    """Record the invitation and send its mail together: an invitation whose mail failed would
+    count against the hourly limit, yet its link would exist nowhere."""
+    try:
+        with transaction.atomic():
+            invitation, token = services.invite(team=team, by=by, **cleaned_data)
+            send_invitation(invitation, token)
+    except services.TeamError:
+        raise
+    except Exception as error:
+        logger.exception("invitation to team %s not sent", team.pk)
+        raise InvitationNotSent from error
+    return invitation
 
 
 @login_required
