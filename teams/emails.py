@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from accounts.validators import one_line
 
-from .models import Invitation, Session
+from .models import Invitation, Session, Team
 
 
 def site_url(path: str = "") -> str:
@@ -37,3 +37,20 @@ def send_reminder(session: Session, recipient) -> None:
         "team_url": site_url(session.team.get_absolute_url()),
     }
     _send("reminder", context, [recipient.email])
+
+
+def calendar_url(team: Team) -> str:
+    return site_url(reverse("teams:calendar", args=[team.slug, team.calendar_token]))
+
+
+def send_calendar_address(team: Team, recipient, reason: str) -> None:
+    """Tell a member the calendar's new address; `reason` is "membership" when it changed
+    because someone left or was removed, "owner" when an owner asked for it."""
+    context = {
+        "team": team,
+        "reader": recipient,
+        "reason": reason,
+        "calendar_url": calendar_url(team),
+        "team_url": site_url(team.get_absolute_url()),
+    }
+    _send("calendar_address", context, [recipient.email])

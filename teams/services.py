@@ -188,6 +188,7 @@ def remove_member(*, team: Team, by: User, user: User) -> None:
     if target.is_owner and not _other_owners(team, user):
         raise TeamError("The last owner cannot be removed. Promote another member first.")
     target.delete()
+    _rotate_calendar(team, reason="membership")
 
 
 @transaction.atomic
@@ -211,14 +212,24 @@ def leave(*, team: Team, user: User) -> None:
             "You are the team's last owner, so you cannot leave. Promote another member first."
         )
     own.delete()
+    _rotate_calendar(team, reason="membership")
+
+
+def _rotate_calendar(team: Team, *, reason: str) -> None:
+    """A new calendar address; the members are mailed it once the change is committed. Someone
+    who left still has the old address, which is why it changes when they go."""
+    from .tasks import mail_new_calendar_address
+
+    team.calendar_token = new_token()
+    team.save(update_fields=["calendar_token"])
+    transaction.on_commit(lambda: mail_new_calendar_address.enqueue(team.pk, reason))
 
 
 @transaction.atomic
 def rotate_calendar_token(*, team: Team, by: User) -> Team:
-    if membership(team, by) is None:
-        raise TeamError("Only members may change the calendar link.")
-    team.calendar_token = new_token()
-    team.save(update_fields=["calendar_token"])
+    # Owners only: a member could otherwise break every teammate's subscription.
+    _require_owner(team, by)
+    _rotate_calendar(team, reason="owner")
     return team
 
 

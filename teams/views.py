@@ -12,7 +12,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from . import services
 from .access import member_team, readers_time_zone
-from .emails import send_invitation, site_url
+from .emails import calendar_url, send_invitation, site_url
 from .forms import InviteForm, JoinLinkForm, TeamCreateForm, TeamSettingsForm
 from .models import JoinLink, Membership
 from .sessions import may_edit, next_session
@@ -56,7 +56,7 @@ def _detail_context(request, team, member, **forms) -> dict:
         "upcoming": sessions.filter(starts_at__gte=now),
         "past": sessions.filter(starts_at__lt=now).order_by("-starts_at", "-pk"),
         "may_plan": may_edit(None, team, request.user),
-        "calendar_url": site_url(f"/teams/{team.slug}/calendar/{team.calendar_token}.ics"),
+        "calendar_url": calendar_url(team),
     }
     if member.is_owner:
         context |= {
@@ -202,9 +202,11 @@ def leave(request, slug):
 @login_required
 @require_POST
 def rotate_calendar(request, slug):
-    team, _ = member_team(request, slug)
+    team, _ = member_team(request, slug, owner=True)
     services.rotate_calendar_token(team=team, by=request.user)
     messages.success(
-        request, "The calendar has a new address. The old one no longer works: subscribe again."
+        request,
+        "The calendar has a new address. The old one no longer works; "
+        "every member is emailed the new one.",
     )
     return redirect(team)
