@@ -54,3 +54,15 @@ def send_calendar_address(team: Team, recipient, reason: str) -> None:
         "team_url": site_url(team.get_absolute_url()),
     }
     _send("calendar_address", context, [recipient.email])
+
+
+def send_domain_joined(team: Team, recipient, email: str) -> None:
+    """Tell a reader they joined a team through their address's domain, and how to leave."""
+    context = {
+        "team": team,
+        "reader": recipient,
+        "email": email,
+        "domain": email.rsplit("@", 1)[-1],
+        "team_url": site_url(team.get_absolute_url()),
+    }
+    _send("domain_joined", context, [recipient.email])

@@ -23,23 +23,15 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def normalise_domains(text: str) -> str:
-    """'Example.com, @corp.example' → 'example.com,corp.example' (one spelling to compare)."""
-    parts = (part.strip().lstrip("@").lower() for part in text.replace("\n", ",").split(","))
-    return ",".join(dict.fromkeys(part for part in parts if part))
+def normalise_domain(text: str) -> str:
+    """' @Example.com. ' → 'example.com' (one spelling to compare)."""
+    return text.strip().lstrip("@").rstrip(".").lower()
 
 
 class Team(models.Model):
     name = models.CharField(max_length=100, validators=[validate_single_line])
     slug = models.SlugField(max_length=100, unique=True)
     description = models.TextField(max_length=2_000, blank=True)
-    # Readers whose verified address is at one of these domains join the team by themselves.
-    auto_join_domains = models.CharField(
-        "auto-join email domains",
-        max_length=500,
-        blank=True,
-        help_text="Comma-separated, e.g. example.com. Readers with a verified address there join.",
-    )
     # The feed URL is the only credential calendar apps can send, so it is a long random secret.
     calendar_token = models.CharField(max_length=64, unique=True, default=new_token)
     created = models.DateTimeField(default=timezone.now, editable=False)
@@ -59,16 +51,51 @@ class Team(models.Model):
     def __str__(self):
         return self.name
 
-    def save(self, *args, **kwargs):
-        self.auto_join_domains = normalise_domains(self.auto_join_domains)
-        super().save(*args, **kwargs)
-
     def get_absolute_url(self):
         return reverse("teams:detail", args=[self.slug])
 
+
+def new_proof_code() -> str:
+    return secrets.token_hex(16)
+
+
+class TeamDomain(models.Model):
+    """An email domain whose readers join the team by themselves, once an owner proved the
+    domain is theirs: by a verified address of their own there, or by a DNS TXT record."""
+
+    class Proof(models.TextChoices):
+        EMAIL = "email", "owner's verified address"
+        DNS = "dns", "DNS TXT record"
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="domains")
+    domain = models.CharField(max_length=253)
+    added_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created = models.DateTimeField(default=timezone.now, editable=False)
+    # The value the TXT record must carry; unguessable, so only who controls the zone can set it.
+    proof_code = models.CharField(max_length=32, default=new_proof_code, editable=False)
+    verified_at = models.DateTimeField(null=True, blank=True)
+    verified_by = models.CharField(max_length=10, choices=Proof, blank=True)
+    # A maintainer's revocation sticks: the owners cannot add the domain again.
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["domain", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["team", "domain"], name="teamdomain_unique_team_domain")
+        ]
+
+    def __str__(self):
+        return f"{self.domain} for {self.team}"
+
     @property
-    def domain_list(self) -> list[str]:
-        return [domain for domain in self.auto_join_domains.split(",") if domain]
+    def is_active(self) -> bool:
+        return self.verified_at is not None and self.revoked_at is None
+
+    @property
+    def txt_value(self) -> str:
+        return f"readinglist-team-domain={self.proof_code}"
 
 
 class Membership(models.Model):

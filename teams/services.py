@@ -4,7 +4,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.text import slugify
@@ -42,7 +42,6 @@ def create_team(
     name: str,
     owner: User,
     description: str = "",
-    auto_join_domains: str = "",
     by_operator: bool = False,
 ) -> Team:
     """A new team with `owner` as its first owner. Operators (management commands) create
@@ -53,7 +52,6 @@ def create_team(
         name=name.strip(),
         slug=_unique_slug(name),
         description=description,
-        auto_join_domains=auto_join_domains,
     )
     Membership.objects.create(team=team, user=owner, role=Role.OWNER)
     return team
@@ -65,7 +63,7 @@ def membership(team: Team, user: User | AnonymousUser) -> Membership | None:
     return Membership.objects.filter(team=team, user=user).first()
 
 
-def _require_owner(team: Team, user: User) -> None:
+def require_owner(team: Team, user: User) -> None:
     if not Membership.objects.filter(team=team, user=user, role=Role.OWNER).exists():
         raise TeamError("Only the team's owners may do that.")
 
@@ -75,11 +73,10 @@ def _join(team: Team, user: User) -> tuple[Membership, bool]:
 
 
 @transaction.atomic
-def update_team(*, team: Team, by: User, description: str, auto_join_domains: str) -> Team:
-    _require_owner(team, by)
+def update_team(*, team: Team, by: User, description: str) -> Team:
+    require_owner(team, by)
     team.description = description
-    team.auto_join_domains = auto_join_domains
-    team.save(update_fields=["description", "auto_join_domains"])
+    team.save(update_fields=["description"])
     return team
 
 
@@ -98,7 +95,7 @@ def _check_invite_rate(team: Team, by: User) -> None:
 @transaction.atomic
 def invite(*, team: Team, by: User, email: str, any_email: bool = False) -> tuple[Invitation, str]:
     """Record an invitation and return it with its one-time token (only its hash is stored)."""
-    _require_owner(team, by)
+    require_owner(team, by)
     email = email.strip()
     if Membership.objects.filter(team=team, user__email__iexact=email).exists():
         raise TeamError(f"{email} is already a member of {team.name}.")
@@ -150,13 +147,13 @@ def accept_invitation(*, invitation: Invitation, user: User) -> Membership:
 def create_join_link(
     *, team: Team, by: User, expires: datetime | None = None, max_uses: int | None = None
 ) -> JoinLink:
-    _require_owner(team, by)
+    require_owner(team, by)
     return JoinLink.objects.create(team=team, created_by=by, expires=expires, max_uses=max_uses)
 
 
 @transaction.atomic
 def revoke_join_link(*, link: JoinLink, by: User) -> JoinLink:
-    _require_owner(link.team, by)
+    require_owner(link.team, by)
     link.revoked = True
     link.save(update_fields=["revoked"])
     return link
@@ -181,7 +178,7 @@ def _other_owners(team: Team, user: User) -> bool:
 
 @transaction.atomic
 def remove_member(*, team: Team, by: User, user: User) -> None:
-    _require_owner(team, by)
+    require_owner(team, by)
     target = Membership.objects.select_for_update().filter(team=team, user=user).first()
     if target is None:
         raise TeamError("That reader is not a member of this team.")
@@ -193,7 +190,7 @@ def remove_member(*, team: Team, by: User, user: User) -> None:
 
 @transaction.atomic
 def promote(*, team: Team, by: User, user: User) -> Membership:
-    _require_owner(team, by)
+    require_owner(team, by)
     target = Membership.objects.filter(team=team, user=user).first()
     if target is None:
         raise TeamError("That reader is not a member of this team.")
@@ -228,27 +225,6 @@ def _rotate_calendar(team: Team, *, reason: str) -> None:
 @transaction.atomic
 def rotate_calendar_token(*, team: Team, by: User) -> Team:
     # Owners only: a member could otherwise break every teammate's subscription.
-    _require_owner(team, by)
+    require_owner(team, by)
     _rotate_calendar(team, reason="owner")
     return team
-
-
-def domain_of(email: str) -> str:
-    return email.rsplit("@", 1)[-1].lower()
-
-
-@transaction.atomic
-def join_teams_by_domain(*, user: User, email: str) -> list[Team]:
-    """Add a reader to every team that lists their verified address's domain."""
-    domain = domain_of(email)
-    joined: list[Team] = []
-    for team in Team.objects.filter(auto_join_domains__icontains=domain):
-        if domain in team.domain_list:
-            try:
-                with transaction.atomic():
-                    _, created = _join(team, user)
-            except IntegrityError:
-                created = False
-            if created:
-                joined.append(team)
-    return joined

@@ -10,11 +10,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
-from . import services
+from . import domains, services
 from .access import member_team, readers_time_zone
 from .emails import calendar_url, send_invitation, site_url
-from .forms import InviteForm, JoinLinkForm, TeamCreateForm, TeamSettingsForm
-from .models import JoinLink, Membership
+from .forms import DomainForm, InviteForm, JoinLinkForm, TeamCreateForm, TeamSettingsForm
+from .models import JoinLink, Membership, TeamDomain
 from .sessions import may_edit, next_session
 
 logger = logging.getLogger(__name__)
@@ -63,6 +63,8 @@ def _detail_context(request, team, member, **forms) -> dict:
             "invite_form": forms.get("invite_form") or InviteForm(),
             "link_form": forms.get("link_form") or JoinLinkForm(),
             "settings_form": forms.get("settings_form") or TeamSettingsForm(instance=team),
+            "domain_form": forms.get("domain_form") or DomainForm(),
+            "domains": team.domains.all(),
             "join_links": [
                 (link, site_url(link.get_absolute_url())) for link in team.join_links.all()
             ],
@@ -210,3 +212,42 @@ def rotate_calendar(request, slug):
         "every member is emailed the new one.",
     )
     return redirect(team)
+
+
+@login_required
+@require_POST
+def add_domain(request, slug):
+    team, member = member_team(request, slug, owner=True)
+    form = DomainForm(request.POST)
+    if form.is_valid():
+        try:
+            row = domains.add_domain(team=team, by=request.user, **form.cleaned_data)
+        except services.TeamError as error:
+            form.add_error("domain", str(error))
+        else:
+            if row.is_active:
+                messages.success(
+                    request, f"Readers with a verified address at {row.domain} now join the team."
+                )
+            else:
+                messages.info(
+                    request,
+                    f"To prove {row.domain} is yours, add the DNS TXT record shown below. "
+                    "Readers there join once it is found.",
+                )
+            return redirect(f"{team.get_absolute_url()}#domains")
+    return _render_detail(request, team, member, status=400, domain_form=form)
+
+
+@login_required
+@require_POST
+def remove_domain(request, slug, pk):
+    team, _ = member_team(request, slug, owner=True)
+    row = get_object_or_404(TeamDomain, team=team, pk=pk)
+    try:
+        domains.remove_domain(row=row, by=request.user)
+    except services.TeamError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"Readers at {row.domain} no longer join by themselves.")
+    return redirect(f"{team.get_absolute_url()}#domains")
