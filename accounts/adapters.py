@@ -6,10 +6,17 @@ from allauth.socialaccount.adapter import DefaultSocialAccountAdapter
 from allauth.socialaccount.adapter import get_adapter as get_social_adapter
 from django import forms
 from django.conf import settings
+from django.db import transaction
 from django.shortcuts import render
+from django.utils.http import url_has_allowed_host_and_scheme
 from requests import RequestException
 
-from .signup import admission_admits, pending_admission
+from .signup import (
+    AFTER_VERIFICATION_SESSION_KEY,
+    admission_admits,
+    claim_admission,
+    pending_admission,
+)
 
 
 def signup_mode() -> str:
@@ -46,6 +53,25 @@ class AccountAdapter(DefaultAccountAdapter):
             if signing_up and not admission_admits(self.request, email):
                 raise forms.ValidationError("Sign up with the address your invitation was sent to.")
         return email
+
+    def save_user(self, request, user, form, commit=True):
+        if signup_mode() != "invitation" or not commit:
+            return super().save_user(request, user, form, commit=commit)
+        # The account and the use of its invitation commit together: an invitation admits one
+        # account however many sign-ups race for it.
+        with transaction.atomic():
+            user = super().save_user(request, user, form, commit=True)
+            if not claim_admission(request, user):
+                raise ImmediateHttpResponse(_invitation_used_up(request))
+        return user
+
+    def get_email_verification_redirect_url(self, email_address):
+        # A page that asked the reader to verify first (a team they are joining) comes next.
+        session = getattr(self.request, "session", None)
+        url = session.pop(AFTER_VERIFICATION_SESSION_KEY, None) if session is not None else None
+        if isinstance(url, str) and url_has_allowed_host_and_scheme(url, allowed_hosts=None):
+            return url
+        return super().get_email_verification_redirect_url(email_address)
 
 
 class SocialAccountAdapter(DefaultSocialAccountAdapter):
@@ -119,6 +145,14 @@ class SocialAccountAdapter(DefaultSocialAccountAdapter):
 
         session.request = guarded
         return session
+
+
+def _invitation_used_up(request):
+    reason = (
+        "This invitation has just been used by someone else, so no account was created. "
+        "Ask the team's owners for an invitation of your own."
+    )
+    return render(request, "accounts/signup_refused.html", {"reason": reason}, status=409)
 
 
 def _refuse(request, reason: str):

@@ -2,6 +2,7 @@
 
 from datetime import datetime, timedelta
 
+from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
@@ -18,6 +19,24 @@ Role = Membership.Role
 
 class TeamError(Exception):
     """A rule stopped the change; the message is written for the reader."""
+
+
+class EmailNotVerified(TeamError):
+    """Only a reader whose address is verified may join (see joining.py for why)."""
+
+    def __init__(self) -> None:
+        super().__init__("Verify your email address first; then you can join the team.")
+
+
+def email_verified(user: User) -> bool:
+    return EmailAddress.objects.filter(user=user, email__iexact=user.email, verified=True).exists()
+
+
+def mark_verified(user: User) -> None:
+    """The reader proved they read `user.email`: a link sent there reached them."""
+    updated = EmailAddress.objects.filter(user=user, email__iexact=user.email).update(verified=True)
+    if not updated:
+        EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
 
 
 def may_create_teams(user: User | AnonymousUser) -> bool:
@@ -131,7 +150,10 @@ def invitation_problem(invitation: Invitation, user: User | AnonymousUser | None
 
 
 @transaction.atomic
-def accept_invitation(*, invitation: Invitation, user: User) -> Membership:
+def claim_invitation(*, invitation: Invitation, user: User) -> Invitation:
+    """Use the invitation up for a new account, under a row lock so it admits one account
+    however many sign-ups race for it. Joining comes after (accept_invitation), once the
+    account's address rows exist and are verified."""
     locked = Invitation.objects.select_for_update().get(pk=invitation.pk)
     problem = invitation_problem(locked, user)
     if problem:
@@ -139,6 +161,26 @@ def accept_invitation(*, invitation: Invitation, user: User) -> Membership:
     locked.accepted_at = timezone.now()
     locked.accepted_by = user
     locked.save(update_fields=["accepted_at", "accepted_by"])
+    return locked
+
+
+@transaction.atomic
+def accept_invitation(*, invitation: Invitation, user: User) -> Membership:
+    """Join through an invitation: used up now, or earlier by this reader's sign-up."""
+    locked = Invitation.objects.select_for_update().get(pk=invitation.pk)
+    claimed_by_them = locked.accepted_by_id == user.pk
+    if not claimed_by_them:
+        problem = invitation_problem(locked, user)
+        if problem:
+            raise TeamError(problem)
+    if user.email.lower() == locked.email.lower():
+        mark_verified(user)  # the invitation reached that inbox
+    elif not email_verified(user):
+        raise EmailNotVerified()
+    if not claimed_by_them:
+        locked.accepted_at = timezone.now()
+        locked.accepted_by = user
+        locked.save(update_fields=["accepted_at", "accepted_by"])
     member, _ = _join(locked.team, user)
     return member
 
@@ -168,6 +210,8 @@ def join_by_link(*, link: JoinLink, user: User) -> tuple[Membership, bool]:
         return existing, False
     if locked.problem:
         raise TeamError(locked.problem)
+    if not email_verified(user):
+        raise EmailNotVerified()
     JoinLink.objects.filter(pk=locked.pk).update(uses=F("uses") + 1)
     return _join(locked.team, user)
 

@@ -8,7 +8,9 @@ from allauth.socialaccount.signals import social_account_added
 from django.contrib import messages
 from django.http import HttpRequest
 
-from . import domains, services
+from accounts.signup import AFTER_VERIFICATION_SESSION_KEY
+
+from . import domains, joining, services
 from .emails import send_domain_joined
 from .models import Invitation
 
@@ -40,6 +42,7 @@ def _join_verified_domains(request: HttpRequest | None, user) -> None:
 
 def on_email_confirmed(sender, request, email_address, **kwargs):
     _join_by_domain(request, email_address.user, email_address.email)
+    joining.complete_pending_join(request, email_address.user)
 
 
 def on_user_signed_up(sender, request, user, **kwargs):
@@ -51,16 +54,37 @@ def on_social_account_added(sender, request, sociallogin, **kwargs):
     _join_verified_domains(request, sociallogin.user)
 
 
+def claim_invitation_at_signup(request: HttpRequest | None, user) -> bool:
+    """The sign-up claim accounts runs with the new account (invitation-only sign-up)."""
+    invitation = pending_invitation(request)
+    if invitation is None:
+        return False
+    try:
+        services.claim_invitation(invitation=invitation, user=user)
+    except services.TeamError:
+        return False
+    return True
+
+
 def _accept_pending_invitation(request, user) -> None:
-    """A reader who signed up from an invitation joins its team; the invited address is then
-    verified, since the invitation reached it."""
+    """A reader who signed up from an invitation joins its team: at once when the invitation
+    went to their address (which it thereby verifies) or their address is verified, else
+    once they verify it."""
     token = request.session.pop(INVITATION_SESSION_KEY, None) if request else None
     invitation = services.find_invitation(token) if token else None
-    if invitation is None or services.invitation_problem(invitation, user):
+    if invitation is None:
         return
-    services.accept_invitation(invitation=invitation, user=user)
-    if user.email.lower() == invitation.email.lower():
-        EmailAddress.objects.filter(user=user, email__iexact=invitation.email).update(verified=True)
+    try:
+        services.accept_invitation(invitation=invitation, user=user)
+    except services.EmailNotVerified:
+        request.session[joining.PENDING_JOIN_SESSION_KEY] = {"kind": "invitation", "token": token}
+        request.session[AFTER_VERIFICATION_SESSION_KEY] = invitation.team.get_absolute_url()
+        messages.info(
+            request,
+            f"Verify your email address with the link we sent you to join {invitation.team.name}.",
+        )
+    except services.TeamError as error:
+        messages.error(request, str(error))
 
 
 def pending_invitation(request: HttpRequest | None) -> Invitation | None:

@@ -33,3 +33,12 @@ def proved_domain(team, domain: str) -> TeamDomain:
     return TeamDomain.objects.create(
         team=team, domain=domain, verified_at=timezone.now(), verified_by=TeamDomain.Proof.DNS
     )
+
+
+def verified_user(email: str | None = None):
+    """A reader whose address is verified, as teams require before any membership."""
+    from allauth.account.models import EmailAddress
+
+    user = UserFactory(**({"email": email} if email else {}))
+    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+    return user
