@@ -272,3 +272,25 @@ def rotate_calendar_token(*, team: Team, by: User) -> Team:
     require_owner(team, by)
     _rotate_calendar(team, reason="owner")
     return team
+
+
+@transaction.atomic
+def drop_memberships(*, user: User) -> int:
+    """Take a reader out of every team (their account may have been set up by someone else).
+    A team left without owners gets its longest-standing member as owner; an empty one goes.
+    Returns how many teams they left."""
+    left = 0
+    for own in Membership.objects.select_for_update().filter(user=user).select_related("team"):
+        team = own.team
+        own.delete()
+        left += 1
+        rest = Membership.objects.filter(team=team).order_by("joined", "pk")
+        heir = rest.first()
+        if heir is None:
+            team.delete()
+            continue
+        if not rest.filter(role=Role.OWNER).exists():
+            heir.role = Role.OWNER
+            heir.save(update_fields=["role"])
+        _rotate_calendar(team, reason="membership")
+    return left

@@ -8,6 +8,7 @@ from allauth.socialaccount.signals import social_account_added
 from django.contrib import messages
 from django.http import HttpRequest
 
+from accounts.signals import unverified_account_reclaimed
 from accounts.signup import AFTER_VERIFICATION_SESSION_KEY
 
 from . import domains, joining, services
@@ -97,7 +98,14 @@ def pending_invitation(request: HttpRequest | None) -> Invitation | None:
     return invitation
 
 
+def on_unverified_account_reclaimed(sender, user, **kwargs):
+    services.drop_memberships(user=user)
+
+
 def connect_signals() -> None:
+    unverified_account_reclaimed.connect(
+        on_unverified_account_reclaimed, dispatch_uid="teams.unverified_account_reclaimed"
+    )
     email_confirmed.connect(on_email_confirmed, dispatch_uid="teams.email_confirmed")
     user_signed_up.connect(on_user_signed_up, dispatch_uid="teams.user_signed_up")
     social_account_added.connect(on_social_account_added, dispatch_uid="teams.social_added")
