@@ -24,14 +24,19 @@ PENDING_JOIN_SESSION_KEY = "teams_pending_join"
 
 def ask_to_verify(request: HttpRequest, *, kind: str, token: str, team: Team) -> HttpResponse:
     """Keep the join for after verification, send the verification mail, and say so."""
-    request.session[PENDING_JOIN_SESSION_KEY] = {"kind": kind, "token": token}
+    pending = {"kind": kind, "token": token}
+    # Pressing Join again shows the page without another mail: the email settings page
+    # resends it, under allauth's rate limit.
+    already_sent = request.session.get(PENDING_JOIN_SESSION_KEY) == pending
+    request.session[PENDING_JOIN_SESSION_KEY] = pending
     request.session[AFTER_VERIFICATION_SESSION_KEY] = team.get_absolute_url()
-    address, _ = EmailAddress.objects.get_or_create(
-        user=request.user,
-        email__iexact=request.user.email,
-        defaults={"email": request.user.email, "primary": True},
-    )
-    address.send_confirmation(request)
+    if not already_sent:
+        address, _ = EmailAddress.objects.get_or_create(
+            user=request.user,
+            email__iexact=request.user.email,
+            defaults={"email": request.user.email, "primary": True},
+        )
+        address.send_confirmation(request)
     return render(
         request,
         "teams/verify_first.html",

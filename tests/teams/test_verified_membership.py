@@ -36,6 +36,8 @@ def test_join_link_asks_an_unverified_reader_to_verify_then_joins(client, team, 
     assert not Membership.objects.filter(team=team, user=unverified).exists()
     assert JoinLink.objects.get(pk=link.pk).uses == 0
     assert mail.outbox[-1].to == ["claimed@example.com"]
+    client.post(f"/join/{link.token}/")
+    assert len(mail.outbox) == 1  # pressing Join again sends no second mail
 
     landed = client.post(confirmation_path())
 
