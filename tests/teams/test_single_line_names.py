@@ -49,12 +49,17 @@ def test_profile_form_refuses_a_multi_line_display_name(client, member):
     ("model", "field"),
     [(Team, "name"), (Session, "title"), (UserFactory._meta.model, "display_name")],
 )
-def test_database_refuses_line_breaks_written_around_the_forms(team, member, model, field):
+@pytest.mark.parametrize("breaking", ["\n", "\r", "\t", "\x7f", "\u2028"])
+def test_database_refuses_line_breaks_written_around_the_forms(
+    team, member, model, field, breaking
+):
     row = {Team: team, Session: None}.get(model, member)
     if model is Session:
         row = Session.objects.create(team=team, title="Fine", starts_at=timezone.now())
     with pytest.raises(IntegrityError), transaction.atomic():
-        model.objects.filter(pk=row.pk).update(**{field: "two\nlines"})
+        model.objects.filter(pk=row.pk).update(**{field: f"two{breaking}lines"})
+    # Unicode letters and ordinary spaces are fine.
+    model.objects.filter(pk=row.pk).update(**{field: "Café · Zürich readers"})
 
 
 def test_mail_subject_stays_one_line_whatever_the_stored_name(team, owner):
