@@ -7,6 +7,8 @@ joins no team by link or invitation: it is sent a verification mail, what it ask
 is kept in its session, and confirming the address completes the join and lands on the team.
 """
 
+from typing import cast
+
 from allauth.account.models import EmailAddress
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
@@ -30,18 +32,14 @@ def ask_to_verify(request: HttpRequest, *, kind: str, token: str, team: Team) ->
     already_sent = request.session.get(PENDING_JOIN_SESSION_KEY) == pending
     request.session[PENDING_JOIN_SESSION_KEY] = pending
     request.session[AFTER_VERIFICATION_SESSION_KEY] = team.get_absolute_url()
+    user = cast(User, request.user)  # only signed-in readers reach a join
     if not already_sent:
         address, _ = EmailAddress.objects.get_or_create(
-            user=request.user,
-            email__iexact=request.user.email,
-            defaults={"email": request.user.email, "primary": True},
+            user=user, email__iexact=user.email, defaults={"email": user.email, "primary": True}
         )
         address.send_confirmation(request)
     return render(
-        request,
-        "teams/verify_first.html",
-        {"team": team, "email": request.user.email},
-        status=403,
+        request, "teams/verify_first.html", {"team": team, "email": user.email}, status=403
     )
 
 
@@ -63,7 +61,7 @@ def complete_pending_join(request: HttpRequest | None, user: User) -> Team | Non
     return team
 
 
-def _join_pending(kind, token: str, user: User) -> Team | None:
+def _join_pending(kind: object, token: str, user: User) -> Team | None:
     if kind == "link":
         link = JoinLink.objects.select_related("team").filter(token=token).first()
         if link is None:
