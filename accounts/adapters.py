@@ -1,15 +1,25 @@
 """Who may sign up (ACCOUNT_SIGNUP_MODE), for passwords and identity providers alike."""
 
 from allauth.account.adapter import DefaultAccountAdapter
+from allauth.account.models import EmailAddress
 from allauth.core.exceptions import ImmediateHttpResponse
 from allauth.socialaccount.adapter import DefaultSocialAccountAdapter
 from allauth.socialaccount.adapter import get_adapter as get_social_adapter
 from django import forms
 from django.conf import settings
+from django.contrib import messages
+from django.db import transaction
 from django.shortcuts import render
+from django.utils.http import url_has_allowed_host_and_scheme
 from requests import RequestException
 
-from .signup import admission_admits, pending_admission
+from .signals import unverified_account_reclaimed
+from .signup import (
+    AFTER_VERIFICATION_SESSION_KEY,
+    admission_admits,
+    claim_admission,
+    pending_admission,
+)
 
 
 def signup_mode() -> str:
@@ -47,32 +57,44 @@ class AccountAdapter(DefaultAccountAdapter):
                 raise forms.ValidationError("Sign up with the address your invitation was sent to.")
         return email
 
+    def save_user(self, request, user, form, commit=True):
+        if signup_mode() != "invitation" or not commit:
+            return super().save_user(request, user, form, commit=commit)
+        # The account and the use of its invitation commit together: an invitation admits one
+        # account however many sign-ups race for it.
+        with transaction.atomic():
+            user = super().save_user(request, user, form, commit=True)
+            if not claim_admission(request, user):
+                raise ImmediateHttpResponse(_invitation_used_up(request))
+        return user
+
+    def get_email_verification_redirect_url(self, email_address):
+        # A page that asked the reader to verify first (a team they are joining) comes next.
+        session = getattr(self.request, "session", None)
+        url = session.pop(AFTER_VERIFICATION_SESSION_KEY, None) if session is not None else None
+        if isinstance(url, str) and url_has_allowed_host_and_scheme(url, allowed_hosts=None):
+            return url
+        return super().get_email_verification_redirect_url(email_address)
+
 
 class SocialAccountAdapter(DefaultSocialAccountAdapter):
     def is_open_for_signup(self, request, sociallogin):
-        mode = signup_mode()
-        emails = [address for address in sociallogin.email_addresses if address.email]
-        if mode == "domains":
-            # Only an address the provider vouches for proves someone belongs to a domain.
-            allowed = any(address.verified and domain_allowed(address.email) for address in emails)
-            if not allowed:
-                domains = ", ".join(sorted(allowed_domains()))
-                _refuse(request, f"Sign-up is open to addresses at {domains} only.")
-            return True
-        if mode == "invitation":
-            if not any(admission_admits(request, address.email) for address in emails):
-                _refuse(
-                    request,
-                    "Sign-up on this site is by invitation. Open the invitation link you were "
-                    "emailed first, then sign in with the invited address.",
-                )
-            return True
+        rule = _signup_rule_refusal(request, sociallogin)
+        if rule:
+            _refuse(request, rule)
         return True
 
     def pre_social_login(self, request, sociallogin):
         if sociallogin.is_existing:
+            if sociallogin.account.pk is None:  # an account found by its email address
+                _reclaim_if_unverified(request, sociallogin)
             return
         provider = sociallogin.provider.name
+        # The site's sign-up rule first: when it refuses, that is the reason to give, whatever
+        # else the provider left out.
+        rule = _signup_rule_refusal(request, sociallogin)
+        if rule:
+            _refuse(request, rule)
         if not any(address.email for address in sociallogin.email_addresses):
             _refuse(
                 request, f"{provider} did not share your email address, so we cannot sign you in."
@@ -119,6 +141,65 @@ class SocialAccountAdapter(DefaultSocialAccountAdapter):
 
         session.request = guarded
         return session
+
+
+def _signup_rule_refusal(request, sociallogin) -> str:
+    """Why ACCOUNT_SIGNUP_MODE refuses this new account, or "" when it admits it."""
+    mode = signup_mode()
+    emails = [address for address in sociallogin.email_addresses if address.email]
+    # Only an address the provider vouches for proves someone belongs to a domain.
+    if mode == "domains" and not any(
+        address.verified and domain_allowed(address.email) for address in emails
+    ):
+        domains = ", ".join(sorted(allowed_domains()))
+        at_domain = [address.email for address in emails if domain_allowed(address.email)]
+        if at_domain:
+            return (
+                f"Sign-up is open to verified addresses at {domains} only, and your "
+                f"identity provider has not verified {at_domain[0]}."
+            )
+        return f"Sign-up is open to addresses at {domains} only."
+    if mode == "invitation" and not any(
+        admission_admits(request, address.email) for address in emails
+    ):
+        return (
+            "Sign-up on this site is by invitation. Open the invitation link you were "
+            "emailed first, then sign in with the invited address."
+        )
+    return ""
+
+
+def _reclaim_if_unverified(request, sociallogin) -> None:
+    """The provider vouches for the address, the account here never proved it: whoever made
+    the account may have registered someone else's address to be waiting in their teams. The
+    address's owner gets the account without what that person could have set up: no password,
+    no display name, no team memberships."""
+    vouched = [address.email for address in sociallogin.email_addresses if address.verified]
+    user = sociallogin.user
+    owned = EmailAddress.objects.filter(user=user, verified=True)
+    if not vouched or any(owned.filter(email__iexact=email).exists() for email in vouched):
+        return
+    with transaction.atomic():
+        # A new password hash also signs out every session the registrant had.
+        user.set_unusable_password()
+        user.display_name = ""
+        user.save(update_fields=["password", "display_name"])
+        EmailAddress.objects.filter(user=user, email__iexact=vouched[0]).update(verified=True)
+        unverified_account_reclaimed.send(sender=type(user), user=user)
+    messages.info(
+        request,
+        f"This site had an account for {vouched[0]} whose address was never verified. It is "
+        "yours now: its password, display name and team memberships were cleared, since "
+        "someone else may have set them up.",
+    )
+
+
+def _invitation_used_up(request):
+    reason = (
+        "This invitation has just been used by someone else, so no account was created. "
+        "Ask the team's owners for an invitation of your own."
+    )
+    return render(request, "accounts/signup_refused.html", {"reason": reason}, status=409)
 
 
 def _refuse(request, reason: str):

@@ -8,8 +8,9 @@ from .models import User
 
 @admin.register(User)
 class UserAdmin(BaseUserAdmin):
-    """Superusers manage everything; maintainers see and edit readers, never passwords or
-    permissions (they could otherwise take over an account or grant themselves more)."""
+    """Superusers manage everything; maintainers see and edit readers, never passwords,
+    permissions or email addresses (they could otherwise take over an account, by setting an
+    address they read and asking for a password reset, or grant themselves more)."""
 
     ordering = ["email"]
     list_display = ["email", "display_name", "is_staff", "is_active", "date_joined"]
@@ -35,7 +36,7 @@ class UserAdmin(BaseUserAdmin):
 
     def get_readonly_fields(self, request, obj=None):
         if not request.user.is_superuser:
-            return ["last_login", "date_joined"]
+            return ["email", "last_login", "date_joined"]
         return super().get_readonly_fields(request, obj)
 
     def get_form(self, request, obj=None, **kwargs):

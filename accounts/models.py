@@ -3,6 +3,8 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models.functions import Lower
 
+from .validators import single_line_condition, validate_single_line
+
 
 def validate_time_zone(value):
     import zoneinfo
@@ -41,7 +43,10 @@ class User(AbstractUser):
     last_name = None
     email = models.EmailField("email address", unique=True)
     display_name = models.CharField(
-        max_length=80, blank=True, help_text="The name teammates see. Defaults to your email name."
+        max_length=80,
+        blank=True,
+        validators=[validate_single_line],
+        help_text="The name teammates see. Defaults to your email name.",
     )
     # When the reader last saw the catalog's change log on the home page ("what changed").
     last_seen_changes_at = models.DateTimeField(null=True, blank=True, editable=False)
@@ -63,6 +68,11 @@ class User(AbstractUser):
     class Meta:
         constraints = [
             models.UniqueConstraint(Lower("email"), name="user_email_unique_ci"),
+            # Teammates' mail carries the name (invitations name who invites).
+            models.CheckConstraint(
+                condition=single_line_condition("display_name"),
+                name="user_display_name_single_line",
+            ),
         ]
 
     def __str__(self):

@@ -5,7 +5,7 @@ them (teams) registers a gate in its AppConfig.ready(), so accounts depends on n
 """
 
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol
 
 from django.http import HttpRequest
 
@@ -19,6 +19,10 @@ class Admission(Protocol):
 
 
 SignupGate = Callable[[HttpRequest | None], Admission | None]
+
+# Where a reader goes once they confirmed their address, when another app asked them to verify
+# it first (teams: a join that waits for it). A path on this site, kept in their session.
+AFTER_VERIFICATION_SESSION_KEY = "accounts_after_verification"
 
 _gates: list[SignupGate] = []
 
@@ -41,3 +45,20 @@ def pending_admission(request: HttpRequest | None) -> Admission | None:
 def admission_admits(request: HttpRequest | None, email: str) -> bool:
     admission = pending_admission(request)
     return admission is not None and admission.admits(email)
+
+
+# A claim uses the visitor's admission up for the account being created (an invitation is
+# single use) and says whether it could; it runs in the transaction that creates the account.
+AdmissionClaim = Callable[[HttpRequest | None, Any], bool]
+_claims: list[AdmissionClaim] = []
+
+
+def register_admission_claim(claim: AdmissionClaim) -> None:
+    if claim not in _claims:
+        _claims.append(claim)
+
+
+def claim_admission(request: HttpRequest | None, user: Any) -> bool:
+    """Whether a registered claim used an admission up for `user` (False when none could:
+    someone else used it first)."""
+    return any(claim(request, user) for claim in _claims)

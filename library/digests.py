@@ -96,6 +96,8 @@ class DigestReport:
     nothing_new: int = 0
     already_sent: int = 0
     not_yet_due: int = 0
+    # Addresses whose digest failed (logged with its traceback); the next run tries again.
+    failed: list[str] = field(default_factory=list)
 
 
 def due_readers():
@@ -185,4 +187,5 @@ def send_digests(now: datetime | None = None) -> DigestReport:
         except Exception:
             # One reader's failing address must not stop everyone else's digest.
             logger.exception("digest for user %s not sent", reader.pk)
+            report.failed.append(reader.email)
     return report

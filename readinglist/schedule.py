@@ -73,6 +73,12 @@ SCHEDULE: tuple[Job, ...] = (
         minute=10,
     ),
     Job(
+        "verify_team_domains",
+        "a team's email domain waits for its DNS TXT record; hourly lets an owner who just "
+        "published the record see the domain proved within the hour",
+        minute=25,
+    ),
+    Job(
         "notify_maintainers",
         "the opted-in maintainers' daily email of new proposals, before a European working day",
         minute=30,

@@ -1,6 +1,7 @@
 from django.contrib import admin
 
-from .models import Invitation, JoinLink, Membership, Session, Team
+from . import domains
+from .models import Invitation, JoinLink, Membership, Session, Team, TeamDomain
 
 
 class MembershipInline(admin.TabularInline):
@@ -15,7 +16,7 @@ class TeamAdmin(admin.ModelAdmin):
     list_display = ["name", "slug", "member_count", "created"]
     search_fields = ["name", "slug", "description"]
     prepopulated_fields = {"slug": ["name"]}
-    fields = ["name", "slug", "description", "auto_join_domains"]
+    fields = ["name", "slug", "description"]
     inlines = [MembershipInline]
 
     def get_queryset(self, request):
@@ -68,3 +69,25 @@ class SessionAdmin(admin.ModelAdmin):
     search_fields = ["title", "team__name"]
     autocomplete_fields = ["sources", "facilitator"]
     fields = ["team", "title", "starts_at", "facilitator", "sources", "agenda"]
+
+
+@admin.register(TeamDomain)
+class TeamDomainAdmin(admin.ModelAdmin):
+    """Maintainers see every team's email domains and revoke those a team should not hold;
+    a domain is added and proved by the team's owners, never here."""
+
+    list_display = ["domain", "team", "verified_by", "verified_at", "revoked_at", "added_by"]
+    list_select_related = ["team", "added_by"]
+    list_filter = ["verified_by", ("revoked_at", admin.EmptyFieldListFilter)]
+    search_fields = ["domain", "team__name"]
+    readonly_fields = ["team", "domain", "added_by", "created", "verified_at", "verified_by"]
+    fields = [*readonly_fields, "revoked_at"]
+    actions = ["revoke_domains"]
+
+    def has_add_permission(self, request):
+        return False
+
+    @admin.action(description="Revoke the selected domains (their readers stop joining)")
+    def revoke_domains(self, request, queryset):
+        count = domains.revoke(queryset)
+        self.message_user(request, f"{count} domain(s) revoked.")

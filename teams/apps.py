@@ -6,19 +6,20 @@ class TeamsConfig(AppConfig):
     verbose_name = "Teams"
 
     def ready(self) -> None:
-        from accounts.signup import register_signup_gate
+        from accounts.signup import register_admission_claim, register_signup_gate
         from readinglist import pagecache
 
-        from .signals import connect_signals, pending_invitation
+        from .signals import claim_invitation_at_signup, connect_signals, pending_invitation
 
         connect_signals()
         # Sign-up by invitation only: a team invitation is the way in.
         register_signup_gate(pending_invitation)
+        register_admission_claim(claim_invitation_at_signup)
         # A team's pages show its name, sessions and members; owners' settings show its
-        # invitations and join links. None of it concerns another team's pages.
+        # invitations, join links and email domains. None of it concerns another team's pages.
         pagecache.register_memberships(self.get_model("Membership"))
         pagecache.register(self.get_model("Team"), scope="team", teams=lambda team: [team.pk])
-        for name in ("Session", "Invitation", "JoinLink"):
+        for name in ("Session", "Invitation", "JoinLink", "TeamDomain"):
             pagecache.register(self.get_model(name), scope="team", teams=_own_team)
         pagecache.register(self.get_model("Session").sources.through, scope="team", teams=_own_team)
 

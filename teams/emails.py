@@ -5,9 +5,10 @@ from django.core.mail import send_mail
 from django.template.loader import render_to_string
 from django.urls import reverse
 
+from accounts.validators import one_line
 from readinglist import site_address
 
-from .models import Invitation, Session
+from .models import Invitation, Session, Team
 
 
 def site_url(path: str = "") -> str:
@@ -17,12 +18,10 @@ def site_url(path: str = "") -> str:
 
 def _send(template: str, context: dict, recipients: list[str]) -> None:
     context = {**context, "site_name": settings.SITE_NAME}
-    send_mail(
-        render_to_string(f"teams/email/{template}_subject.txt", context).strip(),
-        render_to_string(f"teams/email/{template}.txt", context),
-        None,
-        recipients,
-    )
+    # Names in the subject come from stored rows; a line break left in one (written before
+    # names were checked, or around the forms) must not make the mail package refuse the mail.
+    subject = one_line(render_to_string(f"teams/email/{template}_subject.txt", context))
+    send_mail(subject, render_to_string(f"teams/email/{template}.txt", context), None, recipients)
 
 
 def send_invitation(invitation: Invitation, token: str) -> None:
@@ -38,3 +37,32 @@ def send_reminder(session: Session, recipient) -> None:
         "team_url": site_url(session.team.get_absolute_url()),
     }
     _send("reminder", context, [recipient.email])
+
+
+def calendar_url(team: Team) -> str:
+    return site_url(reverse("teams:calendar", args=[team.slug, team.calendar_token]))
+
+
+def send_calendar_address(team: Team, recipient, reason: str) -> None:
+    """Tell a member the calendar's new address; `reason` is "membership" when it changed
+    because someone left or was removed, "owner" when an owner asked for it."""
+    context = {
+        "team": team,
+        "reader": recipient,
+        "reason": reason,
+        "calendar_url": calendar_url(team),
+        "team_url": site_url(team.get_absolute_url()),
+    }
+    _send("calendar_address", context, [recipient.email])
+
+
+def send_domain_joined(team: Team, recipient, email: str) -> None:
+    """Tell a reader they joined a team through their address's domain, and how to leave."""
+    context = {
+        "team": team,
+        "reader": recipient,
+        "email": email,
+        "domain": email.rsplit("@", 1)[-1],
+        "team_url": site_url(team.get_absolute_url()),
+    }
+    _send("domain_joined", context, [recipient.email])

@@ -1,16 +1,18 @@
+import re
 from datetime import timedelta
 from urllib.parse import urlsplit
 
 from django import forms
 from django.utils import timezone
 
+from accounts.validators import validate_single_line
 from catalog.models import Source
 
-from .models import Session, Team, normalise_domains
+from .models import Session, Team, normalise_domain
 
 
 class TeamCreateForm(forms.Form):
-    name = forms.CharField(label="Team name", max_length=100)
+    name = forms.CharField(label="Team name", max_length=100, validators=[validate_single_line])
     description = forms.CharField(
         label="Description",
         required=False,
@@ -28,15 +30,34 @@ class TeamCreateForm(forms.Form):
 class TeamSettingsForm(forms.ModelForm):
     class Meta:
         model = Team
-        fields = ["description", "auto_join_domains"]
+        fields = ["description"]
         widgets = {"description": forms.Textarea(attrs={"rows": 3})}
 
-    def clean_auto_join_domains(self):
-        domains = normalise_domains(self.cleaned_data["auto_join_domains"])
-        for domain in filter(None, domains.split(",")):
-            if "." not in domain or " " in domain or "@" in domain:
-                raise forms.ValidationError(f"“{domain}” is not a domain such as example.com.")
-        return domains
+
+DOMAIN_LABEL = re.compile(r"^(?!-)[a-z0-9-]{1,63}(?<!-)$")
+
+
+class DomainForm(forms.Form):
+    domain = forms.CharField(
+        label="Email domain",
+        max_length=253,
+        help_text=(
+            "Readers with a verified address at this domain join the team by themselves. "
+            "It works at once if your own verified address is there; otherwise you are given "
+            "a DNS record to add."
+        ),
+    )
+
+    def clean_domain(self):
+        domain = normalise_domain(self.cleaned_data["domain"])
+        try:
+            ascii_domain = domain.encode("idna").decode("ascii")
+        except UnicodeError:
+            ascii_domain = ""
+        labels = ascii_domain.split(".")
+        if len(labels) < 2 or not all(DOMAIN_LABEL.match(label) for label in labels):
+            raise forms.ValidationError(f"“{domain}” is not a domain such as example.com.")
+        return ascii_domain
 
 
 class InviteForm(forms.Form):

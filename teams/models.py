@@ -10,6 +10,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.validators import single_line_condition, validate_single_line
 from readinglist.markdown import as_markup, render_markdown
 
 
@@ -22,23 +23,15 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def normalise_domains(text: str) -> str:
-    """'Example.com, @corp.example' → 'example.com,corp.example' (one spelling to compare)."""
-    parts = (part.strip().lstrip("@").lower() for part in text.replace("\n", ",").split(","))
-    return ",".join(dict.fromkeys(part for part in parts if part))
+def normalise_domain(text: str) -> str:
+    """' @Example.com. ' → 'example.com' (one spelling to compare)."""
+    return text.strip().lstrip("@").rstrip(".").lower()
 
 
 class Team(models.Model):
-    name = models.CharField(max_length=100)
+    name = models.CharField(max_length=100, validators=[validate_single_line])
     slug = models.SlugField(max_length=100, unique=True)
     description = models.TextField(max_length=2_000, blank=True)
-    # Readers whose verified address is at one of these domains join the team by themselves.
-    auto_join_domains = models.CharField(
-        "auto-join email domains",
-        max_length=500,
-        blank=True,
-        help_text="Comma-separated, e.g. example.com. Readers with a verified address there join.",
-    )
     # The feed URL is the only credential calendar apps can send, so it is a long random secret.
     calendar_token = models.CharField(max_length=64, unique=True, default=new_token)
     created = models.DateTimeField(default=timezone.now, editable=False)
@@ -48,20 +41,61 @@ class Team(models.Model):
 
     class Meta:
         ordering = ["name", "pk"]
+        constraints = [
+            # The name goes into mail subjects, where a line break would break the mail.
+            models.CheckConstraint(
+                condition=single_line_condition("name"), name="team_name_single_line"
+            ),
+        ]
 
     def __str__(self):
         return self.name
 
-    def save(self, *args, **kwargs):
-        self.auto_join_domains = normalise_domains(self.auto_join_domains)
-        super().save(*args, **kwargs)
-
     def get_absolute_url(self):
         return reverse("teams:detail", args=[self.slug])
 
+
+def new_proof_code() -> str:
+    return secrets.token_hex(16)
+
+
+class TeamDomain(models.Model):
+    """An email domain whose readers join the team by themselves, once an owner proved the
+    domain is theirs: by a verified address of their own there, or by a DNS TXT record."""
+
+    class Proof(models.TextChoices):
+        EMAIL = "email", "owner's verified address"
+        DNS = "dns", "DNS TXT record"
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="domains")
+    domain = models.CharField(max_length=253)
+    added_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created = models.DateTimeField(default=timezone.now, editable=False)
+    # The value the TXT record must carry; unguessable, so only who controls the zone can set it.
+    proof_code = models.CharField(max_length=32, default=new_proof_code, editable=False)
+    verified_at = models.DateTimeField(null=True, blank=True)
+    verified_by = models.CharField(max_length=10, choices=Proof, blank=True)
+    # A maintainer's revocation sticks: the owners cannot add the domain again.
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["domain", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["team", "domain"], name="teamdomain_unique_team_domain")
+        ]
+
+    def __str__(self):
+        return f"{self.domain} for {self.team}"
+
     @property
-    def domain_list(self) -> list[str]:
-        return [domain for domain in self.auto_join_domains.split(",") if domain]
+    def is_active(self) -> bool:
+        return self.verified_at is not None and self.revoked_at is None
+
+    @property
+    def txt_value(self) -> str:
+        return f"readinglist-team-domain={self.proof_code}"
 
 
 class Membership(models.Model):
@@ -177,7 +211,7 @@ class Session(models.Model):
     AGENDA_MAX = 10_000
 
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="sessions")
-    title = models.CharField(max_length=200)
+    title = models.CharField(max_length=200, validators=[validate_single_line])
     starts_at = models.DateTimeField()
     sources = models.ManyToManyField("catalog.Source", blank=True, related_name="team_sessions")
     facilitator = models.ForeignKey(
@@ -194,6 +228,11 @@ class Session(models.Model):
     class Meta:
         ordering = ["starts_at", "pk"]
         indexes = [models.Index(fields=["team", "starts_at"], name="session_team_starts")]
+        constraints = [
+            models.CheckConstraint(
+                condition=single_line_condition("title"), name="session_title_single_line"
+            ),
+        ]
 
     def __str__(self):
         return self.title

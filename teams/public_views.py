@@ -7,7 +7,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
-from . import services
+from . import joining, services
 from .calendar import team_calendar
 from .models import JoinLink, Team
 from .signals import INVITATION_SESSION_KEY
@@ -33,10 +33,16 @@ def invitation(request, token):
         return redirect(found.team)
     problem = services.invitation_problem(found, request.user)
     if request.method == "POST" and not problem:
-        services.accept_invitation(invitation=found, user=request.user)
-        request.session.pop(INVITATION_SESSION_KEY, None)
-        messages.success(request, f"Welcome to {found.team.name}.")
-        return redirect(found.team)
+        try:
+            services.accept_invitation(invitation=found, user=request.user)
+        except services.EmailNotVerified:
+            return joining.ask_to_verify(request, kind="invitation", token=token, team=found.team)
+        except services.TeamError as error:  # used by someone else a moment ago
+            problem = str(error)
+        else:
+            request.session.pop(INVITATION_SESSION_KEY, None)
+            messages.success(request, f"Welcome to {found.team.name}.")
+            return redirect(found.team)
     return render(
         request,
         "teams/invitation.html",
@@ -56,6 +62,8 @@ def join(request, token):
     if request.method == "POST" and not problem:
         try:
             services.join_by_link(link=link, user=request.user)
+        except services.EmailNotVerified:
+            return joining.ask_to_verify(request, kind="link", token=token, team=link.team)
         except services.TeamError as error:
             problem = str(error)
         else:

@@ -2,9 +2,10 @@
 
 from datetime import datetime, timedelta
 
+from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.text import slugify
@@ -18,6 +19,24 @@ Role = Membership.Role
 
 class TeamError(Exception):
     """A rule stopped the change; the message is written for the reader."""
+
+
+class EmailNotVerified(TeamError):
+    """Only a reader whose address is verified may join (see joining.py for why)."""
+
+    def __init__(self) -> None:
+        super().__init__("Verify your email address first; then you can join the team.")
+
+
+def email_verified(user: User) -> bool:
+    return EmailAddress.objects.filter(user=user, email__iexact=user.email, verified=True).exists()
+
+
+def mark_verified(user: User) -> None:
+    """The reader proved they read `user.email`: a link sent there reached them."""
+    updated = EmailAddress.objects.filter(user=user, email__iexact=user.email).update(verified=True)
+    if not updated:
+        EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
 
 
 def may_create_teams(user: User | AnonymousUser) -> bool:
@@ -42,7 +61,6 @@ def create_team(
     name: str,
     owner: User,
     description: str = "",
-    auto_join_domains: str = "",
     by_operator: bool = False,
 ) -> Team:
     """A new team with `owner` as its first owner. Operators (management commands) create
@@ -53,7 +71,6 @@ def create_team(
         name=name.strip(),
         slug=_unique_slug(name),
         description=description,
-        auto_join_domains=auto_join_domains,
     )
     Membership.objects.create(team=team, user=owner, role=Role.OWNER)
     return team
@@ -65,7 +82,7 @@ def membership(team: Team, user: User | AnonymousUser) -> Membership | None:
     return Membership.objects.filter(team=team, user=user).first()
 
 
-def _require_owner(team: Team, user: User) -> None:
+def require_owner(team: Team, user: User) -> None:
     if not Membership.objects.filter(team=team, user=user, role=Role.OWNER).exists():
         raise TeamError("Only the team's owners may do that.")
 
@@ -75,15 +92,18 @@ def _join(team: Team, user: User) -> tuple[Membership, bool]:
 
 
 @transaction.atomic
-def update_team(*, team: Team, by: User, description: str, auto_join_domains: str) -> Team:
-    _require_owner(team, by)
+def update_team(*, team: Team, by: User, description: str) -> Team:
+    require_owner(team, by)
     team.description = description
-    team.auto_join_domains = auto_join_domains
-    team.save(update_fields=["description", "auto_join_domains"])
+    team.save(update_fields=["description"])
     return team
 
 
 def _check_invite_rate(team: Team, by: User) -> None:
+    # The team's and the inviter's rows are locked (always in this order) until the invitation
+    # is saved, so invitations sent at the same moment are counted one after another.
+    Team.objects.select_for_update().filter(pk=team.pk).first()
+    User.objects.select_for_update().filter(pk=by.pk).first()
     since = timezone.now() - timedelta(hours=1)
     recent = Invitation.objects.filter(created__gte=since)
     limit = settings.TEAMS_INVITES_PER_HOUR
@@ -94,7 +114,7 @@ def _check_invite_rate(team: Team, by: User) -> None:
 @transaction.atomic
 def invite(*, team: Team, by: User, email: str, any_email: bool = False) -> tuple[Invitation, str]:
     """Record an invitation and return it with its one-time token (only its hash is stored)."""
-    _require_owner(team, by)
+    require_owner(team, by)
     email = email.strip()
     if Membership.objects.filter(team=team, user__email__iexact=email).exists():
         raise TeamError(f"{email} is already a member of {team.name}.")
@@ -130,7 +150,10 @@ def invitation_problem(invitation: Invitation, user: User | AnonymousUser | None
 
 
 @transaction.atomic
-def accept_invitation(*, invitation: Invitation, user: User) -> Membership:
+def claim_invitation(*, invitation: Invitation, user: User) -> Invitation:
+    """Use the invitation up for a new account, under a row lock so it admits one account
+    however many sign-ups race for it. Joining comes after (accept_invitation), once the
+    account's address rows exist and are verified."""
     locked = Invitation.objects.select_for_update().get(pk=invitation.pk)
     problem = invitation_problem(locked, user)
     if problem:
@@ -138,6 +161,26 @@ def accept_invitation(*, invitation: Invitation, user: User) -> Membership:
     locked.accepted_at = timezone.now()
     locked.accepted_by = user
     locked.save(update_fields=["accepted_at", "accepted_by"])
+    return locked
+
+
+@transaction.atomic
+def accept_invitation(*, invitation: Invitation, user: User) -> Membership:
+    """Join through an invitation: used up now, or earlier by this reader's sign-up."""
+    locked = Invitation.objects.select_for_update().get(pk=invitation.pk)
+    claimed_by_them = locked.accepted_by_id == user.pk
+    if not claimed_by_them:
+        problem = invitation_problem(locked, user)
+        if problem:
+            raise TeamError(problem)
+    if user.email.lower() == locked.email.lower():
+        mark_verified(user)  # the invitation reached that inbox
+    elif not email_verified(user):
+        raise EmailNotVerified()
+    if not claimed_by_them:
+        locked.accepted_at = timezone.now()
+        locked.accepted_by = user
+        locked.save(update_fields=["accepted_at", "accepted_by"])
     member, _ = _join(locked.team, user)
     return member
 
@@ -146,13 +189,13 @@ def accept_invitation(*, invitation: Invitation, user: User) -> Membership:
 def create_join_link(
     *, team: Team, by: User, expires: datetime | None = None, max_uses: int | None = None
 ) -> JoinLink:
-    _require_owner(team, by)
+    require_owner(team, by)
     return JoinLink.objects.create(team=team, created_by=by, expires=expires, max_uses=max_uses)
 
 
 @transaction.atomic
 def revoke_join_link(*, link: JoinLink, by: User) -> JoinLink:
-    _require_owner(link.team, by)
+    require_owner(link.team, by)
     link.revoked = True
     link.save(update_fields=["revoked"])
     return link
@@ -167,6 +210,8 @@ def join_by_link(*, link: JoinLink, user: User) -> tuple[Membership, bool]:
         return existing, False
     if locked.problem:
         raise TeamError(locked.problem)
+    if not email_verified(user):
+        raise EmailNotVerified()
     JoinLink.objects.filter(pk=locked.pk).update(uses=F("uses") + 1)
     return _join(locked.team, user)
 
@@ -177,18 +222,19 @@ def _other_owners(team: Team, user: User) -> bool:
 
 @transaction.atomic
 def remove_member(*, team: Team, by: User, user: User) -> None:
-    _require_owner(team, by)
+    require_owner(team, by)
     target = Membership.objects.select_for_update().filter(team=team, user=user).first()
     if target is None:
         raise TeamError("That reader is not a member of this team.")
     if target.is_owner and not _other_owners(team, user):
         raise TeamError("The last owner cannot be removed. Promote another member first.")
     target.delete()
+    _rotate_calendar(team, reason="membership")
 
 
 @transaction.atomic
 def promote(*, team: Team, by: User, user: User) -> Membership:
-    _require_owner(team, by)
+    require_owner(team, by)
     target = Membership.objects.filter(team=team, user=user).first()
     if target is None:
         raise TeamError("That reader is not a member of this team.")
@@ -207,33 +253,44 @@ def leave(*, team: Team, user: User) -> None:
             "You are the team's last owner, so you cannot leave. Promote another member first."
         )
     own.delete()
+    _rotate_calendar(team, reason="membership")
+
+
+def _rotate_calendar(team: Team, *, reason: str) -> None:
+    """A new calendar address; the members are mailed it once the change is committed. Someone
+    who left still has the old address, which is why it changes when they go."""
+    from .tasks import mail_new_calendar_address
+
+    team.calendar_token = new_token()
+    team.save(update_fields=["calendar_token"])
+    transaction.on_commit(lambda: mail_new_calendar_address.enqueue(team.pk, reason))
 
 
 @transaction.atomic
 def rotate_calendar_token(*, team: Team, by: User) -> Team:
-    if membership(team, by) is None:
-        raise TeamError("Only members may change the calendar link.")
-    team.calendar_token = new_token()
-    team.save(update_fields=["calendar_token"])
+    # Owners only: a member could otherwise break every teammate's subscription.
+    require_owner(team, by)
+    _rotate_calendar(team, reason="owner")
     return team
 
 
-def domain_of(email: str) -> str:
-    return email.rsplit("@", 1)[-1].lower()
-
-
 @transaction.atomic
-def join_teams_by_domain(*, user: User, email: str) -> list[Team]:
-    """Add a reader to every team that lists their verified address's domain."""
-    domain = domain_of(email)
-    joined: list[Team] = []
-    for team in Team.objects.filter(auto_join_domains__icontains=domain):
-        if domain in team.domain_list:
-            try:
-                with transaction.atomic():
-                    _, created = _join(team, user)
-            except IntegrityError:
-                created = False
-            if created:
-                joined.append(team)
-    return joined
+def drop_memberships(*, user: User) -> int:
+    """Take a reader out of every team (their account may have been set up by someone else).
+    A team left without owners gets its longest-standing member as owner; an empty one goes.
+    Returns how many teams they left."""
+    left = 0
+    for own in Membership.objects.select_for_update().filter(user=user).select_related("team"):
+        team = own.team
+        own.delete()
+        left += 1
+        rest = Membership.objects.filter(team=team).order_by("joined", "pk")
+        heir = rest.first()
+        if heir is None:
+            team.delete()
+            continue
+        if not rest.filter(role=Role.OWNER).exists():
+            heir.role = Role.OWNER
+            heir.save(update_fields=["role"])
+        _rotate_calendar(team, reason="membership")
+    return left

@@ -1,5 +1,7 @@
 """Reading-group sessions: who may plan them, the next one, and reminders."""
 
+import logging
+from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.conf import settings
@@ -9,6 +11,8 @@ from django.utils import timezone
 from .emails import send_reminder
 from .models import Membership, Session, Team
 from .services import TeamError
+
+logger = logging.getLogger(__name__)
 
 
 def may_edit(session: Session | None, team: Team, user) -> bool:
@@ -63,23 +67,44 @@ def due_for_reminder(now=None):
     ).select_related("team")
 
 
-def send_due_reminders(now=None) -> int:
-    """Email every member about each session starting soon, once per session. Returns the
-    number of sessions reminded about."""
-    reminded = 0
+@dataclass
+class ReminderReport:
+    sessions: int = 0
+    sent: int = 0
+    # (session title, recipient address) of each mail that could not be sent.
+    failed: list[tuple[str, str]] = field(default_factory=list)
+
+
+def _remind_members(session: Session, report: ReminderReport) -> None:
+    for member in session.team.members.filter(is_active=True).order_by("pk"):
+        try:
+            send_reminder(session, member)
+        except Exception:
+            # One bad address or a mail server hiccup must not cost every other member (and
+            # every later team) their reminder.
+            logger.exception("reminder for session %s to user %s not sent", session.pk, member.pk)
+            report.failed.append((session.title, member.email))
+        else:
+            report.sent += 1
+
+
+def send_due_reminders(now=None) -> ReminderReport:
+    """Email every member about each session starting soon, once per session; a mail that fails
+    is reported and not retried, so the others are never sent twice."""
+    report = ReminderReport()
     for candidate in due_for_reminder(now):
         with transaction.atomic():
             # Locked and re-checked, so two runs at once cannot both send a session's reminder.
             session = (
                 Session.objects.select_for_update()
                 .filter(pk=candidate.pk, reminder_sent_at__isnull=True)
+                .select_related("team")
                 .first()
             )
             if session is None:
                 continue
-            for member in session.team.members.filter(is_active=True).order_by("pk"):
-                send_reminder(session, member)
+            _remind_members(session, report)
             session.reminder_sent_at = timezone.now()
             session.save(update_fields=["reminder_sent_at"])
-            reminded += 1
-    return reminded
+            report.sessions += 1
+    return report

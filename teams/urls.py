@@ -12,6 +12,8 @@ urlpatterns = [
     path("teams/<slug:slug>/", views.team_detail, name="detail"),
     path("teams/<slug:slug>/invite/", views.invite, name="invite"),
     path("teams/<slug:slug>/settings/", views.update_settings, name="settings"),
+    path("teams/<slug:slug>/domains/", views.add_domain, name="domain-add"),
+    path("teams/<slug:slug>/domains/<int:pk>/remove/", views.remove_domain, name="domain-remove"),
     path("teams/<slug:slug>/links/", views.create_join_link, name="link-create"),
     path("teams/<slug:slug>/links/<int:pk>/revoke/", views.revoke_join_link, name="link-revoke"),
     path(

@@ -1,18 +1,27 @@
 """Team pages: your teams, one team's members and, for owners, its settings."""
 
+import logging
+
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
-from . import services
+from . import domains, services
 from .access import member_team, readers_time_zone
-from .emails import send_invitation, site_url
-from .forms import InviteForm, JoinLinkForm, TeamCreateForm, TeamSettingsForm
-from .models import JoinLink, Membership
+from .emails import calendar_url, send_invitation, site_url
+from .forms import DomainForm, InviteForm, JoinLinkForm, TeamCreateForm, TeamSettingsForm
+from .models import JoinLink, Membership, TeamDomain
 from .sessions import may_edit, next_session
+
+logger = logging.getLogger(__name__)
+
+
+class InvitationNotSent(Exception):
+    """The invitation's mail could not be sent, so the invitation was not kept."""
 
 
 @login_required
@@ -47,13 +56,15 @@ def _detail_context(request, team, member, **forms) -> dict:
         "upcoming": sessions.filter(starts_at__gte=now),
         "past": sessions.filter(starts_at__lt=now).order_by("-starts_at", "-pk"),
         "may_plan": may_edit(None, team, request.user),
-        "calendar_url": site_url(f"/teams/{team.slug}/calendar/{team.calendar_token}.ics"),
+        "calendar_url": calendar_url(team),
     }
     if member.is_owner:
         context |= {
             "invite_form": forms.get("invite_form") or InviteForm(),
             "link_form": forms.get("link_form") or JoinLinkForm(),
             "settings_form": forms.get("settings_form") or TeamSettingsForm(instance=team),
+            "domain_form": forms.get("domain_form") or DomainForm(),
+            "domains": team.domains.all(),
             "join_links": [
                 (link, site_url(link.get_absolute_url())) for link in team.join_links.all()
             ],
@@ -85,14 +96,34 @@ def invite(request, slug):
     form = InviteForm(request.POST)
     if form.is_valid():
         try:
-            invitation, token = services.invite(team=team, by=request.user, **form.cleaned_data)
+            invitation = _invite_and_send(team, request.user, form.cleaned_data)
         except services.TeamError as error:
             form.add_error(None, str(error))
+        except InvitationNotSent:
+            form.add_error(
+                None,
+                "We could not send the invitation email, so no invitation was made. "
+                "Check the address and try again in a few minutes.",
+            )
         else:
-            send_invitation(invitation, token)
             messages.success(request, f"An invitation is on its way to {invitation.email}.")
             return redirect(team)
     return _render_detail(request, team, member, status=400, invite_form=form)
+
+
+def _invite_and_send(team, by, cleaned_data):
+    """Record the invitation and send its mail together: an invitation whose mail failed would
+    count against the hourly limit, yet its link would exist nowhere."""
+    try:
+        with transaction.atomic():
+            invitation, token = services.invite(team=team, by=by, **cleaned_data)
+            send_invitation(invitation, token)
+    except services.TeamError:
+        raise
+    except Exception as error:
+        logger.exception("invitation to team %s not sent", team.pk)
+        raise InvitationNotSent from error
+    return invitation
 
 
 @login_required
@@ -173,9 +204,50 @@ def leave(request, slug):
 @login_required
 @require_POST
 def rotate_calendar(request, slug):
-    team, _ = member_team(request, slug)
+    team, _ = member_team(request, slug, owner=True)
     services.rotate_calendar_token(team=team, by=request.user)
     messages.success(
-        request, "The calendar has a new address. The old one no longer works: subscribe again."
+        request,
+        "The calendar has a new address. The old one no longer works; "
+        "every member is emailed the new one.",
     )
     return redirect(team)
+
+
+@login_required
+@require_POST
+def add_domain(request, slug):
+    team, member = member_team(request, slug, owner=True)
+    form = DomainForm(request.POST)
+    if form.is_valid():
+        try:
+            row = domains.add_domain(team=team, by=request.user, **form.cleaned_data)
+        except services.TeamError as error:
+            form.add_error("domain", str(error))
+        else:
+            if row.is_active:
+                messages.success(
+                    request, f"Readers with a verified address at {row.domain} now join the team."
+                )
+            else:
+                messages.info(
+                    request,
+                    f"To prove {row.domain} is yours, add the DNS TXT record shown below. "
+                    "Readers there join once it is found.",
+                )
+            return redirect(f"{team.get_absolute_url()}#domains")
+    return _render_detail(request, team, member, status=400, domain_form=form)
+
+
+@login_required
+@require_POST
+def remove_domain(request, slug, pk):
+    team, _ = member_team(request, slug, owner=True)
+    row = get_object_or_404(TeamDomain, team=team, pk=pk)
+    try:
+        domains.remove_domain(row=row, by=request.user)
+    except services.TeamError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"Readers at {row.domain} no longer join by themselves.")
+    return redirect(f"{team.get_absolute_url()}#domains")

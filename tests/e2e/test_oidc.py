@@ -4,11 +4,13 @@ oidc-provider-mock, a real provider served on 127.0.0.1 by the test itself."""
 import socket
 
 import pytest
+from django.utils import timezone
 from oidc_provider_mock import User, run_server_in_thread
 from playwright.sync_api import expect
 
 from accounts.models import User as Reader
 from teams import services
+from teams.models import TeamDomain
 from tests.factories import UserFactory
 
 ALICE = "alice@acme.example"
@@ -57,7 +59,10 @@ def start_sign_in(page):
 
 def test_first_sign_in_creates_the_account_and_joins_domain_team(desktop_page, acme, db):
     owner = UserFactory(email="owner@corp.example")
-    team = services.create_team(name="Acme readers", owner=owner, auto_join_domains="acme.example")
+    team = services.create_team(name="Acme readers", owner=owner)
+    TeamDomain.objects.create(
+        team=team, domain="acme.example", verified_at=timezone.now(), verified_by="dns"
+    )
     page = desktop_page
     start_sign_in(page)
     page.get_by_role("button", name=f"Authorize as {ALICE}").click()

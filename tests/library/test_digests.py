@@ -201,3 +201,25 @@ def test_a_zone_the_system_does_not_know_falls_back_to_the_sites(new_attention_s
     changed_at(SUNDAY_NOON_UTC)
     assert send_digests(now=SUNDAY_NOON_UTC).sent == [reader.email]
     assert DigestLog.objects.get(user=reader).period == "daily:2026-03-01"  # TIME_ZONE is UTC
+
+
+def test_one_failing_digest_is_reported_and_the_others_still_go(monkeypatch, new_attention_source):
+    from io import StringIO
+
+    from library import digests
+
+    verified_follower("broken@example.com")
+    verified_follower("fine@example.com")
+    real_message = digests.digest_message
+
+    def message_or_fail(reader, entries, frequency):
+        if reader.email == "broken@example.com":
+            raise ValueError("Header values may not contain linefeed or carriage return")
+        return real_message(reader, entries, frequency)
+
+    monkeypatch.setattr(digests, "digest_message", message_or_fail)
+    err = StringIO()
+    call_command("send_digests", stdout=StringIO(), stderr=err)
+    assert [message.to for message in mail.outbox] == [["fine@example.com"]]
+    assert "1 digest(s) could not be sent" in err.getvalue()
+    assert "broken@example.com" in err.getvalue()

@@ -95,7 +95,12 @@ def test_minutes_missed_while_a_job_ran_are_caught_up_once():
     after = datetime(2026, 1, 5, 9, 58, tzinfo=UTC)
     until = datetime(2026, 1, 5, 11, 6, tzinfo=UTC)  # two hours' digests: sent once
     due = [job.command for job in run_schedule.jobs_due_between(after, until)]
-    assert due == ["send_digests", "send_session_reminders", "purge_deleted_notes"]
+    assert due == [
+        "send_digests",
+        "send_session_reminders",
+        "purge_deleted_notes",
+        "verify_team_domains",
+    ]
 
 
 def test_crontab_lines_match_the_cadence():

@@ -1,6 +1,8 @@
 import pytest
+from django.utils import timezone
 
 from teams import services
+from teams.models import TeamDomain
 from tests.factories import UserFactory
 
 
@@ -24,3 +26,19 @@ def member(team):
 @pytest.fixture
 def other_team(db):
     return services.create_team(name="Kernels", owner=UserFactory(email="kernels@example.com"))
+
+
+def proved_domain(team, domain: str) -> TeamDomain:
+    """A domain the team's owners proved (as `verify_team_domains` records a DNS proof)."""
+    return TeamDomain.objects.create(
+        team=team, domain=domain, verified_at=timezone.now(), verified_by=TeamDomain.Proof.DNS
+    )
+
+
+def verified_user(email: str | None = None):
+    """A reader whose address is verified, as teams require before any membership."""
+    from allauth.account.models import EmailAddress
+
+    user = UserFactory(**({"email": email} if email else {}))
+    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+    return user

@@ -1,4 +1,5 @@
 import pytest
+from django.core import mail
 
 from tests.factories import UserFactory
 
@@ -41,3 +42,58 @@ def test_maintainers_manage_teams(logged_in_maintainer, team, owner):
     page = logged_in_maintainer.get(f"/admin/teams/team/{team.pk}/change/").content.decode()
     assert "Inference" in page
     assert f'<option value="{owner.pk}" selected>' in page  # the membership inline
+
+
+def test_maintainers_change_only_name_zone_and_activity(logged_in_maintainer, reader):
+    """Every field of the reader's page, posted with a new value: only the harmless ones stick."""
+    reader.set_password("the reader's own")
+    reader.save()
+    password_hash = reader.password
+    client = logged_in_maintainer
+    page = client.get(f"/admin/accounts/user/{reader.pk}/change/").text
+    assert 'name="email"' not in page
+    assert "reader@example.com" in page  # shown, read-only
+
+    response = client.post(
+        f"/admin/accounts/user/{reader.pk}/change/",
+        {
+            "email": "maintainer-controlled@example.com",
+            "display_name": "Renamed",
+            "time_zone": "Europe/Paris",
+            "is_active": "",
+            "is_staff": "on",
+            "is_superuser": "on",
+            "password": "md5$forged",
+            "last_login": "2020-01-01 00:00:00",
+            "date_joined": "2020-01-01 00:00:00",
+        },
+    )
+
+    assert response.status_code == 302
+    reader.refresh_from_db()
+    assert reader.email == "reader@example.com"
+    assert (reader.display_name, reader.time_zone, reader.is_active) == (
+        "Renamed",
+        "Europe/Paris",
+        False,
+    )
+    assert not reader.is_staff and not reader.is_superuser
+    assert reader.password == password_hash
+    assert reader.date_joined.year != 2020 and reader.last_login is None
+
+
+def test_maintainers_cannot_take_over_by_email_and_password_reset(logged_in_maintainer, reader):
+    logged_in_maintainer.post(
+        f"/admin/accounts/user/{reader.pk}/change/",
+        {
+            "email": "attacker@example.com",
+            "display_name": "",
+            "time_zone": "UTC",
+            "is_active": "on",
+        },
+    )
+    logged_in_maintainer.post("/accounts/password/reset/", {"email": "attacker@example.com"})
+    # The address belongs to no account, so no mail carries a reset link.
+    assert not any("/password/reset/key/" in message.body for message in mail.outbox)
+    reader.refresh_from_db()
+    assert reader.email == "reader@example.com"

@@ -21,3 +21,9 @@ def test_create_team_prints_page_and_join_urls(client, reader):
 def test_create_team_needs_a_known_owner(db):
     with pytest.raises(CommandError, match="No reader has the address"):
         call_command("create_team", "X", owner="ghost@example.com")
+
+
+def test_create_team_refuses_a_multi_line_name(reader):
+    with pytest.raises(CommandError, match="NAME: a team name is one line"):
+        call_command("create_team", "GPU\nBcc: x@example.com", owner=reader.email)
+    assert not Team.objects.exists()

@@ -9,6 +9,7 @@ from teams import services
 from teams.models import Invitation, JoinLink, Membership
 from tests.conftest import PASSWORD
 from tests.factories import UserFactory
+from tests.teams.conftest import verified_user
 
 
 def test_team_list_shows_only_my_teams_and_creates(client, team, member, other_team):
@@ -81,7 +82,7 @@ def join(client, link):
 
 def test_join_link_confirms_then_joins_on_post(client, team, owner):
     link = services.create_join_link(team=team, by=owner)
-    reader = UserFactory()
+    reader = verified_user()
     client.force_login(reader)
     page = client.get(f"/join/{link.token}/")
     assert "Join Inference" in page.content.decode()
@@ -92,9 +93,9 @@ def test_join_link_confirms_then_joins_on_post(client, team, owner):
 
 def test_join_link_max_uses(client, team, owner):
     link = services.create_join_link(team=team, by=owner, max_uses=1)
-    client.force_login(UserFactory())
+    client.force_login(verified_user())
     assert join(client, link).status_code == 302
-    client.force_login(UserFactory())
+    client.force_login(verified_user())
     response = join(client, link)
     assert response.status_code == 410
     assert "used as many times" in response.content.decode()

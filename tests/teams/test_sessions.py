@@ -73,9 +73,9 @@ def test_calendar_feed_parses_back(client, team, week_one):
     assert "FlashAttention" in str(event["description"])
 
 
-def test_rotating_the_calendar_token_kills_the_old_url(client, team, member, week_one):
+def test_rotating_the_calendar_token_kills_the_old_url(client, team, owner, week_one):
     old = f"/teams/inference/calendar/{team.calendar_token}.ics"
-    client.force_login(member)
+    client.force_login(owner)
     client.post("/teams/inference/calendar/rotate/")
     team.refresh_from_db()
     assert client.get(old).status_code == 404

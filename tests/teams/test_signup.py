@@ -4,8 +4,8 @@ import pytest
 from allauth.account.models import EmailAddress
 from django.core import mail
 
-from teams import services
 from tests.conftest import PASSWORD
+from tests.teams.conftest import proved_domain
 
 
 def sign_up(client, email):
@@ -28,7 +28,7 @@ def test_domains_mode_refuses_other_domains(client, domains_mode):
 
 
 def test_domain_reader_joins_team_on_confirming(client, domains_mode, team, owner):
-    services.update_team(team=team, by=owner, description="", auto_join_domains="example.com")
+    proved_domain(team, "example.com")
     sign_up(client, "new@example.com")
     assert not team.memberships.filter(user__email="new@example.com").exists()
     (message,) = mail.outbox

@@ -10,8 +10,8 @@ from django.utils import timezone
 
 from accounts.models import User
 from notes.models import Note
+from teams.domains import join_teams_by_domain
 from teams.models import Membership, Team
-from teams.services import join_teams_by_domain
 from tests.factories import SourceFactory, UserFactory
 
 MOVE = "team_notes_to_everyone"
@@ -59,7 +59,7 @@ def test_team_notes_move_to_a_team_every_existing_reader_joins(before):
     migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
 
     everyone = Team.objects.get(slug="everyone")
-    assert everyone.name == "Everyone" and everyone.auto_join_domains == ""
+    assert everyone.name == "Everyone" and not everyone.domains.exists()
     roles = dict(Membership.objects.filter(team=everyone).values_list("user__email", "role"))
     assert roles == {
         "first@example.com": "member",

@@ -19,3 +19,8 @@ class Command(BaseCommand):
             f"{report.not_yet_due} not due yet, {report.nothing_new} with nothing new, "
             f"{report.skipped_unverified} skipped (address not verified)."
         )
+        if report.failed:
+            self.stderr.write(
+                f"{len(report.failed)} digest(s) could not be sent, to be tried again next run: "
+                + ", ".join(report.failed)
+            )

@@ -2,6 +2,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from accounts.validators import is_single_line
 from teams import services
 from teams.emails import site_url
 
@@ -19,6 +20,11 @@ class Command(BaseCommand):
             raise CommandError(f"No reader has the address {owner}. They sign up first.")
         if not name.strip():
             raise CommandError("A team needs a name.")
+        if not is_single_line(name):
+            raise CommandError(
+                "NAME: a team name is one line, without line breaks, tabs or other control "
+                "characters (it goes into email subjects)."
+            )
         with transaction.atomic():
             team = services.create_team(name=name, owner=user, by_operator=True)
             link = services.create_join_link(team=team, by=user)

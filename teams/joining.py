@@ -1,0 +1,78 @@
+"""A verified address before any membership.
+
+Otherwise anyone could register a colleague's address unverified, join teams with it, and be
+in those teams (under the display name they chose) on the day the colleague first signs in
+with their organisation's identity provider. So an account whose address is not verified
+joins no team by link or invitation: it is sent a verification mail, what it asked to join
+is kept in its session, and confirming the address completes the join and lands on the team.
+"""
+
+from typing import cast
+
+from allauth.account.models import EmailAddress
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from accounts.models import User
+from accounts.signup import AFTER_VERIFICATION_SESSION_KEY
+
+from . import services
+from .models import Invitation, JoinLink, Team
+from .services import email_verified
+
+PENDING_JOIN_SESSION_KEY = "teams_pending_join"
+
+
+def ask_to_verify(request: HttpRequest, *, kind: str, token: str, team: Team) -> HttpResponse:
+    """Keep the join for after verification, send the verification mail, and say so."""
+    pending = {"kind": kind, "token": token}
+    # Pressing Join again shows the page without another mail: the email settings page
+    # resends it, under allauth's rate limit.
+    already_sent = request.session.get(PENDING_JOIN_SESSION_KEY) == pending
+    request.session[PENDING_JOIN_SESSION_KEY] = pending
+    request.session[AFTER_VERIFICATION_SESSION_KEY] = team.get_absolute_url()
+    user = cast(User, request.user)  # only signed-in readers reach a join
+    if not already_sent:
+        address, _ = EmailAddress.objects.get_or_create(
+            user=user, email__iexact=user.email, defaults={"email": user.email, "primary": True}
+        )
+        address.send_confirmation(request)
+    return render(
+        request, "teams/verify_first.html", {"team": team, "email": user.email}, status=403
+    )
+
+
+def complete_pending_join(request: HttpRequest | None, user: User) -> Team | None:
+    """After the reader verified their address: the join they asked for, if it still works."""
+    if request is None or not hasattr(request, "session"):
+        return None
+    pending = request.session.pop(PENDING_JOIN_SESSION_KEY, None)
+    if not isinstance(pending, dict) or not email_verified(user):
+        return None
+    token = str(pending.get("token", ""))
+    try:
+        team = _join_pending(pending.get("kind"), token, user)
+    except services.TeamError as error:
+        messages.error(request, str(error))
+        return None
+    if team is not None:
+        messages.success(request, f"Your address is verified. Welcome to {team.name}.")
+    return team
+
+
+def _join_pending(kind: object, token: str, user: User) -> Team | None:
+    if kind == "link":
+        link = JoinLink.objects.select_related("team").filter(token=token).first()
+        if link is None:
+            return None
+        services.join_by_link(link=link, user=user)
+        return link.team
+    if kind == "invitation":
+        invitation: Invitation | None = services.find_invitation(token)
+        if invitation is None:
+            return None
+        if services.membership(invitation.team, user) is None:
+            services.accept_invitation(invitation=invitation, user=user)
+        return invitation.team
+    return None

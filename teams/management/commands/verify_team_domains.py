@@ -1,0 +1,22 @@
+from django.core.management.base import BaseCommand
+
+from teams.domains import verify_pending_domains
+
+
+class Command(BaseCommand):
+    # Run hourly by the project's schedule (readinglist/schedule.py).
+    periodic = True
+    help = (
+        "Look up the DNS TXT record of every team email domain still waiting for its proof, and "
+        "let readers there join once the record is found. The project's schedule runs it hourly."
+    )
+
+    def handle(self, *args, **options):
+        report = verify_pending_domains()
+        for label in report.verified:
+            self.stdout.write(f"Verified {label}: its readers now join by themselves.")
+        for label in report.waiting:
+            self.stdout.write(f"Still waiting for the TXT record of {label}.")
+        self.stdout.write(
+            f"{len(report.verified)} domain(s) verified, {len(report.waiting)} still waiting."
+        )

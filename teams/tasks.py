@@ -1,0 +1,29 @@
+"""Team mail that may go to many readers, sent off the request path as tasks (Django's Tasks
+framework: the database backend's worker in production, at once in development and tests)."""
+
+import logging
+
+from django.tasks import task
+
+from .emails import send_calendar_address
+from .models import Team
+
+logger = logging.getLogger(__name__)
+
+
+@task
+def mail_new_calendar_address(team_id: int, reason: str) -> int:
+    """Mail every active member the team calendar's current address. Returns how many mails
+    went out; one that fails is logged and the others still go."""
+    team = Team.objects.filter(pk=team_id).first()
+    if team is None:
+        return 0
+    sent = 0
+    for member in team.members.filter(is_active=True).order_by("pk"):
+        try:
+            send_calendar_address(team, member, reason)
+        except Exception:
+            logger.exception("calendar address for team %s to user %s not sent", team_id, member.pk)
+        else:
+            sent += 1
+    return sent

@@ -1,0 +1,73 @@
+"""Invitations under concurrency: one shareable invitation admits one account however many
+sign-ups race for it, and the hourly invitation limit is exact when owners send at once."""
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from django.db import connection
+from django.test import Client
+
+from accounts.models import User
+from teams import services
+from teams.models import Invitation
+from tests.conftest import PASSWORD
+from tests.factories import UserFactory
+
+PARALLEL = 8
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+
+def in_threads(work, count: int) -> list:
+    start = threading.Barrier(count)
+
+    def run(index):
+        try:
+            start.wait()
+            return work(index)
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(count) as pool:
+        return list(pool.map(run, range(count)))
+
+
+def test_one_shareable_invitation_admits_one_account(settings, fresh_cache):
+    settings.ACCOUNT_SIGNUP_MODE = "invitation"
+    owner = UserFactory(email="owner@example.com")
+    team = services.create_team(name="Inference", owner=owner)
+    _, token = services.invite(team=team, by=owner, email="any@example.com", any_email=True)
+    clients = [Client() for _ in range(PARALLEL)]
+    for client in clients:
+        client.get(f"/teams/invitations/{token}/")
+
+    def sign_up(index):
+        data = {"email": f"racer{index}@example.org", "password1": PASSWORD, "password2": PASSWORD}
+        return clients[index].post("/accounts/signup/", data).status_code
+
+    statuses = in_threads(sign_up, PARALLEL)
+
+    assert User.objects.filter(email__startswith="racer").count() == 1
+    # The others see sign-up closed (the invitation is used), that it was used a moment ago,
+    # or the sign-up rate limit for one address: never a server error.
+    assert statuses.count(302) == 1
+    assert set(statuses) <= {302, 200, 409, 429}
+
+
+def test_hourly_invitation_limit_is_exact_under_concurrency(settings):
+    settings.TEAMS_INVITES_PER_HOUR = 5
+    owner = UserFactory(email="owner@example.com")
+    team = services.create_team(name="Inference", owner=owner)
+
+    def invite(index):
+        try:
+            services.invite(team=team, by=owner, email=f"guest{index}@example.com")
+        except services.TeamError:
+            return "refused"
+        return "sent"
+
+    outcomes = in_threads(invite, PARALLEL)
+
+    assert outcomes.count("sent") == 5
+    assert Invitation.objects.count() == 5
