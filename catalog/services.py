@@ -27,6 +27,13 @@ SOURCE_FIELDS = [
     "status",
     "awaiting_evidence",
     "verified_on",
+    "full_title",
+    "arxiv_id",
+    "doi",
+    "isbn",
+    "repository",
+    "verified_from_url",
+    "verified_from_date",
 ]
 
 
