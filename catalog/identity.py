@@ -27,7 +27,8 @@ _ISBN_TEXT = re.compile(r"^(?:isbn(?:-1[03])?:?\s*)?(?P<isbn>[0-9][0-9\- ]{8,16}
 _GITHUB_PATH = re.compile(r"^/(?P<owner>[A-Za-z0-9-]+)/(?P<name>[A-Za-z0-9._-]+?)(?:\.git)?(?:/|$)")
 # Paths under github.com that are GitHub's own pages, not an owner's repository.
 _GITHUB_RESERVED = {"orgs", "topics", "features", "settings", "marketplace", "sponsors", "about"}
-_OPENREVIEW_PATHS = {"/forum", "/pdf"}
+_PAGES = ("forum", "pdf")
+_OPENREVIEW_PATHS = {f"/{page}" for page in _PAGES}
 
 
 class InvalidIdentifier(ValueError):
@@ -65,7 +66,10 @@ class WorkKeys:
         """The stored spellings this URL may have: with and without `www.`."""
         if not self.url:
             return []
-        return sorted({self.url, self.canonical_url, _with_www(self.canonical_url)})
+        variants = {self.url, self.canonical_url, _with_www(self.canonical_url)}
+        if self.openreview:
+            variants |= {f"https://openreview.net/{page}?id={self.openreview}" for page in _PAGES}
+        return sorted(variants)
 
     def __bool__(self) -> bool:
         return bool(self.keys)
