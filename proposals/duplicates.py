@@ -85,7 +85,12 @@ def find_duplicates(
 
 
 def _url_filter(field_name: str, keys: WorkKeys) -> Q:
-    return Q(**{f"{field_name}__in": keys.url_variants}) if keys.url else Q(pk__in=[])
+    """The URL in any of its stored spellings, letter case aside (hosts and GitHub names
+    ignore it, and readers retype it)."""
+    match = Q(pk__in=[])
+    for variant in keys.url_variants:
+        match |= Q(**{f"{field_name}__iexact": variant})
+    return match
 
 
 def _source_match(source: Source, keys: WorkKeys) -> str:
@@ -127,7 +132,9 @@ def _match_by_identifiers(report: DuplicateReport, keys: WorkKeys) -> None:
     if ranked:
         _, report.source, report.matched_by = ranked[0]
     for source in candidates:
-        implemented = source.evidence_implementation_url in keys.url_variants
+        implemented = source.evidence_implementation_url.casefold() in {
+            variant.casefold() for variant in keys.url_variants
+        }
         if implemented and source != report.source and source not in report.implements:
             report.implements.append(source)
 
