@@ -64,6 +64,7 @@ def test_the_admin_edits_and_checks_identifiers(maintainer, flash):
     form = _admin_form(maintainer, flash, isbn="0-306-40615-2", doi="10.1/bad")
     assert not form.is_valid()
     assert "not a bare DOI" in form.errors["doi"][0]
+    flash = Source.objects.get(pk=flash.pk)  # the refused form changed the instance it held
     form = _admin_form(maintainer, flash, isbn="0-306-40615-2", repository="dao-ailab/flash")
     assert form.is_valid(), form.errors
     source = form.save()
