@@ -9,6 +9,7 @@ The syntax checks the loader applies to the catalog file's identifiers live here
 
 import re
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from .urlcanon import InvalidURL, arxiv_id, canonical_url
@@ -191,6 +192,25 @@ def work_keys(text: str) -> WorkKeys:
     if isbn := isbn13(text):
         return WorkKeys(isbn=isbn)
     return _url_keys(canonical_url(text))
+
+
+NAMED_BY = ["URL", "arXiv id", "DOI", "ISBN", "repository"]
+
+
+def how_named(keys: WorkKeys, source: Any) -> str:
+    """How a catalogued source (anything with url, arxiv_id, doi, isbn and repository) shares
+    a key with the work, most specific first, or "" when it does not."""
+    if keys.url and source.url.casefold() in {u.casefold() for u in keys.url_variants}:
+        return "URL"
+    for reason, mine, theirs in (
+        ("arXiv id", keys.arxiv, source.arxiv_id),
+        ("DOI", keys.doi, source.doi.lower()),
+        ("ISBN", keys.isbn, source.isbn),
+        ("repository", keys.repository.lower(), source.repository.lower()),
+    ):
+        if mine and mine == theirs:
+            return reason
+    return ""
 
 
 def work_keys_or_empty(text: str) -> WorkKeys:

@@ -15,8 +15,9 @@ from django.db import connection
 from django.db.models import Q
 from django.db.models.functions import Greatest
 
-from catalog.identity import WorkKeys, work_keys, work_keys_or_empty
+from catalog.identity import NAMED_BY, WorkKeys, how_named, work_keys, work_keys_or_empty
 from catalog.models import ListEntry, Source
+from catalog.querysets import identity_filter, url_filter
 from catalog.urlcanon import InvalidURL
 
 from .models import Proposal
@@ -30,7 +31,6 @@ SIMILAR_TITLE_LIMIT = 5
 _STOP_WORDS = {"the", "and", "for", "with", "from", "into", "that", "this", "your", "what", "how"}
 _SOURCE_COLUMNS = ("id", "slug", "title", "aliases", "kind", "url", "evidence_implementation_url")
 _IDENTIFIERS = ("arxiv_id", "doi", "isbn", "repository")
-_MATCH_ORDER = ["URL", "arXiv id", "DOI", "ISBN", "repository"]
 
 
 @dataclass
@@ -84,64 +84,30 @@ def find_duplicates(
     return report
 
 
-def _url_filter(field_name: str, keys: WorkKeys) -> Q:
-    """The URL in any of its stored spellings, letter case aside (hosts and GitHub names
-    ignore it, and readers retype it)."""
-    match = Q(pk__in=[])
-    for variant in keys.url_variants:
-        match |= Q(**{f"{field_name}__iexact": variant})
-    return match
-
-
-def _source_match(source: Source, keys: WorkKeys) -> str:
-    """How a candidate names the same work, most specific first, or ""."""
-    if keys.url and source.url.casefold() in {u.casefold() for u in keys.url_variants}:
-        return "URL"
-    for reason, mine, theirs in (
-        ("arXiv id", keys.arxiv, source.arxiv_id),
-        ("DOI", keys.doi, source.doi.lower()),
-        ("ISBN", keys.isbn, source.isbn),
-        ("repository", keys.repository.lower(), source.repository.lower()),
-    ):
-        if mine and mine == theirs:
-            return reason
-    return ""
-
-
 def _match_by_identifiers(report: DuplicateReport, keys: WorkKeys) -> None:
     """One query: the same URL, arXiv id, DOI, ISBN or repository, or a paper this repository
     implements."""
-    match = _url_filter("url", keys) | _url_filter("evidence_implementation_url", keys)
-    if keys.arxiv:
-        match |= Q(arxiv_id=keys.arxiv)
-    if keys.doi:
-        match |= Q(doi__iexact=keys.doi)
-    if keys.isbn:
-        match |= Q(isbn=keys.isbn)
-    if keys.repository:
-        match |= Q(repository__iexact=keys.repository)
-    candidates = list(Source.objects.filter(match).only(*_SOURCE_COLUMNS, *_IDENTIFIERS)[:20])
-    ranked = sorted(
+    match = identity_filter(keys) | url_filter("evidence_implementation_url", keys)
+    candidates = Source.objects.filter(match).only(*_SOURCE_COLUMNS, *_IDENTIFIERS)[:20]
+    named = sorted(
         (
-            (_MATCH_ORDER.index(reason), source, reason)
+            (NAMED_BY.index(how), source.pk, source, how)
             for source in candidates
-            if (reason := _source_match(source, keys))
+            if (how := how_named(keys, source))
         ),
-        key=lambda found: found[0],
     )
-    if ranked:
-        _, report.source, report.matched_by = ranked[0]
+    if named:
+        _, _, report.source, report.matched_by = named[0]
+    variants = {variant.casefold() for variant in keys.url_variants}
     for source in candidates:
-        implemented = source.evidence_implementation_url.casefold() in {
-            variant.casefold() for variant in keys.url_variants
-        }
+        implemented = source.evidence_implementation_url.casefold() in variants
         if implemented and source != report.source and source not in report.implements:
             report.implements.append(source)
 
 
 def _open_proposal(keys: WorkKeys, title: str, exclude: Proposal | None) -> Proposal | None:
     """One query: an open proposal sharing a key with this work, or with its title."""
-    match = _url_filter("url", keys)
+    match = url_filter("url", keys)
     for value in (keys.arxiv, keys.doi, keys.repository, keys.openreview):
         if value:
             match |= Q(url__icontains=value)
