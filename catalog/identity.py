@@ -40,8 +40,8 @@ class InvalidIdentifier(ValueError):
 class WorkKeys:
     """Every name of one work that a string revealed; empty strings where it revealed none."""
 
-    url: str = ""  # the canonical URL, as stored (keeps `www.`)
-    canonical_url: str = ""  # the URL as compared: without `www.`
+    url: str = ""  # the canonical URL, as stored (keeps `www.` and the scheme)
+    canonical_url: str = ""  # the URL as compared: https, without `www.`
     arxiv: str = ""
     doi: str = ""
     isbn: str = ""
@@ -67,7 +67,10 @@ class WorkKeys:
         """The stored spellings this URL may have: with and without `www.`."""
         if not self.url:
             return []
-        variants = {self.url, self.canonical_url, _with_www(self.canonical_url)}
+        plain = self.canonical_url.removeprefix("https://")
+        variants = {self.url} | {
+            f"{scheme}://{www}{plain}" for scheme in ("https", "http") for www in ("", "www.")
+        }
         if self.openreview:
             variants |= {f"https://openreview.net/{page}?id={self.openreview}" for page in _PAGES}
         return sorted(variants)
@@ -76,14 +79,10 @@ class WorkKeys:
         return bool(self.keys)
 
 
-def _with_www(url: str) -> str:
-    scheme, _, rest = url.partition("://")
-    return f"{scheme}://www.{rest}"
-
-
-def _without_www(url: str) -> str:
-    scheme, _, rest = url.partition("://")
-    return f"{scheme}://{rest.removeprefix('www.')}"
+def _compared(url: str) -> str:
+    """A page is the same over http and https, with and without `www.`."""
+    _, _, rest = url.partition("://")
+    return f"https://{rest.removeprefix('www.')}"
 
 
 def normalise_arxiv(text: str) -> str:
@@ -162,7 +161,7 @@ def _url_keys(url: str) -> WorkKeys:
         paper = arxiv_doi["id"]
     return WorkKeys(
         url=url,
-        canonical_url=_without_www(url),
+        canonical_url=_compared(url),
         arxiv=paper,
         doi=doi,
         repository=repository,
