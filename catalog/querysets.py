@@ -30,7 +30,7 @@ def identity_filter(keys: WorkKeys) -> Q:
     if keys.arxiv:
         match |= Q(arxiv_id=keys.arxiv)
     if keys.doi:
-        match |= Q(doi__iexact=keys.doi)
+        match |= Q(doi=keys.doi)  # stored lower-case, so the index serves it
     if keys.isbn:
         match |= Q(isbn=keys.isbn)
     if keys.repository:

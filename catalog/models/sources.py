@@ -313,7 +313,7 @@ class Source(models.Model):
         stored too, so lookups by identifier find sources whose file gave only a URL."""
         keys = work_keys_or_empty(self.url)
         self.arxiv_id = self.arxiv_id or keys.arxiv
-        self.doi = self.doi or keys.doi
+        self.doi = (self.doi or keys.doi).lower()  # DOIs ignore case; lookups compare lower
         if keys.is_repository_root:
             self.repository = self.repository or keys.repository
 
