@@ -65,7 +65,19 @@ class SourceAdmin(admin.ModelAdmin):
         LinkHealthFilter,
         ReverificationFilter,
     ]
-    search_fields = ["title", "url", "authors", "aliases", "venue", "slug"]
+    search_fields = [
+        "title",
+        "full_title",
+        "url",
+        "authors",
+        "aliases",
+        "venue",
+        "slug",
+        "arxiv_id",
+        "doi",
+        "isbn",
+        "repository",
+    ]
     autocomplete_fields = ["topics", "related", "replaced_by"]
     prepopulated_fields = {"slug": ["title"]}
     readonly_fields = ["created", "updated", *LINK_HEALTH_FIELDS]
@@ -94,7 +106,20 @@ class SourceAdmin(admin.ModelAdmin):
 
     fieldsets = [
         (None, {"fields": ["title", "slug", "url", "kind", "basis", "status"]}),
-        ("Citation", {"fields": ["authors", "venue", "year"]}),
+        ("Citation", {"fields": ["full_title", "authors", "venue", "year"]}),
+        (
+            "Identifiers",
+            {
+                "fields": [
+                    "arxiv_id",
+                    "doi",
+                    "isbn",
+                    "repository",
+                    "verified_from_url",
+                    "verified_from_date",
+                ]
+            },
+        ),
         ("Placement", {"fields": ["tier", "topics", "verified_on", "awaiting_evidence"]}),
         (
             "Frontier evidence",

@@ -6,8 +6,10 @@ import re
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
+from .catalog_identifiers import first_shared_key, identifier_fields
 from .urlcanon import InvalidURL, canonical_url
 
+AUTHORS_MAX_LENGTH = 3000
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 KINDS = {
     "paper",
@@ -146,9 +148,13 @@ class Validator:
                 row.fail("url", f"{url} is also source '{urls[url]}'")
             if url:
                 urls[url] = slug
-            fields = _source_fields(row, url, tiers, topic_slugs)
+            fields = _source_fields(row, url, tiers, topic_slugs) | identifier_fields(row, url)
             out.append({"slug": slug, "title": title, "url": url} | fields)
         self._check_source_references(out)
+        if shared := first_shared_key(out):
+            index, field, key, other = shared
+            entry = f"source '{out[index]['slug']}'"
+            self.fail("sources", index, entry, field, f"{key} is also source '{other}'")
         return out
 
     def _check_source_references(self, sources: list[CatalogItem]) -> None:
@@ -262,7 +268,7 @@ def _source_fields(row: _Row, url: str, tiers: set[str], topic_slugs: set[str]) 
     return {
         "kind": kind,
         "basis": basis,
-        "authors": row.text("authors", max_length=300),
+        "authors": row.text("authors", max_length=AUTHORS_MAX_LENGTH),
         "venue": row.text("venue", max_length=300),
         "year": year,
         "tier": tier,

@@ -31,7 +31,8 @@ JOURNAL = re.compile(
     re.IGNORECASE,
 )
 REPORT = re.compile(r"\b(technical report|tech report)\b", re.IGNORECASE)
-ET_AL = re.compile(r",?\s*et al\.?", re.IGNORECASE)
+# "X et al." in short records; the full lists of long papers end with ", and others".
+ET_AL = re.compile(r",?\s*\b(?:et al\b\.?|and others\s*$)", re.IGNORECASE)
 EDITORS = re.compile(r"\(eds?\.\)", re.IGNORECASE)
 NAME_SEPARATOR = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*")
 ORGANISATION_WORDS = re.compile(
@@ -72,7 +73,21 @@ class Citation:
 
     @property
     def title(self):
-        return self.source.title
+        """The full published title where the catalog has one; the display title otherwise."""
+        return self.source.full_title or self.source.title
+
+    @property
+    def short_title(self):
+        """The catalog's display title, when it differs from the full title."""
+        return self.source.title if self.source.shows_full_title else ""
+
+    @property
+    def doi(self):
+        return self.source.doi
+
+    @property
+    def isbn(self):
+        return self.source.isbn
 
     @property
     def year(self):
@@ -116,7 +131,7 @@ def classify(source):
         accessed=source.verified_on or (source.updated.date() if source.updated else None),
     )
     match = ARXIV_ID.search(source.url or "")
-    citation.arxiv_id = match["id"] if match else ""
+    citation.arxiv_id = source.arxiv_id or (match["id"] if match else "")
     Kind = Source.Kind
     if source.kind == Kind.PAPER:
         if venue and CONFERENCE.search(venue):
@@ -233,6 +248,8 @@ def bibtex_entry(citation, key):
     add("author", " and ".join(names))
     # Double braces keep the title's capitalisation (acronyms, product names) in every style.
     add("title", "{" + latex(citation.title) + "}")
+    if citation.short_title:
+        add("shorttitle", "{" + latex(citation.short_title) + "}")
     if citation.container_field == "howpublished":
         add("howpublished", latex(citation.container))
     elif citation.container_field:
@@ -240,9 +257,11 @@ def bibtex_entry(citation, key):
     add("publisher", latex(citation.publisher))
     add("institution", latex(citation.institution))
     add("year", str(citation.year) if citation.year else "")
+    add("doi", _url(citation.doi))
+    add("isbn", citation.isbn)
     if citation.arxiv_id:
         add("eprint", citation.arxiv_id)
-        add("archiveprefix", "arXiv")
+        add("archivePrefix", "arXiv")
     if citation.url:
         add("url", _url(citation.url))
         if citation.bibtex_type == "misc" and citation.container_field != "howpublished":
@@ -272,6 +291,12 @@ def _csl_name(person):
 
 def csl_item(citation, key):
     item = {"id": key, "type": citation.csl_type, "title": citation.title}
+    if citation.short_title:
+        item["title-short"] = citation.short_title
+    if citation.doi:
+        item["DOI"] = citation.doi
+    if citation.isbn:
+        item["ISBN"] = citation.isbn
     if citation.authors:
         item["author"] = [_csl_name(person) for person in citation.authors]
     if citation.year:

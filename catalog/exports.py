@@ -93,6 +93,24 @@ def _entries_by_source() -> dict[int, list[CatalogItem]]:
     return entries
 
 
+def _record(source: Source) -> CatalogItem:
+    """The full record and identifiers, under the catalog file's own keys."""
+    verified_from = None
+    if source.verified_from_url:
+        verified_from = {
+            "url": source.verified_from_url,
+            "on": _date(source.verified_from_date),
+        }
+    return {
+        "full_title": source.full_title,
+        "arxiv": source.arxiv_id,
+        "doi": source.doi,
+        "isbn": source.isbn,
+        "repository": source.repository,
+        "verified_from": verified_from,
+    }
+
+
 def _sources() -> list[CatalogItem]:
     entries = _entries_by_source()
     sources = Source.objects.select_related("tier", "replaced_by").prefetch_related(
@@ -118,6 +136,7 @@ def _sources() -> list[CatalogItem]:
             "status": s.status,
             "awaiting_evidence": s.awaiting_evidence,
             "verified_on": _date(s.verified_on),
+            **_record(s),
             "entries": entries[s.pk],
         }
         for s in sources.order_by("slug")

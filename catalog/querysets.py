@@ -8,14 +8,47 @@ from typing import TYPE_CHECKING, Any
 from django.db import models
 from django.db.models import Aggregate, Count, Q
 
+from .identity import NAMED_BY, WorkKeys, how_named
+
 if TYPE_CHECKING:
     # Also named, quoted, in the QuerySet["..."] bases, which linters do not read as annotations.
     from .models import ReadingList, Source, Tier, Topic  # noqa: F401
 
 
+def url_filter(field_name: str, keys: WorkKeys) -> Q:
+    """The URL in any of its stored spellings, letter case aside (hosts and GitHub names
+    ignore it, and readers retype it)."""
+    match = Q(pk__in=[])
+    for variant in keys.url_variants:
+        match |= Q(**{f"{field_name}__iexact": variant})
+    return match
+
+
+def identity_filter(keys: WorkKeys) -> Q:
+    """Sources sharing any key with the work: URL, arXiv id, DOI, ISBN or repository."""
+    match = url_filter("url", keys)
+    if keys.arxiv:
+        match |= Q(arxiv_id=keys.arxiv)
+    if keys.doi:
+        match |= Q(doi=keys.doi)  # stored lower-case, so the index serves it
+    if keys.isbn:
+        match |= Q(isbn=keys.isbn)
+    if keys.repository:
+        match |= Q(repository__iexact=keys.repository)
+    return match
+
+
 class SourceQuerySet(models.QuerySet["Source"]):
     def published(self) -> SourceQuerySet:
         return self.filter(status="published")
+
+    def identified_by(self, keys: WorkKeys) -> list[tuple[Source, str]]:
+        """The sources the work's keys name, with how, most specific match first (one query)."""
+        found = [(source, how_named(keys, source)) for source in self.filter(identity_filter(keys))]
+        return sorted(
+            ((source, how) for source, how in found if how),
+            key=lambda pair: (NAMED_BY.index(pair[1]), pair[0].pk),
+        )
 
     def for_cards(self) -> SourceQuerySet:
         """Everything a source card shows (cards show no topics), in one query."""

@@ -28,6 +28,17 @@ SOURCE_FIELDS = [
     "awaiting_evidence",
     "verified_on",
 ]
+# The full record and identifiers: a validated file always has them; a document built without
+# them (a test's, a script's) leaves the stored values alone.
+RECORD_FIELDS = [
+    "full_title",
+    "arxiv_id",
+    "doi",
+    "isbn",
+    "repository",
+    "verified_from_url",
+    "verified_from_date",
+]
 
 
 @dataclass
@@ -150,6 +161,7 @@ def _load_sources(
     sources = {}
     for s in items:
         values = {name: s[name] for name in SOURCE_FIELDS} | {"tier": tiers[s["tier"]]}
+        values |= {name: s[name] for name in RECORD_FIELDS if name in s}
         wanted_topics = {topics[slug].pk for slug in s["topics"]}
         source = existing.get(s["slug"])
         if source is None:

@@ -1,8 +1,13 @@
 """One canonical form for every URL that enters the catalog (loader, admin, proposals, checks).
 
 Two spellings of the same work must compare equal, so duplicates are caught wherever a URL
-arrives: scheme and host case, default ports, a trailing slash, and arXiv's abs/pdf/html pages
-with or without a version suffix all collapse to one string.
+arrives: scheme and host case, default ports, a trailing slash, tracking parameters, fragments,
+and arXiv's abs/pdf/html pages with or without a version suffix all collapse to one string.
+The `www.` of a host is kept here, because some sites answer only on it; catalog.identity
+compares URLs without it.
+
+Hostile input (an out-of-range port, an unclosed IPv6 bracket, control characters) raises
+InvalidURL with a reason a form can show, never anything else.
 """
 
 import re
@@ -12,11 +17,54 @@ _ARXIV_HOSTS = {"arxiv.org", "www.arxiv.org", "export.arxiv.org"}
 _ARXIV_PATH = re.compile(
     r"^/(?:abs|pdf|html)/(?P<id>\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?(?:\.pdf)?/?$"
 )
-_DEFAULT_PORTS = {"http": "80", "https": "443"}
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+# Parameters that say how a reader arrived, never which page they reached.
+_TRACKING_NAMES = {
+    "fbclid",
+    "gclid",
+    "dclid",
+    "gbraid",
+    "wbraid",
+    "msclkid",
+    "yclid",
+    "igshid",
+    "twclid",
+    "ref",
+    "ref_src",
+    "ref_url",
+    "_hsenc",
+    "_hsmi",
+    "mkt_tok",
+    "spm",
+}
+_TRACKING_PREFIXES = ("utm_", "mc_", "pk_", "hsa_", "oly_")
 
 
 class InvalidURL(ValueError):
     pass
+
+
+def _is_tracking(pair: str) -> bool:
+    name = pair.split("=", 1)[0].lower()
+    return name in _TRACKING_NAMES or name.startswith(_TRACKING_PREFIXES)
+
+
+def without_tracking(query: str) -> str:
+    """The query string without tracking parameters, the others untouched and in order."""
+    return "&".join(pair for pair in query.split("&") if pair and not _is_tracking(pair))
+
+
+def _host(scheme: str, netloc_host: str | None, port: int | None) -> str:
+    if not netloc_host:
+        raise InvalidURL("Enter an absolute http:// or https:// URL.")
+    host = netloc_host.lower().rstrip(".")
+    if not host or any(ch in host for ch in "/\\@[]%"):
+        raise InvalidURL("The address has no valid host name.")
+    if ":" in host:
+        host = f"[{host}]"  # an IPv6 literal keeps its brackets
+    if port is not None and port != _DEFAULT_PORTS[scheme]:
+        host = f"{host}:{port}"
+    return host
 
 
 def canonical_url(raw: str) -> str:
@@ -30,13 +78,22 @@ def canonical_url(raw: str) -> str:
         return ""
     if any(ch.isspace() for ch in url):
         raise InvalidURL("A URL may not contain spaces.")
-    parts = urlsplit(url)
-    scheme = parts.scheme.lower()
-    if scheme not in _DEFAULT_PORTS or not parts.hostname:
-        raise InvalidURL("Enter an absolute http:// or https:// URL.")
-    host = parts.hostname.lower()
-    if parts.port and str(parts.port) != _DEFAULT_PORTS[scheme]:
-        host = f"{host}:{parts.port}"
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in url):
+        raise InvalidURL("A URL may not contain control characters.")
+    try:
+        parts = urlsplit(url)
+        scheme = parts.scheme.lower()
+        if scheme not in _DEFAULT_PORTS:
+            raise InvalidURL("Enter an absolute http:// or https:// URL.")
+        port = parts.port
+        hostname = parts.hostname
+    except ValueError as exc:  # urlsplit's own complaints: bad port, unclosed bracket
+        if isinstance(exc, InvalidURL):
+            raise
+        raise InvalidURL(f"This is not a valid web address ({exc}).") from exc
+    if port == 0:
+        raise InvalidURL("This is not a valid web address (port 0).")
+    host = _host(scheme, hostname, port)
     if host in _ARXIV_HOSTS and (match := _ARXIV_PATH.match(parts.path)):
         return f"https://arxiv.org/abs/{match['id']}"
     path = parts.path
@@ -44,7 +101,7 @@ def canonical_url(raw: str) -> str:
         path = path.rstrip("/")
     if path == "/":
         path = ""
-    return urlunsplit((scheme, host, path, parts.query, ""))
+    return urlunsplit((scheme, host, path, without_tracking(parts.query), ""))
 
 
 def canonical_url_or_error(raw: str) -> tuple[str, str]:

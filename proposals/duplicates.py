@@ -15,10 +15,11 @@ from django.db import connection
 from django.db.models import Q
 from django.db.models.functions import Greatest
 
+from catalog.identity import NAMED_BY, WorkKeys, how_named, work_keys, work_keys_or_empty
 from catalog.models import ListEntry, Source
-from catalog.urlcanon import InvalidURL, canonical_url
+from catalog.querysets import identity_filter, url_filter
+from catalog.urlcanon import InvalidURL
 
-from .identifiers import identify, is_repository_url, normalise_arxiv, normalise_doi
 from .models import Proposal
 
 SIMILAR_TITLE_RATIO = 0.6
@@ -29,6 +30,7 @@ SIMILAR_TITLE_CANDIDATES = 200
 SIMILAR_TITLE_LIMIT = 5
 _STOP_WORDS = {"the", "and", "for", "with", "from", "into", "that", "this", "your", "what", "how"}
 _SOURCE_COLUMNS = ("id", "slug", "title", "aliases", "kind", "url", "evidence_implementation_url")
+_IDENTIFIERS = ("arxiv_id", "doi", "isbn", "repository")
 
 
 @dataclass
@@ -56,21 +58,23 @@ class DuplicateReport:
 def find_duplicates(
     *, url: str = "", title: str = "", exclude_proposal: Proposal | None = None
 ) -> DuplicateReport:
-    """Is this work already in the catalog or proposed, and which catalogued names look alike?"""
+    """Is this work already in the catalog or proposed, and which catalogued names look alike?
+
+    `url` may be any URL or identifier (catalog.identity); a pending proposal counts as a
+    duplicate by any of its keys or by its title."""
     report = DuplicateReport()
-    identifier = identify(url)
-    if identifier is not None and identifier.kind in ("arxiv", "doi"):
-        url = identifier.url  # a bare arXiv id or DOI names the same work as its URL
+    keys = WorkKeys()
     if url:
         try:
-            report.url = canonical_url(url)
+            keys = work_keys(url)
         except InvalidURL as exc:
             report.invalid = str(exc)
-    if report.url:
-        _match_by_identifiers(report)
-        report.proposal = _open_proposal(report.url, exclude_proposal)
+        report.url = keys.url
+    if keys:
+        _match_by_identifiers(report, keys)
+    report.proposal = _open_proposal(keys, title, exclude_proposal)
     if title:
-        repository = bool(report.url) and is_repository_url(report.url)
+        repository = bool(keys.repository)
         for match in similar_titles(title, exclude=report.source):
             if repository and match.source.kind != Source.Kind.REPOSITORY:
                 if match.source not in report.implements:
@@ -80,48 +84,55 @@ def find_duplicates(
     return report
 
 
-def _identifier_filter(url: str) -> tuple[Q, str, str]:
-    doi, paper = normalise_doi(url), normalise_arxiv(url)
-    match = Q(url=url) | Q(evidence_implementation_url=url)
-    if doi:
-        match |= Q(url__icontains=doi)
-    if paper:
-        match |= Q(url=f"https://arxiv.org/abs/{paper}")
-    return match, doi, paper
-
-
-def _match_by_identifiers(report: DuplicateReport) -> None:
-    """One query: the same URL, DOI or arXiv id, or a paper this repository implements."""
-    match, doi, paper = _identifier_filter(report.url)
-    for source in Source.objects.filter(match).only(*_SOURCE_COLUMNS)[:20]:
-        if source.url == report.url:
-            report.source, report.matched_by = source, "URL"
-        elif paper and normalise_arxiv(source.url) == paper:
-            report.source, report.matched_by = source, "arXiv id"
-        elif doi and normalise_doi(source.url) == doi:
-            report.source, report.matched_by = source, "DOI"
-        elif source.evidence_implementation_url == report.url:
+def _match_by_identifiers(report: DuplicateReport, keys: WorkKeys) -> None:
+    """One query: the same URL, arXiv id, DOI, ISBN or repository, or a paper this repository
+    implements."""
+    match = identity_filter(keys) | url_filter("evidence_implementation_url", keys)
+    candidates = Source.objects.filter(match).only(*_SOURCE_COLUMNS, *_IDENTIFIERS)[:20]
+    named = sorted(
+        (
+            (NAMED_BY.index(how), source.pk, source, how)
+            for source in candidates
+            if (how := how_named(keys, source))
+        ),
+    )
+    if named:
+        _, _, report.source, report.matched_by = named[0]
+    variants = {variant.casefold() for variant in keys.url_variants}
+    for source in candidates:
+        implemented = source.evidence_implementation_url.casefold() in variants
+        if implemented and source != report.source and source not in report.implements:
             report.implements.append(source)
-        if report.source is not None:
-            break
 
 
-def _open_proposal(url: str, exclude: Proposal | None) -> Proposal | None:
-    doi, paper = normalise_doi(url), normalise_arxiv(url)
-    match = Q(url=url)
-    if doi:
-        match |= Q(url__icontains=doi)
-    if paper:
-        match |= Q(url=f"https://arxiv.org/abs/{paper}")
+def _open_proposal(keys: WorkKeys, title: str, exclude: Proposal | None) -> Proposal | None:
+    """One query: an open proposal sharing a key with this work, or with its title."""
+    match = url_filter("url", keys)
+    for value in (keys.arxiv, keys.doi, keys.repository, keys.openreview):
+        if value:
+            match |= Q(url__icontains=value)
+    wanted_titles = _title_forms(title)
+    if words := _significant_words(title):
+        match |= Q(title__icontains=max(words, key=len))
+    elif title.strip():
+        match |= Q(title__iexact=title.strip())
     proposals = Proposal.objects.open().filter(match).select_related("proposer")
     if exclude is not None:
         proposals = proposals.exclude(pk=exclude.pk)
-    for proposal in proposals[:20]:
-        if proposal.url == url or (doi and normalise_doi(proposal.url) == doi):
+    wanted_keys = {key.casefold() for key in keys.keys}
+    by_title = None
+    for proposal in proposals.order_by("pk")[:50]:
+        theirs = {key.casefold() for key in work_keys_or_empty(proposal.url).keys}
+        if wanted_keys & theirs:
             return proposal
-        if paper and normalise_arxiv(proposal.url) == paper:
-            return proposal
-    return None
+        if by_title is None and wanted_titles & _title_forms(proposal.title):
+            by_title = proposal
+    return by_title
+
+
+def _title_forms(title: str) -> set[str]:
+    """A title and its main title, case and punctuation ignored."""
+    return {form for form in (_normal(title), _normal(_main_title(title))) if form}
 
 
 def _normal(text: str) -> str:

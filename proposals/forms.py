@@ -5,6 +5,7 @@ from django.core.validators import URLValidator
 from django.urls import reverse
 from django.utils.text import slugify
 
+from catalog.identity import work_keys_or_empty
 from catalog.models import Source, Tier, Topic
 from catalog.models.sources import MAX_YEAR, MIN_YEAR
 from catalog.urlcanon import InvalidURL, canonical_url
@@ -23,7 +24,6 @@ from .fields import (
     groups,
     missing_for_tier,
 )
-from .identifiers import identify
 from .models import PRIMARY_BASES, REASON_MAX_LENGTH, URL_MAX_LENGTH, MaintainerAlert, Proposal
 
 _http_url = URLValidator(schemes=["http", "https"])
@@ -31,9 +31,8 @@ _http_url = URLValidator(schemes=["http", "https"])
 
 def clean_proposed_url(raw: str | None) -> str:
     url = (raw or "").strip()
-    identifier = identify(url)
-    if identifier is not None and identifier.kind in ("arxiv", "doi"):
-        url = identifier.url
+    if len(url) <= URL_MAX_LENGTH:
+        url = work_keys_or_empty(url).url or url  # a bare arXiv id or DOI becomes its URL
     if len(url) > URL_MAX_LENGTH:
         raise forms.ValidationError(
             f"A URL can be at most {URL_MAX_LENGTH:,} characters; this one has {len(url):,}."
@@ -151,7 +150,9 @@ class ProposalForm(forms.ModelForm):
     def clean_url(self):
         url = clean_proposed_url(self.cleaned_data.get("url"))
         self.duplicates = find_duplicates(
-            url=url, exclude_proposal=self.instance if self.instance.pk else None
+            url=url,
+            title=str(self.data.get("title") or ""),
+            exclude_proposal=self.instance if self.instance.pk else None,
         )
         if self.duplicates.source:
             raise forms.ValidationError(

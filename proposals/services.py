@@ -261,6 +261,26 @@ def _accepted_values(proposal: Proposal, overrides: dict[str, Any]) -> dict[str,
     return values
 
 
+def _refuse_duplicate_of(source: Source, proposal: Proposal) -> None:
+    """A work already catalogued or proposed under any of its keys (URL, arXiv id, DOI,
+    repository) is not accepted a second time."""
+    report = find_duplicates(url=source.url, exclude_proposal=proposal)
+    if report.source is not None:
+        raise ValidationError(
+            {
+                "url": f"This work is already in the catalog as “{report.source.title}” "
+                f"(same {report.matched_by})."
+            }
+        )
+    if report.proposal is not None:
+        raise ValidationError(
+            {
+                "url": f"This work is also proposed as “{report.proposal.title}”, "
+                "waiting for a decision."
+            }
+        )
+
+
 @transaction.atomic
 def accept_proposal(
     *,
@@ -288,8 +308,7 @@ def accept_proposal(
     )
     source.slug = unique_slug(source.title)
     source.full_clean(exclude=["topics", "related"])
-    if source.url and Source.objects.filter(url=source.url).exists():
-        raise ValidationError({"url": "A source with this URL is already in the catalog."})
+    _refuse_duplicate_of(source, proposal)
     source.save()
     source.topics.set(topics)
     record_change(

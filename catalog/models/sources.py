@@ -5,6 +5,15 @@ from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
 
+from ..catalog_document import AUTHORS_MAX_LENGTH
+from ..identity import (
+    InvalidIdentifier,
+    check_arxiv,
+    check_doi,
+    check_isbn,
+    check_repository,
+    work_keys_or_empty,
+)
 from ..querysets import ReadingListQuerySet, SourceQuerySet, TierQuerySet, TopicQuerySet
 from ..urlcanon import canonical_url_or_error
 
@@ -154,7 +163,14 @@ class Source(models.Model):
     url = models.URLField(max_length=2000, blank=True, verbose_name="URL")
     kind = models.CharField(max_length=20, choices=Kind)
     basis = models.CharField(max_length=20, choices=Basis, default=Basis.NONE)
-    authors = models.CharField(max_length=300, blank=True)
+    full_title = models.CharField(
+        max_length=500, blank=True, help_text="The full published title, when the title is short."
+    )
+    authors = models.CharField(
+        max_length=AUTHORS_MAX_LENGTH,
+        blank=True,
+        help_text='Every author, comma-separated; a list over 25 may end with "and others".',
+    )
     venue = models.CharField(max_length=300, blank=True)
     year = models.PositiveSmallIntegerField(null=True, blank=True)
     summary = models.TextField(blank=True)
@@ -172,6 +188,23 @@ class Source(models.Model):
         default=False, help_text="A frontier topic with no primary source yet."
     )
     verified_on = models.DateField(null=True, blank=True)
+    # The identifiers a work goes by besides its URL (catalog.identity); filled from the URL
+    # when it names one, so every lookup reads these columns.
+    arxiv_id = models.CharField("arXiv id", max_length=40, blank=True, db_index=True)
+    doi = models.CharField("DOI", max_length=200, blank=True, db_index=True)
+    isbn = models.CharField(
+        "ISBN", max_length=13, blank=True, db_index=True, help_text="Stored as ISBN-13."
+    )
+    repository = models.CharField(
+        max_length=140,
+        blank=True,
+        db_index=True,
+        help_text="GitHub owner/name, only on the source that is the repository.",
+    )
+    verified_from_url = models.URLField(
+        "facts checked at", max_length=2000, blank=True, help_text="The public record checked."
+    )
+    verified_from_date = models.DateField("facts checked on", null=True, blank=True)
     # A frontier source enters the core only once all three kinds of evidence exist.
     evidence_spec_url = models.URLField(
         "specification or paper",
@@ -235,6 +268,10 @@ class Source(models.Model):
     def __str__(self):
         return self.title
 
+    def save(self, *args, **kwargs):
+        self.fill_identifiers_from_url()
+        super().save(*args, **kwargs)
+
     def get_absolute_url(self):
         return reverse("catalog:source-detail", args=[self.slug])
 
@@ -247,12 +284,42 @@ class Source(models.Model):
             errors["year"] = f"Enter a year between {MIN_YEAR} and {MAX_YEAR}."
         if self.tier_id and self.tier.is_frontier and not self.verified_on:
             errors["verified_on"] = "Frontier entries must carry a verified-on date."
+        errors |= self._clean_identifiers()
         if self.awaiting_evidence and self.url:
             errors["url"] = "A source awaiting evidence has no URL yet."
         if self.replaced_by_id and self.replaced_by_id == self.pk:
             errors["replaced_by"] = "A source cannot replace itself."
         if errors:
             raise ValidationError(errors)
+
+    def _clean_identifiers(self) -> dict[str, str]:
+        errors = {}
+        checks = {
+            "arxiv_id": check_arxiv,
+            "doi": check_doi,
+            "isbn": check_isbn,
+            "repository": check_repository,
+        }
+        for name, check in checks.items():
+            value = getattr(self, name).strip()
+            try:
+                setattr(self, name, check(value) if value else "")
+            except InvalidIdentifier as exc:
+                errors[name] = f"{str(exc)[0].upper()}{str(exc)[1:]}."
+        return errors
+
+    def fill_identifiers_from_url(self) -> None:
+        """Identifiers the URL names (an arXiv page, a DOI page, the repository itself) are
+        stored too, so lookups by identifier find sources whose file gave only a URL."""
+        keys = work_keys_or_empty(self.url)
+        self.arxiv_id = self.arxiv_id or keys.arxiv
+        self.doi = (self.doi or keys.doi).lower()  # DOIs ignore case; lookups compare lower
+        if keys.is_repository_root:
+            self.repository = self.repository or keys.repository
+
+    @property
+    def shows_full_title(self) -> bool:
+        return bool(self.full_title) and self.full_title.casefold() != self.title.casefold()
 
     @property
     def is_primary(self):

@@ -13,6 +13,7 @@ from django.utils.html import format_html
 from ..models import Source
 from .backend import SUGGESTIONS, Backend, Suggestion, cards, marked_title, set_marked_title
 from .facets import Facets, YearChart
+from .identifiers import first_on_page, identified_source_ids
 from .parsing import ParsedQuery, SearchParams, chosen_sort, parse_query
 from .postgres import PostgresBackend
 from .sqlite import ContainsBackend
@@ -157,11 +158,15 @@ def search_sources(params: SearchParams, *, using: str = "default") -> SearchPag
         ids = list(ordered[page.start_index() - 1 : page.end_index()])
     else:
         ids = []
+    # A query that is an identifier (an arXiv id, a DOI…) finds its source first.
+    if (identified := identified_source_ids(params.q, using)) and page.number == 1:
+        ids = first_on_page(identified, list(ids))
+        paginator.count = max(facets.total, len(set(ids)))
     sources = backend.result_cards(ids, query, using)
     tell_apart(sources)
     page.object_list = sources
     suggestions: list[Suggestion] = []
-    if not facets.total and query:
+    if not facets.total and not identified and query:
         # A source the query names but for one word ("pmpp book"), then the closest titles
         # across the whole catalog: the filters may be what hid them.
         found = named_in_part(query, using) + backend.suggestions(query, using)

@@ -4,9 +4,9 @@ number of queries whatever the number of entries."""
 import re
 from dataclasses import dataclass
 
+from catalog.identity import work_keys, work_keys_or_empty
 from catalog.models import ListEntry, Source
-from catalog.urlcanon import InvalidURL, canonical_url
-from proposals.identifiers import normalise_arxiv, normalise_doi
+from catalog.urlcanon import InvalidURL
 
 from ..models import Bookmark
 from .entries import ImportEntry
@@ -37,18 +37,20 @@ def _main_title(text: str) -> str:
 
 
 class CatalogIndex:
-    """Every published source by each of its identifiers and names: two queries."""
+    """Every published source by each of its identity keys (catalog.identity) and names: two
+    queries."""
 
     def __init__(self):
-        self.by_url: dict[str, Source] = {}
-        self.by_doi: dict[str, Source] = {}
-        self.by_arxiv: dict[str, Source] = {}
+        self.by_key: dict[str, Source] = {}
         self.by_name: dict[str, Source] = {}
-        sources = Source.objects.published().only("id", "slug", "title", "url", "aliases")
+        sources = Source.objects.published().only(
+            "id", "slug", "title", "url", "aliases", "arxiv_id", "doi", "isbn", "repository"
+        )
         by_pk = {}
         for source in sources:
             by_pk[source.pk] = source
-            self._add_identifiers(source)
+            for key in source_keys(source):
+                self.by_key.setdefault(key, source)
             for name in (source.title, *source.alias_list):
                 self.by_name.setdefault(_name(name), source)
         labels = ListEntry.objects.exclude(label="").values_list("source_id", "label")
@@ -56,30 +58,56 @@ class CatalogIndex:
             if source_id in by_pk:
                 self.by_name.setdefault(_name(label), by_pk[source_id])
 
-    def _add_identifiers(self, source: Source) -> None:
-        if not source.url:
-            return
-        self.by_url[source.url] = source
-        if doi := normalise_doi(source.url):
-            self.by_doi[doi] = source
-        if paper := normalise_arxiv(source.url):
-            self.by_arxiv[paper] = source
-
     def find(self, entry: ImportEntry) -> tuple[Source | None, str]:
-        if entry.doi and entry.doi in self.by_doi:
-            return self.by_doi[entry.doi], "DOI"
-        if entry.arxiv and entry.arxiv in self.by_arxiv:
-            return self.by_arxiv[entry.arxiv], "arXiv id"
-        try:
-            url = canonical_url(entry.url)
-        except InvalidURL:
-            url = ""
-        if url and url in self.by_url:
-            return self.by_url[url], "URL"
+        url_keys = work_keys_or_empty(entry.url)
+        wanted = [
+            (f"doi:{entry.doi.lower()}" if entry.doi else "", "DOI"),
+            (f"arxiv:{entry.arxiv}" if entry.arxiv else "", "arXiv id"),
+        ] + [(key.casefold(), _REASONS[key.split(":", 1)[0]]) for key in url_keys.keys]
+        for key, reason in wanted:
+            if key and key in self.by_key:
+                return self.by_key[key], reason
         for name in (_name(entry.title), _name(_main_title(entry.title))):
             if name and name in self.by_name:
                 return self.by_name[name], "title"
         return None, ""
+
+
+_REASONS = {
+    "arxiv": "arXiv id",
+    "doi": "DOI",
+    "isbn": "ISBN",
+    "openreview": "OpenReview id",
+    "repository": "repository",
+    "url": "URL",
+}
+
+
+def source_keys(source: Source) -> list[str]:
+    """A source's identity keys: its stored identifiers and those its URL names."""
+    keys = [key.casefold() for key in work_keys_or_empty(source.url).keys]
+    stored = {"arxiv": source.arxiv_id, "doi": source.doi, "isbn": source.isbn}
+    keys += [f"{kind}:{value}".casefold() for kind, value in stored.items() if value]
+    if source.repository:
+        keys.append(f"repository:{source.repository}".casefold())
+    return keys
+
+
+def skip_bad_urls(entries: list[ImportEntry]) -> tuple[list[ImportEntry], list[str]]:
+    """Entries whose URL is no web address are left out, each with a line saying why; the
+    rest of the file is imported."""
+    kept, problems = [], []
+    for entry in entries:
+        try:
+            work_keys(entry.url)
+        except InvalidURL as exc:
+            name = f"“{entry.key}”" if entry.key else "this entry"
+            problems.append(
+                f"Line {entry.line}: {name} has a URL that is not valid ({exc}); skipped."
+            )
+        else:
+            kept.append(entry)
+    return kept, problems
 
 
 def match_entries(user, entries: list[ImportEntry]) -> list[Match]:

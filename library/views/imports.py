@@ -20,7 +20,7 @@ from readinglist import ratelimits
 from readinglist.views import login_required_htmx
 
 from ..imports.entries import MAX_BYTES, ImportEntry, ImportRefused, read_upload
-from ..imports.matching import match_entries
+from ..imports.matching import match_entries, skip_bad_urls
 from ..imports.parsing import parse
 from ..imports.services import add_matches
 from ..models import Bookmark
@@ -67,7 +67,9 @@ def _parse_upload(upload) -> tuple[list[ImportEntry], list[str]]:
     if upload.size > MAX_BYTES:
         size = upload.size / 1024 / 1024
         raise ImportRefused(f"The file is {size:.1f} MB; at most 5 MB can be imported.")
-    return parse(read_upload(upload.read()), upload.name or "")
+    entries, problems = parse(read_upload(upload.read()), upload.name or "")
+    entries, bad_urls = skip_bad_urls(entries)
+    return entries, problems + bad_urls
 
 
 def _preview(request, entries, problems, filename):

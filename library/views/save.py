@@ -11,6 +11,7 @@ from django.views.decorators.http import require_GET
 
 from catalog.models import Source
 from proposals.duplicates import find_duplicates
+from proposals.titles import clean_title
 from readinglist.views import login_required_htmx
 
 TITLE_MAX = 300
@@ -35,7 +36,7 @@ def bookmarklet(request: HttpRequest) -> HttpResponse:
 @login_required_htmx
 def save(request: HttpRequest) -> HttpResponse:
     url = request.GET.get("url", "").strip()[:2000]
-    title = " ".join(request.GET.get("title", "").split())[:TITLE_MAX]
+    title = clean_title(request.GET.get("title", ""))[:TITLE_MAX]
     report = find_duplicates(url=url) if url else None
     found = report.source if report is not None else None
     if found is not None and found.status == Source.Status.PUBLISHED:

@@ -3,6 +3,8 @@
 
 from html.parser import HTMLParser
 
+from ..titles import clean_title
+
 
 class _MetaParser(HTMLParser):
     def __init__(self):
@@ -41,9 +43,13 @@ def page_metadata(html: str) -> dict:
     parser.feed(html)
     parser.close()
     meta = parser.meta
+    site_name = _first(meta, "og:site_name")
+    # A scholarly page's citation_title is the work's own; other titles carry the site's name.
+    title = _first(meta, "citation_title") or clean_title(
+        _first(meta, "og:title", "dc.title") or "".join(parser.title_parts), site_name
+    )
     return {
-        "title": _first(meta, "citation_title", "og:title", "dc.title")
-        or "".join(parser.title_parts).strip(),
+        "title": title,
         "authors": meta.get("citation_author") or meta.get("author") or [],
         "date": _first(
             meta, "citation_publication_date", "citation_date", "article:published_time"

@@ -86,7 +86,7 @@ class TestEntryTypes:
         values = fields(entry)
         assert values["journal"] == "arXiv preprint arXiv:2307.08691"
         assert values["eprint"] == "2307.08691"
-        assert values["archiveprefix"] == "arXiv"
+        assert values["archivePrefix"] == "arXiv"
         item = to_csl([source])[0]
         assert item["type"] == "article"
         assert item["number"] == "arXiv:2307.08691"

@@ -1,0 +1,60 @@
+"""Imports match references by every key of a work and skip, with a message, an entry whose
+URL is no web address instead of failing the whole file."""
+
+import pytest
+
+from library.models import Bookmark
+from tests.factories import SourceFactory
+
+from .test_imports import confirm, upload
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def signed_in(client, reader):
+    client.force_login(reader)
+    return client
+
+
+def test_an_entry_with_a_hostile_url_is_skipped_and_the_rest_imported(
+    signed_in, reader, small_catalog
+):
+    flash = small_catalog["flash"]
+    flash.url = "https://arxiv.org/abs/2205.14135"
+    flash.save()
+    text = (
+        "@misc{bad, title = {Broken}, url = {http://example.com:99999/}}\n"
+        "@misc{ipv6, title = {Unclosed}, url = {http://[::1/}}\n"
+        "@article{dao, title = {FlashAttention}, eprint = {2205.14135}}\n"
+    )
+    response = upload(signed_in, "x.bib", text)
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "“bad” has a URL that is not valid" in page
+    assert "“ipv6” has a URL that is not valid" in page
+    confirm(signed_in, page)
+    assert Bookmark.objects.get(user=reader).source == flash
+
+
+def test_a_reference_to_the_arxiv_version_finds_the_paper_catalogued_at_its_venue(
+    signed_in, reader, small_catalog
+):
+    paper = SourceFactory(
+        slug="sarathi", url="https://www.usenix.org/osdi24-agrawal.pdf", arxiv_id="2403.02310"
+    )
+    text = "@misc{s, title = {Another name}, url = {https://arxiv.org/pdf/2403.02310v2}}"
+    page = upload(signed_in, "x.bib", text).content.decode()
+    assert "<td>arXiv id</td>" in page
+    confirm(signed_in, page)
+    assert Bookmark.objects.get(user=reader).source == paper
+
+
+def test_a_repository_subpage_with_tracking_finds_the_repository(signed_in, reader, small_catalog):
+    repo = SourceFactory(slug="vllm", url="https://github.com/vllm-project/vllm")
+    text = (
+        "@misc{v, title = {Engine}, url = {https://www.github.com/vllm-project/vllm/tree/main"
+        "?utm_source=x}}"
+    )
+    confirm(signed_in, upload(signed_in, "x.bib", text).content.decode())
+    assert Bookmark.objects.get(user=reader).source == repo
