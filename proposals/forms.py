@@ -26,6 +26,9 @@ from .fields import (
 from .identifiers import identify
 from .models import PRIMARY_BASES, REASON_MAX_LENGTH, URL_MAX_LENGTH, MaintainerAlert, Proposal
 
+# Each answer's label carries its requirement marker.
+FIELD_TEMPLATE = "proposals/forms/field.html"
+
 _http_url = URLValidator(schemes=["http", "https"])
 
 
@@ -50,6 +53,19 @@ def clean_proposed_url(raw: str | None) -> str:
 
 def _source_choices():
     return Source.objects.published().only("pk", "title").order_by("title")
+
+
+def requirement(answer) -> str:
+    """What the label says about an answer: required, required for some tiers, or nothing.
+    An answer asked only of the tiers that require it is simply required where it shows."""
+    if not answer.required_for:
+        return ""
+    shown_for = GROUP_TIERS.get(answer.group, PROPOSABLE_TIERS)
+    required_where_shown = answer.required_for & shown_for
+    if required_where_shown == shown_for:
+        return "required"
+    names = sorted(slug.replace("-", " ").capitalize() for slug in required_where_shown)
+    return f"required for {' and '.join(names)}"
 
 
 def _too_long(limit: int):
@@ -97,6 +113,8 @@ class ProposalForm(forms.ModelForm):
     def _ask(field, answer):
         field.label = answer.label
         field.help_text = answer.help_text
+        field.requirement = requirement(answer)
+        field.template_name = FIELD_TEMPLATE
         field.required = answer.always_required
         if answer.required_message:
             field.error_messages["required"] = answer.required_message

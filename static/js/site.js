@@ -27,7 +27,15 @@
     item.dataset.dismissScheduled = "1";
     var seconds = parseFloat(item.dataset.dismissAfter) || 10;
     window.setTimeout(function () {
-      if (item.isConnected) item.remove();
+      if (!item.isConnected) return;
+      // Focus on the Undo button would fall to the page's start; it moves to a neighbour.
+      var hadFocus = item.contains(document.activeElement);
+      var neighbour = item.nextElementSibling || item.previousElementSibling || item.parentElement;
+      item.remove();
+      if (hadFocus && neighbour) {
+        if (!neighbour.hasAttribute("tabindex")) neighbour.setAttribute("tabindex", "-1");
+        neighbour.focus();
+      }
     }, seconds * 1000);
   }
 
@@ -130,5 +138,76 @@
     if (!step || !form.matches("form.bookmark-control")) return;
     var read = form.querySelector('.status-read[aria-pressed="true"]');
     step.classList.toggle("is-read", Boolean(read));
+  });
+})();
+
+// Live updates. What a swap did is said in the page's one polite live region (#live-status):
+// the swapped-in element marked data-announce gives the words (its own text when the attribute
+// is empty). Focus goes where the server put autofocus (htmx focuses it after the swap) or, when
+// the swap removed the focused control, back to the control of the same id in the new content.
+// A message marked data-clears-with="<input id>" is about that input's value and goes when the
+// reader changes it. A message the server shows after a full-page answer is said too.
+(function () {
+  "use strict";
+
+  var focusedId = null;
+  var typed = false;
+
+  function announce(text, skipRepeat) {
+    var region = document.getElementById("live-status");
+    text = (text || "").replace(/\s+/g, " ").trim();
+    if (!region || !text || (skipRepeat && region.textContent === text)) return;
+    // Emptied first, so that the same words said twice are heard twice.
+    region.textContent = "";
+    window.setTimeout(function () {
+      region.textContent = text;
+    }, 100);
+  }
+
+  function announcement(root) {
+    var marked = root.matches("[data-announce]") ? root : root.querySelector("[data-announce]");
+    if (!marked) return "";
+    return marked.getAttribute("data-announce") || marked.textContent;
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    // Typing runs the live check at every pause; the same finding is not repeated each time.
+    typed = /^(INPUT|TEXTAREA)$/.test(event.detail.elt.tagName);
+  });
+
+  document.addEventListener("htmx:beforeSwap", function () {
+    var active = document.activeElement;
+    focusedId = active && active !== document.body ? active.id : null;
+  });
+
+  document.addEventListener("htmx:load", function (event) {
+    var root = event.target;
+    if (!root || root === document.body || !root.matches) return;
+    var text = announcement(root);
+    if (text) announce(text, typed);
+  });
+
+  document.addEventListener("htmx:afterSettle", function () {
+    var active = document.activeElement;
+    if (active && active !== document.body && active.isConnected) return;
+    var control = focusedId && document.getElementById(focusedId);
+    if (control) control.focus();
+  });
+
+  function clearTiedMessages(event) {
+    var id = event.target && event.target.id;
+    if (!id) return;
+    var selector = '[data-clears-with~="' + id + '"]';
+    Array.prototype.forEach.call(document.querySelectorAll(selector), function (message) {
+      message.remove();
+    });
+  }
+  document.addEventListener("input", clearTiedMessages);
+  document.addEventListener("change", clearTiedMessages);
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var messages = document.querySelector(".messages");
+    // A live region only speaks about changes made after the page is read, hence the wait.
+    if (messages) window.setTimeout(announce, 500, messages.textContent);
   });
 })();
