@@ -38,7 +38,7 @@ class AccountAdapter(DefaultAccountAdapter):
         mode = signup_mode()
         if mode == "domains" and not domain_allowed(email):
             domains = ", ".join(sorted(allowed_domains()))
-            raise forms.ValidationError(f"Sign-up is open to addresses at {domains} only.")
+            raise forms.ValidationError(f"Signing up is open to addresses at {domains} only.")
         if mode == "invitation" and self.request is not None:
             # clean_email also runs when a signed-in reader adds an address; only sign-up is
             # limited to the invited one.
@@ -57,14 +57,14 @@ class SocialAccountAdapter(DefaultSocialAccountAdapter):
             allowed = any(address.verified and domain_allowed(address.email) for address in emails)
             if not allowed:
                 domains = ", ".join(sorted(allowed_domains()))
-                _refuse(request, f"Sign-up is open to addresses at {domains} only.")
+                _refuse(request, f"Signing up is open to addresses at {domains} only.")
             return True
         if mode == "invitation":
             if not any(admission_admits(request, address.email) for address in emails):
                 _refuse(
                     request,
-                    "Sign-up on this site is by invitation. Open the invitation link you were "
-                    "emailed first, then sign in with the invited address.",
+                    "Signing up on this site is by invitation. Open the invitation link you "
+                    "were emailed first, then log in with the invited address.",
                 )
             return True
         return True
@@ -75,7 +75,7 @@ class SocialAccountAdapter(DefaultSocialAccountAdapter):
         provider = sociallogin.provider.name
         if not any(address.email for address in sociallogin.email_addresses):
             _refuse(
-                request, f"{provider} did not share your email address, so we cannot sign you in."
+                request, f"{provider} did not share your email address, so we cannot log you in."
             )
         if not any(address.verified for address in sociallogin.email_addresses):
             # An unverified address could belong to someone else's account here.
@@ -83,7 +83,7 @@ class SocialAccountAdapter(DefaultSocialAccountAdapter):
             _refuse(
                 request,
                 f"{provider} has not verified your email address {email}. Verify it with "
-                f"{provider}, then sign in again.",
+                f"{provider}, then log in again.",
             )
 
     def on_authentication_error(
@@ -94,11 +94,11 @@ class SocialAccountAdapter(DefaultSocialAccountAdapter):
             reason = f"We could not reach {name}. Try again in a few minutes."
         elif extra_context is not None and "state_id" in extra_context:
             reason = (
-                "This sign-in attempt has expired or was started in another browser. "
-                "Start again from the sign-in page."
+                "This attempt to log in has expired or was started in another browser. "
+                "Start again from the Log in page."
             )
         else:
-            reason = f"{name} did not complete the sign-in. Try again, or sign in with a password."
+            reason = f"{name} did not let you log in. Try again, or log in with a password."
         if extra_context is not None:
             extra_context["reason"] = reason
 
