@@ -126,9 +126,10 @@ class ProposalForm(forms.ModelForm):
             field.widget.attrs["data-required-for"] = " ".join(sorted(answer.required_for))
 
     def _add_live_check(self):
-        # The live duplicate check; without JavaScript the "Check" button does the same.
+        # The live duplicate check; without JavaScript the "Check" button does the same. Both
+        # post, so what is typed stays out of URLs and access logs.
         live_check = {
-            "data-hx-get": reverse("proposals:propose-check"),
+            "data-hx-post": reverse("proposals:propose-check"),
             "data-hx-target": "#duplicate-check",
             "data-hx-swap": "outerHTML",
             "data-hx-include": "#id_url, #id_title, #id_proposal",

@@ -211,3 +211,27 @@
     if (messages) window.setTimeout(announce, 500, messages.textContent);
   });
 })();
+
+// The bookmarklet's own page: this site's Content-Security-Policy blocks javascript: links, so
+// a click on the bookmarklet here would do nothing. It brings the install explanation forward
+// instead. A readonly address to copy is selected whole when it gets focus.
+(function () {
+  "use strict";
+
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("#bookmarklet");
+    var help = document.getElementById("bookmarklet-help");
+    if (!link || !help) return;
+    event.preventDefault();
+    help.classList.add("is-called");
+    help.focus();
+    var region = document.getElementById("live-status");
+    if (region) region.textContent = "Drag the button to your bookmarks bar, then click it there.";
+  });
+
+  document.addEventListener("focusin", function (event) {
+    if (event.target.matches && event.target.matches("input.copy-field[readonly]")) {
+      event.target.select();
+    }
+  });
+})();
