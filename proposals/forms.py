@@ -18,6 +18,7 @@ from .fields import (
     COPIED_TO_SOURCE,
     GROUP_NOTES,
     GROUP_TIERS,
+    PRIMARY_TIERS,
     PROPOSABLE_TIERS,
     asked_for_tier,
     groups,
@@ -64,8 +65,12 @@ def requirement(answer) -> str:
     required_where_shown = answer.required_for & shown_for
     if required_where_shown == shown_for:
         return "required"
-    names = sorted(slug.replace("-", " ").capitalize() for slug in required_where_shown)
-    return f"required for {' and '.join(names)}"
+    # Not the tiers' names: a label that repeats "Core" would answer to the Core choice's name.
+    return (
+        "required for primary sources"
+        if required_where_shown == PRIMARY_TIERS
+        else ("required for some tiers")
+    )
 
 
 def _too_long(limit: int):

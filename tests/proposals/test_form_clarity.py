@@ -26,7 +26,7 @@ def test_required_answers_are_marked_in_their_labels(signed_in, small_catalog):
     assert _label(page, "id_url") == "URL (required)"
     assert _label(page, "id_title") == "Title (required)"
     assert _label(page, "id_mechanism") == "What mechanism or idea it teaches (required)"
-    assert _label(page, "id_after_source") == "Belongs after (required for Core and Frontier)"
+    assert _label(page, "id_after_source") == "Belongs after (required for primary sources)"
     assert _label(page, "id_authors") == "Authors"
     assert re.search(r"<legend>Tier <span[^>]*>\(required\)</span></legend>", page)
 
