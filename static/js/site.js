@@ -205,10 +205,16 @@
   document.addEventListener("input", clearTiedMessages);
   document.addEventListener("change", clearTiedMessages);
 
+  // A page that answers a form (follow, invite, save the profile) opens on its message: focus
+  // goes there unless the server put it elsewhere, and the live region says it. A live region
+  // only speaks about changes made after the page is read, hence the wait.
   document.addEventListener("DOMContentLoaded", function () {
     var messages = document.querySelector(".messages");
-    // A live region only speaks about changes made after the page is read, hence the wait.
-    if (messages) window.setTimeout(announce, 500, messages.textContent);
+    if (!messages) return;
+    // A page that returns to an anchor (a bookmark saved far down a list) keeps its place.
+    var elsewhere = window.location.hash || document.querySelector("[autofocus]");
+    if (!elsewhere) messages.focus({ preventScroll: true });
+    window.setTimeout(announce, 500, messages.textContent);
   });
 })();
 

@@ -198,3 +198,16 @@ def test_on_a_phone_the_next_session_comes_before_the_welcome(
         assert sessions.bounding_box()["y"] > page.locator(".hero").bounding_box()["y"]
     finally:
         context.close()
+
+
+def test_following_opens_the_answer_on_its_message(desktop_page, log_in, reader, small_catalog):
+    page = desktop_page
+    log_in(page, reader)
+    page.goto("/topics/attention/")
+    tab_to(page, page.get_by_role("button", name="Follow Attention"))
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    messages = page.locator(".messages")
+    expect(messages).to_be_focused()
+    expect(live(page)).to_contain_text("You follow Attention.")
+    expect(page.get_by_role("button", name="Unfollow")).to_be_visible()
