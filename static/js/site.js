@@ -164,8 +164,12 @@
     }, 100);
   }
 
+  // Only the swapped element itself, or the result inside it that takes focus: a region of
+  // search results or library filters holds bookmark controls whose status nobody just changed.
   function announcement(root) {
-    var marked = root.matches("[data-announce]") ? root : root.querySelector("[data-announce]");
+    var marked = root.matches("[data-announce]")
+      ? root
+      : root.querySelector("[data-announce][autofocus]");
     if (!marked) return "";
     return marked.getAttribute("data-announce") || marked.textContent;
   }

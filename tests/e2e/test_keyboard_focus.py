@@ -211,3 +211,21 @@ def test_following_opens_the_answer_on_its_message(desktop_page, log_in, reader,
     expect(messages).to_be_focused()
     expect(live(page)).to_contain_text("You follow Attention.")
     expect(page.get_by_role("button", name="Unfollow")).to_be_visible()
+
+
+def test_filtering_the_library_announces_no_status(desktop_page, log_in, reader, small_catalog):
+    from library.services import set_status
+
+    set_status(user=reader, source=small_catalog["flash"], status="reading")
+    set_status(user=reader, source=small_catalog["path"][0], status="read")
+    page = desktop_page
+    log_in(page, reader)
+    page.goto("/library/")
+    search = page.locator(".library-filters input[type=search], .library-filters input[name=q]")
+    tab_to(page, search.first)
+    with page.expect_response(lambda response: "/library/" in response.url):
+        page.keyboard.type("Flash")
+        page.keyboard.press("Enter")
+    expect(page.locator("#library-results")).to_contain_text("FlashAttention")
+    page.wait_for_timeout(300)
+    expect(live(page)).to_have_text("")
