@@ -14,10 +14,9 @@ pytestmark = pytest.mark.django_db
 VARIANTS = re.compile(
     r"\bsign(?:ed|ing)?[\s-]?(?:in|out)\b"
     r"|\bLog In\b|\bSign Up\b|\bLog Out\b"
-    r"|\blog-?ins?\b|\blog-?outs?\b|\bsign-?ups?\b(?<!\bsign up)(?<!\bSign up)",
+    r"|\blog-?ins?\b|\blog-?outs?\b|\bsign-?ups?\b",
     re.IGNORECASE,
 )
-CANONICAL = {"log in", "sign up", "log out", "sign up is", "signing up"}
 
 
 def reader_text(html: str) -> str:
@@ -87,7 +86,7 @@ def test_logging_in_and_out_speaks_one_wording(client, reader):
         "/accounts/login/", {"login": reader.email, "password": PASSWORD}, follow=True
     )
     html = response.content.decode()
-    assert f"You are logged in as {reader.public_name}." in html or "logged in as" in html
+    assert "You are logged in as " in html  # allauth's message, in our words
     assert "Logged in as" in html  # the header menu
     assert variants_in(html) == []
     logout_page = client.get("/accounts/logout/").content.decode()
