@@ -20,6 +20,7 @@ from .fields import (
     GROUP_TIERS,
     PRIMARY_TIERS,
     PROPOSABLE_TIERS,
+    Answer,
     asked_for_tier,
     groups,
     missing_for_tier,
@@ -27,7 +28,8 @@ from .fields import (
 from .identifiers import identify
 from .models import PRIMARY_BASES, REASON_MAX_LENGTH, URL_MAX_LENGTH, MaintainerAlert, Proposal
 
-# Each answer's label carries its requirement marker.
+# Each answer's label carries its requirement marker. The template sits in the app's templates
+# folder because Django's default form renderer reads app folders, not the project's.
 FIELD_TEMPLATE = "proposals/forms/field.html"
 
 _http_url = URLValidator(schemes=["http", "https"])
@@ -56,7 +58,7 @@ def _source_choices():
     return Source.objects.published().only("pk", "title").order_by("title")
 
 
-def requirement(answer) -> str:
+def requirement(answer: Answer) -> str:
     """What the label says about an answer: required, required for some tiers, or nothing.
     An answer asked only of the tiers that require it is simply required where it shows."""
     if not answer.required_for:
@@ -66,11 +68,9 @@ def requirement(answer) -> str:
     if required_where_shown == shown_for:
         return "required"
     # Not the tiers' names: a label that repeats "Core" would answer to the Core choice's name.
-    return (
-        "required for primary sources"
-        if required_where_shown == PRIMARY_TIERS
-        else ("required for some tiers")
-    )
+    if required_where_shown == PRIMARY_TIERS:
+        return "required for primary sources"
+    return "required for some tiers"
 
 
 def _too_long(limit: int):
