@@ -48,7 +48,7 @@ class AccountAdapter(DefaultAccountAdapter):
         mode = signup_mode()
         if mode == "domains" and not domain_allowed(email):
             domains = ", ".join(sorted(allowed_domains()))
-            raise forms.ValidationError(f"Sign-up is open to addresses at {domains} only.")
+            raise forms.ValidationError(f"Signing up is open to addresses at {domains} only.")
         if mode == "invitation" and self.request is not None:
             # clean_email also runs when a signed-in reader adds an address; only sign-up is
             # limited to the invited one.
@@ -97,7 +97,7 @@ class SocialAccountAdapter(DefaultSocialAccountAdapter):
             _refuse(request, rule)
         if not any(address.email for address in sociallogin.email_addresses):
             _refuse(
-                request, f"{provider} did not share your email address, so we cannot sign you in."
+                request, f"{provider} did not share your email address, so we cannot log you in."
             )
         if not any(address.verified for address in sociallogin.email_addresses):
             # An unverified address could belong to someone else's account here.
@@ -105,7 +105,7 @@ class SocialAccountAdapter(DefaultSocialAccountAdapter):
             _refuse(
                 request,
                 f"{provider} has not verified your email address {email}. Verify it with "
-                f"{provider}, then sign in again.",
+                f"{provider}, then log in again.",
             )
 
     def on_authentication_error(
@@ -116,11 +116,11 @@ class SocialAccountAdapter(DefaultSocialAccountAdapter):
             reason = f"We could not reach {name}. Try again in a few minutes."
         elif extra_context is not None and "state_id" in extra_context:
             reason = (
-                "This sign-in attempt has expired or was started in another browser. "
-                "Start again from the sign-in page."
+                "This attempt to log in has expired or was started in another browser. "
+                "Start again from the Log in page."
             )
         else:
-            reason = f"{name} did not complete the sign-in. Try again, or sign in with a password."
+            reason = f"{name} did not let you log in. Try again, or log in with a password."
         if extra_context is not None:
             extra_context["reason"] = reason
 
@@ -155,16 +155,16 @@ def _signup_rule_refusal(request, sociallogin) -> str:
         at_domain = [address.email for address in emails if domain_allowed(address.email)]
         if at_domain:
             return (
-                f"Sign-up is open to verified addresses at {domains} only, and your "
+                f"Signing up is open to verified addresses at {domains} only, and your "
                 f"identity provider has not verified {at_domain[0]}."
             )
-        return f"Sign-up is open to addresses at {domains} only."
+        return f"Signing up is open to addresses at {domains} only."
     if mode == "invitation" and not any(
         admission_admits(request, address.email) for address in emails
     ):
         return (
-            "Sign-up on this site is by invitation. Open the invitation link you were "
-            "emailed first, then sign in with the invited address."
+            "Signing up on this site is by invitation. Open the invitation link you were "
+            "emailed first, then log in with the invited address."
         )
     return ""
 

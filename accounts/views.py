@@ -9,6 +9,18 @@ from django.views.decorators.http import require_http_methods
 from . import services
 from .forms import DeleteAccountForm, ProfileForm
 
+# What the profile form saves, as its message names it.
+SAVED_NAMES = {"display_name": "display name", "time_zone": "time zone"}
+
+
+def saved_message(changed: list[str]) -> str:
+    """Name what was saved, so changing only the time zone does not speak of the name."""
+    names = [SAVED_NAMES[field] for field in SAVED_NAMES if field in changed]
+    if not names:
+        return "Nothing changed: your profile is as it was."
+    verb = "is" if len(names) == 1 else "are"
+    return f"Your {' and '.join(names)} {verb} saved."
+
 
 @require_http_methods(["GET", "POST"])
 @login_required
@@ -16,7 +28,11 @@ def profile(request: HttpRequest) -> HttpResponse:
     form = ProfileForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
         form.save()
-        messages.success(request, "Your display name is saved.")
+        # form.initial holds the values from before this POST; the instance already has the new.
+        changed = [
+            name for name in SAVED_NAMES if form.cleaned_data[name] != form.initial.get(name)
+        ]
+        messages.success(request, saved_message(changed))
         return redirect("account_profile")
     return render(request, "accounts/profile.html", {"form": form})
 

@@ -80,8 +80,10 @@ def note_create_view(request: HttpRequest, slug: str) -> HttpResponse:
 @require_GET
 def note_detail_view(request: HttpRequest, pk: int) -> HttpResponse:
     note = get_object_or_404(Note.objects.visible_to(request.user).for_display(), pk=pk)
-    template = f"{NOTE_TEMPLATE}#note" if request.htmx else NOTE_TEMPLATE
-    return render(request, template, {"note": note})
+    if request.htmx:
+        # Cancelling an edit: keyboard focus goes back to the note the form replaced.
+        return render(request, f"{NOTE_TEMPLATE}#note", {"note": note, "answer": ""})
+    return render(request, NOTE_TEMPLATE, {"note": note})
 
 
 @vary_on_headers("HX-Request")
@@ -101,7 +103,7 @@ def note_edit_view(request: HttpRequest, pk: int) -> HttpResponse:
             if not request.htmx:
                 messages.success(request, "Note saved.")
                 return redirect(_source_page(note, f"note-{note.pk}"))
-            return render(request, f"{NOTE_TEMPLATE}#note", {"note": note})
+            return render(request, f"{NOTE_TEMPLATE}#note", {"note": note, "answer": "Note saved."})
     if request.method == "POST":
         # The failed form changed the instance in memory; the page shows the saved note's source.
         note.refresh_from_db(fields=["body", "quote", "locator", "visibility", "team"])
@@ -133,7 +135,7 @@ def note_restore_view(request: HttpRequest, pk: int) -> HttpResponse:
     note = get_object_or_404(Note.objects.restorable_by(request.user).for_display(), pk=pk)
     note_restore(note=note)
     if request.htmx:
-        return render(request, f"{NOTE_TEMPLATE}#note", {"note": note})
+        return render(request, f"{NOTE_TEMPLATE}#note", {"note": note, "answer": "Note restored."})
     messages.success(request, "Note restored.")
     return redirect(_source_page(note, f"note-{note.pk}"))
 

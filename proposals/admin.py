@@ -9,6 +9,7 @@ from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import ngettext
 
 from catalog.models import Topic
 
@@ -322,7 +323,12 @@ class ProposalAdmin(admin.ModelAdmin):
             )
             self.message_user(
                 request,
-                f"Rejected {count} proposal{'s' if count != 1 else ''} as spam.",
+                ngettext(
+                    "Rejected %(count)d proposal as spam.",
+                    "Rejected %(count)d proposals as spam.",
+                    count,
+                )
+                % {"count": count},
                 messages.SUCCESS,
             )
             return None

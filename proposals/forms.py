@@ -19,12 +19,18 @@ from .fields import (
     COPIED_TO_SOURCE,
     GROUP_NOTES,
     GROUP_TIERS,
+    PRIMARY_TIERS,
     PROPOSABLE_TIERS,
+    Answer,
     asked_for_tier,
     groups,
     missing_for_tier,
 )
 from .models import PRIMARY_BASES, REASON_MAX_LENGTH, URL_MAX_LENGTH, MaintainerAlert, Proposal
+
+# Each answer's label carries its requirement marker. The template sits in the app's templates
+# folder because Django's default form renderer reads app folders, not the project's.
+FIELD_TEMPLATE = "proposals/forms/field.html"
 
 _http_url = URLValidator(schemes=["http", "https"])
 
@@ -49,6 +55,21 @@ def clean_proposed_url(raw: str | None) -> str:
 
 def _source_choices():
     return Source.objects.published().only("pk", "title").order_by("title")
+
+
+def requirement(answer: Answer) -> str:
+    """What the label says about an answer: required, required for some tiers, or nothing.
+    An answer asked only of the tiers that require it is simply required where it shows."""
+    if not answer.required_for:
+        return ""
+    shown_for = GROUP_TIERS.get(answer.group, PROPOSABLE_TIERS)
+    required_where_shown = answer.required_for & shown_for
+    if required_where_shown == shown_for:
+        return "required"
+    # Not the tiers' names: a label that repeats "Core" would answer to the Core choice's name.
+    if required_where_shown == PRIMARY_TIERS:
+        return "required for primary sources"
+    return "required for some tiers"
 
 
 def _too_long(limit: int):
@@ -96,6 +117,8 @@ class ProposalForm(forms.ModelForm):
     def _ask(field, answer):
         field.label = answer.label
         field.help_text = answer.help_text
+        field.requirement = requirement(answer)
+        field.template_name = FIELD_TEMPLATE
         field.required = answer.always_required
         if answer.required_message:
             field.error_messages["required"] = answer.required_message
@@ -107,9 +130,10 @@ class ProposalForm(forms.ModelForm):
             field.widget.attrs["data-required-for"] = " ".join(sorted(answer.required_for))
 
     def _add_live_check(self):
-        # The live duplicate check; without JavaScript the "Check" button does the same.
+        # The live duplicate check; without JavaScript the "Check" button does the same. Both
+        # post, so what is typed stays out of URLs and access logs.
         live_check = {
-            "data-hx-get": reverse("proposals:propose-check"),
+            "data-hx-post": reverse("proposals:propose-check"),
             "data-hx-target": "#duplicate-check",
             "data-hx-swap": "outerHTML",
             "data-hx-include": "#id_url, #id_title, #id_proposal",

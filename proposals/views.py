@@ -124,12 +124,14 @@ def propose(request: HttpRequest) -> HttpResponse:
 
 
 @login_required_htmx
-@require_GET
+@require_http_methods(["GET", "POST"])
 @vary_on_headers("HX-Request")
 def propose_check(request: HttpRequest) -> HttpResponse:
-    """The live duplicate check. Without JavaScript the same address shows the whole form, filled
-    in with what was typed, and the check's findings."""
-    check_form = CheckForm(request.GET)
+    """The live duplicate check. Without JavaScript the form's "Check for duplicates" button posts
+    here (draft answers stay out of URLs and logs) and the whole form comes back, filled in with
+    what was typed, and the check's findings. A GET with ?url=&title= answers the same way."""
+    params = request.POST if request.method == "POST" else request.GET
+    check_form = CheckForm(params)
     check_form.is_valid()
     data = check_form.cleaned_data
     # Editing a proposal must not find the proposal itself as a duplicate.
@@ -141,7 +143,7 @@ def propose_check(request: HttpRequest) -> HttpResponse:
     if request.htmx:
         context = {"check": check, "live": True, "proposal": own}
         return render(request, f"{PROPOSE_TEMPLATE}#check", context)
-    initial = initial_from(request.GET)
+    initial = initial_from(params)
     return _form_page(
         request, ProposalForm(initial=initial, instance=own), proposal=own, check=check
     )

@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import mark_safe
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 
@@ -142,10 +143,20 @@ def bulk_change(request: HttpRequest) -> HttpResponse:
     changed = services.bulk_apply(user=request.user, bookmark_ids=ids, action=action)
     label = dict(form.fields["action"].choices)[action]
     if action == services.REMOVE:
-        messages.success(request, f"Removed {changed} source{'s' if changed != 1 else ''}.")
+        messages.success(
+            request,
+            ngettext("Removed %(count)d source.", "Removed %(count)d sources.", changed)
+            % {"count": changed},
+        )
     else:
         messages.success(
-            request, f"Marked {changed} source{'s' if changed != 1 else ''} as {label}."
+            request,
+            ngettext(
+                "Marked %(count)d source as %(label)s.",
+                "Marked %(count)d sources as %(label)s.",
+                changed,
+            )
+            % {"count": changed, "label": label},
         )
     return redirect(back)
 

@@ -14,6 +14,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from readinglist import ratelimits
@@ -132,7 +133,21 @@ def confirm_import(request: HttpRequest) -> HttpResponse:
     kept = sum(1 for m in matches if m.existing_status)
     messages.success(
         request,
-        f"Added {added} source{'s' if added != 1 else ''} to your library"
-        + (f"; {kept} already there kept their status." if kept else "."),
+        ngettext(
+            "Added %(count)d source to your library",
+            "Added %(count)d sources to your library",
+            added,
+        )
+        % {"count": added}
+        + (
+            ngettext(
+                "; %(count)d already there kept its status.",
+                "; %(count)d already there kept their status.",
+                kept,
+            )
+            % {"count": kept}
+            if kept
+            else "."
+        ),
     )
     return redirect("library:index")

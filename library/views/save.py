@@ -17,10 +17,16 @@ from readinglist.views import login_required_htmx
 TITLE_MAX = 300
 
 
+def save_address(request: HttpRequest) -> str:
+    """The absolute address of /save/, where the bookmarklet and a phone's share route land."""
+    return f"{request.scheme}://{settings.SITE_DOMAIN}{reverse('save:save')}"
+
+
 def bookmarklet_code(request: HttpRequest) -> str:
     """It only navigates to this site; it reads the page's address and title and injects
-    nothing, so it works on pages with any Content-Security-Policy, ours included."""
-    save_url = f"{request.scheme}://{settings.SITE_DOMAIN}{reverse('save:save')}"
+    nothing, so it works on other sites' pages whatever their Content-Security-Policy. Ours
+    blocks javascript: links, so on its own page a click shows how to install it instead."""
+    save_url = save_address(request)
     return (
         f"javascript:location.href='{save_url}?url='+encodeURIComponent(location.href)"
         "+'&title='+encodeURIComponent(document.title)"
@@ -29,7 +35,8 @@ def bookmarklet_code(request: HttpRequest) -> str:
 
 @require_GET
 def bookmarklet(request: HttpRequest) -> HttpResponse:
-    return render(request, "library/save_bookmarklet.html", {"code": bookmarklet_code(request)})
+    context = {"code": bookmarklet_code(request), "share_url": f"{save_address(request)}?url="}
+    return render(request, "library/save_bookmarklet.html", context)
 
 
 @require_GET

@@ -27,7 +27,15 @@
     item.dataset.dismissScheduled = "1";
     var seconds = parseFloat(item.dataset.dismissAfter) || 10;
     window.setTimeout(function () {
-      if (item.isConnected) item.remove();
+      if (!item.isConnected) return;
+      // Focus on the Undo button would fall to the page's start; it moves to a neighbour.
+      var hadFocus = item.contains(document.activeElement);
+      var neighbour = item.nextElementSibling || item.previousElementSibling || item.parentElement;
+      item.remove();
+      if (hadFocus && neighbour) {
+        if (!neighbour.hasAttribute("tabindex")) neighbour.setAttribute("tabindex", "-1");
+        neighbour.focus();
+      }
     }, seconds * 1000);
   }
 
@@ -130,5 +138,110 @@
     if (!step || !form.matches("form.bookmark-control")) return;
     var read = form.querySelector('.status-read[aria-pressed="true"]');
     step.classList.toggle("is-read", Boolean(read));
+  });
+})();
+
+// Live updates. What a swap did is said in the page's one polite live region (#live-status):
+// the swapped-in element marked data-announce gives the words (its own text when the attribute
+// is empty). Focus goes where the server put autofocus (htmx focuses it after the swap) or, when
+// the swap removed the focused control, back to the control of the same id in the new content.
+// A message marked data-clears-with="<input id>" is about that input's value and goes when the
+// reader changes it. A message the server shows after a full-page answer is said too.
+(function () {
+  "use strict";
+
+  var focusedId = null;
+  var typed = false;
+
+  function announce(text, skipRepeat) {
+    var region = document.getElementById("live-status");
+    text = (text || "").replace(/\s+/g, " ").trim();
+    if (!region || !text || (skipRepeat && region.textContent === text)) return;
+    // Emptied first, so that the same words said twice are heard twice.
+    region.textContent = "";
+    window.setTimeout(function () {
+      region.textContent = text;
+    }, 100);
+  }
+
+  // Only the swapped element itself, or the result inside it that takes focus: a region of
+  // search results or library filters holds bookmark controls whose status nobody just changed.
+  function announcement(root) {
+    var marked = root.matches("[data-announce]")
+      ? root
+      : root.querySelector("[data-announce][autofocus]");
+    if (!marked) return "";
+    return marked.getAttribute("data-announce") || marked.textContent;
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    // Typing runs the live check at every pause; the same finding is not repeated each time.
+    typed = /^(INPUT|TEXTAREA)$/.test(event.detail.elt.tagName);
+  });
+
+  document.addEventListener("htmx:beforeSwap", function () {
+    var active = document.activeElement;
+    focusedId = active && active !== document.body ? active.id : null;
+  });
+
+  document.addEventListener("htmx:load", function (event) {
+    var root = event.target;
+    if (!root || root === document.body || !root.matches) return;
+    var text = announcement(root);
+    if (text) announce(text, typed);
+  });
+
+  document.addEventListener("htmx:afterSettle", function () {
+    var active = document.activeElement;
+    if (active && active !== document.body && active.isConnected) return;
+    var control = focusedId && document.getElementById(focusedId);
+    if (control) control.focus();
+  });
+
+  function clearTiedMessages(event) {
+    var id = event.target && event.target.id;
+    if (!id) return;
+    var selector = '[data-clears-with~="' + id + '"]';
+    Array.prototype.forEach.call(document.querySelectorAll(selector), function (message) {
+      message.remove();
+    });
+  }
+  document.addEventListener("input", clearTiedMessages);
+  document.addEventListener("change", clearTiedMessages);
+
+  // A page that answers a form (follow, invite, save the profile) opens on its message: focus
+  // goes there unless the server put it elsewhere, and the live region says it. A live region
+  // only speaks about changes made after the page is read, hence the wait.
+  document.addEventListener("DOMContentLoaded", function () {
+    var messages = document.querySelector(".messages");
+    if (!messages) return;
+    // A page that returns to an anchor (a bookmark saved far down a list) keeps its place.
+    var elsewhere = window.location.hash || document.querySelector("[autofocus]");
+    if (!elsewhere) messages.focus({ preventScroll: true });
+    window.setTimeout(announce, 500, messages.textContent);
+  });
+})();
+
+// The bookmarklet's own page: this site's Content-Security-Policy blocks javascript: links, so
+// a click on the bookmarklet here would do nothing. It brings the install explanation forward
+// instead. A readonly address to copy is selected whole when it gets focus.
+(function () {
+  "use strict";
+
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("#bookmarklet");
+    var help = document.getElementById("bookmarklet-help");
+    if (!link || !help) return;
+    event.preventDefault();
+    help.classList.add("is-called");
+    help.focus();
+    var region = document.getElementById("live-status");
+    if (region) region.textContent = "Drag the button to your bookmarks bar, then click it there.";
+  });
+
+  document.addEventListener("focusin", function (event) {
+    if (event.target.matches && event.target.matches("input.copy-field[readonly]")) {
+      event.target.select();
+    }
   });
 })();

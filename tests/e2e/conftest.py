@@ -73,7 +73,7 @@ def log_in(live_server):
         page.goto("/accounts/login/")
         page.get_by_label("Email").fill(user.email)
         page.get_by_label("Password").fill(PASSWORD)
-        page.get_by_role("button", name="Sign In").click()
+        page.get_by_role("button", name="Log in").click()
         page.wait_for_load_state()
 
     return do

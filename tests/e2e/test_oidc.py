@@ -54,7 +54,7 @@ def acme(settings, provider):
 
 def start_sign_in(page):
     page.goto("/accounts/login/")
-    page.get_by_role("button", name="Sign in with Acme SSO").click()
+    page.get_by_role("button", name="Log in with Acme SSO").click()
 
 
 def test_first_sign_in_creates_the_account_and_joins_domain_team(desktop_page, acme, db):
@@ -100,13 +100,13 @@ def test_declining_at_the_provider_says_so(desktop_page, acme, db):
     page = desktop_page
     start_sign_in(page)
     page.get_by_role("button", name="Deny").click()
-    expect(page.get_by_role("heading", name="Sign-in cancelled")).to_be_visible()
+    expect(page.get_by_role("heading", name="Logging in was cancelled")).to_be_visible()
 
 
 def test_bad_state_gets_a_clear_message(desktop_page, acme, db):
     page = desktop_page
     page.goto("/accounts/oidc/acme/login/callback/?code=forged&state=forged")
-    expect(page.get_by_role("alert")).to_contain_text("This sign-in attempt has expired")
+    expect(page.get_by_role("alert")).to_contain_text("This attempt to log in has expired")
 
 
 def free_port():
@@ -120,4 +120,4 @@ def test_provider_down_gets_a_clear_message(desktop_page, settings, db):
     page = desktop_page
     start_sign_in(page)
     expect(page.get_by_role("alert")).to_contain_text("We could not reach Acme SSO")
-    assert page.title().startswith("Sign-in failed")
+    assert page.title().startswith("Logging in failed")

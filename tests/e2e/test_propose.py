@@ -51,7 +51,6 @@ def test_reader_proposes_and_maintainer_accepts(
     expect(submit).to_be_enabled()
     page.get_by_label("Title").fill("Speculative decoding kernels")
     page.get_by_label("Kind").select_option("paper")
-    page.locator(".topics-choice > summary").click()
     page.get_by_label("Filter topics").fill("atten")
     expect(page.get_by_label("Serving", exact=True)).to_be_hidden()
     page.get_by_label("Attention", exact=True).check()

@@ -56,7 +56,6 @@ def test_a_further_reading_article_is_proposed_in_under_a_minute(
     page.get_by_label("URL").fill("https://example.org/blog/attention-kernels-explained")
     page.get_by_label("Title").fill("Attention kernels, explained")
     page.get_by_label("Kind").select_option("article")
-    page.locator(".topics-choice > summary").click()
     page.get_by_label("Attention", exact=True).check()
     page.get_by_label("Why it is worth a reader's time").fill(
         "The clearest walk through tiling and the online softmax, with diagrams."
@@ -77,7 +76,6 @@ def test_core_answers_are_required_in_the_browser_too(phone_page, log_in, reader
     page.get_by_label("URL").fill("https://example.org/papers/x")
     page.get_by_label("Title").fill("X")
     page.get_by_label("Kind").select_option("paper")
-    page.locator(".topics-choice > summary").click()
     page.get_by_label("Attention", exact=True).check()
     page.locator("#propose-submit").click()
     # The browser asks for the Core answers before sending anything.

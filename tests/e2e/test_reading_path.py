@@ -22,7 +22,7 @@ def sign_up(page, email):
     page.get_by_label("Email").fill(email)
     page.get_by_label("Password", exact=False).first.fill(PASSWORD)
     page.get_by_label("Password (again)").fill(PASSWORD)
-    page.get_by_role("button", name="Sign Up").click()
+    page.get_by_role("button", name="Sign up").click()
     expect(page.get_by_role("link", name="My library")).to_be_visible()
 
 
@@ -108,7 +108,7 @@ def test_anonymous_save_logs_in_and_comes_back_with_it_done(page, reader, small_
     )
     page.get_by_label("Email").fill(reader.email)
     page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign In").click()
+    page.get_by_role("button", name="Log in").click()
     expect(page).to_have_url(re.compile(rf"/topics/attention/#src-{flash.pk}$"))
     expect(card(page, flash)).to_be_in_viewport()
     expect(page.get_by_text("Saved “FlashAttention” as To read.")).to_be_visible()

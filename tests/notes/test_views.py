@@ -227,7 +227,10 @@ def test_detail_page(signed_in, reader, flash):
     note = NoteFactory(user=reader, source=flash, body="solo")
     assertContains(signed_in.get(f"/notes/{note.pk}/"), "<p>solo</p>", html=False)
     partial = signed_in.get(f"/notes/{note.pk}/", **HTMX).content.decode()
-    assert partial.lstrip().startswith(f'<li class="note" id="note-{note.pk}">')
+    # Shown back in place of a cancelled edit, the note takes keyboard focus.
+    assert partial.lstrip().startswith(
+        f'<li class="note" id="note-{note.pk}" tabindex="-1" autofocus>'
+    )
 
 
 def test_my_notes_lists_only_mine_with_sources(signed_in, reader, other_reader, flash):

@@ -38,7 +38,7 @@ def test_propose_page_states_the_rules(signed_in, small_catalog):
     assert "Performance claim (optional)" in page
     assert "A vendor's peak figure is not a measurement" in page
     assert 'hx-trigger="input changed delay:400ms"' in page
-    assert 'hx-get="/propose/check/"' in page
+    assert 'hx-post="/propose/check/"' in page
 
 
 def test_reader_submits_a_proposal(signed_in, reader, small_catalog):

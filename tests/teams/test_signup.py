@@ -23,7 +23,7 @@ def domains_mode(settings, db):
 
 def test_domains_mode_refuses_other_domains(client, domains_mode):
     response = sign_up(client, "someone@elsewhere.org")
-    assert "Sign-up is open to addresses at example.com only." in response.content.decode()
+    assert "Signing up is open to addresses at example.com only." in response.content.decode()
     assert not EmailAddress.objects.exists()
 
 
