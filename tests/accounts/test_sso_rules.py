@@ -50,7 +50,7 @@ def domains_mode(settings):
 
 def test_domain_rule_is_the_reason_given(rf, db, domains_mode):
     page = refusal(rf, sign_in(("alice@elsewhere.example", True)))
-    assert "Sign-up is open to addresses at acme.example only." in page
+    assert "Signing up is open to addresses at acme.example only." in page
     assert "did not share" not in page
 
 
@@ -62,7 +62,7 @@ def test_unverified_address_at_the_domain_says_so(rf, db, domains_mode):
 def test_missing_invitation_is_the_reason_given(rf, db, settings):
     settings.ACCOUNT_SIGNUP_MODE = "invitation"
     page = refusal(rf, sign_in(("alice@acme.example", True)))
-    assert "Sign-up on this site is by invitation." in page
+    assert "Signing up on this site is by invitation." in page
     assert "did not share" not in page
 
 
