@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "library",
     "notes",
     "teams",
+    "candidates",
     "bench",
 ]
 
@@ -416,3 +417,17 @@ CROSSREF_API_URL = env.str("CROSSREF_API_URL", default="https://api.crossref.org
 GITHUB_API_URL = env.str("GITHUB_API_URL", default="https://api.github.com")
 METADATA_CACHE_SECONDS = env.int("METADATA_CACHE_SECONDS", default=24 * 60 * 60)
 METADATA_ALLOWED_HOSTS = env.list("METADATA_ALLOWED_HOSTS", default=[])
+
+# The curator's inbox (candidates/): what `collect_candidates` reads, and the relevance cut
+# below which candidates are kept but hidden (docs/candidates.md measures it).
+CANDIDATES_ARXIV_CATEGORIES = env.list(
+    "CANDIDATES_ARXIV_CATEGORIES", default=["cs.DC", "cs.AR", "cs.PF"]
+)
+CANDIDATES_ARXIV_NARROWED_CATEGORIES = env.list(
+    "CANDIDATES_ARXIV_NARROWED_CATEGORIES", default=["cs.LG", "cs.CL"]
+)
+CANDIDATES_ARXIV_QUERY = env.str("CANDIDATES_ARXIV_QUERY", default="")
+CANDIDATES_ARXIV_DELAY = env.float("CANDIDATES_ARXIV_DELAY", default=3.0)
+CANDIDATES_GITHUB_URL = env.str("CANDIDATES_GITHUB_URL", default="https://github.com")
+CANDIDATES_FEEDS = env.list("CANDIDATES_FEEDS", default=[])
+CANDIDATES_RELEVANCE_CUT = env.float("CANDIDATES_RELEVANCE_CUT", default=0.12)
