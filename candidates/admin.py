@@ -1,12 +1,14 @@
 """Triage in the admin: the inbox opens on new, relevant candidates, most relevant first."""
 
+from collections.abc import Iterator
+from typing import Any
 from urllib.parse import urlencode
 
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.db.models import Q, QuerySet
-from django.http import HttpRequest, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
@@ -20,26 +22,35 @@ INBOX = "inbox"
 ALL = "all"
 
 
-class TriageFilter(admin.SimpleListFilter):
-    """Opens on the inbox: new candidates, and snoozed ones whose month is up."""
+class FilterWithDefault(admin.SimpleListFilter):
+    """A list filter that applies `default` until another choice is made."""
 
-    title = "status"
-    parameter_name = "triage"
+    default = ALL
 
-    def lookups(self, request, model_admin):
-        return [(INBOX, "Inbox"), *Candidate.Status.choices, (ALL, "All")]
+    def chosen(self) -> str:
+        return str(self.value() or self.default)
 
-    def choices(self, changelist):
-        value = self.value() or INBOX
+    def choices(self, changelist: Any) -> Iterator[Any]:
         for lookup, title in self.lookup_choices:
             yield {
-                "selected": value == lookup,
+                "selected": self.chosen() == lookup,
                 "query_string": changelist.get_query_string({self.parameter_name: lookup}),
                 "display": title,
             }
 
-    def queryset(self, request, queryset):
-        value = self.value() or INBOX
+
+class TriageFilter(FilterWithDefault):
+    """Opens on the inbox: new candidates, and snoozed ones whose month is up."""
+
+    title = "status"
+    parameter_name = "triage"
+    default = INBOX
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [(INBOX, "Inbox"), *Candidate.Status.choices, (ALL, "All")]
+
+    def queryset(self, request: HttpRequest, queryset: Any) -> Any:
+        value = self.chosen()
         if value == INBOX:
             return queryset.inbox()
         if value == ALL:
@@ -49,27 +60,19 @@ class TriageFilter(admin.SimpleListFilter):
         return queryset.filter(status=value)
 
 
-class RelevanceFilter(admin.SimpleListFilter):
+class RelevanceFilter(FilterWithDefault):
     """Candidates below the relevance cut are kept, but hidden until asked for."""
 
     title = "relevance"
     parameter_name = "relevance"
+    default = "relevant"
     BANDS = {"high": Q(relevance__gte=0.3), "relevant": Q(relevant=True)}
 
-    def lookups(self, request, model_admin):
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
         return [("relevant", "Above the cut"), ("high", "Score 0.30 and over"), (ALL, "All")]
 
-    def choices(self, changelist):
-        value = self.value() or "relevant"
-        for lookup, title in self.lookup_choices:
-            yield {
-                "selected": value == lookup,
-                "query_string": changelist.get_query_string({self.parameter_name: lookup}),
-                "display": title,
-            }
-
-    def queryset(self, request, queryset):
-        value = self.value() or "relevant"
+    def queryset(self, request: HttpRequest, queryset: Any) -> Any:
+        value = self.chosen()
         if value == ALL:
             return queryset
         return queryset.filter(self.BANDS.get(value, Q(pk__in=[])))
@@ -79,10 +82,10 @@ class TopicFilter(admin.SimpleListFilter):
     title = "suggested topic"
     parameter_name = "topic"
 
-    def lookups(self, request, model_admin):
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
         return list(Topic.objects.order_by("position").values_list("slug", "name"))
 
-    def queryset(self, request, queryset):
+    def queryset(self, request: HttpRequest, queryset: Any) -> Any:
         if self.value():
             return queryset.filter(topic_slugs__contains=f",{self.value()},")
         return queryset
@@ -158,13 +161,17 @@ class CandidateAdmin(admin.ModelAdmin):
     def why(self, obj: Candidate) -> str:
         return obj.reason
 
-    def changelist_view(self, request: HttpRequest, extra_context=None):
+    def changelist_view(
+        self, request: HttpRequest, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
         # Topic names are read once per page rather than once per row.
         self._names = dict(Topic.objects.values_list("slug", "name"))
         return super().changelist_view(request, extra_context)
 
     @admin.action(description="Make a proposal from the selected candidate")
-    def make_proposal(self, request: HttpRequest, queryset: QuerySet[Candidate]):
+    def make_proposal(
+        self, request: HttpRequest, queryset: QuerySet[Candidate]
+    ) -> HttpResponse | None:
         if queryset.count() != 1:
             self.message_user(request, "Choose one candidate to propose.", messages.WARNING)
             return None
@@ -172,7 +179,9 @@ class CandidateAdmin(admin.ModelAdmin):
         return HttpResponseRedirect(proposal_form_url(candidate))
 
     @admin.action(description="Dismiss selected candidates…")
-    def dismiss_selected(self, request: HttpRequest, queryset: QuerySet[Candidate]):
+    def dismiss_selected(
+        self, request: HttpRequest, queryset: QuerySet[Candidate]
+    ) -> HttpResponse | None:
         form = DismissForm(request.POST if "apply" in request.POST else None)
         if "apply" in request.POST and form.is_valid():
             count = dismiss(list(queryset), reason=form.cleaned_data["reason"])
@@ -247,5 +256,5 @@ class FeedStateAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: FeedState | None = None) -> bool:
         return False

@@ -1,7 +1,9 @@
 """The daily email telling opted-in maintainers about new relevant candidates."""
 
 from datetime import datetime, timedelta
+from typing import Any
 
+from django.conf import settings
 from django.core.mail import send_mail
 from django.db import transaction
 from django.template.loader import render_to_string
@@ -39,9 +41,12 @@ def send_candidate_alerts(*, now: datetime | None = None) -> int:
     return sent
 
 
-def _send(user, candidates: list[Candidate], count: int) -> None:
-    from readinglist.site_address import site_url
+def site_url(path: str) -> str:
+    scheme = "http" if settings.DEBUG else "https"
+    return f"{scheme}://{settings.SITE_DOMAIN}{path}"
 
+
+def _send(user: Any, candidates: list[Candidate], count: int) -> None:
     context = {
         "candidates": candidates,
         "count": count,

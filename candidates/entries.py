@@ -4,6 +4,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from time import struct_time
+from typing import Any
 
 import feedparser
 
@@ -42,12 +43,12 @@ def _moment(parsed: struct_time | None) -> datetime | None:
     return datetime(*parsed[:6], tzinfo=UTC)
 
 
-def _arxiv_id(raw) -> str:
+def _arxiv_id(raw: Any) -> str:
     found = _ARXIV_ABS.search(raw.get("id", "") or raw.get("link", ""))
     return found["id"] if found else ""
 
 
-def _entry(raw) -> Entry | None:
+def _entry(raw: Any) -> Entry | None:
     title = clean(raw.get("title", ""))
     url = raw.get("link", "") or raw.get("id", "")
     if not title or not url.startswith(("http://", "https://")):
@@ -72,11 +73,11 @@ def parse_feed(body: bytes | str, *, name: str = "the feed") -> list[Entry]:
     the entries read before the break (feedparser's "bozo" flag alone is not fatal).
     """
     parsed = feedparser.parse(body, sanitize_html=False, resolve_relative_uris=False)
-    if not parsed.entries and (parsed.bozo or not parsed.feed):
+    entries = [e for e in map(_entry, parsed.entries[:MAX_ENTRIES]) if e is not None]
+    if not entries and (parsed.bozo or not parsed.feed):
         reason = getattr(parsed, "bozo_exception", None) or "no entries"
         raise FeedError(f"{name} is not a readable RSS or Atom feed ({reason}).")
-    entries = (_entry(raw) for raw in parsed.entries[:MAX_ENTRIES])
-    return [entry for entry in entries if entry is not None]
+    return entries
 
 
 def total_results(body: bytes | str) -> int | None:

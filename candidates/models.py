@@ -2,7 +2,7 @@
 the admin. A work is stored once, under its strongest identity key, so a dismissed or proposed
 work never comes back as new."""
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import models
@@ -15,7 +15,7 @@ SNOOZE = timedelta(days=30)
 
 
 class CandidateQuerySet(models.QuerySet["Candidate"]):
-    def inbox(self, *, now=None) -> "CandidateQuerySet":
+    def inbox(self, *, now: datetime | None = None) -> "CandidateQuerySet":
         """New work, and snoozed work whose snooze has run out."""
         now = now or timezone.now()
         awake = Q(status=Candidate.Status.SNOOZED, snoozed_until__lte=now)

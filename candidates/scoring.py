@@ -71,7 +71,7 @@ class Scorer:
             for row in range(len(works))
         ]
 
-    def _one(self, similarity: np.ndarray, on_topic: float, topic_probability) -> Score:
+    def _one(self, similarity: np.ndarray, on_topic: float, topic_probability: np.ndarray) -> Score:
         order = np.argsort(-similarity)[:NEIGHBOURS]
         nearest = [
             (self.documents[i].slug, self.documents[i].title, round(float(similarity[i]), 3))
@@ -88,7 +88,7 @@ class Scorer:
         ]
         return Score(relevance, relevance >= self.cut, topics, nearest)
 
-    def _topic_probability(self, vectors, similarity: np.ndarray) -> np.ndarray:
+    def _topic_probability(self, vectors: sparse.csr_matrix, similarity: np.ndarray) -> np.ndarray:
         # The topics of the nearest sources, weighted by closeness...
         membership = np.array(
             [[name in doc.topics for name in self.topic_names] for doc in self.documents],
@@ -166,7 +166,9 @@ def catalog_scorer() -> Scorer:
     return build_scorer(catalog_documents())
 
 
-def suggested_tier(*, is_paper: bool, published: datetime | None, now=None) -> str:
+def suggested_tier(
+    *, is_paper: bool, published: datetime | None, now: datetime | None = None
+) -> str:
     """Frontier for recent papers (the field's fast-moving edge), Further reading for posts and
     change logs, Core for an older paper that the catalog lacks."""
     now = now or timezone.now()

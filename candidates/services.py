@@ -10,7 +10,7 @@ from django.utils import timezone
 from .entries import Entry
 from .known import entry_keys, keys_of
 from .models import SNOOZE, Candidate
-from .scoring import Scorer, suggested_tier
+from .scoring import Score, Scorer, suggested_tier
 
 
 @dataclass
@@ -26,7 +26,9 @@ class Added:
         return sum(candidate.relevant for candidate in self.new)
 
 
-def _candidate(entry: Entry, keys: list[str], origin: str, feed: str, score, now) -> Candidate:
+def _candidate(
+    entry: Entry, keys: list[str], origin: str, feed: str, score: Score, now: datetime
+) -> Candidate:
     is_paper = origin == Candidate.Origin.ARXIV or bool(entry.arxiv or entry.doi)
     topics = [slug for slug, _p in score.topics]
     return Candidate(

@@ -12,7 +12,9 @@ from proposals.models import Proposal
 from .services import mark_proposed
 
 
-def _proposal_saved(sender, instance: Proposal, created: bool, **kwargs) -> None:
+def _proposal_saved(
+    sender: type[Proposal], instance: Proposal, created: bool, **kwargs: object
+) -> None:
     if created:
         transaction.on_commit(
             lambda: mark_proposed(proposal_id=instance.pk, url=instance.url, title=instance.title)

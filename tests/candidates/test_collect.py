@@ -1,5 +1,6 @@
 """collect_candidates: from saved files and from (loopback) feeds, idempotent and robust."""
 
+from datetime import UTC, datetime
 from io import StringIO
 
 import pytest
@@ -17,8 +18,13 @@ def collect(*args: str) -> str:
 
 
 @pytest.fixture(autouse=True)
-def _cut(settings):
+def _cut_and_clock(settings, monkeypatch):
     settings.CANDIDATES_RELEVANCE_CUT = 0.2
+    # The recorded feeds are from November 2025: collect as if a few days later.
+    monkeypatch.setattr(
+        "candidates.management.commands.collect_candidates.utcnow",
+        lambda: datetime(2025, 11, 20, tzinfo=UTC),
+    )
 
 
 def test_a_saved_arxiv_response_fills_the_inbox(inbox_catalog, saved_feed):
@@ -158,7 +164,10 @@ def test_a_feed_that_never_answers_is_cut_at_the_deadline(
     inbox_catalog, feed_server, settings, monkeypatch
 ):
     monkeypatch.setattr("candidates.collectors.FEED_DEADLINE_SECONDS", 1.0)
-    settings.CANDIDATES_FEEDS = [f"Slow={feed_server.base}/slow"]
+    settings.CANDIDATES_FEEDS = [
+        f"Slow={feed_server.base}/slow",
+        f"Inference blog={feed_server.base}/blog/feed.rss",
+    ]
     Candidate.objects.create(
         key="url:https://kept.example/",
         keys=[],

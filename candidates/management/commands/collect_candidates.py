@@ -1,7 +1,9 @@
 """Fill the curator's inbox: new work from arXiv, releases of catalogued repositories, feeds."""
 
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
@@ -19,7 +21,7 @@ from candidates.collectors import (
     since_last_success,
     utcnow,
 )
-from candidates.entries import FeedError, parse_feed
+from candidates.entries import Entry, FeedError, parse_feed
 from candidates.known import known_keys
 from candidates.models import Candidate
 from candidates.releases import record_releases
@@ -42,7 +44,7 @@ class Command(BaseCommand):
         "configured feeds (or from saved feed files with --feed); idempotent."
     )
     # Run daily by the project's schedule (readinglist/schedule.py).
-    periodic = "daily"
+    periodic = True
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
@@ -57,7 +59,7 @@ class Command(BaseCommand):
         parser.add_argument("--only", choices=COLLECTORS, action="append", help="Collectors.")
         parser.add_argument("--no-progress", action="store_true", help="No line per feed.")
 
-    def handle(self, *args, **options) -> None:
+    def handle(self, *args: str, **options: Any) -> None:
         self.dry_run, self.progress = options["dry_run"], not options["no_progress"]
         self.now = utcnow()
         self.scorer: Scorer = catalog_scorer()
@@ -85,7 +87,7 @@ class Command(BaseCommand):
 
     # The network
 
-    def _from_network(self, collectors, since_text: str | None) -> None:
+    def _from_network(self, collectors: Iterable[str], since_text: str | None) -> None:
         outcomes: list[Fetch] = []
         if "arxiv" in collectors:
             outcomes += self._arxiv(since_text)
@@ -133,7 +135,7 @@ class Command(BaseCommand):
 
     # Reporting
 
-    def _add(self, entries, *, origin: str, feed: str) -> None:
+    def _add(self, entries: list[Entry], *, origin: str, feed: str) -> None:
         added = add_entries(
             entries,
             origin=origin,
