@@ -11,7 +11,10 @@ class CandidatesConfig(AppConfig):
         from .signals import connect_signals
 
         connect_signals()
-        # Candidates, releases and feed states are seen in the admin only: no reader's page
-        # shows them, so a collection run keeps every cached page.
+        # Candidates, releases and feed states are seen in the admin only, so a collection run
+        # keeps every cached page.
         for name in ("Candidate", "UpstreamRelease", "FeedState", "CandidateAlert"):
-            pagecache.register(self.get_model(name), scope="none")
+            pagecache.exempt(
+                self.get_model(name),
+                reason="the curator's inbox shows in the admin only, which is never cached",
+            )
