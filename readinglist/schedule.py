@@ -85,6 +85,15 @@ SCHEDULE: tuple[Job, ...] = (
         hour=6,
     ),
     Job(
+        "collect_candidates",
+        "the curator's inbox: new arXiv work since the last successful run, releases of "
+        "catalogued repositories and configured feeds, before maintainers start their day; "
+        "arXiv asks for at most one request every three seconds, so once a day is polite",
+        minute=40,
+        hour=5,
+        args=("--no-progress",),
+    ),
+    Job(
         "compute_related",
         "catalog changes recompute related sources through the worker; the daily run adds the "
         "co-reading readers created since",

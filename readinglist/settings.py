@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "library",
     "notes",
     "teams",
+    "candidates",
     # Per-reader rate limits counted in the database (readinglist/ratelimits).
     "readinglist.ratelimits",
     "bench",
@@ -448,3 +449,16 @@ OUTBOUND_CACHE_ALIAS = "pages"
 # proposal form, and library imports (BibTeX, CSL-JSON). Counted in the database.
 PROPOSALS_FILLS_PER_HOUR = env.int("PROPOSALS_FILLS_PER_HOUR", default=30)
 LIBRARY_IMPORTS_PER_HOUR = env.int("LIBRARY_IMPORTS_PER_HOUR", default=10)
+# The curator's inbox (candidates/): what `collect_candidates` reads, and the relevance cut
+# below which candidates are kept but hidden (docs/candidates.md measures it).
+CANDIDATES_ARXIV_CATEGORIES = env.list(
+    "CANDIDATES_ARXIV_CATEGORIES", default=["cs.DC", "cs.AR", "cs.PF"]
+)
+CANDIDATES_ARXIV_NARROWED_CATEGORIES = env.list(
+    "CANDIDATES_ARXIV_NARROWED_CATEGORIES", default=["cs.LG", "cs.CL"]
+)
+CANDIDATES_ARXIV_QUERY = env.str("CANDIDATES_ARXIV_QUERY", default="")
+CANDIDATES_ARXIV_DELAY = env.float("CANDIDATES_ARXIV_DELAY", default=3.0)
+CANDIDATES_GITHUB_URL = env.str("CANDIDATES_GITHUB_URL", default="https://github.com")
+CANDIDATES_FEEDS = env.list("CANDIDATES_FEEDS", default=[])
+CANDIDATES_RELEVANCE_CUT = env.float("CANDIDATES_RELEVANCE_CUT", default=0.12)

@@ -20,7 +20,8 @@ ALLOWED: dict[str, set[str]] = {
     "teams": {"catalog"},
     "library": {"catalog", "proposals", "teams"},
     "notes": {"catalog", "library", "teams"},
-    "bench": {"catalog", "proposals", "teams", "library", "notes"},
+    "candidates": {"catalog", "proposals"},
+    "bench": {"catalog", "proposals", "teams", "library", "notes", "candidates"},
 }
 APPS = set(ALLOWED)
 EVERY_APP_MAY_USE = {"accounts"}

@@ -1,0 +1,125 @@
+"""Writes of the curator's inbox: adding found works, and a maintainer's triage."""
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+
+from .entries import Entry
+from .known import entry_keys, keys_of
+from .models import SNOOZE, Candidate
+from .scoring import Score, Scorer, suggested_tier
+
+
+@dataclass
+class Added:
+    """What one batch of entries came to."""
+
+    new: list[Candidate] = field(default_factory=list)
+    known: int = 0
+    unusable: int = 0
+
+    @property
+    def relevant(self) -> int:
+        return sum(candidate.relevant for candidate in self.new)
+
+
+def _candidate(
+    entry: Entry, keys: list[str], origin: str, feed: str, score: Score, now: datetime
+) -> Candidate:
+    is_paper = origin == Candidate.Origin.ARXIV or bool(entry.arxiv or entry.doi)
+    topics = [slug for slug, _p in score.topics]
+    return Candidate(
+        key=keys[0][:400],
+        keys=keys,
+        origin=origin,
+        feed=feed[:200],
+        title=entry.title,
+        url=entry.url,
+        authors=entry.authors,
+        abstract=entry.abstract,
+        categories=list(entry.categories),
+        published=entry.published,
+        relevance=score.relevance,
+        relevant=score.relevant,
+        suggested_topics=[list(pair) for pair in score.topics],
+        topic_slugs=f",{','.join(topics)}," if topics else "",
+        nearest=[list(triple) for triple in score.nearest],
+        suggested_tier=suggested_tier(is_paper=is_paper, published=entry.published, now=now),
+        found=now,
+    )
+
+
+def add_entries(
+    entries: Iterable[Entry],
+    *,
+    origin: str,
+    feed: str,
+    scorer: Scorer,
+    known: set[str],
+    dry_run: bool = False,
+    now: datetime | None = None,
+) -> Added:
+    """Store the entries that are new works; `known` (every key already seen) grows with them.
+
+    A work already catalogued, proposed or collected is counted, never stored again, so a
+    second run over the same feed adds nothing. With dry_run nothing is written.
+    """
+    now = now or timezone.now()
+    added = Added()
+    fresh: list[tuple[Entry, list[str]]] = []
+    for entry in entries:
+        keys = entry_keys(entry)
+        if not keys:
+            added.unusable += 1
+        elif known.intersection(keys):
+            added.known += 1
+        else:
+            known.update(keys)
+            fresh.append((entry, keys))
+    scores = scorer.score_many([(entry.title, entry.abstract) for entry, _keys in fresh])
+    added.new = [
+        _candidate(entry, keys, origin, feed, score, now)
+        for (entry, keys), score in zip(fresh, scores, strict=True)
+    ]
+    if not dry_run and added.new:
+        with transaction.atomic():
+            # A concurrent run may have stored the same work a moment ago: its row stays.
+            Candidate.objects.bulk_create(added.new, batch_size=500, ignore_conflicts=True)
+    return added
+
+
+@transaction.atomic
+def dismiss(candidates: Iterable[Candidate], *, reason: str) -> int:
+    """Dismissed work keeps its row (and keys), so it never returns as new."""
+    ids = [candidate.pk for candidate in candidates]
+    return Candidate.objects.filter(pk__in=ids).update(
+        status=Candidate.Status.DISMISSED, status_reason=reason.strip(), snoozed_until=None
+    )
+
+
+@transaction.atomic
+def snooze(candidates: Iterable[Candidate], *, now: datetime | None = None) -> int:
+    until = (now or timezone.now()) + SNOOZE
+    ids = [candidate.pk for candidate in candidates]
+    return Candidate.objects.filter(pk__in=ids).update(
+        status=Candidate.Status.SNOOZED, snoozed_until=until
+    )
+
+
+def mark_proposed(*, proposal_id: int, url: str, title: str) -> int:
+    """The candidates naming the same work as a new proposal are now proposed."""
+    keys = set(keys_of(url, title=title))
+    if not keys:
+        return 0
+    waiting = Candidate.objects.exclude(status=Candidate.Status.PROPOSED)
+    matching = [
+        pk
+        for pk, candidate_keys in waiting.values_list("pk", "keys")
+        if keys.intersection(candidate_keys)
+    ]
+    return Candidate.objects.filter(pk__in=matching).update(
+        status=Candidate.Status.PROPOSED, proposal_id=proposal_id
+    )
