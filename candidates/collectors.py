@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from urllib.parse import urlencode
 
-from catalog.identity import work_keys_or_empty
 from django.conf import settings
 from django.utils import timezone
 
+from catalog.identity import work_keys_or_empty
 from catalog.models import Source, Topic
 from readinglist import http
 

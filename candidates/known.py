@@ -11,7 +11,6 @@ import unicodedata
 from collections.abc import Iterable
 
 from catalog.identity import work_keys_or_empty
-
 from catalog.models import Source
 from proposals.models import Proposal
 
