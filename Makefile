@@ -17,7 +17,7 @@ PYTHON ?= $(shell for p in python3.13 python3.12; do \
 	for d in $$(ls -d $${PYENV_ROOT:-$$HOME/.pyenv}/versions/3.1[2-9]* 2>/dev/null | sort -rV); do \
 	  [ -x $$d/bin/python ] && { echo $$d/bin/python; exit 0; }; done)
 
-.PHONY: run test setup migrate catalog maintainer lint typecheck format bench clean backup restore loadtest
+.PHONY: run test test-fast setup migrate catalog maintainer lint typecheck format bench clean backup restore loadtest
 
 $(PY):
 	@if [ -z "$(PYTHON)" ]; then echo "No Python 3.12+ found: install python3.12 or 3.13 (e.g. 'pyenv install 3.13') and retry." >&2; exit 1; fi
@@ -59,12 +59,20 @@ catalog: migrate
 run: catalog
 	$(DEV) $(PY) manage.py runserver $(HOST):$(PORT)
 
+# The suite runs on every core (pytest-xdist); TEST_WORKERS=0 runs it in one process.
+TEST_WORKERS ?= auto
+
 test: setup
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	DEBUG=true $(PY) -m mypy
 	$(DEV) $(PY) manage.py makemigrations --check --dry-run
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
+
+# The inner loop: everything but the browser tests and the tests marked slow (real servers,
+# the relevance audits, backups), which `make test` and CI still run.
+test-fast: setup
+	$(PY) -m pytest -n $(TEST_WORKERS) -m "not slow and not e2e" $(PYTEST_ARGS)
 
 # Not after `migrate`: a migrate rewrites the site's address from SITE_DOMAIN, which here would be
 # this shell's default rather than the address `make run` serves on. The command applies only

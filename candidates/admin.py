@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
 from catalog.models import Tier, Topic
+from readinglist.admin import ReadOnlyAdminMixin
 
 from .models import Candidate, FeedState, UpstreamRelease
 from .services import dismiss, snooze
@@ -252,12 +253,8 @@ class UpstreamReleaseAdmin(admin.ModelAdmin):
 
 
 @admin.register(FeedState)
-class FeedStateAdmin(admin.ModelAdmin):
+class FeedStateAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """Each feed's last outcome, written by the collectors and only read here."""
+
     list_display = ["url", "last_success", "last_checked", "last_error"]
     readonly_fields = ["url", "etag", "last_modified", "last_success", "last_checked", "last_error"]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: FeedState | None = None) -> bool:
-        return False

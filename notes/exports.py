@@ -14,16 +14,9 @@ from library.exports import Contribution, contribute
 from .models import Note
 
 
-def _note_record(note, request):
-    source = note.source
+def _note_fields(note: Note) -> dict[str, Any]:
+    """What every export says of a note besides its source."""
     return {
-        "id": note.pk,
-        "source": {
-            "slug": source.slug,
-            "title": source.title,
-            "page": request.build_absolute_uri(source.get_absolute_url()),
-            "url": source.url,
-        },
         "quote": note.quote,
         "locator": note.locator,
         "body": note.body,
@@ -34,7 +27,21 @@ def _note_record(note, request):
     }
 
 
-def _team_record(note):
+def _note_record(note: Note, request: HttpRequest) -> dict[str, Any]:
+    source = note.source
+    return {
+        "id": note.pk,
+        "source": {
+            "slug": source.slug,
+            "title": source.title,
+            "page": request.build_absolute_uri(source.get_absolute_url()),
+            "url": source.url,
+        },
+        **_note_fields(note),
+    }
+
+
+def _team_record(note: Note) -> dict[str, str] | None:
     return {"slug": note.team.slug, "name": note.team.name} if note.team_id else None
 
 
@@ -84,17 +91,8 @@ def _exported_notes(user):
     return Note.objects.owned_by(user).select_related("source", "team").order_by("created", "pk")
 
 
-def _library_record(note):
-    return {
-        "source": {"slug": note.source.slug, "title": note.source.title},
-        "body": note.body,
-        "quote": note.quote,
-        "locator": note.locator,
-        "visibility": note.visibility,
-        "team": _team_record(note),
-        "created": note.created.isoformat(),
-        "edited": note.edited.isoformat() if note.edited else None,
-    }
+def _library_record(note: Note) -> dict[str, Any]:
+    return {"source": {"slug": note.source.slug, "title": note.source.title}, **_note_fields(note)}
 
 
 def library_records(user: AbstractBaseUser, request: HttpRequest) -> list[dict[str, Any]]:

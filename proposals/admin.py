@@ -12,6 +12,8 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import ngettext
 
 from catalog.models import Topic
+from readinglist.admin import ReadOnlyAdminMixin
+from readinglist.forms import add_service_error
 
 from .duplicates import find_duplicates
 from .fields import groups
@@ -55,19 +57,13 @@ class QueueStatusFilter(admin.SimpleListFilter):
         return queryset.filter(status=value)
 
 
-class DecisionInline(admin.TabularInline):
+class DecisionInline(ReadOnlyAdminMixin, admin.TabularInline):
     model = Decision
     extra = 0
     can_delete = False
     fields = ["created", "action", "maintainer", "reason", "spam"]
     readonly_fields = fields
     ordering = ["-created"]
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
 
 
 # The admin shows some answers through a method that renders them for a maintainer.
@@ -271,11 +267,7 @@ class ProposalAdmin(admin.ModelAdmin):
         if getattr(error, "code", None) == "decided":
             proposal.refresh_from_db()
             return self._decided(request, proposal)
-        if hasattr(error, "error_dict"):
-            for name, errors in error.error_dict.items():
-                form.add_error(name if name in form.fields else None, errors)
-        else:
-            form.add_error(None, error)
+        add_service_error(form, error)
         return self._page(
             request, proposal, form, action=action, title=f"{action.title()} proposal"
         )
@@ -344,7 +336,7 @@ class ProposalAdmin(admin.ModelAdmin):
 
 
 @admin.register(Decision)
-class DecisionAdmin(admin.ModelAdmin):
+class DecisionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     """The record of every decision: readable, never changed or deleted."""
 
     list_display = ["created", "action", "proposal", "maintainer", "spam"]
@@ -352,12 +344,3 @@ class DecisionAdmin(admin.ModelAdmin):
     list_select_related = ["proposal", "maintainer"]
     search_fields = ["proposal__title", "reason"]
     readonly_fields = ["proposal", "maintainer", "action", "reason", "spam", "created"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

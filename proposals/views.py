@@ -1,24 +1,20 @@
 """Readers propose sources and follow their proposals; anyone reads the decision log."""
 
-from functools import wraps
-from urllib.parse import urlencode
-
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import REDIRECT_FIELD_NAME
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render, resolve_url
+from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
-from django_htmx.http import HttpResponseClientRedirect
 
 from catalog.models import ReadingList
 from readinglist import ratelimits
+from readinglist.forms import add_service_error
+from readinglist.views import login_required_htmx
 
 from .choosers import published_titles
 from .duplicates import find_duplicates
@@ -38,22 +34,6 @@ FILLS_USED = (
     "You have filled from a link {limit} time{s} in the last hour, the most one account may. "
     "Try again in {wait}, or fill the answers in yourself."
 )
-
-
-def login_required_htmx(view):
-    """Like login_required, but an HTMX request is sent to log in with a full-page redirect."""
-
-    @wraps(view)
-    def wrapper(request, *args, **kwargs):
-        if request.user.is_authenticated:
-            return view(request, *args, **kwargs)
-        if request.htmx:
-            current = request.htmx.current_url_abs_path or request.get_full_path()
-            query = urlencode({REDIRECT_FIELD_NAME: current})
-            return HttpResponseClientRedirect(f"{resolve_url(settings.LOGIN_URL)}?{query}")
-        return redirect_to_login(request.get_full_path())
-
-    return wrapper
 
 
 def _rules():
@@ -86,15 +66,6 @@ def initial_from(params) -> dict:
     }
 
 
-def _apply(form, error):
-    """Put a service's ValidationError onto the form, so the reader sees it next to the answer."""
-    if hasattr(error, "error_dict"):
-        for name, errors in error.error_dict.items():
-            form.add_error(name if name in form.fields else None, errors)
-    else:
-        form.add_error(None, error)
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def propose(request: HttpRequest) -> HttpResponse:
@@ -114,7 +85,7 @@ def propose(request: HttpRequest) -> HttpResponse:
                 **answers,
             )
         except ValidationError as error:
-            _apply(form, error)
+            add_service_error(form, error)
         else:
             messages.success(
                 request, f"Thank you: “{proposal.title}” is waiting for a maintainer's decision."
@@ -230,7 +201,7 @@ def proposal_edit(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             resubmit_proposal(proposal=proposal, by=request.user, topics=topics, **answers)
         except ValidationError as error:
-            _apply(form, error)
+            add_service_error(form, error)
         else:
             messages.success(
                 request, "Your changes are in: the proposal waits for a decision again."
