@@ -12,13 +12,12 @@ from django.db import connection
 
 from readinglist.local_server import BASE_DIR
 
-SMOKE_DB = "readinglist_bench_smoke"
+# One name per process: parallel workers and other checkouts on the machine never share it.
+SMOKE_DB = f"readinglist_bench_smoke_{os.getpid()}"
 CLASSES = ("common", "rare", "multi-word", "typo", "with facets", "all")
 
 
-@pytest.fixture
-def smoke_database():
-    yield
+def _drop_smoke_database() -> None:
     if connection.vendor == "postgresql":
         db = settings.DATABASES["default"]
         params = {"host": db["HOST"], "port": db["PORT"], "user": db["USER"]}
@@ -29,6 +28,13 @@ def smoke_database():
         path = os.path.join(tempfile.gettempdir(), f"{SMOKE_DB}.sqlite3")
         if os.path.exists(path):
             os.remove(path)
+
+
+@pytest.fixture
+def smoke_database():
+    _drop_smoke_database()
+    yield
+    _drop_smoke_database()
 
 
 def bench(*args, database):

@@ -13,12 +13,11 @@ from django.db import connection
 
 from readinglist.local_server import BASE_DIR
 
-SMOKE_DB = "readinglist_bench_foryou_smoke"
+# One name per process: parallel workers and other checkouts on the machine never share it.
+SMOKE_DB = f"readinglist_bench_foryou_smoke_{os.getpid()}"
 
 
-@pytest.fixture
-def smoke_database(db):
-    yield
+def _drop_smoke_database() -> None:
     if connection.vendor == "postgresql":
         database = settings.DATABASES["default"]
         params = {"host": database["HOST"], "port": database["PORT"], "user": database["USER"]}
@@ -29,6 +28,13 @@ def smoke_database(db):
         path = os.path.join(tempfile.gettempdir(), f"{SMOKE_DB}.sqlite3")
         if os.path.exists(path):
             os.remove(path)
+
+
+@pytest.fixture
+def smoke_database(db):
+    _drop_smoke_database()
+    yield
+    _drop_smoke_database()
 
 
 def test_the_benchmark_prints_for_you_beside_its_target(smoke_database):
