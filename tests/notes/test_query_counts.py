@@ -6,7 +6,7 @@ from django.db.models import CheckConstraint
 from django.test.utils import CaptureQueriesContext
 
 from notes.models import Note
-from tests.factories import NoteFactory, SourceFactory, UserFactory
+from tests.factories import NoteFactory, SourceFactory, UserFactory, join_team
 
 pytestmark = pytest.mark.django_db
 
@@ -71,3 +71,24 @@ def test_saving_a_note_checks_each_constraint_once_and_outside_the_transaction(
     constraints = [c for c in Note._meta.constraints if isinstance(c, CheckConstraint)]
     assert 0 < len(checks) == len(set(checks)) <= len(constraints)
     assert not [s for s in sql if s.startswith("SAVEPOINT")]
+
+
+def test_signed_in_source_page_asks_for_the_readers_teams_once(
+    client, reader, other_reader, small_catalog, settings
+):
+    """The team panels and the note form share one query for the reader's teams."""
+    settings.CATALOG_PAGE_CACHE = False
+    join_team(reader, other_reader)
+    join_team(reader, slug="kernels")
+    client.force_login(reader)
+    with CaptureQueriesContext(connection) as ctx:
+        html = client.get("/sources/flashattention/").content.decode()
+    teams_queries = [
+        q["sql"]
+        for q in ctx.captured_queries
+        if q["sql"].startswith('SELECT "teams_team"."id"') and "teams_membership" in q["sql"]
+    ]
+    assert len(teams_queries) == 1
+    # The note form still offers both teams.
+    assert "Kernels (its members, with your name)" in html
+    assert "Readers (its members, with your name)" in html
