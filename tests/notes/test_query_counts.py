@@ -92,3 +92,15 @@ def test_signed_in_source_page_asks_for_the_readers_teams_once(
     # The note form still offers both teams.
     assert "Kernels (its members, with your name)" in html
     assert "Readers (its members, with your name)" in html
+
+
+def test_saving_a_note_does_not_look_up_its_author_and_source_again(client, reader, small_catalog):
+    client.force_login(reader)
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.post(
+            "/sources/flashattention/notes/new/", {"body": "Again?", "visibility": "private"}
+        )
+    assert response.status_code == 302
+    sql = [q["sql"] for q in ctx.captured_queries]
+    assert not [s for s in sql if s.startswith('SELECT 1 AS "a" FROM "accounts_user"')]
+    assert not [s for s in sql if s.startswith('SELECT 1 AS "a" FROM "catalog_source"')]
