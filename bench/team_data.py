@@ -46,13 +46,12 @@ def team_sizes(readers: int, teams: int) -> list[int]:
 
 def build_big(scale: float, source_ids: list[int], log) -> None:
     """The team-scale database: every reader in a team, bookmarks, notes, sessions, follows."""
-    from library.models import Bookmark, Follow
-    from notes.models import Note
-    from teams.models import Membership, Session, Team
+    from library.models import Bookmark
+    from teams.models import Membership, Team
 
     rng = random.Random(20261202)
     n_readers = max(12, round(FULL["readers"] * scale))
-    n_teams = max(2, round(FULL["teams"] * scale))
+    n_teams = max(3, round(FULL["teams"] * scale))  # a median team besides the largest
     users = get_user_model()
     people = users.objects.bulk_create(
         [
@@ -90,14 +89,23 @@ def build_big(scale: float, source_ids: list[int], log) -> None:
     median = people[(sum(sizes[:median_index]) + 1) % n_readers]  # a median team's member
     users.objects.filter(pk=worst.pk).update(email=MEASURED.worst_email)
     users.objects.filter(pk=median.pk).update(email=MEASURED.median_email)
+    saved = {worst.pk: WORST_SAVED, median.pk: MEDIAN_SAVED}
+    _build_bookmarks(rng, people, source_ids, saved)
+    log(f"{Bookmark.objects.count():,} bookmarks")
+    team_of = {m.user_id: m.team_id for m in memberships}
+    _build_notes_sessions_follows(rng, people, teams, team_of, source_ids, log)
+
+
+def _build_bookmarks(rng: random.Random, people: list, source_ids: list[int], saved: dict) -> None:
+    """40 to 120 saved sources per reader (`saved` fixes some readers' counts), over a year."""
+    from library.models import Bookmark
 
     now = timezone.now()
     statuses = ["to_read", "to_read", "reading", "read", "read"]
     bookmarks = []
     for person in people:
-        saved = WORST_SAVED if person.pk == worst.pk else rng.randint(40, 120)
-        saved = MEDIAN_SAVED if person.pk == median.pk else saved
-        for source_id in rng.sample(source_ids, min(saved, len(source_ids))):
+        count = saved.get(person.pk) or rng.randint(40, 120)
+        for source_id in rng.sample(source_ids, min(count, len(source_ids))):
             moment = now - timedelta(minutes=rng.randint(0, 60 * 24 * 365))
             bookmarks.append(
                 Bookmark(
@@ -110,9 +118,16 @@ def build_big(scale: float, source_ids: list[int], log) -> None:
     Bookmark.objects.bulk_create(bookmarks)
     # auto_now stamped every row alike: spread "updated" as real changes would be.
     _spread_updates()
-    log(f"{Bookmark.objects.count():,} bookmarks")
 
-    team_of = {m.user_id: m.team_id for m in memberships}
+
+def _build_notes_sessions_follows(
+    rng: random.Random, people: list, teams: list, team_of: dict, source_ids: list[int], log
+) -> None:
+    from library.models import Follow
+    from notes.models import Note
+    from teams.models import Session
+
+    now = timezone.now()
     notes = []
     for person in people:
         for _ in range(FULL["notes"]):
