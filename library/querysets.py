@@ -68,5 +68,6 @@ class BookmarkQuerySet(models.QuerySet):
                 models.F("first_section").asc(nulls_last=True),
                 models.F("first_position").asc(nulls_last=True),
                 "source__title",
+                "pk",  # a total order, so no bookmark moves between pages
             )
         return self.order_by("-saved_at", "-pk")

@@ -15,6 +15,9 @@ from teams.models import Membership, Team
 from .models import Note
 from .querysets import PURGE_AFTER
 
+# Foreign keys whose rows the caller has loaded: full_clean() need not look them up again.
+_LOADED_RELATIONS = ["user", "source"]
+
 
 def purge_deleted_notes(*, now: datetime | None = None) -> int:
     """Delete for good the notes deleted longer ago than the undo grace period."""
@@ -54,8 +57,9 @@ def note_create(
     _share(note, visibility, team)
     # Checked before the transaction opens: inside one, Django wraps each of the model's check
     # constraints in its own savepoint, three round trips each instead of one. The database
-    # enforces the same constraints on save.
-    note.full_clean()
+    # enforces the same constraints on save. The author and the source are rows the caller
+    # just read, so asking the database whether they exist again is two round trips for nothing.
+    note.full_clean(exclude=_LOADED_RELATIONS)
     with transaction.atomic():
         _lock_author(user)
         problem = note_limit_problem(user)
@@ -97,7 +101,7 @@ def note_update(
     note.body, note.quote, note.locator = body, quote, locator
     _share(note, visibility, team)
     note.edited = timezone.now()
-    note.full_clean()  # before the transaction, as in note_create
+    note.full_clean(exclude=_LOADED_RELATIONS)  # before the transaction, as in note_create
     with transaction.atomic():
         purge_deleted_notes()
         note.save()

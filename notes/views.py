@@ -24,6 +24,7 @@ from teams.models import Team
 from .exports import notes_document, notes_markdown
 from .forms import NoteFilterForm, NoteForm
 from .models import Note
+from .paging import peek_page
 from .services import note_create, note_delete, note_restore, note_update
 
 NOTES_PAGE_SIZE = 25
@@ -201,9 +202,7 @@ def team_notes_view(request: HttpRequest) -> HttpResponse:
     notes = Note.objects.shared_with_teams_of(request.user)
     if chosen is not None:
         notes = notes.filter(team=chosen)
-    page = Paginator(notes.for_display().newest(), NOTES_PAGE_SIZE).get_page(
-        request.GET.get("page")
-    )
+    page = peek_page(notes.for_display().newest(), request.GET.get("page"), NOTES_PAGE_SIZE)
     template = "notes/team_notes.html"
     if request.htmx:
         template += "#results"

@@ -10,6 +10,7 @@ urlpatterns = [
     path("join/<str:token>/", public_views.join, name="join"),
     path("teams/invitations/<str:token>/", public_views.invitation, name="invitation"),
     path("teams/<slug:slug>/", views.team_detail, name="detail"),
+    path("teams/<slug:slug>/members/", views.team_members, name="members"),
     path("teams/<slug:slug>/invite/", views.invite, name="invite"),
     path("teams/<slug:slug>/settings/", views.update_settings, name="settings"),
     path("teams/<slug:slug>/domains/", views.add_domain, name="domain-add"),

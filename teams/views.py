@@ -8,12 +8,13 @@ from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from . import domains, services
 from .access import member_team, readers_time_zone
 from .emails import calendar_url, send_invitation, site_url
 from .forms import DomainForm, InviteForm, JoinLinkForm, TeamCreateForm, TeamSettingsForm
+from .members import member_summary, members_page
 from .models import JoinLink, Membership, TeamDomain
 from .sessions import may_edit, next_session
 
@@ -51,7 +52,7 @@ def _detail_context(request, team, member, **forms) -> dict:
     context = {
         "team": team,
         "member": member,
-        "memberships": team.memberships.select_related("user").order_by("-role", "user__email"),
+        "member_summary": member_summary(team),
         "next_session": next_session(team),
         "upcoming": sessions.filter(starts_at__gte=now),
         "past": sessions.filter(starts_at__lt=now).order_by("-starts_at", "-pk"),
@@ -87,6 +88,16 @@ def _render_detail(request, team, member, status=200, **forms):
 def team_detail(request, slug):
     team, member = member_team(request, slug)
     return _render_detail(request, team, member)
+
+
+@login_required
+@require_GET
+def team_members(request, slug):
+    """Every member of the team, a page at a time, with the owner's actions on each."""
+    team, member = member_team(request, slug)
+    page = members_page(team, request.GET.get("page"))
+    context = {"team": team, "member": member, "page": page, "summary": member_summary(team)}
+    return render(request, "teams/team_members.html", context)
 
 
 @login_required
@@ -171,7 +182,7 @@ def _member_action(request, slug, user_id, action, done):
         messages.error(request, str(error))
     else:
         messages.success(request, done.format(name=reader.public_name))
-    return redirect(team)
+    return redirect("teams:members", slug=team.slug)
 
 
 @login_required

@@ -120,6 +120,12 @@ def team_reading(team):
     return {"team": team, "bookmarks": reading.team_recent_activity(team)}
 
 
+@register.inclusion_tag("library/includes/team_active_members.html")
+def team_active_members(team):
+    """The members behind most of a team's latest reading changes (for the team's page)."""
+    return {"team": team, "active": reading.team_active_members(team)}
+
+
 def _progress_context(context, sources, **extra):
     request = _request(context)
     states = reading.request_states(request)

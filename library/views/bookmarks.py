@@ -112,17 +112,24 @@ def _controls_after_change(
     return "".join(parts)
 
 
-@page_cache(reader=True, params=LibraryFilterForm.base_fields)
+@page_cache(reader=True, params={*LibraryFilterForm.base_fields, "page"})
 @require_GET
 @login_required_htmx
 @vary_on_headers("HX-Request")
 def library(request: HttpRequest) -> HttpResponse:
     form = LibraryFilterForm(request.GET)
-    context = library_page(request.user, form)
+    context = library_page(request.user, form, request.GET.get("page"))
     template = "library/library.html"
     if request.htmx:
-        # The counts refresh after a bookmark changes; the results after a filter changes.
-        template += "#counts" if request.htmx.target == "library-counts" else "#results"
+        # The counts refresh after a bookmark changes; "Show more" appends a group's next page;
+        # the results refresh after a filter changes.
+        target = request.htmx.target or ""
+        if target == "library-counts":
+            template += "#counts"
+        elif target.startswith("more-"):
+            template += "#more"
+        else:
+            template += "#results"
     return render(request, template, context)
 
 

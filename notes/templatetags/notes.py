@@ -3,6 +3,7 @@
 from django import template
 from django.urls import reverse
 
+from library.reading import viewer_teams
 from readinglist.pagecache import dont_store
 
 from ..forms import NoteForm
@@ -27,7 +28,12 @@ def source_notes(context, source):
         "csrf_token": context.get("csrf_token"),
         "source": source,
         "notes": notes,
-        "form": NoteForm(user=user, prefix_id="note-new") if user.is_authenticated else None,
+        # The page's team panels fetched the reader's teams already: the form reuses them.
+        "form": (
+            NoteForm(user=user, teams=viewer_teams(request), prefix_id="note-new")
+            if user.is_authenticated
+            else None
+        ),
         "action": reverse("notes:create", args=[source.slug]),
         "hx_target": "#note-add",
     }

@@ -1,12 +1,14 @@
 """Pages with notes run the same number of queries with 5 notes and with 60."""
 
+import re
+
 import pytest
 from django.db import connection
 from django.db.models import CheckConstraint
 from django.test.utils import CaptureQueriesContext
 
 from notes.models import Note
-from tests.factories import NoteFactory, SourceFactory, UserFactory
+from tests.factories import NoteFactory, SourceFactory, UserFactory, join_team
 
 pytestmark = pytest.mark.django_db
 
@@ -71,3 +73,60 @@ def test_saving_a_note_checks_each_constraint_once_and_outside_the_transaction(
     constraints = [c for c in Note._meta.constraints if isinstance(c, CheckConstraint)]
     assert 0 < len(checks) == len(set(checks)) <= len(constraints)
     assert not [s for s in sql if s.startswith("SAVEPOINT")]
+
+
+def test_signed_in_source_page_asks_for_the_readers_teams_once(
+    client, reader, other_reader, small_catalog, settings
+):
+    """The team panels and the note form share one query for the reader's teams."""
+    settings.CATALOG_PAGE_CACHE = False
+    join_team(reader, other_reader)
+    join_team(reader, slug="kernels")
+    client.force_login(reader)
+    with CaptureQueriesContext(connection) as ctx:
+        html = client.get("/sources/flashattention/").content.decode()
+    teams_queries = [
+        q["sql"]
+        for q in ctx.captured_queries
+        if q["sql"].startswith('SELECT "teams_team"."id"') and "teams_membership" in q["sql"]
+    ]
+    assert len(teams_queries) == 1
+    # The note form still offers both teams.
+    assert "Kernels (its members, with your name)" in html
+    assert "Readers (its members, with your name)" in html
+
+
+def test_saving_a_note_does_not_look_up_its_author_and_source_again(client, reader, small_catalog):
+    client.force_login(reader)
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.post(
+            "/sources/flashattention/notes/new/", {"body": "Again?", "visibility": "private"}
+        )
+    assert response.status_code == 302
+    sql = [q["sql"] for q in ctx.captured_queries]
+    assert not [s for s in sql if s.startswith('SELECT 1 AS "a" FROM "accounts_user"')]
+    assert not [s for s in sql if s.startswith('SELECT 1 AS "a" FROM "catalog_source"')]
+
+
+def test_team_notes_pages_without_counting_every_shared_note(
+    client, reader, other_reader, small_catalog, settings
+):
+    """The page reads the rows it shows (and one more), never a COUNT(*) over the team's notes;
+    Newer/Older links walk the notes newest first, each exactly once."""
+    from notes.views import NOTES_PAGE_SIZE
+
+    settings.CATALOG_PAGE_CACHE = False
+    join_team(reader, other_reader)
+    total = NOTES_PAGE_SIZE + 3
+    for _ in range(total):
+        NoteFactory(user=other_reader, source=small_catalog["flash"], visibility="team")
+    client.force_login(reader)
+    with CaptureQueriesContext(connection) as ctx:
+        first = client.get("/notes/team/").content.decode()
+    assert not [q for q in ctx.captured_queries if "COUNT(" in q["sql"].upper()]
+    assert "Older notes" in first and "Newer notes" not in first
+    second = client.get("/notes/team/?page=2").content.decode()
+    assert "Newer notes" in second and "Older notes" not in second
+    ids = [int(i) for i in re.findall(r'id="note-(\d+)"', first + second)]
+    newest_first = list(Note.objects.order_by("-created", "-pk").values_list("pk", flat=True))
+    assert ids == newest_first

@@ -1,9 +1,12 @@
 """The compose stack: replicas of web behind one proxy, sharing PostgreSQL and Redis."""
 
+import fnmatch
+import re
 import shutil
 import subprocess
 
 import pytest
+from django.urls import reverse
 
 from readinglist.local_server import BASE_DIR
 
@@ -47,3 +50,37 @@ def test_the_caddyfile_is_valid():
         check=False,
     )
     assert result.returncode == 0, result.stderr
+
+
+def _caddy_compression():
+    """The encode directive's formats, the content types it matches and the paths it skips."""
+    text = (BASE_DIR / "deploy" / "Caddyfile").read_text()
+    skipped = re.search(r"^\s*@compressible not path (.+)$", text, re.M).group(1).split()
+    formats = re.search(r"^\s*encode @compressible (.+?) \{$", text, re.M).group(1).split()
+    types = re.findall(r"header Content-Type (\S+)", text)
+    return formats, types, skipped
+
+
+def test_the_proxy_compresses_html_and_json(db):
+    formats, types, skipped = _caddy_compression()
+    assert formats == ["zstd", "gzip"]
+    assert {"text/html*", "application/json*"} <= set(types)
+    for url in ["/", "/library/", "/notes/team/", "/sources/flashattention/", "/search/?q=kv"]:
+        assert not any(fnmatch.fnmatch(url, glob) for glob in skipped), url
+
+
+def test_no_page_with_a_secret_next_to_reflected_input_is_compressed(db):
+    """BREACH: a page that shows a token and also echoes what a visitor typed or linked."""
+    _, _, skipped = _caddy_compression()
+    secret_pages = [
+        reverse("teams:detail", args=["inference"]),  # calendar address, join links
+        reverse("teams:invite", args=["inference"]),  # 400 echoes the typed email
+        reverse("teams:join", args=["token"]),
+        reverse("teams:invitation", args=["token"]),
+        reverse("library:follows"),  # saved-search feed addresses next to saved searches
+        reverse("library:follow-search"),
+        reverse("library:digest-unsubscribe", args=["token"]),
+        reverse("account_reset_password_from_key", kwargs={"uidb36": "1", "key": "k"}),
+    ]
+    for url in secret_pages:
+        assert any(fnmatch.fnmatch(url, glob) for glob in skipped), url

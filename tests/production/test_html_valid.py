@@ -61,6 +61,7 @@ PAGES = {
     "bookmarklet": ("/save/bookmarklet/", True),
     "team-list": ("/teams/", True),
     "team": ("/teams/readers/", True),
+    "team-members": ("/teams/readers/members/", True),
     "my-notes": ("/library/notes/", True),
     "team-notes": ("/notes/team/", True),
     "for-you": ("/library/for-you/", True),
