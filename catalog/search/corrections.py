@@ -11,6 +11,14 @@ from dataclasses import dataclass, field
 
 from django.db import connections
 
+from .described import FILLER, STOP_WORDS, is_technical, term_alternatives, word_set
+
+# Two-letter endings of English words: "positional" is not "position al", "offload" not "off
+# load" (a stop word), whatever the vocabulary holds.
+SUFFIXES = word_set("al ed er es ly ic en ty ry or ar ve le re ng ll us um ia")
+# Words never joined with their neighbour into a compound: "is a" is not "ISA".
+NOT_COMPOUNDED = STOP_WORDS | FILLER
+
 # A word the catalog has never used is corrected to the vocabulary word it most likely means
 # (the vocabulary is every word of the searched text, in its unstemmed form, a few hundred to a
 # few thousand rows). One statement, whatever the query, returns what choosing needs; its cost is
@@ -150,6 +158,11 @@ def read_word(word: str, vocabulary: Vocabulary) -> Reading:
     edit from a vocabulary word ("medusaa", "flashinfr", "rooflin": a last letter left out),
     else searched as the start of longer words when it is one ("spec" for "speculative"),
     else split into known words ("kvcache"), else corrected within edit_limit()."""
+    if is_technical(word):
+        # A number format or a chip ("fp6", "h200") is its own word: a one-letter difference
+        # is another format or chip, never a typo. Its block-scaled family members count as it.
+        alternatives = " | ".join(term_alternatives(word))
+        return Reading(alternatives, alternatives, word, settled=True)
     candidates = vocabulary.near.get(word)
     if candidates is None or word in vocabulary.stop:
         return Reading(word, word, word, settled=True)
@@ -172,10 +185,16 @@ def read_word(word: str, vocabulary: Vocabulary) -> Reading:
     parts = [
         (left, right)
         for left, right in splits(word)
-        if {left, right} <= known
-        or any(
-            short not in vocabulary.stop and len(short) == 2 and other in known and len(other) >= 4
-            for short, other in ((left, right), (right, left))
+        if not {left, right} & STOP_WORDS
+        and (
+            {left, right} <= known
+            or any(
+                short not in vocabulary.stop | SUFFIXES
+                and len(short) == 2
+                and other in known
+                and len(other) >= 4
+                for short, other in ((left, right), (right, left))
+            )
         )
     ]
     if parts:
@@ -208,7 +227,7 @@ def words_query(words: tuple[str, ...], using: str) -> tuple[str, str, str]:
             fused = None
             if compound.isalpha() and not {words[i], words[i + 1]} & vocabulary.stop:
                 fused = closest(compound, vocabulary.near.get(compound, ()))
-            if compound in vocabulary.known:
+            if compound in vocabulary.known and not {words[i], words[i + 1]} & NOT_COMPOUNDED:
                 # "flash attention": FlashAttention is indexed as one word.
                 typed_terms.append(f"({both} | {compound})")
                 terms.append(typed_terms[-1])

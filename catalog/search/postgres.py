@@ -34,10 +34,13 @@ from .backend import (
     text_annotation,
 )
 from .corrections import words_query
+from .described import THIN, Term, fused_rank, meaningful_words, subject_words
 from .document import LANGUAGE, rank_weights
 from .facets import Facets, facet_counts
 from .names import NAMED_BONUS, named_sources, query_parts
 from .parsing import JOINED_WORD, ParsedQuery, SearchParams
+from .postgres_described import all_words, counts, described_score, square_root, widening_query
+from .ranking import double
 from .set_keys import KEY_COUNTS, KEYED_SETS
 from .snippets import (
     FRAGMENT_DELIMITER,
@@ -56,6 +59,8 @@ class PreparedQuery(ParsedQuery):
 
     tsquery: SearchQuery = field(kw_only=True)
     tier_ids: tuple[tuple[str, int], ...] = ()  # ((tier slug, id), ...)
+    # The any-word match, when the all-words match is thin (described.py): its words, weighted.
+    terms: tuple[Term, ...] = ()
 
 
 def prepared(query: ParsedQuery) -> PreparedQuery:
@@ -149,16 +154,24 @@ class PostgresBackend(Backend[Entries]):
         if not query:
             return query
         websearch = SearchQuery(query.text, search_type="websearch", config=LANGUAGE)
-        raw, corrected = "", ""
+        raw, typed, corrected = "", "", ""
         plain = not query.uses_operators
         texts, parts = ([query.text], query_parts(query.words)) if plain else ([], [])
         found = named_sources(texts, using, parts=parts)
         named, tiers = found.levels, found.tiers
         if plain and not exact:
-            raw, typed, corrected = words_query(query.words, using)
+            # "how does speculative decoding work" requires the subject, not the filler.
+            raw, typed, corrected = words_query(subject_words(query.words), using)
             if named:
                 # The reader typed a name the catalog has ("TPUv4"): nothing to correct.
                 raw, corrected = typed, ""
+        words = meaningful_words(subject_words(query.words)) if plain else ()
+        found_counts = counts(raw, typed if corrected else "", query.text, words, using)
+        strict = found_counts.strict
+        if corrected and strict <= 2 * found_counts.typed:
+            # The correction finds no clearly more than the words as typed: they stand.
+            raw, corrected, strict = typed, "", found_counts.typed
+        terms = found_counts.terms if strict < THIN and len(words) >= 2 else ()
         if not raw:
             tsquery = websearch
         elif JOINED_WORD.search(query.text):
@@ -176,8 +189,10 @@ class PostgresBackend(Backend[Entries]):
                 "named": tuple(named.items()),
                 "named_in_part": tuple(found.in_part.items()),
             },
+            partial=bool(terms),
             tsquery=tsquery,
             tier_ids=tuple(tiers.items()),
+            terms=terms,
         )
 
     def matches(self, params: SearchParams, query: ParsedQuery, using: str) -> Entries:
@@ -188,6 +203,8 @@ class PostgresBackend(Backend[Entries]):
         if not query:
             return entries
         found = Q(document=prepared(query).tsquery)
+        if terms := prepared(query).terms:
+            found |= Q(document=widening_query(terms))
         if query.named:
             # A name that is not in the text (an acronym of the title) still finds its source.
             found |= Q(source_id__in=[pk for pk, _ in query.named])
@@ -203,6 +220,14 @@ class PostgresBackend(Backend[Entries]):
         text_rank = SearchRank(F("document"), query.tsquery, weights=self.WEIGHTS)
         prior = RawSQL(*entry_prior_sql(query.tier_ids, using), output_field=FloatField())
         rank = text_rank * prior
+        if query.terms:
+            rank = fused_rank(
+                named=double(0.0),
+                all_words=all_words(query.tsquery),
+                rank=rank,
+                described=described_score(query.terms),
+                nudge=square_root(prior),
+            )
         if query.named:
             # One array lookup however many sources the query names: a CASE arm per named
             # source cost the ORM ~0.1 ms each to build (a rare word can name dozens).
@@ -243,6 +268,8 @@ class PostgresBackend(Backend[Entries]):
         if not query:
             return plain_cards(ids, using)
         tsquery = prepared(query).tsquery
+        if terms := prepared(query).terms:
+            tsquery = tsquery | widening_query(terms)
         marked = HeadlineMarkers(start_sel=START_SEL, stop_sel=STOP_SEL, config=LANGUAGE)
         sources = cards(
             ids,
