@@ -55,7 +55,7 @@ TECHNICAL = re.compile(r"(?=[a-z0-9]*[a-z])(?=[a-z0-9]*[0-9])[a-z0-9]+")
 FORMAT_FAMILIES = ("mx", "nv")
 
 # The all-words match is "thin" below this many sources: then the any-word match fills the page.
-THIN = 5
+THIN = 10
 # A word that more sources than this have is common: it ranks the any-word matches but does not
 # widen them (at 100,000 sources a common word matches tens of thousands), unless no query word
 # is rarer. Document frequencies are counted up to this.
@@ -65,7 +65,7 @@ COMMON = 2000
 DESCRIBED_WEIGHTS = (0.5, 0.4, 0.9, 1.0)
 # The order of the page: named sources (their bonus is 100 and more), then all-words matches,
 # then any-word matches. An any-word score is at most about 1.
-ALL_WORDS_BONUS = 10.0
+ALL_WORDS_BONUS = 1.0
 
 _stemmer = snowballstemmer.stemmer("english")
 

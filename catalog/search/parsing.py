@@ -39,6 +39,8 @@ class ParsedQuery:
     # Whether the page also ranks the any-word match (described.py): the all-words match was
     # thin, so some results have only some of the words.
     partial: bool = False
+    # How many sources have every word (counted up to described.COMMON), when `partial`.
+    complete: int = 0
     # ((source id, any-word score), ...): the any-word matches where they are scored in Python.
     described: tuple[tuple[int, float], ...] = ()
 

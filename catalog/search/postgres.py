@@ -171,7 +171,9 @@ class PostgresBackend(Backend[Entries]):
         if corrected and strict <= 2 * found_counts.typed:
             # The correction finds no clearly more than the words as typed: they stand.
             raw, corrected, strict = typed, "", found_counts.typed
-        terms = found_counts.terms if strict < THIN and len(words) >= 2 else ()
+        # The any-word match, when the all-words match is thin and it adds sources.
+        widens = strict < THIN and len(words) >= 2 and found_counts.any > strict
+        terms = found_counts.terms if widens else ()
         if not raw:
             tsquery = websearch
         elif JOINED_WORD.search(query.text):
@@ -182,14 +184,18 @@ class PostgresBackend(Backend[Entries]):
             tsquery = SearchQuery(raw, search_type="raw", config=LANGUAGE)
         if corrected:
             named = named_sources([corrected], using).levels
+        if terms and not named:
+            # "hf transformers": the source all but one word names leads the partial matches.
+            named = found.in_part
         return PreparedQuery(
             **{
                 **query.__dict__,
                 "corrected": corrected,
                 "named": tuple(named.items()),
                 "named_in_part": tuple(found.in_part.items()),
+                "partial": bool(terms),
+                "complete": strict,
             },
-            partial=bool(terms),
             tsquery=tsquery,
             tier_ids=tuple(tiers.items()),
             terms=terms,

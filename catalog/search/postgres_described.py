@@ -30,6 +30,10 @@ SELECT 'typed', '', CASE WHEN %(typed)s = '' THEN 0 ELSE (SELECT count(*) FROM (
   SELECT 1 FROM catalog_search_entry WHERE document @@ to_tsquery('english', %(typed)s)
   LIMIT %(cap)s) AS s) END
 UNION ALL
+SELECT 'any', '', CASE WHEN %(any)s = '' THEN 0 ELSE (SELECT count(*) FROM (
+  SELECT 1 FROM catalog_search_entry WHERE document @@ to_tsquery('english', %(any)s)
+  LIMIT %(cap)s) AS s) END
+UNION ALL
 SELECT 'total', '', (SELECT CASE WHEN c.reltuples >= 10000 THEN c.reltuples::bigint
   ELSE (SELECT count(*) FROM catalog_search_entry) END
   FROM pg_class c WHERE c.oid = 'catalog_search_entry'::regclass)
@@ -39,11 +43,15 @@ SELECT 'word', w.term, (SELECT count(*) FROM (SELECT 1 FROM catalog_search_entry
 FROM unnest(%(terms)s::text[]) AS w(term)
 """
 
+# ts_rank of a document with the one query word once, at weight 1.0.
+TS_RANK_UNIT = 0.0607927
+
 
 @dataclass(frozen=True)
 class Counts:
     strict: int  # all-words matches (as searched, corrections included), up to COMMON
     typed: int  # the same for the words as typed, when a word was corrected
+    any: int  # the entries with any of the meaningful words, up to COMMON
     total: int
     terms: tuple[Term, ...]  # the meaningful words found, weighted
 
@@ -55,14 +63,22 @@ def term_query(word: str) -> str:
 
 def counts(raw: str, typed: str, text: str, words: tuple[str, ...], using: str) -> Counts:
     queries = {term_query(word): word for word in words}
-    params = {"raw": raw, "typed": typed, "text": text, "cap": COMMON, "terms": list(queries)}
+    params = {
+        "raw": raw,
+        "typed": typed,
+        "text": text,
+        "any": " | ".join(f"({query})" for query in queries),
+        "cap": COMMON,
+        "terms": list(queries),
+    }
     with connections[using].cursor() as cursor:
         cursor.execute(COUNTS_SQL, params)
         rows = cursor.fetchall()
     found = {kind: number for kind, term, number in rows if kind != "word"}
     frequencies = {term: number for kind, term, number in rows if kind == "word"}
     total = found["total"]
-    return Counts(found["strict"], found["typed"], total, weighted_terms(frequencies, total))
+    terms = weighted_terms(frequencies, total)
+    return Counts(found["strict"], found["typed"], found["any"], total, terms)
 
 
 def widening_query(terms: tuple[Term, ...]) -> SearchQuery:
@@ -72,12 +88,13 @@ def widening_query(terms: tuple[Term, ...]) -> SearchQuery:
 
 
 def described_score(terms: tuple[Term, ...]) -> Combinable:
-    """Each word's rank over the document, weighted by field and by the word's rarity."""
+    """Each word's rank over the document, weighted by field and by the word's rarity, in units
+    of one title occurrence (as the SQLite backend scores it: 1 for a word in the title)."""
     score: Combinable = double(0.0)
     for term in terms:
         query = SearchQuery(term.word, search_type="raw", config=LANGUAGE)
         rank = SearchRank(F("document"), query, weights=list(DESCRIBED_WEIGHTS))
-        score = score + rank * double(term.weight)
+        score = score + rank * double(term.weight / TS_RANK_UNIT)
     return score
 
 

@@ -39,14 +39,16 @@ class ContainsBackend(Backend[SourceQuerySet]):
         # "how does speculative decoding work" requires the subject, not the filler.
         subject = replace(query, words=subject_words(query.words))
         published = Source.objects.using(using).published()
-        _, scores = described_scores(
+        complete, scores = described_scores(
             published, meaningful_words(subject.words), self.match(published, subject)
         )
         return replace(
             subject,
-            named=tuple(found.levels.items()),
+            # "hf transformers": the source all but one word names leads the partial matches.
+            named=tuple((found.levels or (found.in_part if scores else {})).items()),
             named_in_part=tuple(found.in_part.items()),
             partial=bool(scores),
+            complete=complete,
             described=tuple(scores.items()),
         )
 

@@ -87,11 +87,14 @@ def described_scores(
         topics = Source.topics.through.objects.filter(topic__name__icontains=stemmed)
         maybe |= Q(pk__in=topics.values("source_id"))
     columns = ("pk", "title", "aliases", "authors", "venue", "summary", "year", "basis")
-    rows = list(published.filter(maybe).values(*columns, "tier__slug"))
+    # A row per source and topic, in one query: the topics' names are searched too.
+    rows_by_id: dict[int, dict] = {}
     topic_names: dict[int, list[str]] = defaultdict(list)
-    tagged = Source.topics.through.objects.filter(source_id__in=[row["pk"] for row in rows])
-    for source_id, name in tagged.values_list("source_id", "topic__name"):
-        topic_names[source_id].append(name)
+    for row in published.filter(maybe).values(*columns, "tier__slug", "topics__name"):
+        rows_by_id.setdefault(row["pk"], row)
+        if row["topics__name"]:
+            topic_names[row["pk"]].append(row["topics__name"])
+    rows = list(rows_by_id.values())
     documents = {row["pk"]: field_stems(row, topic_names[row["pk"]]) for row in rows}
     found = {
         word: {pk for pk, fields in documents.items() if _has(fields, word, stems[word])}
@@ -112,6 +115,8 @@ def described_scores(
             scores[row["pk"]] = fused_rank(
                 named=0.0, all_words=0.0, rank=0.0, described=score, nudge=prior**0.5
             )
+    if all(all(pk in found[word] for word in words) for pk in scores):
+        return counted["strict"], {}  # every source with some of the words has all of them
     best = sorted(scores, key=lambda pk: -scores[pk])[:KEPT]
     return counted["strict"], {pk: scores[pk] for pk in best}
 
