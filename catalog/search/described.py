@@ -144,7 +144,7 @@ def fused_rank[Rank](
     prior), then the any-word score `described` times `nudge`, the square root of the prior: the
     prior only nudges it, since a narrower source that has the words must still beat a trusted
     one that has few of them."""
-    return named + all_words * (ALL_WORDS_BONUS + rank) + described * nudge  # type: ignore[operator, return-value]
+    return named + all_words * (ALL_WORDS_BONUS + rank) + described * nudge  # type: ignore[operator]
 
 
 def document_stems(text: str) -> list[str]:

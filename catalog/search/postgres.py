@@ -18,7 +18,7 @@ from django.contrib.postgres.search import (
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.backends.postgresql.operations import DatabaseOperations as PostgresOperations
 from django.db.models import F, FloatField, Func, Q, QuerySet
-from django.db.models.expressions import Combinable, CombinedExpression, RawSQL
+from django.db.models.expressions import Combinable, RawSQL
 from django.db.models.sql.compiler import SQLCompiler
 
 from ..models import SearchEntry, Source, Topic
@@ -221,11 +221,11 @@ class PostgresBackend(Backend[Entries]):
         family = Topic.objects.filter(Q(pk=topic.pk) | Q(parent=topic.pk)).values("pk")
         return Q(topic_ids__overlap=ArraySubquery(family))
 
-    def _rank(self, query: PreparedQuery, using: str) -> CombinedExpression:
+    def _rank(self, query: PreparedQuery, using: str) -> Combinable:
         """Text rank times the source's prior, with named sources above everything else."""
         text_rank = SearchRank(F("document"), query.tsquery, weights=self.WEIGHTS)
         prior = RawSQL(*entry_prior_sql(query.tier_ids, using), output_field=FloatField())
-        rank = text_rank * prior
+        rank: Combinable = text_rank * prior
         if query.terms:
             rank = fused_rank(
                 named=double(0.0),

@@ -63,7 +63,7 @@ def term_query(word: str) -> str:
 
 def counts(raw: str, typed: str, text: str, words: tuple[str, ...], using: str) -> Counts:
     queries = {term_query(word): word for word in words}
-    params = {
+    params: dict[str, str | int | list[str]] = {
         "raw": raw,
         "typed": typed,
         "text": text,

@@ -97,15 +97,15 @@ def described_scores(
     rows = list(rows_by_id.values())
     documents = {row["pk"]: field_stems(row, topic_names[row["pk"]]) for row in rows}
     found = {
-        word: {pk for pk, fields in documents.items() if _has(fields, word, stems[word])}
+        word: {pk for pk, stemmed in documents.items() if _has(stemmed, word, stems[word])}
         for word in words
     }
     terms = weighted_terms({word: len(ids) for word, ids in found.items()}, counted["total"])
     scores: dict[int, float] = {}
     for row in rows:
-        fields = documents[row["pk"]]
+        document = documents[row["pk"]]
         score = sum(
-            term.weight * _weight(fields, term.word, stems[term.word])
+            term.weight * _weight(document, term.word, stems[term.word])
             for term in terms
             if row["pk"] in found[term.word]
         )
