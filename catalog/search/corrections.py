@@ -205,9 +205,10 @@ def read_word(word: str, vocabulary: Vocabulary) -> Reading:
     return Reading(typed, typed, word, settled=False)
 
 
-def words_query(words: tuple[str, ...], using: str) -> tuple[str, str, str]:
+def words_query(words: tuple[str, ...], using: str) -> tuple[str, str, str, bool]:
     """To_tsquery strings built only from word characters, so always valid syntax: with the
-    corrections, and as typed; and the words as corrected ("" when none was).
+    corrections, and as typed; the words as corrected ("" when none was); and whether a word is
+    one the catalog has never used (a typo, rather than a re-reading of known words).
 
     Every word searched in place of a typed one is announced ("Showing results for ..."),
     and the typed word stays an alternative, so a correction never loses a match.
@@ -254,7 +255,8 @@ def words_query(words: tuple[str, ...], using: str) -> tuple[str, str, str]:
         shown.append(reading.shown)
         i += 1
     corrected = " ".join(shown) if shown != list(words) else ""
-    return " & ".join(terms), " & ".join(typed_terms), corrected
+    unknown = any(word in vocabulary.near for word in words)
+    return " & ".join(terms), " & ".join(typed_terms), corrected, unknown
 
 
 def look_up(words: tuple[str, ...], compounds: list[str], using: str) -> Vocabulary:

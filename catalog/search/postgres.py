@@ -154,22 +154,23 @@ class PostgresBackend(Backend[Entries]):
         if not query:
             return query
         websearch = SearchQuery(query.text, search_type="websearch", config=LANGUAGE)
-        raw, typed, corrected = "", "", ""
+        raw, typed, corrected, unknown = "", "", "", False
         plain = not query.uses_operators
         texts, parts = ([query.text], query_parts(query.words)) if plain else ([], [])
         found = named_sources(texts, using, parts=parts)
         named, tiers = found.levels, found.tiers
         if plain and not exact:
             # "how does speculative decoding work" requires the subject, not the filler.
-            raw, typed, corrected = words_query(subject_words(query.words), using)
+            raw, typed, corrected, unknown = words_query(subject_words(query.words), using)
             if named:
                 # The reader typed a name the catalog has ("TPUv4"): nothing to correct.
                 raw, corrected = typed, ""
         words = meaningful_words(subject_words(query.words)) if plain else ()
         found_counts = counts(raw, typed if corrected else "", query.text, words, using)
         strict = found_counts.strict
-        if corrected and strict <= 2 * found_counts.typed:
-            # The correction finds no clearly more than the words as typed: they stand.
+        if corrected and not unknown and strict <= 2 * found_counts.typed:
+            # Known words read as others find no clearly more than as typed: they stand. (A word
+            # the catalog never used is a typo, corrected and announced as before.)
             raw, corrected, strict = typed, "", found_counts.typed
         # The any-word match, when the all-words match is thin and it adds sources.
         widens = strict < THIN and len(words) >= 2 and found_counts.any > strict
