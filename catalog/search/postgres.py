@@ -166,7 +166,8 @@ class PostgresBackend(Backend[Entries]):
                 # The reader typed a name the catalog has ("TPUv4"): nothing to correct.
                 raw, corrected = typed, ""
         words = meaningful_words(subject_words(query.words)) if plain else ()
-        found_counts = counts(raw, typed if corrected else "", query.text, words, using)
+        weigh = typed if corrected and not unknown else ""
+        found_counts = counts(raw, weigh, query.text, words, using)
         strict = found_counts.strict
         if corrected and not unknown and strict <= 2 * found_counts.typed:
             # Known words read as others find no clearly more than as typed: they stand. (A word

@@ -1,10 +1,10 @@
 """The any-word match on PostgreSQL (described.py): one statement of counts, then SQL terms.
 
-`counts()` asks, in one statement, how many entries the all-words query matches (as corrected
-and as typed, up to COMMON each: whether the match is thin, and whether a correction finds
-clearly more than the words as typed), how many entries there are, and each meaningful word's
-document frequency (up to COMMON: past it a word is common, and counting further costs time
-and changes the weights little).
+`counts()` asks, in one statement, how many entries the all-words query matches (up to THIN:
+whether the match is thin; as corrected and as typed up to COMMON when a correction is to be
+weighed: whether it finds clearly more), and only when the match is thin, how many entries
+there are and each meaningful word's document frequency (up to COMMON: past it a word is
+common, and counting further costs time and changes the weights little).
 """
 
 from dataclasses import dataclass
@@ -14,7 +14,7 @@ from django.db import connections
 from django.db.models import Case, F, FloatField, Func, Q, When
 from django.db.models.expressions import Combinable
 
-from .described import COMMON, DESCRIBED_WEIGHTS, Term, term_alternatives, weighted_terms
+from .described import COMMON, DESCRIBED_WEIGHTS, THIN, Term, term_alternatives, weighted_terms
 from .document import LANGUAGE
 from .ranking import double
 
@@ -22,24 +22,29 @@ from .ranking import double
 # most that many. The entry count comes from the planner's statistics once the table is large
 # enough for them to be kept (an exact count of 100,000 entries costs ~10 ms).
 COUNTS_SQL = """
-SELECT 'strict', '', (SELECT count(*) FROM (SELECT 1 FROM catalog_search_entry
+WITH strict AS MATERIALIZED (
+  SELECT count(*) AS n FROM (SELECT 1 FROM catalog_search_entry
   WHERE document @@ (CASE WHEN %(raw)s = '' THEN websearch_to_tsquery('english', %(text)s)
-                     ELSE to_tsquery('english', %(raw)s) END) LIMIT %(cap)s) AS s)
+                     ELSE to_tsquery('english', %(raw)s) END) LIMIT %(strict_cap)s) AS s),
+thin AS MATERIALIZED (SELECT n < %(thin)s AS yes FROM strict)
+SELECT 'strict', '', n FROM strict
 UNION ALL
 SELECT 'typed', '', CASE WHEN %(typed)s = '' THEN 0 ELSE (SELECT count(*) FROM (
   SELECT 1 FROM catalog_search_entry WHERE document @@ to_tsquery('english', %(typed)s)
   LIMIT %(cap)s) AS s) END
 UNION ALL
-SELECT 'any', '', CASE WHEN %(any)s = '' THEN 0 ELSE (SELECT count(*) FROM (
-  SELECT 1 FROM catalog_search_entry WHERE document @@ to_tsquery('english', %(any)s)
-  LIMIT %(cap)s) AS s) END
+SELECT 'any', '', CASE WHEN %(any)s = '' OR NOT (SELECT yes FROM thin) THEN 0 ELSE (
+  SELECT count(*) FROM (SELECT 1 FROM catalog_search_entry
+  WHERE document @@ to_tsquery('english', %(any)s) LIMIT %(cap)s) AS s) END
 UNION ALL
-SELECT 'total', '', (SELECT CASE WHEN c.reltuples >= 10000 THEN c.reltuples::bigint
+SELECT 'total', '', CASE WHEN NOT (SELECT yes FROM thin) THEN 0 ELSE (
+  SELECT CASE WHEN c.reltuples >= 10000 THEN c.reltuples::bigint
   ELSE (SELECT count(*) FROM catalog_search_entry) END
-  FROM pg_class c WHERE c.oid = 'catalog_search_entry'::regclass)
+  FROM pg_class c WHERE c.oid = 'catalog_search_entry'::regclass) END
 UNION ALL
-SELECT 'word', w.term, (SELECT count(*) FROM (SELECT 1 FROM catalog_search_entry
-  WHERE document @@ to_tsquery('english', w.term) LIMIT %(cap)s) AS s)
+SELECT 'word', w.term, CASE WHEN NOT (SELECT yes FROM thin) THEN 0 ELSE (
+  SELECT count(*) FROM (SELECT 1 FROM catalog_search_entry
+  WHERE document @@ to_tsquery('english', w.term) LIMIT %(cap)s) AS s) END
 FROM unnest(%(terms)s::text[]) AS w(term)
 """
 
@@ -62,6 +67,11 @@ def term_query(word: str) -> str:
 
 
 def counts(raw: str, typed: str, text: str, words: tuple[str, ...], using: str) -> Counts:
+    """The counts (see the module), in one statement; none when nothing needs them: one
+    meaningful word and no correction to weigh (the any-word match of one word is the
+    all-words match)."""
+    if len(words) < 2 and not typed:
+        return Counts(strict=COMMON, typed=0, any=0, total=0, terms=())
     queries = {term_query(word): word for word in words}
     params: dict[str, str | int | list[str]] = {
         "raw": raw,
@@ -69,6 +79,10 @@ def counts(raw: str, typed: str, text: str, words: tuple[str, ...], using: str) 
         "text": text,
         "any": " | ".join(f"({query})" for query in queries),
         "cap": COMMON,
+        # Whether the match is thin needs THIN rows; comparing a correction with the words as
+        # typed needs them counted as far as the typed ones are.
+        "strict_cap": COMMON if typed else THIN,
+        "thin": THIN,
         "terms": list(queries),
     }
     with connections[using].cursor() as cursor:
