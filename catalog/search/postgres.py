@@ -186,8 +186,9 @@ class PostgresBackend(Backend[Entries]):
             tsquery = SearchQuery(raw, search_type="raw", config=LANGUAGE)
         if corrected:
             named = named_sources([corrected], using).levels
-        if terms and not named:
-            # "hf transformers": the source all but one word names leads the partial matches.
+        if terms and not named and not strict:
+            # "hf transformers": the source all but one word names leads the partial matches
+            # when no source has every word.
             named = found.in_part
         return PreparedQuery(
             **{
@@ -212,7 +213,12 @@ class PostgresBackend(Backend[Entries]):
             return entries
         found = Q(document=prepared(query).tsquery)
         if terms := prepared(query).terms:
-            found |= Q(document=widening_query(terms))
+            widened = Q(document=widening_query(terms))
+            if query.complete and query.named_in_part:
+                # "flash attention hopper" found FlashAttention-3: FlashAttention without the
+                # word that narrowed it is what the reader refined away.
+                widened &= ~Q(source_id__in=[pk for pk, _ in query.named_in_part])
+            found |= widened
         if query.named:
             # A name that is not in the text (an acronym of the title) still finds its source.
             found |= Q(source_id__in=[pk for pk, _ in query.named])

@@ -44,8 +44,11 @@ class ContainsBackend(Backend[SourceQuerySet]):
         )
         return replace(
             subject,
-            # "hf transformers": the source all but one word names leads the partial matches.
-            named=tuple((found.levels or (found.in_part if scores else {})).items()),
+            # "hf transformers": the source all but one word names leads the partial matches
+            # when no source has every word.
+            named=tuple(
+                (found.levels or (found.in_part if scores and not complete else {})).items()
+            ),
             named_in_part=tuple(found.in_part.items()),
             partial=bool(scores),
             complete=complete,
@@ -59,7 +62,10 @@ class ContainsBackend(Backend[SourceQuerySet]):
             return sources
         matched = self.match(sources, query)
         if query.described:
-            widened = Q(pk__in=[pk for pk, _ in query.described])
+            # "flash attention hopper" found FlashAttention-3: FlashAttention without the word
+            # that narrowed it is what the reader refined away.
+            refined = {pk for pk, _ in query.named_in_part} if query.complete else set()
+            widened = Q(pk__in=[pk for pk, _ in query.described if pk not in refined])
             matched = sources.filter(Q(pk__in=matched.values("pk")) | widened)
         if query.named:
             # A name that is not in the text (an acronym of the title) still finds its source.
