@@ -63,6 +63,20 @@ class PreparedQuery(ParsedQuery):
     terms: tuple[Term, ...] = ()
 
 
+def in_place(words: tuple[str, ...], subject: tuple[str, ...], corrected: str) -> str:
+    """The corrected subject put back among the words it was taken from, so the notice shows
+    the whole query ("attention is all you need", not "attention need"); as corrected when a
+    correction joined words."""
+    shown = corrected.split()
+    if len(shown) != len(subject):
+        return corrected
+    replaced = iter(shown)
+    kept = [word for word in words if word not in subject]
+    if kept == list(words):
+        return corrected
+    return " ".join(next(replaced) if word in subject else word for word in words)
+
+
 def prepared(query: ParsedQuery) -> PreparedQuery:
     """`query` as PostgresBackend.prepare() returned it, for a query with words."""
     if not isinstance(query, PreparedQuery):
@@ -165,7 +179,10 @@ class PostgresBackend(Backend[Entries]):
             if named:
                 # The reader typed a name the catalog has ("TPUv4"): nothing to correct.
                 raw, corrected = typed, ""
-        words = meaningful_words(subject_words(query.words)) if plain else ()
+        if corrected:
+            corrected = in_place(query.words, subject_words(query.words), corrected)
+        # "Search instead for" (exact) searches the typed words only: no any-word match either.
+        words = meaningful_words(subject_words(query.words)) if plain and not exact else ()
         weigh = typed if corrected and not unknown else ""
         found_counts = counts(raw, weigh, query.text, words, using)
         strict = found_counts.strict
