@@ -115,5 +115,5 @@ def test_no_correction_makes_a_non_word_or_another_term(shipped_catalog, query, 
 @pytest.mark.postgres
 def test_a_typo_is_still_corrected_and_announced(client, shipped_catalog):
     html = client.get("/sources/", {"q": "how does speculative decodng work"}).content.decode()
-    assert "Showing results for <strong>speculative decoding</strong>" in html
+    assert "Showing results for <strong>how does speculative decoding work</strong>" in html
     assert "Search instead for" in html
