@@ -83,6 +83,20 @@ QUERIES = {
         "blackwel",
         RARE[20][:-1] + "x",
     ],
+    # Eight words a learner types, most of which no source has together: the all-words match
+    # is empty, so the any-word match ranks them (compared with "common" above).
+    "described": [
+        "how does speculative decoding reduce latency for serving",
+        "why is my prefill slow with long context",
+        "best way to reduce memory bandwidth in attention",
+        "what is paged memory allocator for the cache",
+        "how do tensor core gemm kernels use shared memory",
+        "why does quantization with fp8 lose accuracy here",
+        "how to balance experts across gpus with routing",
+        "what limits throughput of disaggregated prefill and decoding",
+        "how is ring attention different from sequence parallelism",
+        "why is my kernel occupancy low with many registers",
+    ],
     "with facets": [
         "q=serving&topic=topic-1",
         "q=prefill&tier=core&kind=paper",

@@ -11,6 +11,14 @@ from dataclasses import dataclass, field
 
 from django.db import connections
 
+from .described import FILLER, STOP_WORDS, is_technical, term_alternatives, word_set
+
+# Two-letter endings of English words: "positional" is not "position al", "offload" not "off
+# load" (a stop word), whatever the vocabulary holds.
+SUFFIXES = word_set("al ed er es ly ic en ty ry or ar ve le re ng ll us um ia")
+# Words never joined with their neighbour into a compound: "is a" is not "ISA".
+NOT_COMPOUNDED = STOP_WORDS | FILLER
+
 # A word the catalog has never used is corrected to the vocabulary word it most likely means
 # (the vocabulary is every word of the searched text, in its unstemmed form, a few hundred to a
 # few thousand rows). One statement, whatever the query, returns what choosing needs; its cost is
@@ -150,6 +158,11 @@ def read_word(word: str, vocabulary: Vocabulary) -> Reading:
     edit from a vocabulary word ("medusaa", "flashinfr", "rooflin": a last letter left out),
     else searched as the start of longer words when it is one ("spec" for "speculative"),
     else split into known words ("kvcache"), else corrected within edit_limit()."""
+    if is_technical(word):
+        # A number format or a chip ("fp6", "h200") is its own word: a one-letter difference
+        # is another format or chip, never a typo. Its block-scaled family members count as it.
+        alternatives = " | ".join(term_alternatives(word))
+        return Reading(alternatives, alternatives, word, settled=True)
     candidates = vocabulary.near.get(word)
     if candidates is None or word in vocabulary.stop:
         return Reading(word, word, word, settled=True)
@@ -172,10 +185,16 @@ def read_word(word: str, vocabulary: Vocabulary) -> Reading:
     parts = [
         (left, right)
         for left, right in splits(word)
-        if {left, right} <= known
-        or any(
-            short not in vocabulary.stop and len(short) == 2 and other in known and len(other) >= 4
-            for short, other in ((left, right), (right, left))
+        if not {left, right} & STOP_WORDS
+        and (
+            {left, right} <= known
+            or any(
+                short not in vocabulary.stop | SUFFIXES
+                and len(short) == 2
+                and other in known
+                and len(other) >= 4
+                for short, other in ((left, right), (right, left))
+            )
         )
     ]
     if parts:
@@ -186,9 +205,10 @@ def read_word(word: str, vocabulary: Vocabulary) -> Reading:
     return Reading(typed, typed, word, settled=False)
 
 
-def words_query(words: tuple[str, ...], using: str) -> tuple[str, str, str]:
+def words_query(words: tuple[str, ...], using: str) -> tuple[str, str, str, bool]:
     """To_tsquery strings built only from word characters, so always valid syntax: with the
-    corrections, and as typed; and the words as corrected ("" when none was).
+    corrections, and as typed; the words as corrected ("" when none was); and whether a word is
+    one the catalog has never used (a typo, rather than a re-reading of known words).
 
     Every word searched in place of a typed one is announced ("Showing results for ..."),
     and the typed word stays an alternative, so a correction never loses a match.
@@ -208,7 +228,7 @@ def words_query(words: tuple[str, ...], using: str) -> tuple[str, str, str]:
             fused = None
             if compound.isalpha() and not {words[i], words[i + 1]} & vocabulary.stop:
                 fused = closest(compound, vocabulary.near.get(compound, ()))
-            if compound in vocabulary.known:
+            if compound in vocabulary.known and not {words[i], words[i + 1]} & NOT_COMPOUNDED:
                 # "flash attention": FlashAttention is indexed as one word.
                 typed_terms.append(f"({both} | {compound})")
                 terms.append(typed_terms[-1])
@@ -235,7 +255,8 @@ def words_query(words: tuple[str, ...], using: str) -> tuple[str, str, str]:
         shown.append(reading.shown)
         i += 1
     corrected = " ".join(shown) if shown != list(words) else ""
-    return " & ".join(terms), " & ".join(typed_terms), corrected
+    unknown = any(word in vocabulary.near for word in words)
+    return " & ".join(terms), " & ".join(typed_terms), corrected, unknown
 
 
 def look_up(words: tuple[str, ...], compounds: list[str], using: str) -> Vocabulary:

@@ -34,6 +34,11 @@ TRAILING_NUMBER = re.compile(r"[0-9]+\s*$")
 TRAILING_DIGITS = re.compile(r"[0-9]+$")
 LEADING_ARTICLE = re.compile(r"^\s*(?:the|an?)\s+(?=\S)", re.IGNORECASE)
 MIN_NAME = 2
+# A query that is one token of a few letters and a number written together ("FP6", "INT4",
+# "H200", "GB200", "sm_100", "MI355X") names a number format or a chip: that exact name only,
+# never a version of a family ("FP6" is not a version of FP8, "H200" not of GH200). Versions are
+# written apart ("EAGLE 2", "TPU v4", "FlashAttention-3") or named exactly ("FA3").
+TECHNICAL_TOKEN = re.compile(r"[A-Za-z]{1,5}_?[0-9]+[A-Za-z]{0,2}")
 # Times the name level, added to the text rank: a version step (1.0) outweighs any text rank.
 NAMED_BONUS = 100.0
 MAX_PART_WORDS = 4
@@ -151,6 +156,8 @@ def query_names(text: str) -> list[str]:
 def query_keys(text: str) -> list[str]:
     """The stored names a query can mean: itself, as a base (its own base too), and the bare
     base, which the original of a family carries ("eagle 1" is EAGLE)."""
+    if is_technical_token(text):
+        return query_names(text)
     keys = []
     for key in query_names(text):
         keys += [key, BASE_MARK + key]
@@ -159,13 +166,20 @@ def query_keys(text: str) -> list[str]:
     return list(dict.fromkeys(keys))
 
 
-def name_level(names: Iterable[str], key: str) -> float:
+def is_technical_token(text: str) -> bool:
+    return bool(TECHNICAL_TOKEN.fullmatch(text.strip()))
+
+
+def name_level(names: Iterable[str], key: str, *, exactly: bool = False) -> float:
     """2 when a source is called exactly what was asked, with the version written any way ("v3",
     " 3", "-3"; an original without a version is version 1); just under 1 when it is a version
-    of it, lower versions higher ("deepseek": DeepSeek-V2 before DeepSeek-V3); else 0."""
+    of it, lower versions higher ("deepseek": DeepSeek-V2 before DeepSeek-V3); else 0. With
+    `exactly` (a format or chip token), only the exact name counts."""
     names = set(names)
     if key in names:
         return 2.0
+    if exactly:
+        return 0.0
     asked = version_of(key)
     named_versions = [found for found in map(version_of, names) if found]
     if asked and asked in named_versions:
@@ -228,10 +242,10 @@ def named_sources(texts: Iterable[str], using: str, *, parts: Iterable[str] = ()
 
 
 def _levels(rows: list[tuple[int, set[str]]], texts: list[str]) -> dict[int, float]:
-    keys = [key for text in texts for key in query_names(text)]
+    keys = [(key, is_technical_token(text)) for text in texts for key in query_names(text)]
     levels = {}
     for pk, names in rows:
-        level = max((name_level(names, key) for key in keys), default=0.0)
+        level = max((name_level(names, key, exactly=exactly) for key, exactly in keys), default=0.0)
         if level:
             levels[pk] = level
     return levels

@@ -10,14 +10,16 @@ from django.core.paginator import Page, Paginator
 from django.db import connections
 from django.utils.html import format_html
 
-from ..models import Source
+from ..models import Source, Topic
 from .backend import SUGGESTIONS, Backend, Suggestion, cards, marked_title, set_marked_title
+from .described import document_stems, query_stems
 from .facets import Facets, YearChart
 from .identifiers import first_on_page, identified_source_ids
 from .parsing import ParsedQuery, SearchParams, chosen_sort, parse_query
 from .postgres import PostgresBackend
 from .sqlite import ContainsBackend
 
+NEAREST_TOPICS = 3
 CLEAR_FILTERS = {"topic": None, "tier": None, "kind": None, "list": None, "year": None}
 
 
@@ -38,6 +40,9 @@ class SearchPage:
     sort: str
     chips: list[Chip] = field(default_factory=list)
     suggestions: list[Suggestion] = field(default_factory=list)
+    # On an empty or thin page: the topics whose name or description shares the most words
+    # with the query.
+    nearest_topics: list[Topic] = field(default_factory=list)
     clear_filters: dict = field(default_factory=lambda: dict(CLEAR_FILTERS))
 
 
@@ -174,6 +179,12 @@ def search_sources(params: SearchParams, *, using: str = "default") -> SearchPag
         # A corrected word is searched beside the word as typed, so neither found anything:
         # "Showing results for" would announce results there are none of.
         query = replace(query, corrected="")
+    if query.partial and not query.complete:
+        # No source has every word even as corrected: the partial matches are the typed words'.
+        query = replace(query, corrected="")
+    topics = (
+        nearest_topics(params.q, using) if query and (query.partial or not facets.total) else []
+    )
     mark_selected(facets, params)
     return SearchPage(
         page=page,
@@ -182,4 +193,20 @@ def search_sources(params: SearchParams, *, using: str = "default") -> SearchPag
         sort=sort,
         chips=active_chips(params),
         suggestions=suggestions,
+        nearest_topics=topics,
     )
+
+
+def nearest_topics(text: str, using: str) -> list[Topic]:
+    """The topics that share the most of the query's meaningful words (stemmed) in their name
+    or description, most shared first: where a reader whose words the catalog lacks can start."""
+    wanted = set(query_stems(text))
+    if not wanted:
+        return []
+    scored = []
+    for topic in Topic.objects.using(using).only("slug", "name", "description", "position"):
+        in_name = wanted & set(document_stems(topic.name))
+        shared = len(in_name) * 2 + len(wanted & set(document_stems(topic.description)))
+        if shared:
+            scored.append((-shared, topic.position, topic.name, topic))
+    return [topic for *_, topic in sorted(scored, key=lambda row: row[:3])[:NEAREST_TOPICS]]

@@ -36,6 +36,13 @@ class ParsedQuery:
     # nothing suggests.
     named: tuple[tuple[int, float], ...] = ()
     named_in_part: tuple[tuple[int, float], ...] = ()
+    # Whether the page also ranks the any-word match (described.py): the all-words match was
+    # thin, so some results have only some of the words.
+    partial: bool = False
+    # How many sources have every word (counted up to described.COMMON), when `partial`.
+    complete: int = 0
+    # ((source id, any-word score), ...): the any-word matches where they are scored in Python.
+    described: tuple[tuple[int, float], ...] = ()
 
     def __bool__(self) -> bool:
         return bool(self.words or self.phrases)

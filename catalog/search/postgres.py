@@ -18,7 +18,7 @@ from django.contrib.postgres.search import (
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.backends.postgresql.operations import DatabaseOperations as PostgresOperations
 from django.db.models import F, FloatField, Func, Q, QuerySet
-from django.db.models.expressions import Combinable, CombinedExpression, RawSQL
+from django.db.models.expressions import Combinable, RawSQL
 from django.db.models.sql.compiler import SQLCompiler
 
 from ..models import SearchEntry, Source, Topic
@@ -34,10 +34,13 @@ from .backend import (
     text_annotation,
 )
 from .corrections import words_query
+from .described import THIN, Term, fused_rank, meaningful_words, subject_words
 from .document import LANGUAGE, rank_weights
 from .facets import Facets, facet_counts
 from .names import NAMED_BONUS, named_sources, query_parts
 from .parsing import JOINED_WORD, ParsedQuery, SearchParams
+from .postgres_described import all_words, counts, described_score, square_root, widening_query
+from .ranking import double
 from .set_keys import KEY_COUNTS, KEYED_SETS
 from .snippets import (
     FRAGMENT_DELIMITER,
@@ -56,6 +59,22 @@ class PreparedQuery(ParsedQuery):
 
     tsquery: SearchQuery = field(kw_only=True)
     tier_ids: tuple[tuple[str, int], ...] = ()  # ((tier slug, id), ...)
+    # The any-word match, when the all-words match is thin (described.py): its words, weighted.
+    terms: tuple[Term, ...] = ()
+
+
+def in_place(words: tuple[str, ...], subject: tuple[str, ...], corrected: str) -> str:
+    """The corrected subject put back among the words it was taken from, so the notice shows
+    the whole query ("attention is all you need", not "attention need"); as corrected when a
+    correction joined words."""
+    shown = corrected.split()
+    if len(shown) != len(subject):
+        return corrected
+    replaced = iter(shown)
+    kept = [word for word in words if word not in subject]
+    if kept == list(words):
+        return corrected
+    return " ".join(next(replaced) if word in subject else word for word in words)
 
 
 def prepared(query: ParsedQuery) -> PreparedQuery:
@@ -149,16 +168,31 @@ class PostgresBackend(Backend[Entries]):
         if not query:
             return query
         websearch = SearchQuery(query.text, search_type="websearch", config=LANGUAGE)
-        raw, corrected = "", ""
+        raw, typed, corrected, unknown = "", "", "", False
         plain = not query.uses_operators
         texts, parts = ([query.text], query_parts(query.words)) if plain else ([], [])
         found = named_sources(texts, using, parts=parts)
         named, tiers = found.levels, found.tiers
         if plain and not exact:
-            raw, typed, corrected = words_query(query.words, using)
+            # "how does speculative decoding work" requires the subject, not the filler.
+            raw, typed, corrected, unknown = words_query(subject_words(query.words), using)
             if named:
                 # The reader typed a name the catalog has ("TPUv4"): nothing to correct.
                 raw, corrected = typed, ""
+        if corrected:
+            corrected = in_place(query.words, subject_words(query.words), corrected)
+        # "Search instead for" (exact) searches the typed words only: no any-word match either.
+        words = meaningful_words(subject_words(query.words)) if plain and not exact else ()
+        weigh = typed if corrected and not unknown else ""
+        found_counts = counts(raw, weigh, query.text, words, using)
+        strict = found_counts.strict
+        if corrected and not unknown and strict <= 2 * found_counts.typed:
+            # Known words read as others find no clearly more than as typed: they stand. (A word
+            # the catalog never used is a typo, corrected and announced as before.)
+            raw, corrected, strict = typed, "", found_counts.typed
+        # The any-word match, when the all-words match is thin and it adds sources.
+        widens = strict < THIN and len(words) >= 2 and found_counts.any > strict
+        terms = found_counts.terms if widens else ()
         if not raw:
             tsquery = websearch
         elif JOINED_WORD.search(query.text):
@@ -169,15 +203,22 @@ class PostgresBackend(Backend[Entries]):
             tsquery = SearchQuery(raw, search_type="raw", config=LANGUAGE)
         if corrected:
             named = named_sources([corrected], using).levels
+        if terms and not named and not strict:
+            # "hf transformers": the source all but one word names leads the partial matches
+            # when no source has every word.
+            named = found.in_part
         return PreparedQuery(
             **{
                 **query.__dict__,
                 "corrected": corrected,
                 "named": tuple(named.items()),
                 "named_in_part": tuple(found.in_part.items()),
+                "partial": bool(terms),
+                "complete": strict,
             },
             tsquery=tsquery,
             tier_ids=tuple(tiers.items()),
+            terms=terms,
         )
 
     def matches(self, params: SearchParams, query: ParsedQuery, using: str) -> Entries:
@@ -188,6 +229,13 @@ class PostgresBackend(Backend[Entries]):
         if not query:
             return entries
         found = Q(document=prepared(query).tsquery)
+        if terms := prepared(query).terms:
+            widened = Q(document=widening_query(terms))
+            if query.complete and query.named_in_part:
+                # "flash attention hopper" found FlashAttention-3: FlashAttention without the
+                # word that narrowed it is what the reader refined away.
+                widened &= ~Q(source_id__in=[pk for pk, _ in query.named_in_part])
+            found |= widened
         if query.named:
             # A name that is not in the text (an acronym of the title) still finds its source.
             found |= Q(source_id__in=[pk for pk, _ in query.named])
@@ -198,11 +246,19 @@ class PostgresBackend(Backend[Entries]):
         family = Topic.objects.filter(Q(pk=topic.pk) | Q(parent=topic.pk)).values("pk")
         return Q(topic_ids__overlap=ArraySubquery(family))
 
-    def _rank(self, query: PreparedQuery, using: str) -> CombinedExpression:
+    def _rank(self, query: PreparedQuery, using: str) -> Combinable:
         """Text rank times the source's prior, with named sources above everything else."""
         text_rank = SearchRank(F("document"), query.tsquery, weights=self.WEIGHTS)
         prior = RawSQL(*entry_prior_sql(query.tier_ids, using), output_field=FloatField())
-        rank = text_rank * prior
+        rank: Combinable = text_rank * prior
+        if query.terms:
+            rank = fused_rank(
+                named=double(0.0),
+                all_words=all_words(query.tsquery),
+                rank=rank,
+                described=described_score(query.terms),
+                nudge=square_root(prior),
+            )
         if query.named:
             # One array lookup however many sources the query names: a CASE arm per named
             # source cost the ORM ~0.1 ms each to build (a rare word can name dozens).
@@ -243,6 +299,8 @@ class PostgresBackend(Backend[Entries]):
         if not query:
             return plain_cards(ids, using)
         tsquery = prepared(query).tsquery
+        if terms := prepared(query).terms:
+            tsquery = tsquery | widening_query(terms)
         marked = HeadlineMarkers(start_sel=START_SEL, stop_sel=STOP_SEL, config=LANGUAGE)
         sources = cards(
             ids,

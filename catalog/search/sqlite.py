@@ -17,11 +17,13 @@ from .backend import (
     plain_cards,
     set_card_text,
 )
+from .described import meaningful_words, subject_words
 from .facets import JOIN_COUNTS, MATCH_COLUMNS, Facets, facet_counts
 from .names import named_sources, query_parts
 from .parsing import ParsedQuery, SearchParams
 from .ranking import prior_expression
 from .snippets import first_sentence, marked_words, plain_snippet, words_pattern
+from .sqlite_described import contains_word, described_scores
 
 
 class ContainsBackend(Backend[SourceQuerySet]):
@@ -34,8 +36,23 @@ class ContainsBackend(Backend[SourceQuerySet]):
         if not query or query.uses_operators:
             return query
         found = named_sources([query.text], using, parts=query_parts(query.words))
+        # "how does speculative decoding work" requires the subject, not the filler.
+        subject = replace(query, words=subject_words(query.words))
+        published = Source.objects.using(using).published()
+        complete, scores = described_scores(
+            published, meaningful_words(subject.words), self.match(published, subject)
+        )
         return replace(
-            query, named=tuple(found.levels.items()), named_in_part=tuple(found.in_part.items())
+            subject,
+            # "hf transformers": the source all but one word names leads the partial matches
+            # when no source has every word.
+            named=tuple(
+                (found.levels or (found.in_part if scores and not complete else {})).items()
+            ),
+            named_in_part=tuple(found.in_part.items()),
+            partial=bool(scores),
+            complete=complete,
+            described=tuple(scores.items()),
         )
 
     def matches(self, params: SearchParams, query: ParsedQuery, using: str) -> SourceQuerySet:
@@ -44,6 +61,12 @@ class ContainsBackend(Backend[SourceQuerySet]):
         if not query:
             return sources
         matched = self.match(sources, query)
+        if query.described:
+            # "flash attention hopper" found FlashAttention-3: FlashAttention without the word
+            # that narrowed it is what the reader refined away.
+            refined = {pk for pk, _ in query.named_in_part} if query.complete else set()
+            widened = Q(pk__in=[pk for pk, _ in query.described if pk not in refined])
+            matched = sources.filter(Q(pk__in=matched.values("pk")) | widened)
         if query.named:
             # A name that is not in the text (an acronym of the title) still finds its source.
             named = sources.filter(pk__in=[pk for pk, _ in query.named])
@@ -66,10 +89,15 @@ class ContainsBackend(Backend[SourceQuerySet]):
         return facet_counts(matches.values_list(*columns), MATCH_COLUMNS, JOIN_COUNTS)
 
     def _contains(self, text: str) -> Q:
-        condition = Q()
-        for name in self.FIELDS:
-            condition |= Q(**{f"{name}__icontains": text})
-        topics = Source.topics.through.objects.filter(topic__name__icontains=text)
+        # A phrase is searched as written; a word that is a format or a chip as a whole token.
+        condition, in_topic = Q(), Q(topic__name__icontains=text)
+        if " " in text:
+            for name in self.FIELDS:
+                condition |= Q(**{f"{name}__icontains": text})
+        else:
+            condition = contains_word(self.FIELDS, text)
+            in_topic = contains_word(("topic__name",), text)
+        topics = Source.topics.through.objects.filter(in_topic)
         return condition | Q(pk__in=topics.values("source_id"))
 
     def match(self, sources: SourceQuerySet, query: ParsedQuery) -> SourceQuerySet:
@@ -105,11 +133,32 @@ class ContainsBackend(Backend[SourceQuerySet]):
             default=Value(0.0),
             output_field=FloatField(),
         )
+        if not query.described:
+            return matches.alias(
+                named=named,
+                name_hits=name_hits,
+                prior=prior_expression(primary=~Q(basis=Source.Basis.NONE)),
+            ).order_by("-named", "-name_hits", "-prior", "title", "pk")
+        # described.fused_rank(): named sources, then the all-words matches in the order above,
+        # then the any-word matches by their score (which holds the prior's nudge).
+        everything = Source.objects.using(matches.db).all()
+        all_words = Case(
+            When(pk__in=self.match(everything, query).values("pk"), then=1),
+            default=0,
+            output_field=IntegerField(),
+        )
+        described = Case(
+            *(When(pk=pk, then=Value(score)) for pk, score in query.described),
+            default=Value(0.0),
+            output_field=FloatField(),
+        )
         return matches.alias(
             named=named,
-            name_hits=name_hits,
+            all_words=all_words,
+            name_hits=name_hits * all_words,
+            described=described,
             prior=prior_expression(primary=~Q(basis=Source.Basis.NONE)),
-        ).order_by("-named", "-name_hits", "-prior", "title", "pk")
+        ).order_by("-named", "-all_words", "-name_hits", "-described", "-prior", "title", "pk")
 
     def result_cards(self, ids: list[int], query: ParsedQuery, using: str) -> list[Source]:
         if not query:

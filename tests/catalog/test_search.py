@@ -51,7 +51,23 @@ def test_every_word_is_required_and_results_link_to_their_pages(client, small_ca
     response = get(client, "/sources/?q=flashattention+dao")
     assert result_slugs(response) == ["flashattention"]
     assert 'href="/sources/flashattention/"' in response.content.decode()
-    assert result_slugs(get(client, "/sources/?q=flashattention+nosuchword")) == []
+    assert "partial matches" not in response.content.decode()
+
+
+def test_a_word_no_source_has_leaves_the_others_as_labelled_partial_matches(client, small_catalog):
+    response = get(client, "/sources/?q=flashattention+nosuchword")
+    assert result_slugs(response) == ["flashattention"]
+    assert "No source has every word of “flashattention nosuchword”" in response.content.decode()
+    assert "closest partial matches" in response.content.decode()
+
+
+def test_a_query_with_nothing_in_common_with_the_catalog_says_nothing_matches(
+    client, small_catalog
+):
+    html = get(client, "/sources/?q=nosuchword+otherword").content.decode()
+    assert "No sources match “nosuchword otherword”" in html
+    assert "partial matches" not in html
+    assert '<a href="/propose/?title=nosuchword%20otherword">' in html
 
 
 def test_title_matches_rank_above_summary_matches(client, tiers):

@@ -38,8 +38,9 @@ def run(client, url):
         "/sources/?q=numbr",
         "/sources/?q=source&topic=bulk&tier=core&kind=paper&year=2020-2029&list={list}",
         "/sources/?q=nothing+matches+this+zzzz&topic=bulk",
+        "/sources/?q=why+is+my+source+slow+zzzz",
     ],
-    ids=["browse", "page-2", "query", "typo", "query-and-every-filter", "no-results"],
+    ids=["browse", "page-2", "query", "typo", "query-and-every-filter", "no-results", "partial"],
 )
 def test_search_queries_are_flat_between_20_and_400_sources(
     client, many_sources, url, django_assert_max_num_queries

@@ -38,6 +38,8 @@ PAGES = {
     "search": ("/sources/", False),
     "search-query": ("/sources/?q=attention", False),
     "search-query-reader": ("/sources/?q=attention&tier=core", True),
+    "search-described": ("/sources/?q=why+is+my+decode+step+memory+bound", False),
+    "search-nothing": ("/sources/?q=nosuchword+otherword", False),
     "source": (f"/sources/{SOURCE}/", False),
     "source-reader": (f"/sources/{SOURCE}/", True),
     "topic-index": ("/topics/", False),

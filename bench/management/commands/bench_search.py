@@ -62,11 +62,22 @@ class Command(BaseCommand):
         parser.add_argument("--sources", type=int, default=100_000)
         parser.add_argument("--runs", type=int, default=7, help="timed runs of each query")
         parser.add_argument("--rebuild", action="store_true", help="rebuild the synthetic data")
+        parser.add_argument(
+            "--relevance",
+            choices=("both", "only", "skip"),
+            default="both",
+            help="the judged queries' figures beside BM25 (on the shipped catalog, in a database "
+            "of their own), the timings, or both",
+        )
 
-    def handle(self, *args, sources, runs, rebuild, **options):
+    def handle(self, *args, sources, runs, rebuild, relevance, **options):
         self.verbosity = options["verbosity"]
         if os.environ.get(CHILD_FLAG) == "1":
             return self.run_benchmark(sources=sources, runs=runs, rebuild=rebuild)
+        if relevance != "skip":
+            self.print_relevance()
+        if relevance == "only":
+            return None
         env = child_environment(self.bench_database_url())
         command = [sys.executable, "manage.py", "bench_search", f"--sources={sources}"]
         command += [f"--runs={runs}", f"--verbosity={self.verbosity}"]
@@ -74,6 +85,38 @@ class Command(BaseCommand):
         result = subprocess.run(command, env=env, cwd=settings.BASE_DIR, check=False)
         if result.returncode:
             raise CommandError(f"the benchmark process failed ({result.returncode})")
+
+    def print_relevance(self):
+        """nDCG@10, MRR@10, recall@5 and queries with no result per group of the judged set,
+        beside BM25 over the same text, on the shipped catalog loaded into a database of its
+        own (created and dropped here, as a test database is)."""
+        from catalog.catalog_file import read_catalog
+        from catalog.search.relevance import (
+            bm25_ranker,
+            evaluate,
+            judged_queries,
+            report_lines,
+            search_ranker,
+        )
+        from catalog.services import load_catalog
+
+        if connection.vendor == "postgresql":
+            connection.settings_dict["TEST"]["NAME"] = f"{BENCH_DB}_relevance"
+        creation = connection.creation
+        old_name = creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
+        try:
+            load_catalog(read_catalog(), progress=False)
+            queries = judged_queries()
+            ours = evaluate(queries, search_ranker())
+            baseline = evaluate(queries, bm25_ranker())
+        finally:
+            creation.destroy_test_db(old_name, verbosity=0)
+        self.stdout.write(
+            f"\nRelevance: {len(queries)} judged queries on the shipped catalog, "
+            f"{connection.vendor}; BM25 over title, aliases, summary and topics, stemmed\n"
+        )
+        for line in report_lines(ours, baseline):
+            self.stdout.write(line)
 
     def bench_database_url(self):
         db = settings.DATABASES["default"]

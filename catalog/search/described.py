@@ -1,0 +1,158 @@
+"""Described needs: a reader who cannot name the source yet describes the problem or asks.
+
+Every word of a query is required by the first match (the all-words match). A reader who asks
+"why is my decode step memory bound" uses words no single source has, so when that match is
+empty or thin (fewer than THIN sources), the page also ranks the *any-word* match: each source
+that has at least one meaningful word of the query, scored by the words it has, each word
+weighted by its rarity over the catalog (an IDF, so "kernel" counts less than "speculative") and
+by where it is (title, aliases, topics, summary: the summary carries real weight here, unlike in
+the all-words rank, where a name in the title must win). Words are stemmed on both sides
+("decoding" finds "decode"): PostgreSQL's english configuration does it for the document, and
+the Snowball English stemmer, the same algorithm, for the SQLite backend.
+
+`fused_rank()` is the one place the two rankings meet: a source the query names first, then the
+all-words matches in today's order, then the any-word matches by score. Question and description
+forms drop their filler before either match ("how does X work" requires X only).
+"""
+
+import math
+import re
+from dataclasses import dataclass
+
+import snowballstemmer
+
+
+def word_set(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# PostgreSQL's english.stop list: these words are never searched on either database.
+STOP_WORDS = word_set(
+    """i me my myself we our ours ourselves you your yours yourself yourselves he him his himself
+    she her hers herself it its itself they them their theirs themselves what which who whom this
+    that these those am is are was were be been being have has had having do does did doing a an
+    the and but if or because as until while of at by for with about against between into through
+    during before after above below to from up down in out on off over under again further then
+    once here there when where why how all any both each few more most other some such no nor not
+    only own same so than too very s t can will just don should now"""
+)
+# The words of a question or a description that say how the reader asks, not what about:
+# "how does X work", "what is a X", "why is my X slow", "X vs Y", "best way to Y".
+FILLER = word_set(
+    """how what why which when where who does do did is are can could should would will work works
+    working worked way ways best good better vs versus difference different differ compare
+    compared explain explained meaning mean means use using used get getting make need want
+    tell learn understand something thing things anything kind sort type"""
+)
+# Words in the query: letters and digits ("sm_100" is "sm100", as names are compared).
+QUERY_TOKEN = re.compile(r"[a-z0-9]+")
+DOCUMENT_TOKEN = re.compile(r"[a-z0-9]+")
+# A number format or a chip: letters and digits in one token (FP6, INT4, H200, GB200, SM90,
+# MXFP4). Each is its own word: never a version of another, never corrected into another.
+TECHNICAL = re.compile(r"(?=[a-z0-9]*[a-z])(?=[a-z0-9]*[0-9])[a-z0-9]+")
+# Block-scaled formats named by their element format (MXFP6 is FP6 elements under one scale;
+# NVFP4 is FP4): the umbrella specification ranks for each member it covers.
+FORMAT_FAMILIES = ("mx", "nv")
+
+# The all-words match is "thin" below this many sources: then the any-word match fills the page.
+THIN = 10
+# A word that more sources than this have is common: it ranks the any-word matches but does not
+# widen them (at 100,000 sources a common word matches tens of thousands), unless no query word
+# is rarer. Document frequencies are counted up to this.
+COMMON = 2000
+# Where a word is found, as the any-word score weighs it ({D, C, B, A} as ts_rank takes them:
+# summary, topics and venue, aliases and authors, title).
+DESCRIBED_WEIGHTS = (0.5, 0.4, 0.9, 1.0)
+# The order of the page: named sources (their bonus is 100 and more), then all-words matches,
+# then any-word matches. An any-word score is at most about 1.
+ALL_WORDS_BONUS = 1.0
+
+_stemmer = snowballstemmer.stemmer("english")
+
+
+def stem(word: str) -> str:
+    return str(_stemmer.stemWord(word))
+
+
+def is_technical(word: str) -> bool:
+    return bool(TECHNICAL.fullmatch(word))
+
+
+def subject_words(words: tuple[str, ...]) -> tuple[str, ...]:
+    """The words that say what the query is about: without question filler and stop words, or
+    all of them when nothing else is left ("what is", "how does it work")."""
+    kept = tuple(w for w in words if w not in FILLER and w not in STOP_WORDS)
+    return kept or words
+
+
+def meaningful_words(words: tuple[str, ...]) -> tuple[str, ...]:
+    """The subject words a source must have one of to be an any-word match."""
+    tokens = [t for w in words for t in QUERY_TOKEN.findall(w.replace("_", ""))]
+    return tuple(
+        dict.fromkeys(t for t in tokens if t not in FILLER and t not in STOP_WORDS and len(t) > 1)
+    )
+
+
+def term_alternatives(word: str) -> tuple[str, ...]:
+    """The indexed words that count as `word`: itself, and for a number format its block-scaled
+    family members ("fp6": "mxfp6", "nvfp6")."""
+    if is_technical(word) and word[0].isalpha():
+        return (word, *(prefix + word for prefix in FORMAT_FAMILIES))
+    return (word,)
+
+
+def idf(document_frequency: int, total: int) -> float:
+    """BM25's inverse document frequency: rarer words weigh more, and none weighs less than 0."""
+    total = max(total, document_frequency)
+    return math.log(1 + (total - document_frequency + 0.5) / (document_frequency + 0.5))
+
+
+@dataclass(frozen=True)
+class Term:
+    """One meaningful word of a query: how it is searched, and its weight."""
+
+    word: str
+    weight: float  # idf, normalised so that a query's weights add up to 1
+    widens: bool  # whether sources with only this word are matched
+
+
+def weighted_terms(frequencies: dict[str, int], total: int) -> tuple[Term, ...]:
+    """The query's words with their weights; words no source has are left out. Only the rare
+    words widen the match, or the rarest word when all are common."""
+    found = {word: df for word, df in frequencies.items() if df > 0}
+    if not found:
+        return ()
+    weights = {word: idf(df, total) for word, df in found.items()}
+    whole = sum(weights.values()) or 1.0
+    rarest = min(found.values())
+    return tuple(
+        Term(word, weights[word] / whole, widens=df < COMMON or df == rarest)
+        for word, df in found.items()
+    )
+
+
+def fused_rank[Rank](
+    *,
+    named: Rank | float,
+    all_words: Rank | float,
+    rank: Rank | float,
+    described: Rank,
+    nudge: Rank,
+) -> Rank:
+    """The page's order, for numbers or SQL expressions alike: `named` (the names bonus), then
+    `all_words` (1 for an all-words match, else 0) with `rank` (today's text rank times the
+    prior), then the any-word score `described` times `nudge`, the square root of the prior: the
+    prior only nudges it, since a narrower source that has the words must still beat a trusted
+    one that has few of them."""
+    return named + all_words * (ALL_WORDS_BONUS + rank) + described * nudge  # type: ignore[operator]
+
+
+def document_stems(text: str) -> list[str]:
+    """The stems of a text's words, as the any-word match compares them."""
+    return [stem(token) for token in DOCUMENT_TOKEN.findall(text.lower())]
+
+
+def query_stems(text: str) -> list[str]:
+    """The stems of a query's meaningful words (filler and stop words out)."""
+    words = tuple(DOCUMENT_TOKEN.findall(text.lower()))
+    return [stem(word) for word in meaningful_words(subject_words(words))]

@@ -1,0 +1,123 @@
+"""The any-word match on PostgreSQL (described.py): one statement of counts, then SQL terms.
+
+`counts()` asks, in one statement, how many entries the all-words query matches (up to THIN:
+whether the match is thin; as corrected and as typed up to COMMON when a correction is to be
+weighed: whether it finds clearly more), and only when the match is thin, how many entries
+there are and each meaningful word's document frequency (up to COMMON: past it a word is
+common, and counting further costs time and changes the weights little).
+"""
+
+from dataclasses import dataclass
+
+from django.contrib.postgres.search import SearchQuery, SearchRank
+from django.db import connections
+from django.db.models import Case, F, FloatField, Func, Q, When
+from django.db.models.expressions import Combinable
+
+from .described import COMMON, DESCRIBED_WEIGHTS, THIN, Term, term_alternatives, weighted_terms
+from .document import LANGUAGE
+from .ranking import double
+
+# Each count stops at COMMON rows: the GIN index gives the rows, and a capped count reads at
+# most that many. The entry count comes from the planner's statistics once the table is large
+# enough for them to be kept (an exact count of 100,000 entries costs ~10 ms).
+COUNTS_SQL = """
+WITH strict AS MATERIALIZED (
+  SELECT count(*) AS n FROM (SELECT 1 FROM catalog_search_entry
+  WHERE document @@ (CASE WHEN %(raw)s = '' THEN websearch_to_tsquery('english', %(text)s)
+                     ELSE to_tsquery('english', %(raw)s) END) LIMIT %(strict_cap)s) AS s),
+thin AS MATERIALIZED (SELECT n < %(thin)s AS yes FROM strict)
+SELECT 'strict', '', n FROM strict
+UNION ALL
+SELECT 'typed', '', CASE WHEN %(typed)s = '' THEN 0 ELSE (SELECT count(*) FROM (
+  SELECT 1 FROM catalog_search_entry WHERE document @@ to_tsquery('english', %(typed)s)
+  LIMIT %(cap)s) AS s) END
+UNION ALL
+SELECT 'any', '', CASE WHEN %(any)s = '' OR NOT (SELECT yes FROM thin) THEN 0 ELSE (
+  SELECT count(*) FROM (SELECT 1 FROM catalog_search_entry
+  WHERE document @@ to_tsquery('english', %(any)s) LIMIT %(cap)s) AS s) END
+UNION ALL
+SELECT 'total', '', CASE WHEN NOT (SELECT yes FROM thin) THEN 0 ELSE (
+  SELECT CASE WHEN c.reltuples >= 10000 THEN c.reltuples::bigint
+  ELSE (SELECT count(*) FROM catalog_search_entry) END
+  FROM pg_class c WHERE c.oid = 'catalog_search_entry'::regclass) END
+UNION ALL
+SELECT 'word', w.term, CASE WHEN NOT (SELECT yes FROM thin) THEN 0 ELSE (
+  SELECT count(*) FROM (SELECT 1 FROM catalog_search_entry
+  WHERE document @@ to_tsquery('english', w.term) LIMIT %(cap)s) AS s) END
+FROM unnest(%(terms)s::text[]) AS w(term)
+"""
+
+# ts_rank of a document with the one query word once, at weight 1.0.
+TS_RANK_UNIT = 0.0607927
+
+
+@dataclass(frozen=True)
+class Counts:
+    strict: int  # all-words matches (as searched, corrections included), up to COMMON
+    typed: int  # the same for the words as typed, when a word was corrected
+    any: int  # the entries with any of the meaningful words, up to COMMON
+    total: int
+    terms: tuple[Term, ...]  # the meaningful words found, weighted
+
+
+def term_query(word: str) -> str:
+    """A to_tsquery string for one word and the words that count as it (word characters only)."""
+    return " | ".join(term_alternatives(word))
+
+
+def counts(raw: str, typed: str, text: str, words: tuple[str, ...], using: str) -> Counts:
+    """The counts (see the module), in one statement; none when nothing needs them: one
+    meaningful word and no correction to weigh (the any-word match of one word is the
+    all-words match)."""
+    if len(words) < 2 and not typed:
+        return Counts(strict=COMMON, typed=0, any=0, total=0, terms=())
+    queries = {term_query(word): word for word in words}
+    params: dict[str, str | int | list[str]] = {
+        "raw": raw,
+        "typed": typed,
+        "text": text,
+        "any": " | ".join(f"({query})" for query in queries),
+        "cap": COMMON,
+        # Whether the match is thin needs THIN rows; comparing a correction with the words as
+        # typed needs them counted as far as the typed ones are.
+        "strict_cap": COMMON if typed else THIN,
+        "thin": THIN,
+        "terms": list(queries),
+    }
+    with connections[using].cursor() as cursor:
+        cursor.execute(COUNTS_SQL, params)
+        rows = cursor.fetchall()
+    found = {kind: number for kind, term, number in rows if kind != "word"}
+    frequencies = {term: number for kind, term, number in rows if kind == "word"}
+    total = found["total"]
+    terms = weighted_terms(frequencies, total)
+    return Counts(found["strict"], found["typed"], found["any"], total, terms)
+
+
+def widening_query(terms: tuple[Term, ...]) -> SearchQuery:
+    """Any of the words that widen the match."""
+    text = " | ".join(f"({term.word})" for term in terms if term.widens)
+    return SearchQuery(text, search_type="raw", config=LANGUAGE)
+
+
+def described_score(terms: tuple[Term, ...]) -> Combinable:
+    """Each word's rank over the document, weighted by field and by the word's rarity, in units
+    of one title occurrence (as the SQLite backend scores it: 1 for a word in the title)."""
+    score: Combinable = double(0.0)
+    for term in terms:
+        query = SearchQuery(term.word, search_type="raw", config=LANGUAGE)
+        rank = SearchRank(F("document"), query, weights=list(DESCRIBED_WEIGHTS))
+        score = score + rank * double(term.weight / TS_RANK_UNIT)
+    return score
+
+
+def all_words(tsquery: SearchQuery) -> Case:
+    """1.0 for an entry the all-words query matches, else 0.0."""
+    return Case(
+        When(Q(document=tsquery), then=double(1.0)), default=double(0.0), output_field=FloatField()
+    )
+
+
+def square_root(expression: Combinable) -> Func:
+    return Func(expression, function="sqrt", output_field=FloatField())
