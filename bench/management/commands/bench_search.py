@@ -90,14 +90,14 @@ class Command(BaseCommand):
         """nDCG@10, MRR@10, recall@5 and queries with no result per group of the judged set,
         beside BM25 over the same text, on the shipped catalog loaded into a database of its
         own (created and dropped here, as a test database is)."""
-        from catalog.catalog_file import read_catalog
-        from catalog.search.relevance import (
+        from bench.relevance import (
             bm25_ranker,
             evaluate,
             judged_queries,
             report_lines,
             search_ranker,
         )
+        from catalog.catalog_file import read_catalog
         from catalog.services import load_catalog
 
         if connection.vendor == "postgresql":

@@ -7,7 +7,7 @@ as a substring and has no corrections.
 
 import pytest
 
-from catalog.search.relevance import bm25_ranker, evaluate, judged_queries, search_ranker
+from bench.relevance import bm25_ranker, evaluate, judged_queries, search_ranker
 
 pytestmark = pytest.mark.django_db
 

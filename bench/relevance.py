@@ -16,8 +16,8 @@ from pathlib import Path
 
 from django.conf import settings
 
-from ..models import Source
-from .described import document_stems, query_stems
+from catalog.models import Source
+from catalog.search.described import document_stems, query_stems
 
 JUDGED_QUERIES = Path(settings.BASE_DIR) / "tests" / "catalog" / "relevance" / "judged_queries.toml"
 GROUPS = ("problem", "concept", "question", "jargon", "navigational")
