@@ -106,8 +106,8 @@ def _figures(rows: list[tuple[JudgedQuery, list[str]]]) -> Figures:
 
 def search_ranker(using: str = "default") -> Ranker:
     """The slugs /sources/?q= shows on its first page, in order."""
-    from .page import search_sources
-    from .parsing import SearchParams
+    from catalog.search.page import search_sources
+    from catalog.search.parsing import SearchParams
 
     def ranked(text: str) -> list[str]:
         page = search_sources(SearchParams(q=text), using=using)
