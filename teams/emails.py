@@ -66,3 +66,13 @@ def send_domain_joined(team: Team, recipient, email: str) -> None:
         "team_url": site_url(team.get_absolute_url()),
     }
     _send("domain_joined", context, [recipient.email])
+
+
+def send_team_deleted(team_name: str, deleted_by: str, recipient) -> None:
+    context = {
+        "team_name": team_name,
+        "deleted_by": deleted_by,
+        "reader": recipient,
+        "notes_url": site_url(reverse("notes:mine")),
+    }
+    _send("team_deleted", context, [recipient.email])
