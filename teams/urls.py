@@ -7,6 +7,8 @@ app_name = "teams"
 urlpatterns = [
     path("teams/", views.team_list, name="list"),
     # Short enough to paste in a chat.
+    # Tokens are 43 characters long, so this path never shadows a join link.
+    path("join/verify/", public_views.verify_to_join, name="verify-to-join"),
     path("join/<str:token>/", public_views.join, name="join"),
     path("teams/invitations/<str:token>/", public_views.invitation, name="invitation"),
     path("teams/<slug:slug>/", views.team_detail, name="detail"),
