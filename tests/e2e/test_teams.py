@@ -104,3 +104,29 @@ def test_a_newcomer_builds_two_teams_shares_a_note_with_one_and_plans_a_session(
     events = Calendar.from_ical(response.body()).walk("VEVENT")
     assert [str(event["summary"]) for event in events] == ["FlashAttention, part one"]
     assert "FlashAttention" in str(events[0]["description"])
+
+
+CONFIRM_LINK = re.compile(r"https?://\S+(/accounts/confirm-email/\S+/)")
+
+
+def test_a_newcomer_signs_up_from_a_join_link_and_lands_on_the_team(page, live_server):
+    from teams import services
+
+    owner = UserFactory(email="lead@example.com", display_name="Lead")
+    team = services.create_team(name="Kernels", owner=owner)
+    link = services.create_join_link(team=team, by=owner)
+
+    page.goto(link.get_absolute_url())
+    expect(page.get_by_role("heading", level=1)).to_have_text("Join Kernels")
+    page.get_by_label("Email").fill("newcomer@example.com")
+    page.get_by_label("Password").first.fill("a long enough passphrase 42")
+    page.get_by_label("Password (again)").fill("a long enough passphrase 42")
+    page.get_by_role("button", name="Sign up and join Kernels").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Verify your address to join Kernels")
+
+    confirm = CONFIRM_LINK.search(mail.outbox[-1].body).group(1)
+    page.goto(confirm)
+    page.get_by_role("button", name="Confirm").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Kernels")
+    expect(page.get_by_text("Welcome to Kernels.")).to_be_visible()
+    assert team.memberships.filter(user__email="newcomer@example.com").exists()

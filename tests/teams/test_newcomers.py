@@ -61,7 +61,7 @@ def test_a_revoked_join_link_keeps_nothing_for_sign_up(client, team, owner, link
 
 
 def test_an_invitation_prefills_the_address_and_joins_at_sign_up(client, team, owner):
-    invitation, token = services.invite(team=team, by=owner, email="grace@example.com")
+    _, token = services.invite(team=team, by=owner, email="grace@example.com")
     page = client.get(f"/teams/invitations/{token}/")
     assert 'value="grace@example.com"' in page.text
     assert "Sign up and join Inference" in page.text
