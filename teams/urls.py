@@ -46,6 +46,11 @@ urlpatterns = [
         public_views.calendar_feed,
         name="calendar",
     ),
+    path(
+        "teams/<slug:slug>/sessions/sources/",
+        session_views.source_suggestions,
+        name="session-sources",
+    ),
     path("teams/<slug:slug>/sessions/new/", session_views.session_form, name="session-create"),
     path(
         "teams/<slug:slug>/sessions/<int:pk>/", session_views.session_detail, name="session-detail"
