@@ -1,6 +1,7 @@
 """Emails the teams app sends, with absolute links to the configured site (SITE_DOMAIN)."""
 
 from django.conf import settings
+from django.core import signing
 from django.core.mail import send_mail
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -29,12 +30,42 @@ def send_invitation(invitation: Invitation, token: str) -> None:
     _send("invitation", {"invitation": invitation, "link": link}, [invitation.email])
 
 
+REMINDERS_OFF_SALT = "teams.reminders-off"
+
+STATUS_WORDS = {"read": "you read it", "reading": "you are reading it", "to_read": "you saved it"}
+
+
+def reminders_off_url(recipient) -> str:
+    """A link that turns this reader's reminders off in one click, without signing in."""
+    token = signing.dumps(recipient.pk, salt=REMINDERS_OFF_SALT)
+    return site_url(reverse("teams:reminders-off", args=[token]))
+
+
+def reader_of_reminders_off_token(token: str) -> int | None:
+    try:
+        return int(signing.loads(token, salt=REMINDERS_OFF_SALT))
+    except (signing.BadSignature, TypeError, ValueError):
+        return None
+
+
 def send_reminder(session: Session, recipient) -> None:
+    from library.models import Bookmark
+
+    sources = list(session.sources.all())
+    states = dict(
+        Bookmark.objects.filter(user=recipient, source__in=sources).values_list(
+            "source_id", "status"
+        )
+    )
     context = {
         "session": session,
         "reader": recipient,
-        "sources": list(session.sources.all()),
-        "team_url": site_url(session.team.get_absolute_url()),
+        "reading": [
+            (source, STATUS_WORDS.get(states.get(source.pk, ""), "not started yet"))
+            for source in sources
+        ],
+        "session_url": site_url(session.get_absolute_url()),
+        "reminders_off_url": reminders_off_url(recipient),
     }
     _send("reminder", context, [recipient.email])
 

@@ -8,8 +8,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
+from accounts.models import User
+
 from . import joining, services
 from .calendar import team_calendar
+from .emails import reader_of_reminders_off_token
 from .models import JoinLink, Team
 from .signals import INVITATION_SESSION_KEY
 
@@ -124,3 +127,17 @@ def calendar_feed(request, slug, token):
     response["Content-Disposition"] = f'inline; filename="{team.slug}.ics"'
     response["Cache-Control"] = "private, max-age=300"
     return response
+
+
+@require_http_methods(["GET", "POST"])
+def reminders_off(request, token):
+    """The one-click way out of reminders from the mail itself: it needs no sign-in, and the
+    signed token names the reader. GET asks (mail scanners follow links); POST acts."""
+    reader = User.objects.filter(pk=reader_of_reminders_off_token(token) or 0).first()
+    if reader is None:
+        raise Http404("This link is not valid.")
+    done = request.method == "POST"
+    if done and reader.session_reminders:
+        reader.session_reminders = False
+        reader.save(update_fields=["session_reminders"])
+    return render(request, "teams/reminders_off.html", {"reader": reader, "done": done})

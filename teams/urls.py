@@ -10,6 +10,7 @@ urlpatterns = [
     # Tokens are 43 characters long, so this path never shadows a join link.
     path("join/verify/", public_views.verify_to_join, name="verify-to-join"),
     path("join/<str:token>/", public_views.join, name="join"),
+    path("reminders/off/<str:token>/", public_views.reminders_off, name="reminders-off"),
     path("teams/invitations/<str:token>/", public_views.invitation, name="invitation"),
     path("teams/<slug:slug>/", views.team_detail, name="detail"),
     path("teams/<slug:slug>/invite/", views.invite, name="invite"),
