@@ -269,3 +269,28 @@ class Session(models.Model):
     @property
     def ends_at(self):
         return self.starts_at + timedelta(minutes=self.duration_minutes)
+
+
+class FollowedList(models.Model):
+    """A reading list the team reads along, chosen by an owner; the team page shows how far
+    its members are."""
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="followed_lists")
+    reading_list = models.ForeignKey(
+        "catalog.ReadingList", on_delete=models.CASCADE, related_name="team_follows"
+    )
+    added_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["created", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["team", "reading_list"], name="followedlist_unique_team_list"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.team} follows {self.reading_list}"

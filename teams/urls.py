@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import confirm_views, public_views, session_views, views
+from . import confirm_views, progress_views, public_views, session_views, views
 
 app_name = "teams"
 
@@ -36,6 +36,12 @@ urlpatterns = [
         "teams/<slug:slug>/members/<int:user_id>/promote/",
         confirm_views.promote_member,
         name="member-promote",
+    ),
+    path("teams/<slug:slug>/progress/", progress_views.follow_list, name="list-follow"),
+    path(
+        "teams/<slug:slug>/progress/<int:pk>/remove/",
+        progress_views.unfollow_list,
+        name="list-unfollow",
     ),
     path("teams/<slug:slug>/delete/", confirm_views.delete_team, name="delete"),
     path("teams/<slug:slug>/leave/", confirm_views.leave, name="leave"),

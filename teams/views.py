@@ -14,6 +14,8 @@ from .access import member_team, readers_time_zone
 from .emails import calendar_url, send_invitation, site_url
 from .forms import DomainForm, InviteForm, JoinLinkForm, TeamCreateForm, TeamSettingsForm
 from .models import Membership
+from .progress import team_progress
+from .progress_views import FollowListForm
 from .sessions import may_edit, next_session
 
 logger = logging.getLogger(__name__)
@@ -56,6 +58,7 @@ def _detail_context(request, team, member, **forms) -> dict:
         "past": sessions.filter(starts_at__lt=now).order_by("-starts_at", "-pk"),
         "may_plan": may_edit(None, team, request.user),
         "calendar_url": calendar_url(team),
+        "progress": team_progress(team, with_names=member.is_owner),
         # A sole owner may not leave, so they are not offered to.
         "may_leave": not member.is_owner or services.other_owners(team, request.user),
     }
@@ -66,6 +69,7 @@ def _detail_context(request, team, member, **forms) -> dict:
             "settings_form": forms.get("settings_form") or TeamSettingsForm(instance=team),
             "domain_form": forms.get("domain_form") or DomainForm(),
             "domains": team.domains.all(),
+            "follow_form": FollowListForm(team=team),
             "join_links": [
                 (link, site_url(link.get_absolute_url())) for link in team.join_links.all()
             ],
