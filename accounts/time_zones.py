@@ -8,6 +8,7 @@ two different times on two pages. The middleware makes it the default for the wh
 import zoneinfo
 from collections.abc import Callable
 from contextlib import contextmanager
+from datetime import datetime, timedelta, tzinfo
 
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
@@ -30,13 +31,51 @@ def readers_time_zone(user):
         yield zone
 
 
+class ReadersZone(tzinfo):
+    """The signed-in reader's zone, looked up only when a time is first shown: a page the page
+    cache answers without loading the reader's row stays that way (pagecache/middleware.py)."""
+
+    def __init__(self, request: HttpRequest):
+        self._request = request
+        self._zone: tzinfo | None = None
+
+    @property
+    def zone(self) -> tzinfo:
+        if self._zone is None:
+            user = getattr(self._request, "user", None)
+            authenticated = user is not None and user.is_authenticated
+            self._zone = zone_of(user) if authenticated else zoneinfo.ZoneInfo("UTC")
+        return self._zone
+
+    def _in_zone(self, moment: datetime | None) -> datetime | None:
+        return moment.replace(tzinfo=self.zone) if moment is not None else None
+
+    def utcoffset(self, moment: datetime | None) -> timedelta | None:
+        return self.zone.utcoffset(self._in_zone(moment))
+
+    def dst(self, moment: datetime | None) -> timedelta | None:
+        return self.zone.dst(self._in_zone(moment))
+
+    def tzname(self, moment: datetime | None) -> str | None:
+        return self.zone.tzname(self._in_zone(moment))
+
+    def fromutc(self, moment: datetime) -> datetime:
+        return self.zone.fromutc(moment.replace(tzinfo=self.zone)).replace(tzinfo=self)
+
+    def __str__(self) -> str:
+        return str(self.zone)
+
+    @property
+    def key(self) -> str:
+        return getattr(self.zone, "key", "UTC")
+
+
 class ReaderTimeZoneMiddleware:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        user = getattr(request, "user", None)
-        if user is None or not user.is_authenticated:
+        if not hasattr(request, "session"):
             return self.get_response(request)
-        with readers_time_zone(user):
+        with timezone.override(ReadersZone(request)):
             return self.get_response(request)
