@@ -32,8 +32,6 @@ def send_invitation(invitation: Invitation, token: str) -> None:
 
 REMINDERS_OFF_SALT = "teams.reminders-off"
 
-STATUS_WORDS = {"read": "you read it", "reading": "you are reading it", "to_read": "you saved it"}
-
 
 def reminders_off_url(recipient) -> str:
     """A link that turns this reader's reminders off in one click, without signing in."""
@@ -49,21 +47,12 @@ def reader_of_reminders_off_token(token: str) -> int | None:
 
 
 def send_reminder(session: Session, recipient) -> None:
-    from library.models import Bookmark
-
-    sources = list(session.sources.all())
-    states = dict(
-        Bookmark.objects.filter(user=recipient, source__in=sources).values_list(
-            "source_id", "status"
-        )
-    )
+    # The reader's status per source comes from the library's {% reading_of %} tag in the
+    # template: teams does not read the library itself.
     context = {
         "session": session,
         "reader": recipient,
-        "reading": [
-            (source, STATUS_WORDS.get(states.get(source.pk, ""), "not started yet"))
-            for source in sources
-        ],
+        "sources": list(session.sources.all()),
         "session_url": site_url(session.get_absolute_url()),
         "reminders_off_url": reminders_off_url(recipient),
     }

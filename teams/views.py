@@ -14,7 +14,6 @@ from .access import member_team, readers_time_zone
 from .emails import calendar_url, send_invitation, site_url
 from .forms import DomainForm, InviteForm, JoinLinkForm, TeamCreateForm, TeamSettingsForm
 from .models import Membership
-from .progress import team_progress
 from .progress_views import FollowListForm
 from .sessions import may_edit, next_session
 
@@ -58,7 +57,6 @@ def _detail_context(request, team, member, **forms) -> dict:
         "past": sessions.filter(starts_at__lt=now).order_by("-starts_at", "-pk"),
         "may_plan": may_edit(None, team, request.user),
         "calendar_url": calendar_url(team),
-        "progress": team_progress(team, with_names=member.is_owner),
         # A sole owner may not leave, so they are not offered to.
         "may_leave": not member.is_owner or services.other_owners(team, request.user),
     }
