@@ -15,6 +15,7 @@ from requests import RequestException
 
 from .signals import unverified_account_reclaimed
 from .signup import (
+    AFTER_SIGNUP_SESSION_KEY,
     AFTER_VERIFICATION_SESSION_KEY,
     admission_admits,
     claim_admission,
@@ -70,11 +71,22 @@ class AccountAdapter(DefaultAccountAdapter):
 
     def get_email_verification_redirect_url(self, email_address):
         # A page that asked the reader to verify first (a team they are joining) comes next.
-        session = getattr(self.request, "session", None)
-        url = session.pop(AFTER_VERIFICATION_SESSION_KEY, None) if session is not None else None
-        if isinstance(url, str) and url_has_allowed_host_and_scheme(url, allowed_hosts=None):
-            return url
-        return super().get_email_verification_redirect_url(email_address)
+        url = _pop_local_url(self.request, AFTER_VERIFICATION_SESSION_KEY)
+        return url or super().get_email_verification_redirect_url(email_address)
+
+    def get_signup_redirect_url(self, request):
+        return _pop_local_url(request, AFTER_SIGNUP_SESSION_KEY) or super().get_signup_redirect_url(
+            request
+        )
+
+
+def _pop_local_url(request, key: str) -> str:
+    """A path on this site kept in the session under `key` (taken out), or ""."""
+    session = getattr(request, "session", None)
+    url = session.pop(key, None) if session is not None else None
+    if isinstance(url, str) and url_has_allowed_host_and_scheme(url, allowed_hosts=None):
+        return url
+    return ""
 
 
 class SocialAccountAdapter(DefaultSocialAccountAdapter):

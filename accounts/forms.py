@@ -19,8 +19,11 @@ class ProfileForm(forms.ModelForm):
 
     class Meta:
         model = User
-        fields = ["display_name", "time_zone"]
-        labels = {"display_name": "Display name"}
+        fields = ["display_name", "time_zone", "session_reminders"]
+        labels = {
+            "display_name": "Display name",
+            "session_reminders": "Email me before my teams' reading-group sessions",
+        }
 
     def clean_time_zone(self):
         # A form that leaves the zone out keeps the one the reader had.

@@ -59,6 +59,11 @@ class User(AbstractUser):
         validators=[validate_time_zone],
         help_text="Reading-group sessions are shown in this time zone.",
     )
+    session_reminders = models.BooleanField(
+        "email me before my teams' reading-group sessions",
+        default=True,
+        db_default=True,
+    )
 
     USERNAME_FIELD = "email"
     REQUIRED_FIELDS = []

@@ -24,6 +24,11 @@ SignupGate = Callable[[HttpRequest | None], Admission | None]
 # it first (teams: a join that waits for it). A path on this site, kept in their session.
 AFTER_VERIFICATION_SESSION_KEY = "accounts_after_verification"
 
+# Where a reader goes right after signing up, when another app gave the sign-up its purpose
+# (teams: the team they joined, or the join waiting for their address). Whichever sign-up
+# button they pressed, they come back to it.
+AFTER_SIGNUP_SESSION_KEY = "accounts_after_signup"
+
 _gates: list[SignupGate] = []
 
 

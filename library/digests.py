@@ -26,19 +26,21 @@ from django.contrib.auth import get_user_model
 from django.core import signing
 from django.core.mail import EmailMultiAlternatives
 from django.db import IntegrityError, transaction
+from django.db.models import Min
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
 from readinglist import site_address
 
-from .follows import described, followed_changes
+from .follows import described, followed_changes_capped
 from .models import DigestLog, DigestSettings, Follow
 
 logger = logging.getLogger(__name__)
 Frequency = DigestSettings.Frequency
 UNSUBSCRIBE_SALT = "library.digest.unsubscribe"
-DIGEST_ENTRIES = 50
+# A digest is read in a minute; the rest is one link away.
+DIGEST_ENTRIES = 20
 PERIOD_LENGTH = {Frequency.DAILY: timedelta(days=1), Frequency.WEEKLY: timedelta(days=7)}
 
 
@@ -118,12 +120,14 @@ def due_readers():
     return allowed, len(readers) - len(allowed)
 
 
-def digest_message(reader, entries, frequency: str) -> EmailMultiAlternatives:
+def digest_message(reader, entries, frequency: str, more: int = 0) -> EmailMultiAlternatives:
     base = site_url()
     unsubscribe = base + reverse("library:digest-unsubscribe", args=[unsubscribe_token(reader.pk)])
     context = {
         "reader": reader,
         "entries": entries,
+        "more": more,
+        "more_url": base + reverse("catalog:changes"),
         "follows": described(list(reader.follows.all())),
         "frequency": frequency,
         "site_url": base,
@@ -144,6 +148,14 @@ def digest_message(reader, entries, frequency: str) -> EmailMultiAlternatives:
     return message
 
 
+def first_digest_since(reader, one_period_ago: datetime) -> datetime:
+    """Where a reader's first digest starts: when they started following, so nothing since
+    then is missed; a follow started within the last period still gets that period's changes,
+    so the first digest is never empty for being early."""
+    started = reader.follows.aggregate(first=Min("created"))["first"]
+    return min(started, one_period_ago) if started else one_period_ago
+
+
 def send_digest(reader, now: datetime, report: DigestReport) -> None:
     frequency = reader.digest_settings.frequency
     zone = reader_zone(reader)
@@ -160,8 +172,10 @@ def send_digest(reader, now: datetime, report: DigestReport) -> None:
         if now < local_time(first_day, settings.DIGEST_SEND_HOUR, zone):
             report.not_yet_due += 1
             return
-    since = previous.sent_at if previous else now - PERIOD_LENGTH[frequency]
-    entries = followed_changes(reader, since, limit=DIGEST_ENTRIES)
+    since = (
+        previous.sent_at if previous else first_digest_since(reader, now - PERIOD_LENGTH[frequency])
+    )
+    entries, more = followed_changes_capped(reader, since, limit=DIGEST_ENTRIES)
     if not entries:
         report.nothing_new += 1
         return
@@ -170,7 +184,7 @@ def send_digest(reader, now: datetime, report: DigestReport) -> None:
             DigestLog.objects.create(user=reader, period=period, sent_at=now, entries=len(entries))
             # Inside the transaction: a mail that fails to go out leaves no record, so the
             # next run tries again; one that went out is recorded before anyone else can send.
-            digest_message(reader, entries, frequency).send()
+            digest_message(reader, entries, frequency, more).send()
     except IntegrityError:  # another run recorded this period first
         report.already_sent += 1
         return

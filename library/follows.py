@@ -110,14 +110,33 @@ def described(follows: list[Follow]) -> list[Followed]:
     found = []
     for f in follows:
         if f.kind == Kind.SEARCH:
-            query = QueryDict(f.target)
-            text = query.get("q") or ", ".join(f"{k}: {v}" for k, v in query.items())
-            label = f"Saved search: {text}"
+            label = f"Saved search: {search_description(f.target)}"
             found.append(Followed(f, label, search_url(f.target), feed_token(f.pk)))
         elif (f.kind, f.target) in names:
             name, url = names[(f.kind, f.target)]
             found.append(Followed(f, f"{f.get_kind_display()}: {name}", url))
     return found
+
+
+# How a saved search's filters read in a list of follows; sort and page change no result.
+FILTER_NAMES = {"topic": "topic", "tier": "tier", "kind": "kind", "list": "list", "year": "year"}
+
+
+def search_description(target: str) -> str:
+    """A saved search in words: its text and every filter it carries, as
+    "attention (topic: kernels, year: 2023)", so two searches with the same words differ."""
+    query = QueryDict(target)
+    words = query.get("q", "").strip()
+    filters = [
+        f"{name}: {value}"
+        for key, name in FILTER_NAMES.items()
+        for value in query.getlist(key)
+        if value.strip()
+    ]
+    if not filters:
+        return words or "everything"
+    joined = ", ".join(filters)
+    return f"{words} ({joined})" if words else joined
 
 
 def _saved_search_ids(target: str) -> list[int]:
@@ -145,14 +164,28 @@ def sources_matching(follows: list[Follow]) -> Q:
     return condition
 
 
-def followed_changes(user: User, since, *, limit: int = 20) -> list[ChangeLogEntry]:
-    """Changes to sources the reader follows, logged after `since`, newest first."""
+def _followed_entries(user: User, since):
     follows = list(Follow.objects.filter(user=user))
     if not follows:
-        return []
+        return None
     matching = Source.objects.filter(sources_matching(follows)).values("pk")
-    entries = ChangeLogEntry.objects.since(since).filter(source__in=matching)
-    return list(entries.for_display()[:limit])
+    return ChangeLogEntry.objects.since(since).filter(source__in=matching)
+
+
+def followed_changes(user: User, since, *, limit: int = 20) -> list[ChangeLogEntry]:
+    """Changes to sources the reader follows, logged after `since`, newest first."""
+    entries = _followed_entries(user, since)
+    return [] if entries is None else list(entries.for_display()[:limit])
+
+
+def followed_changes_capped(user: User, since, *, limit: int) -> tuple[list[ChangeLogEntry], int]:
+    """The newest `limit` changes, and how many more there are beyond them."""
+    entries = _followed_entries(user, since)
+    if entries is None:
+        return [], 0
+    shown = list(entries.for_display()[:limit])
+    more = entries.count() - len(shown) if len(shown) == limit else 0
+    return shown, more
 
 
 FEED_SALT = "library.saved-search.feed"

@@ -1,7 +1,5 @@
 """A team's sessions as an iCalendar feed for calendar apps."""
 
-from datetime import timedelta
-
 from django.conf import settings
 from django.utils import timezone
 from icalendar import Calendar, Event
@@ -9,15 +7,12 @@ from icalendar import Calendar, Event
 from .emails import site_url
 from .models import Team
 
-SESSION_LENGTH = timedelta(hours=1)
-
 
 def team_calendar(team: Team) -> bytes:
     calendar = Calendar()
     calendar.add("prodid", f"-//{settings.SITE_NAME}//teams//EN")
     calendar.add("version", "2.0")
     calendar.add("x-wr-calname", f"{team.name} reading group")
-    team_url = site_url(team.get_absolute_url())
     stamp = timezone.now()
     sessions = team.sessions.select_related("facilitator").prefetch_related("sources")
     for session in sessions:
@@ -25,11 +20,31 @@ def team_calendar(team: Team) -> bytes:
         event.add("uid", f"session-{session.pk}@{settings.SITE_DOMAIN}")
         event.add("summary", session.title)
         event.add("dtstart", session.starts_at)
-        event.add("dtend", session.starts_at + SESSION_LENGTH)
+        event.add("dtend", session.ends_at)
         event.add("dtstamp", stamp)
-        event.add("url", team_url)
-        reading = "\n".join(f"- {source.title}" for source in session.sources.all())
-        lead = f"Facilitator: {session.facilitator}\n" if session.facilitator else ""
-        event.add("description", f"{lead}Read:\n{reading}\n\n{session.agenda}".strip())
+        session_url = site_url(session.get_absolute_url())
+        event.add("url", session_url)
+        if session.place or session.meeting_url:
+            event.add("location", session.place or session.meeting_url)
+        event.add("description", _description(session, session_url))
         calendar.add_component(event)
     return calendar.to_ical()
+
+
+def _description(session, session_url: str) -> str:
+    """What a calendar app shows under the event: what to read, who leads, where to join."""
+    parts = []
+    sources = list(session.sources.all())
+    if sources:
+        reading = "\n".join(
+            f"- {source.title}: {site_url(source.get_absolute_url())}" for source in sources
+        )
+        parts.append(f"Read:\n{reading}")
+    if session.facilitator:
+        parts.append(f"Facilitator: {session.facilitator.public_name}")
+    if session.meeting_url:
+        parts.append(f"Meeting link: {session.meeting_url}")
+    if session.agenda:
+        parts.append(session.agenda)
+    parts.append(f"The session: {session_url}")
+    return "\n\n".join(parts)

@@ -1,6 +1,7 @@
 """Emails the teams app sends, with absolute links to the configured site (SITE_DOMAIN)."""
 
 from django.conf import settings
+from django.core import signing
 from django.core.mail import send_mail
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -29,12 +30,31 @@ def send_invitation(invitation: Invitation, token: str) -> None:
     _send("invitation", {"invitation": invitation, "link": link}, [invitation.email])
 
 
+REMINDERS_OFF_SALT = "teams.reminders-off"
+
+
+def reminders_off_url(recipient) -> str:
+    """A link that turns this reader's reminders off in one click, without signing in."""
+    token = signing.dumps(recipient.pk, salt=REMINDERS_OFF_SALT)
+    return site_url(reverse("teams:reminders-off", args=[token]))
+
+
+def reader_of_reminders_off_token(token: str) -> int | None:
+    try:
+        return int(signing.loads(token, salt=REMINDERS_OFF_SALT))
+    except (signing.BadSignature, TypeError, ValueError):
+        return None
+
+
 def send_reminder(session: Session, recipient) -> None:
+    # The reader's status per source comes from the library's {% reading_of %} tag in the
+    # template: teams does not read the library itself.
     context = {
         "session": session,
         "reader": recipient,
         "sources": list(session.sources.all()),
-        "team_url": site_url(session.team.get_absolute_url()),
+        "session_url": site_url(session.get_absolute_url()),
+        "reminders_off_url": reminders_off_url(recipient),
     }
     _send("reminder", context, [recipient.email])
 
@@ -66,3 +86,13 @@ def send_domain_joined(team: Team, recipient, email: str) -> None:
         "team_url": site_url(team.get_absolute_url()),
     }
     _send("domain_joined", context, [recipient.email])
+
+
+def send_team_deleted(team_name: str, deleted_by: str, recipient) -> None:
+    context = {
+        "team_name": team_name,
+        "deleted_by": deleted_by,
+        "reader": recipient,
+        "notes_url": site_url(reverse("notes:mine")),
+    }
+    _send("team_deleted", context, [recipient.email])

@@ -1,6 +1,5 @@
 import re
 from datetime import timedelta
-from urllib.parse import urlsplit
 
 from django import forms
 from django.utils import timezone
@@ -9,6 +8,7 @@ from accounts.validators import validate_single_line
 from catalog.models import Source
 
 from .models import Session, Team, normalise_domain
+from .session_sources import SourcesField
 
 
 class TeamCreateForm(forms.Form):
@@ -89,27 +89,7 @@ class JoinLinkForm(forms.Form):
         return timezone.now() + timedelta(days=days) if days else None
 
 
-class SourcesField(forms.CharField):
-    """Sources named by slug or by their page's address, one per line."""
-
-    widget = forms.Textarea(attrs={"rows": 3})
-
-    def to_python(self, value):
-        text = super().to_python(value)
-        slugs = []
-        for line in text.replace(",", "\n").splitlines():
-            line = line.strip()
-            if line:
-                path = urlsplit(line).path if "/" in line else line
-                slugs.append(path.rstrip("/").rsplit("/", 1)[-1])
-        return list(dict.fromkeys(slugs))
-
-    def validate(self, value):
-        super().validate(value)
-        found = set(Source.objects.filter(slug__in=value).values_list("slug", flat=True))
-        missing = [slug for slug in value if slug not in found]
-        if missing:
-            raise forms.ValidationError(f"No source is called {', '.join(missing)}.")
+DEFAULT_DURATION = 60
 
 
 class SessionForm(forms.ModelForm):
@@ -122,25 +102,50 @@ class SessionForm(forms.ModelForm):
     source_slugs = SourcesField(
         label="Sources to read",
         required=False,
-        help_text="One per line: a source's address on this site, or its slug.",
+        help_text="One per line: a source's title, one of its other names, or its address.",
     )
 
     class Meta:
         model = Session
-        fields = ["title", "starts_at", "facilitator", "agenda"]
+        fields = [
+            "title",
+            "starts_at",
+            "duration_minutes",
+            "facilitator",
+            "place",
+            "meeting_url",
+            "agenda",
+        ]
         widgets = {"agenda": forms.Textarea(attrs={"rows": 6})}
 
-    def __init__(self, *args, team: Team, **kwargs):
+    def __init__(self, *args, team: Team, planner=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["facilitator"].queryset = team.members.order_by("email")
         self.fields["facilitator"].label_from_instance = lambda user: user.public_name
+        self.fields["facilitator"].empty_label = "Nobody yet"
+        self.fields["duration_minutes"].required = False
         if self.instance.pk and not self.is_bound:
             self.initial["source_slugs"] = "\n".join(
-                self.instance.sources.values_list("slug", flat=True)
+                self.instance.sources.values_list("title", flat=True)
             )
+        elif planner is not None and not self.instance.pk:
+            # Whoever plans a session usually leads it.
+            self.initial.setdefault("facilitator", planner.pk)
+
+    def clean_duration_minutes(self) -> int:
+        # Left empty, a session lasts the usual hour.
+        return self.cleaned_data.get("duration_minutes") or DEFAULT_DURATION
+
+    def chosen_sources(self) -> list[Source]:
+        """The sources shown as chips: as typed when the form was sent, else as saved."""
+        if self.is_bound:
+            return (
+                self.cleaned_data.get("source_slugs", []) if hasattr(self, "cleaned_data") else []
+            )
+        return list(self.instance.sources.all()) if self.instance.pk else []
 
     def save(self, commit=True):
         session = super().save(commit=commit)
         if commit:
-            session.sources.set(Source.objects.filter(slug__in=self.cleaned_data["source_slugs"]))
+            session.sources.set(self.cleaned_data["source_slugs"])
         return session

@@ -13,9 +13,10 @@ from allauth.account.models import EmailAddress
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 
 from accounts.models import User
-from accounts.signup import AFTER_VERIFICATION_SESSION_KEY
+from accounts.signup import AFTER_SIGNUP_SESSION_KEY, AFTER_VERIFICATION_SESSION_KEY
 
 from . import services
 from .models import Invitation, JoinLink, Team
@@ -43,7 +44,65 @@ def ask_to_verify(request: HttpRequest, *, kind: str, token: str, team: Team) ->
     )
 
 
-def complete_pending_join(request: HttpRequest | None, user: User) -> Team | None:
+def remember_for_signup(request: HttpRequest, *, kind: str, token: str, team: Team) -> None:
+    """A visitor who is not signed in opened a join link or invitation: whichever way they
+    then sign up, the join waits for them and they come back to the team."""
+    request.session[PENDING_JOIN_SESSION_KEY] = {"kind": kind, "token": token}
+    request.session[AFTER_VERIFICATION_SESSION_KEY] = team.get_absolute_url()
+
+
+def join_after_signup(request: HttpRequest | None, user: User) -> None:
+    """Right after sign-up: join what the visitor opened, if their address is already verified
+    (an identity provider, or the invitation went to it); otherwise it waits for verification
+    (see complete_pending_join) and they are shown what to do."""
+    if request is None or not hasattr(request, "session"):
+        return
+    pending = request.session.get(PENDING_JOIN_SESSION_KEY)
+    if not isinstance(pending, dict):
+        return
+    token = str(pending.get("token", ""))
+    team = _pending_team(pending.get("kind"), token)
+    if team is None:
+        request.session.pop(PENDING_JOIN_SESSION_KEY, None)
+        return
+    if email_verified(user):
+        joined = complete_pending_join(request, user, welcome="Welcome to {team}.")
+        if joined is not None:
+            request.session.pop(AFTER_VERIFICATION_SESSION_KEY, None)
+            request.session[AFTER_SIGNUP_SESSION_KEY] = joined.get_absolute_url()
+        return
+    request.session[AFTER_VERIFICATION_SESSION_KEY] = team.get_absolute_url()
+    request.session[AFTER_SIGNUP_SESSION_KEY] = reverse("teams:verify-to-join")
+
+
+def _pending_team(kind, token: str) -> Team | None:
+    if kind == "link":
+        link = JoinLink.objects.select_related("team").filter(token=token).first()
+        return link.team if link is not None else None
+    if kind == "invitation":
+        invitation = services.find_invitation(token)
+        return invitation.team if invitation is not None else None
+    return None
+
+
+def pending_team(request: HttpRequest) -> Team | None:
+    """The team this reader's session is waiting to join, if any."""
+    pending = request.session.get(PENDING_JOIN_SESSION_KEY)
+    if not isinstance(pending, dict):
+        return None
+    return _pending_team(pending.get("kind"), str(pending.get("token", "")))
+
+
+def pending_kind_and_token(request: HttpRequest) -> tuple[str, str]:
+    pending = request.session.get(PENDING_JOIN_SESSION_KEY) or {}
+    return str(pending.get("kind", "")), str(pending.get("token", ""))
+
+
+def complete_pending_join(
+    request: HttpRequest | None,
+    user: User,
+    welcome: str = "Your address is verified. Welcome to {team}.",
+) -> Team | None:
     """After the reader verified their address: the join they asked for, if it still works."""
     if request is None or not hasattr(request, "session"):
         return None
@@ -57,7 +116,7 @@ def complete_pending_join(request: HttpRequest | None, user: User) -> Team | Non
         messages.error(request, str(error))
         return None
     if team is not None:
-        messages.success(request, f"Your address is verified. Welcome to {team.name}.")
+        messages.success(request, welcome.format(team=team.name))
     return team
 
 

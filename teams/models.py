@@ -2,9 +2,10 @@
 
 import hashlib
 import secrets
+from datetime import timedelta
 
 from django.conf import settings
-from django.core.validators import MinValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
@@ -221,6 +222,20 @@ class Session(models.Model):
         blank=True,
         related_name="+",
     )
+    duration_minutes = models.PositiveSmallIntegerField(
+        "duration (minutes)",
+        default=60,
+        validators=[MinValueValidator(5), MaxValueValidator(12 * 60)],
+    )
+    place = models.CharField(
+        max_length=200,
+        blank=True,
+        validators=[validate_single_line],
+        help_text="A room or an address, if you meet in person.",
+    )
+    meeting_url = models.URLField(
+        "meeting link", max_length=500, blank=True, help_text="A video call's address, if any."
+    )
     agenda = models.TextField(max_length=AGENDA_MAX, blank=True, help_text="Markdown.")
     agenda_html = models.TextField(editable=False, blank=True)
     reminder_sent_at = models.DateTimeField(null=True, blank=True, editable=False)
@@ -244,6 +259,38 @@ class Session(models.Model):
             kwargs["update_fields"] = {*update_fields, "agenda_html"}
         super().save(*args, **kwargs)
 
+    def get_absolute_url(self):
+        return reverse("teams:session-detail", args=[self.team.slug, self.pk])
+
     @property
     def agenda_markup(self):
         return as_markup(self.agenda_html)
+
+    @property
+    def ends_at(self):
+        return self.starts_at + timedelta(minutes=self.duration_minutes)
+
+
+class FollowedList(models.Model):
+    """A reading list the team reads along, chosen by an owner; the team page shows how far
+    its members are."""
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="followed_lists")
+    reading_list = models.ForeignKey(
+        "catalog.ReadingList", on_delete=models.CASCADE, related_name="team_follows"
+    )
+    added_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["created", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["team", "reading_list"], name="followedlist_unique_team_list"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.team} follows {self.reading_list}"

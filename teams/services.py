@@ -216,7 +216,7 @@ def join_by_link(*, link: JoinLink, user: User) -> tuple[Membership, bool]:
     return _join(locked.team, user)
 
 
-def _other_owners(team: Team, user: User) -> bool:
+def other_owners(team: Team, user: User) -> bool:
     return Membership.objects.filter(team=team, role=Role.OWNER).exclude(user=user).exists()
 
 
@@ -226,7 +226,7 @@ def remove_member(*, team: Team, by: User, user: User) -> None:
     target = Membership.objects.select_for_update().filter(team=team, user=user).first()
     if target is None:
         raise TeamError("That reader is not a member of this team.")
-    if target.is_owner and not _other_owners(team, user):
+    if target.is_owner and not other_owners(team, user):
         raise TeamError("The last owner cannot be removed. Promote another member first.")
     target.delete()
     _rotate_calendar(team, reason="membership")
@@ -248,7 +248,7 @@ def leave(*, team: Team, user: User) -> None:
     own = Membership.objects.select_for_update().filter(team=team, user=user).first()
     if own is None:
         raise TeamError("You are not a member of this team.")
-    if own.is_owner and not _other_owners(team, user):
+    if own.is_owner and not other_owners(team, user):
         raise TeamError(
             "You are the team's last owner, so you cannot leave. Promote another member first."
         )
@@ -272,6 +272,20 @@ def rotate_calendar_token(*, team: Team, by: User) -> Team:
     require_owner(team, by)
     _rotate_calendar(team, reason="owner")
     return team
+
+
+@transaction.atomic
+def delete_team(*, team: Team, by: User) -> None:
+    """Delete the team for everyone: notes shared with it become private to their authors
+    (notes.models sees to that), its sessions, invitations and links go with it, and the other
+    members are mailed once the deletion is committed."""
+    from .tasks import mail_team_deleted
+
+    require_owner(team, by)
+    name = team.name
+    told = list(team.members.filter(is_active=True).exclude(pk=by.pk).values_list("pk", flat=True))
+    team.delete()
+    transaction.on_commit(lambda: mail_team_deleted.enqueue(name, by.public_name, told))
 
 
 @transaction.atomic

@@ -10,6 +10,7 @@ from . import services
 from .access import member_team, readers_time_zone
 from .forms import SessionForm
 from .models import Session
+from .session_sources import suggest
 from .sessions import may_edit, save_session
 
 
@@ -37,7 +38,7 @@ def session_form(request, slug, pk=None):
     if not may_edit(session, team, request.user):
         raise Http404("No session here.")
     with readers_time_zone(request.user) as zone:
-        form = SessionForm(request.POST or None, instance=session, team=team)
+        form = SessionForm(request.POST or None, instance=session, team=team, planner=request.user)
         if request.method == "POST" and form.is_valid():
             try:
                 saved = save_session(form=form, team=team, by=request.user)
@@ -53,3 +54,17 @@ def session_form(request, slug, pk=None):
             {"team": team, "form": form, "session": session, "zone": zone},
             status=400 if request.method == "POST" else 200,
         )
+
+
+@login_required
+@require_GET
+def source_suggestions(request, slug):
+    """Sources matching what the planner typed, by the same search as /sources/ (for htmx)."""
+    # Only the public catalog is searched, so any member may ask.
+    team, _ = member_team(request, slug)
+    text = request.GET.get("find", "")[:200]
+    return render(
+        request,
+        "teams/session_form.html#suggestions",
+        {"team": team, "suggestions": suggest(text), "find": text},
+    )

@@ -76,7 +76,8 @@ class ReminderReport:
 
 
 def _remind_members(session: Session, report: ReminderReport) -> None:
-    for member in session.team.members.filter(is_active=True).order_by("pk"):
+    readers = session.team.members.filter(is_active=True, session_reminders=True)
+    for member in readers.order_by("pk"):
         try:
             send_reminder(session, member)
         except Exception:

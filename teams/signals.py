@@ -7,9 +7,10 @@ from allauth.account.signals import email_confirmed, user_signed_up
 from allauth.socialaccount.signals import social_account_added
 from django.contrib import messages
 from django.http import HttpRequest
+from django.urls import reverse
 
 from accounts.signals import unverified_account_reclaimed
-from accounts.signup import AFTER_VERIFICATION_SESSION_KEY
+from accounts.signup import AFTER_SIGNUP_SESSION_KEY, AFTER_VERIFICATION_SESSION_KEY
 
 from . import domains, joining, services
 from .emails import send_domain_joined
@@ -48,6 +49,7 @@ def on_email_confirmed(sender, request, email_address, **kwargs):
 
 def on_user_signed_up(sender, request, user, **kwargs):
     _accept_pending_invitation(request, user)
+    joining.join_after_signup(request, user)
     _join_verified_domains(request, user)
 
 
@@ -75,17 +77,18 @@ def _accept_pending_invitation(request, user) -> None:
     invitation = services.find_invitation(token) if token else None
     if invitation is None:
         return
+    team = invitation.team
     try:
         services.accept_invitation(invitation=invitation, user=user)
     except services.EmailNotVerified:
         request.session[joining.PENDING_JOIN_SESSION_KEY] = {"kind": "invitation", "token": token}
-        request.session[AFTER_VERIFICATION_SESSION_KEY] = invitation.team.get_absolute_url()
-        messages.info(
-            request,
-            f"Verify your email address with the link we sent you to join {invitation.team.name}.",
-        )
+        request.session[AFTER_VERIFICATION_SESSION_KEY] = team.get_absolute_url()
+        request.session[AFTER_SIGNUP_SESSION_KEY] = reverse("teams:verify-to-join")
     except services.TeamError as error:
         messages.error(request, str(error))
+    else:
+        messages.success(request, f"Welcome to {team.name}.")
+        request.session[AFTER_SIGNUP_SESSION_KEY] = team.get_absolute_url()
 
 
 def pending_invitation(request: HttpRequest | None) -> Invitation | None:

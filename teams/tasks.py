@@ -5,7 +5,9 @@ import logging
 
 from django.tasks import task
 
-from .emails import send_calendar_address
+from accounts.models import User
+
+from .emails import send_calendar_address, send_team_deleted
 from .models import Team
 
 logger = logging.getLogger(__name__)
@@ -24,6 +26,20 @@ def mail_new_calendar_address(team_id: int, reason: str) -> int:
             send_calendar_address(team, member, reason)
         except Exception:
             logger.exception("calendar address for team %s to user %s not sent", team_id, member.pk)
+        else:
+            sent += 1
+    return sent
+
+
+@task
+def mail_team_deleted(team_name: str, deleted_by: str, user_ids: list[int]) -> int:
+    """Tell the former members that the team is gone and what became of their shared notes."""
+    sent = 0
+    for reader in User.objects.filter(pk__in=user_ids, is_active=True).order_by("pk"):
+        try:
+            send_team_deleted(team_name, deleted_by, reader)
+        except Exception:
+            logger.exception("team-deleted mail to user %s not sent", reader.pk)
         else:
             sent += 1
     return sent

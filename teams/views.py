@@ -3,10 +3,9 @@
 import logging
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -15,7 +14,8 @@ from .access import member_team, readers_time_zone
 from .emails import calendar_url, send_invitation, site_url
 from .forms import DomainForm, InviteForm, JoinLinkForm, TeamCreateForm, TeamSettingsForm
 from .members import member_summary, members_page
-from .models import JoinLink, Membership, TeamDomain
+from .models import Membership
+from .progress_views import FollowListForm
 from .sessions import may_edit, next_session
 
 logger = logging.getLogger(__name__)
@@ -32,8 +32,8 @@ def team_list(request):
     form = TeamCreateForm(request.POST or None) if may_create else None
     if request.method == "POST" and form is not None and form.is_valid():
         team = services.create_team(owner=request.user, **form.cleaned_data)
-        messages.success(request, f"{team.name} is created. Invite your colleagues below.")
-        return redirect(team)
+        messages.success(request, f"{team.name} is created. Invite your colleagues here.")
+        return redirect(f"{team.get_absolute_url()}#invite")
     memberships = (
         Membership.objects.filter(user=request.user).select_related("team").order_by("team__name")
     )
@@ -58,6 +58,8 @@ def _detail_context(request, team, member, **forms) -> dict:
         "past": sessions.filter(starts_at__lt=now).order_by("-starts_at", "-pk"),
         "may_plan": may_edit(None, team, request.user),
         "calendar_url": calendar_url(team),
+        # A sole owner may not leave, so they are not offered to.
+        "may_leave": not member.is_owner or services.other_owners(team, request.user),
     }
     if member.is_owner:
         context |= {
@@ -66,6 +68,7 @@ def _detail_context(request, team, member, **forms) -> dict:
             "settings_form": forms.get("settings_form") or TeamSettingsForm(instance=team),
             "domain_form": forms.get("domain_form") or DomainForm(),
             "domains": team.domains.all(),
+            "follow_form": FollowListForm(team=team),
             "join_links": [
                 (link, site_url(link.get_absolute_url())) for link in team.join_links.all()
             ],
@@ -75,13 +78,21 @@ def _detail_context(request, team, member, **forms) -> dict:
 
 
 def _render_detail(request, team, member, status=200, **forms):
+    template = "teams/team_detail.html"
     with readers_time_zone(request.user):
         return render(
             request,
-            "teams/team_detail.html",
+            template,
             _detail_context(request, team, member, **forms),
             status=status,
         )
+
+
+def _invite_panel(request, team, member, status: int, **extra):
+    """The invite panel alone, for htmx: the invitation confirms where it was sent from."""
+    context = _detail_context(request, team, member, **extra) | extra
+    with readers_time_zone(request.user):
+        return render(request, "teams/team_detail.html#invite-panel", context, status=status)
 
 
 @login_required
@@ -117,8 +128,13 @@ def invite(request, slug):
                 "Check the address and try again in a few minutes.",
             )
         else:
+            if request.htmx:
+                return _invite_panel(request, team, member, 200, invite_sent=invitation.email)
             messages.success(request, f"An invitation is on its way to {invitation.email}.")
-            return redirect(team)
+            return redirect(f"{team.get_absolute_url()}#invite")
+    if request.htmx:
+        # htmx swaps only successful answers by default; the form with its errors is one.
+        return _invite_panel(request, team, member, 200, invite_form=form)
     return _render_detail(request, team, member, status=400, invite_form=form)
 
 
@@ -148,17 +164,7 @@ def create_join_link(request, slug):
         team=team, by=request.user, expires=form.expires(), max_uses=form.cleaned_data["max_uses"]
     )
     messages.success(request, "A new join link is ready to share.")
-    return redirect(team)
-
-
-@login_required
-@require_POST
-def revoke_join_link(request, slug, pk):
-    team, _ = member_team(request, slug, owner=True)
-    link = get_object_or_404(JoinLink, team=team, pk=pk)
-    services.revoke_join_link(link=link, by=request.user)
-    messages.success(request, "The join link is revoked: it no longer lets anyone in.")
-    return redirect(team)
+    return redirect(f"{team.get_absolute_url()}#links")
 
 
 @login_required
@@ -170,58 +176,6 @@ def update_settings(request, slug):
         return _render_detail(request, team, member, status=400, settings_form=form)
     services.update_team(team=team, by=request.user, **form.cleaned_data)
     messages.success(request, "The team's settings are saved.")
-    return redirect(team)
-
-
-def _member_action(request, slug, user_id, action, done):
-    team, _ = member_team(request, slug, owner=True)
-    reader = get_object_or_404(get_user_model(), pk=user_id, memberships__team=team)
-    try:
-        action(team=team, by=request.user, user=reader)
-    except services.TeamError as error:
-        messages.error(request, str(error))
-    else:
-        messages.success(request, done.format(name=reader.public_name))
-    return redirect("teams:members", slug=team.slug)
-
-
-@login_required
-@require_POST
-def remove_member(request, slug, user_id):
-    return _member_action(
-        request, slug, user_id, services.remove_member, "{name} is no longer a member."
-    )
-
-
-@login_required
-@require_POST
-def promote_member(request, slug, user_id):
-    return _member_action(request, slug, user_id, services.promote, "{name} is now an owner.")
-
-
-@login_required
-@require_POST
-def leave(request, slug):
-    team, _ = member_team(request, slug)
-    try:
-        services.leave(team=team, user=request.user)
-    except services.TeamError as error:
-        messages.error(request, str(error))
-        return redirect(team)
-    messages.success(request, f"You have left {team.name}.")
-    return redirect("teams:list")
-
-
-@login_required
-@require_POST
-def rotate_calendar(request, slug):
-    team, _ = member_team(request, slug, owner=True)
-    services.rotate_calendar_token(team=team, by=request.user)
-    messages.success(
-        request,
-        "The calendar has a new address. The old one no longer works; "
-        "every member is emailed the new one.",
-    )
     return redirect(team)
 
 
@@ -248,17 +202,3 @@ def add_domain(request, slug):
                 )
             return redirect(f"{team.get_absolute_url()}#domains")
     return _render_detail(request, team, member, status=400, domain_form=form)
-
-
-@login_required
-@require_POST
-def remove_domain(request, slug, pk):
-    team, _ = member_team(request, slug, owner=True)
-    row = get_object_or_404(TeamDomain, team=team, pk=pk)
-    try:
-        domains.remove_domain(row=row, by=request.user)
-    except services.TeamError as error:
-        messages.error(request, str(error))
-    else:
-        messages.success(request, f"Readers at {row.domain} no longer join by themselves.")
-    return redirect(f"{team.get_absolute_url()}#domains")

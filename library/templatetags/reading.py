@@ -24,6 +24,7 @@ from django.utils.safestring import SafeData, SafeString, mark_safe
 
 from .. import reading
 from ..models import Bookmark
+from ..team_progress import team_progress as team_progress_of
 
 register = template.Library()
 
@@ -112,6 +113,22 @@ def reading_status(context, source):
 def team_finished(context, source):
     """Per team of the viewer's, how many members finished `source`; nothing for visitors."""
     return {"figures": reading.team_finished(_request(context), source)}
+
+
+@register.simple_tag
+def team_progress(team, with_names=False):
+    """Progress along the lists the team follows: `{% team_progress team owner as progress %}`;
+    names of who is reading only `with_names` (for owners)."""
+    return team_progress_of(team, with_names=bool(with_names))
+
+
+@register.simple_tag
+def reading_of(reader, sources):
+    """[(source, status)] of `reader` for `sources` ("" when not saved), in one query: for mail,
+    where no request holds the reader's library."""
+    sources = list(sources)
+    states = reading.states_for(reader, [source.pk for source in sources])
+    return [(source, states.get(source.pk, "")) for source in sources]
 
 
 @register.inclusion_tag("library/includes/team_reading.html")

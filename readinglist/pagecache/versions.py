@@ -23,6 +23,7 @@ page it looks up.
 import threading
 import uuid
 from collections.abc import Callable, Iterable
+from datetime import UTC
 
 from django.conf import settings
 from django.core.cache import BaseCache, caches
@@ -131,8 +132,10 @@ def page_versions(
             return None
         teams_key = READER_TEAMS_KEY.format(reader)
         found = _cache().get_many([*keys, teams_key] if teams_of else keys)
-        # The date the templates count ages from (timezone.localdate, UTC here).
-        versions = (timezone.localdate().isoformat(), *(found.get(k) or _current(k) for k in keys))
+        # The date the templates count ages from, in UTC: the reader's own zone (active for
+        # signed-in readers) would load their row, which a hit must not.
+        today = timezone.localdate(timezone=UTC).isoformat()
+        versions = (today, *(found.get(k) or _current(k) for k in keys))
         if teams_of is None:
             return versions
         reader_version = versions[1 + keys.index(READER_VERSION_KEY.format(reader))]

@@ -104,3 +104,57 @@ def test_a_newcomer_builds_two_teams_shares_a_note_with_one_and_plans_a_session(
     events = Calendar.from_ical(response.body()).walk("VEVENT")
     assert [str(event["summary"]) for event in events] == ["FlashAttention, part one"]
     assert "FlashAttention" in str(events[0]["description"])
+
+
+CONFIRM_LINK = re.compile(r"https?://\S+(/accounts/confirm-email/\S+/)")
+
+
+def test_a_newcomer_signs_up_from_a_join_link_and_lands_on_the_team(page, live_server):
+    from teams import services
+
+    owner = UserFactory(email="lead@example.com", display_name="Lead")
+    team = services.create_team(name="Kernels", owner=owner)
+    link = services.create_join_link(team=team, by=owner)
+
+    # One address per viewport: allauth sends an address one confirmation mail per few minutes.
+    email = f"newcomer{page.viewport_size['width']}@example.com"
+    page.goto(link.get_absolute_url())
+    expect(page.get_by_role("heading", level=1)).to_have_text("Join Kernels")
+    page.get_by_label("Email").fill(email)
+    page.get_by_label("Password").first.fill("a long enough passphrase 42")
+    page.get_by_label("Password (again)").fill("a long enough passphrase 42")
+    page.get_by_role("button", name="Sign up and join Kernels").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Verify your address to join Kernels")
+
+    confirm = CONFIRM_LINK.search(mail.outbox[-1].body).group(1)
+    page.goto(confirm)
+    page.get_by_role("button", name="Confirm").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Kernels")
+    expect(page.get_by_text("Welcome to Kernels.")).to_be_visible()
+    assert team.memberships.filter(user__email=email).exists()
+
+
+def test_an_owners_team_pages_have_no_serious_accessibility_violations(
+    browser, live_server, small_catalog, log_in
+):
+    from catalog.models import ReadingList
+    from teams import services
+    from teams.models import FollowedList
+
+    from .conftest import DESKTOP
+    from .test_accessibility import axe_problems
+
+    owner = UserFactory(email="lead@example.com", display_name="Lead")
+    team = services.create_team(name="Kernels", owner=owner)
+    services.create_join_link(team=team, by=owner)
+    FollowedList.objects.create(team=team, reading_list=ReadingList.objects.first())
+    context = browser.new_context(viewport=DESKTOP, base_url=live_server.url, bypass_csp=True)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    try:
+        log_in(page, owner)
+        urls = ["/teams/kernels/", "/teams/kernels/sessions/new/", "/teams/kernels/delete/"]
+        problems = [problem for url in urls for problem in axe_problems(page, url)]
+    finally:
+        context.close()
+    assert problems == [], "\n".join(problems)

@@ -128,10 +128,11 @@ def test_join_link_form_keeps_input(client, team, owner):
     assert 'value="7"' in response.content.decode()
 
 
-def test_anonymous_join_goes_to_login(client, team, owner):
+def test_anonymous_join_names_the_team_and_offers_log_in(client, team, owner):
     link = services.create_join_link(team=team, by=owner)
     response = client.get(f"/join/{link.token}/")
-    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    assert response.status_code == 200
+    assert f'href="/accounts/login/?next=/join/{link.token}/"' in response.text
 
 
 def test_last_owner_leaving_gets_a_message(client, team, owner):

@@ -52,7 +52,7 @@ def test_session_form_reports_unknown_sources_and_keeps_input(client, team, owne
     )
     assert response.status_code == 400
     page = response.content.decode()
-    assert "No source is called nope" in page and "Kept title" in page
+    assert "No source is called “nope”." in page and "Kept title" in page
 
 
 def test_members_see_next_session_with_sanitised_agenda(client, team, member, week_one):

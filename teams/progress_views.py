@@ -1,0 +1,64 @@
+"""Owners choose the reading lists the team reads along (shown as progress on the team page)."""
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db import IntegrityError, transaction
+from django.shortcuts import get_object_or_404, redirect
+from django.views.decorators.http import require_POST
+
+from catalog.models import ReadingList
+
+from .access import member_team
+from .models import FollowedList, Team
+
+
+class FollowListForm(forms.Form):
+    reading_list = forms.ModelChoiceField(
+        label="Reading list to follow",
+        queryset=ReadingList.objects.none(),
+        empty_label="Choose a reading list",
+    )
+
+    def __init__(self, *args, team: Team, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["reading_list"].queryset = ReadingList.objects.exclude(
+            team_follows__team=team
+        ).order_by("position", "title")
+
+
+def _progress_url(team: Team) -> str:
+    return f"{team.get_absolute_url()}#progress"
+
+
+@login_required
+@require_POST
+def follow_list(request, slug):
+    team, _ = member_team(request, slug, owner=True)
+    form = FollowListForm(request.POST, team=team)
+    if not form.is_valid():
+        messages.error(request, "Choose one of the reading lists the team does not follow yet.")
+        return redirect(_progress_url(team))
+    reading_list = form.cleaned_data["reading_list"]
+    try:
+        with transaction.atomic():
+            FollowedList.objects.create(team=team, reading_list=reading_list, added_by=request.user)
+    except IntegrityError:
+        pass  # chosen twice at once: once is what was meant
+    messages.success(request, f"The team now follows {reading_list.title}.")
+    return redirect(_progress_url(team))
+
+
+@login_required
+@require_POST
+def unfollow_list(request, slug, pk):
+    team, _ = member_team(request, slug, owner=True)
+    followed = get_object_or_404(
+        FollowedList.objects.select_related("reading_list"), team=team, pk=pk
+    )
+    followed.delete()
+    messages.success(
+        request,
+        f"The team no longer follows {followed.reading_list.title}; nobody's reading changed.",
+    )
+    return redirect(_progress_url(team))

@@ -1,0 +1,90 @@
+"""Finding the sources a session reads: by title, alias, slug or the source page's address, as
+a planner types them without JavaScript, and by the catalog's own search as they type with it."""
+
+from urllib.parse import urlsplit
+
+from django import forms
+from django.db.models import Q
+
+from catalog.models import Source
+from catalog.search import SearchParams, matching_sources
+
+SUGGESTIONS = 8
+
+
+def suggest(text: str) -> list[Source]:
+    """The first sources /sources/ shows for `text`, in its order."""
+    text = text.strip()
+    if not text:
+        return []
+    return matching_sources(SearchParams(q=text), limit=SUGGESTIONS)
+
+
+def _slug_of(text: str) -> str:
+    path = urlsplit(text).path if "/" in text else text
+    return path.rstrip("/").rsplit("/", 1)[-1]
+
+
+def _named(text: str, sources: list[Source]) -> list[Source]:
+    """The sources `text` names exactly: slug, title or one of the aliases, in any case."""
+    wanted = text.casefold()
+    slug = _slug_of(text)
+    by_slug = [source for source in sources if source.slug == slug]
+    if by_slug:
+        return by_slug
+    return [
+        source
+        for source in sources
+        if source.title.casefold() == wanted
+        or wanted in (alias.casefold() for alias in source.alias_list)
+    ]
+
+
+def _candidates(lines: list[str]) -> list[Source]:
+    """Every published source a line could name, in one query."""
+    condition = Q()
+    for line in lines:
+        for part in {line, *line.split(",")}:
+            part = part.strip()
+            if part:
+                condition |= (
+                    Q(slug=_slug_of(part)) | Q(title__iexact=part) | Q(aliases__icontains=part)
+                )
+    if not condition:
+        return []
+    return list(Source.objects.published().filter(condition).only("pk", "slug", "title", "aliases"))
+
+
+def resolve(text: str) -> list[Source]:
+    """The sources a planner typed, one per line. A line that names no source whole is read as
+    names separated by commas, so a title with a comma in it still works. Raises
+    ValidationError naming every line it could not read."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    candidates = _candidates(lines)
+    found: dict[int, Source] = {}
+    problems: list[str] = []
+    for line in lines:
+        parts = [line] if _named(line, candidates) else [p.strip() for p in line.split(",")]
+        for part in filter(None, parts):
+            named = _named(part, candidates)
+            if len(named) == 1:
+                found.setdefault(named[0].pk, named[0])
+            elif named:
+                problems.append(
+                    f"Several sources are called “{part}”; paste the address of the one you mean."
+                )
+            else:
+                problems.append(f"No source is called “{part}”. Search for it above.")
+    if problems:
+        raise forms.ValidationError(problems)
+    return list(found.values())
+
+
+class SourcesField(forms.CharField):
+    """Sources by title, alias, slug or page address, one per line."""
+
+    widget = forms.Textarea(attrs={"rows": 3})
+
+    def clean(self, value):
+        text = super().clean(value)
+        return resolve(text or "")

@@ -1,0 +1,114 @@
+"""The session planner finds sources by title, other name or slug (typed without JavaScript, or
+suggested by the catalog's search as the planner types), and records place, link and length."""
+
+import pytest
+
+from teams.models import Session
+from tests.factories import SourceFactory
+
+NEW = "/teams/inference/sessions/new/"
+
+
+@pytest.fixture
+def catalog(db):
+    return {
+        "vllm": SourceFactory(
+            slug="vllm", title="FlashAttention, PagedAttention and vLLM", aliases="vLLM paper"
+        ),
+        "roofline": SourceFactory(slug="roofline", title="Roofline", aliases="Roofline model, RM"),
+        "flash": SourceFactory(slug="flashattention", title="FlashAttention"),
+    }
+
+
+def plan(client, sources: str, **extra):
+    data = {"title": "Serving night", "starts_at": "2030-06-01T18:30", "source_slugs": sources}
+    return client.post(NEW, data | extra)
+
+
+def test_titles_aliases_slugs_and_addresses_all_name_sources(client, team, owner, catalog):
+    client.force_login(owner)
+    typed = "FlashAttention, PagedAttention and vLLM\nroofline model\nhttps://x.test/sources/flashattention/"
+    response = plan(client, typed)
+    assert response.status_code == 302
+    session = Session.objects.get()
+    assert sorted(session.sources.values_list("slug", flat=True)) == [
+        "flashattention",
+        "roofline",
+        "vllm",
+    ]
+
+
+def test_a_line_of_names_separated_by_commas(client, team, owner, catalog):
+    client.force_login(owner)
+    assert plan(client, "Roofline, FlashAttention").status_code == 302
+    assert sorted(Session.objects.get().sources.values_list("slug", flat=True)) == [
+        "flashattention",
+        "roofline",
+    ]
+
+
+def test_unknown_and_ambiguous_names_are_explained_and_input_kept(client, team, owner, catalog):
+    SourceFactory(slug="roofline-2", title="Roofline")
+    client.force_login(owner)
+    response = plan(client, "Roofline\nNo such paper")
+    assert response.status_code == 400
+    assert "Several sources are called “Roofline”" in response.text
+    assert "No source is called “No such paper”" in response.text
+    assert "No such paper</textarea>" in response.text
+    assert not Session.objects.exists()
+
+
+def test_the_planner_leads_by_default(client, team, owner):
+    client.force_login(owner)
+    page = client.get(NEW).text
+    assert f'<option value="{owner.pk}" selected>' in page
+
+
+def test_place_meeting_link_and_duration_are_saved(client, team, owner, catalog):
+    client.force_login(owner)
+    response = plan(
+        client,
+        "",
+        place="Room 4.02",
+        meeting_url="https://meet.example.com/serving",
+        duration_minutes="90",
+    )
+    assert response.status_code == 302
+    session = Session.objects.get()
+    assert (session.place, session.meeting_url, session.duration_minutes) == (
+        "Room 4.02",
+        "https://meet.example.com/serving",
+        90,
+    )
+
+
+def test_duration_left_empty_is_an_hour_and_a_bad_link_is_refused(client, team, owner):
+    client.force_login(owner)
+    response = plan(client, "", meeting_url="not a link")
+    assert response.status_code == 400
+    assert "Enter a valid URL." in response.text
+    assert plan(client, "").status_code == 302
+    assert Session.objects.get().duration_minutes == 60
+
+
+def test_suggestions_use_the_catalog_search(client, team, member, catalog):
+    client.force_login(member)
+    response = client.get("/teams/inference/sessions/sources/?find=roofline")
+    assert response.status_code == 200
+    assert 'data-add-source="Roofline"' in response.text
+    assert "FlashAttention" not in response.text
+    assert 'id="source-suggestions"' in response.text
+
+
+def test_suggestions_answer_404_outside_the_team(client, other_team, catalog):
+    client.force_login(other_team.memberships.get().user)
+    assert client.get("/teams/inference/sessions/sources/?find=roofline").status_code == 404
+
+
+def test_editing_shows_chosen_sources_as_chips(client, team, owner, catalog):
+    client.force_login(owner)
+    plan(client, "Roofline")
+    session = Session.objects.get()
+    page = client.get(f"/teams/inference/sessions/{session.pk}/edit/").text
+    assert 'data-source-title="Roofline"' in page
+    assert "Roofline</textarea>" in page

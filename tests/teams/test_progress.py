@@ -1,0 +1,116 @@
+"""Team progress along the reading lists the team follows: counts for everyone, names for
+owners, where the team stalls, the median days to finish, and a constant number of queries."""
+
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from accounts.models import User
+from library.models import Bookmark
+from teams.models import FollowedList, Membership
+from tests.factories import ListEntryFactory, ListSectionFactory, ReadingListFactory, SourceFactory
+
+TEAM = "/teams/inference/"
+
+
+@pytest.fixture
+def path(db):
+    reading_list = ReadingListFactory(slug="serving", title="Serving path")
+    section = ListSectionFactory(reading_list=reading_list, position=1)
+    steps = [
+        ListEntryFactory(section=section, position=n, source=SourceFactory(title=title)).source
+        for n, title in enumerate(["Roofline", "FlashAttention", "PagedAttention"], start=1)
+    ]
+    return reading_list, steps
+
+
+def add_readers(team, count: int, steps) -> None:
+    """`count` members: all finished the first step in 2 days, a third are reading the second."""
+    users = User.objects.bulk_create(
+        User(email=f"reader{n}@example.com", display_name=f"Reader {n:04}") for n in range(count)
+    )
+    Membership.objects.bulk_create(Membership(team=team, user=user) for user in users)
+    saved = timezone.now() - timedelta(days=10)
+    rows = [
+        Bookmark(
+            user=user,
+            source=steps[0],
+            status="read",
+            saved_at=saved,
+            finished_at=saved + timedelta(days=2),
+        )
+        for user in users
+    ]
+    rows += [Bookmark(user=user, source=steps[1], status="reading") for user in users[::3]]
+    Bookmark.objects.bulk_create(rows)
+
+
+def progress_section(page: str) -> str:
+    return page.split('id="progress"', 1)[1].split("</section>", 1)[0]
+
+
+def test_an_owner_follows_a_list_and_members_see_where_the_team_stalls(
+    client, team, owner, member, path
+):
+    reading_list, steps = path
+    add_readers(team, 4, steps)
+    client.force_login(owner)
+    response = client.post(TEAM + "progress/", {"reading_list": reading_list.pk})
+    assert response["Location"] == TEAM + "#progress"
+    assert "<td>2: Reader 0000, Reader 0003</td>" in progress_section(client.get(TEAM).text)
+
+    client.force_login(member)
+    page = progress_section(client.get(TEAM).text)
+    assert "Serving path" in page
+    assert "Most members have not finished <strong>FlashAttention</strong> yet" in page
+    assert "<td>4 of 6</td>" in page  # four of the six members finished Roofline
+    assert "<td>2.0</td>" in page  # median days from saved to finished
+    assert "Reader 0000" not in page  # members see counts, not names
+    assert "<td>2</td>" in page
+    assert "Stop following" not in page and "Follow this list" not in page
+
+
+def test_members_cannot_choose_lists(client, team, member, path):
+    client.force_login(member)
+    assert client.post(TEAM + "progress/", {"reading_list": path[0].pk}).status_code == 404
+    assert not FollowedList.objects.exists()
+
+
+def test_an_owner_stops_following(client, team, owner, path):
+    followed = FollowedList.objects.create(team=team, reading_list=path[0])
+    client.force_login(owner)
+    client.post(f"{TEAM}progress/{followed.pk}/remove/")
+    assert not FollowedList.objects.exists()
+
+
+def test_an_unknown_list_is_refused_clearly(client, team, owner):
+    client.force_login(owner)
+    response = client.post(TEAM + "progress/", {"reading_list": "9999"}, follow=True)
+    assert "Choose one of the reading lists the team does not follow yet." in response.text
+
+
+def page_queries(client, user) -> int:
+    client.force_login(user)
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(TEAM).status_code == 200
+    return len(queries)
+
+
+@pytest.mark.django_db
+def test_the_team_page_costs_the_same_queries_at_10_and_1000_members(client, team, owner, path):
+    FollowedList.objects.create(team=team, reading_list=path[0])
+    add_readers(team, 10, path[1])
+    small = page_queries(client, owner)
+    add_readers_more = 990
+    users = User.objects.bulk_create(
+        User(email=f"more{n}@example.com") for n in range(add_readers_more)
+    )
+    Membership.objects.bulk_create(Membership(team=team, user=user) for user in users)
+    Bookmark.objects.bulk_create(
+        Bookmark(user=user, source=path[1][1], status="reading") for user in users
+    )
+    assert team.memberships.count() == 1001
+    assert page_queries(client, owner) == small
