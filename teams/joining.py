@@ -75,7 +75,7 @@ def join_after_signup(request: HttpRequest | None, user: User) -> None:
     request.session[AFTER_SIGNUP_SESSION_KEY] = reverse("teams:verify-to-join")
 
 
-def _pending_team(kind: str, token: str) -> Team | None:
+def _pending_team(kind: str | None, token: str) -> Team | None:
     if kind == "link":
         link = JoinLink.objects.select_related("team").filter(token=token).first()
         return link.team if link is not None else None
