@@ -19,7 +19,7 @@ class TeamsConfig(AppConfig):
         # invitations, join links and email domains. None of it concerns another team's pages.
         pagecache.register_memberships(self.get_model("Membership"))
         pagecache.register(self.get_model("Team"), scope="team", teams=lambda team: [team.pk])
-        for name in ("Session", "Invitation", "JoinLink", "TeamDomain"):
+        for name in ("Session", "Invitation", "JoinLink", "FollowedList", "TeamDomain"):
             pagecache.register(self.get_model(name), scope="team", teams=_own_team)
         pagecache.register(self.get_model("Session").sources.through, scope="team", teams=_own_team)
 

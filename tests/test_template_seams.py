@@ -55,7 +55,8 @@ SHARED_NAMESPACES = {"admin"}
 SEAMS: dict[str, set[str]] = {
     # A catalog page shows the reader's bookmark, progress, follows, notes and teammates'
     # activity; each is rendered by the owning app's tags, and nothing for anonymous visitors.
-    "catalog": {"library", "notes", "teams"},
+    # A search that finds little offers to propose the missing source.
+    "catalog": {"library", "notes", "teams", "proposals"},
     # A team page shows members' progress and the notes shared with the team.
     "teams": {"library", "notes"},
     # Sign-in pages link to the reader's library once signed in.
@@ -111,12 +112,12 @@ def test_templates_use_only_the_apps_their_app_may(folder):
 
 
 def test_the_rule_sees_a_template_reaching_up(tmp_path):
-    folder = tmp_path / "catalog"
+    folder = tmp_path / "teams"
     folder.mkdir()
     (folder / "page.html").write_text(
         "{% load reading proposal_admin %}{% url 'proposals:propose' %}"
     )
     libraries, namespaces = uses(folder)
-    allowed = allowed_apps("catalog")
+    allowed = allowed_apps("teams")
     assert {LIBRARIES[name] for name in libraries} - allowed == {"proposals"}
     assert {NAMESPACES[name] for name in namespaces} - allowed == {"proposals"}
