@@ -3,38 +3,23 @@
 import os
 import subprocess
 import sys
-import tempfile
 
-import psycopg
 import pytest
-from django.conf import settings
 from django.db import connection
 
 from readinglist.local_server import BASE_DIR
 
-# One name per process: parallel workers and other checkouts on the machine never share it.
-SMOKE_DB = f"readinglist_bench_smoke_{os.getpid()}"
+from .smoke import drop_smoke_database, smoke_database_name
+
+SMOKE_DB = smoke_database_name("search")
 CLASSES = ("common", "rare", "multi-word", "typo", "described", "with facets", "all")
-
-
-def _drop_smoke_database() -> None:
-    if connection.vendor == "postgresql":
-        db = settings.DATABASES["default"]
-        params = {"host": db["HOST"], "port": db["PORT"], "user": db["USER"]}
-        params |= {"password": db["PASSWORD"]} if db.get("PASSWORD") else {}
-        with psycopg.connect(dbname="postgres", autocommit=True, **params) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{SMOKE_DB}" WITH (FORCE)')
-    else:
-        path = os.path.join(tempfile.gettempdir(), f"{SMOKE_DB}.sqlite3")
-        if os.path.exists(path):
-            os.remove(path)
 
 
 @pytest.fixture
 def smoke_database():
-    _drop_smoke_database()
+    drop_smoke_database(SMOKE_DB)
     yield
-    _drop_smoke_database()
+    drop_smoke_database(SMOKE_DB)
 
 
 def bench(*args, database):

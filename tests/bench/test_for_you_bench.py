@@ -4,37 +4,21 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 
-import psycopg
 import pytest
-from django.conf import settings
-from django.db import connection
 
 from readinglist.local_server import BASE_DIR
 
-# One name per process: parallel workers and other checkouts on the machine never share it.
-SMOKE_DB = f"readinglist_bench_foryou_smoke_{os.getpid()}"
+from .smoke import drop_smoke_database, smoke_database_name
 
-
-def _drop_smoke_database() -> None:
-    if connection.vendor == "postgresql":
-        database = settings.DATABASES["default"]
-        params = {"host": database["HOST"], "port": database["PORT"], "user": database["USER"]}
-        params |= {"password": database["PASSWORD"]} if database.get("PASSWORD") else {}
-        with psycopg.connect(dbname="postgres", autocommit=True, **params) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{SMOKE_DB}" WITH (FORCE)')
-    else:
-        path = os.path.join(tempfile.gettempdir(), f"{SMOKE_DB}.sqlite3")
-        if os.path.exists(path):
-            os.remove(path)
+SMOKE_DB = smoke_database_name("foryou")
 
 
 @pytest.fixture
 def smoke_database(db):
-    _drop_smoke_database()
+    drop_smoke_database(SMOKE_DB)
     yield
-    _drop_smoke_database()
+    drop_smoke_database(SMOKE_DB)
 
 
 def test_the_benchmark_prints_for_you_beside_its_target(smoke_database):
