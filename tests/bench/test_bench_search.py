@@ -11,6 +11,9 @@ from readinglist.local_server import BASE_DIR
 
 from .smoke import drop_smoke_database, smoke_database_name
 
+# Real processes and whole databases: minutes, so `make test-fast` leaves them out.
+pytestmark = pytest.mark.slow
+
 SMOKE_DB = smoke_database_name("search")
 CLASSES = ("common", "rare", "multi-word", "typo", "described", "with facets", "all")
 

@@ -7,6 +7,9 @@ from django.core.management.base import CommandError
 
 from bench.team_data import team_sizes
 
+# Real processes and whole databases: minutes, so `make test-fast` leaves them out.
+pytestmark = pytest.mark.slow
+
 
 def test_full_scale_teams_run_from_24_to_333_members():
     sizes = team_sizes(5000, 100)

@@ -15,7 +15,7 @@ from catalog.catalog_file import read_catalog
 from catalog.search import SearchParams, search_sources
 from catalog.search.names import acronym, base_name, normalised, source_names
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 
 PG = pytest.mark.postgres

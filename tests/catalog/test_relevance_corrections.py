@@ -14,7 +14,7 @@ from catalog.catalog_file import read_catalog
 from catalog.search import SearchParams, search_sources
 from catalog.search.corrections import closest, edit_distance, near_misses, splits, unlikely_typo
 
-pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
+pytestmark = [pytest.mark.django_db, pytest.mark.postgres, pytest.mark.slow]
 
 SOURCES = [s for s in read_catalog()["sources"] if s["status"] == "published"]
 TITLE_WORDS: dict[str, set[str]] = defaultdict(set)  # title word: slugs of the titles with it

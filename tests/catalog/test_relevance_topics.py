@@ -16,7 +16,7 @@ from catalog.catalog_file import read_catalog
 from catalog.search import SearchParams, matching_sources, search_sources
 from catalog.search.names import normalised, source_names
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 CATALOG = read_catalog()
 SOURCES = [s for s in CATALOG["sources"] if s["status"] == "published"]

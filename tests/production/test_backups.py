@@ -16,6 +16,9 @@ from catalog.models import Source
 from library.models import Bookmark
 from tests.production.test_security import run_python
 
+# Real processes and whole databases: minutes, so `make test-fast` leaves them out.
+pytestmark = pytest.mark.slow
+
 
 def row_counts():
     return {

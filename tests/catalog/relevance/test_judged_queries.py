@@ -9,7 +9,7 @@ import pytest
 
 from bench.relevance import bm25_ranker, evaluate, judged_queries, search_ranker
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 DESCRIBED_GROUPS = ("problem", "concept", "question", "jargon")
 OVERALL_FLOOR = 0.75
