@@ -78,7 +78,7 @@ def remove_member(request, slug, user_id):
         messages.error(request, str(error))
     else:
         messages.success(request, f"{reader.public_name} is no longer a member.")
-    return redirect(team)
+    return redirect("teams:members", slug=team.slug)
 
 
 @confirmed_action
@@ -105,7 +105,7 @@ def promote_member(request, slug, user_id):
         messages.error(request, str(error))
     else:
         messages.success(request, f"{reader.public_name} is now an owner.")
-    return redirect(team)
+    return redirect("teams:members", slug=team.slug)
 
 
 @confirmed_action

@@ -25,8 +25,11 @@ from .services import email_verified
 PENDING_JOIN_SESSION_KEY = "teams_pending_join"
 
 
-def ask_to_verify(request: HttpRequest, *, kind: str, token: str, team: Team) -> HttpResponse:
-    """Keep the join for after verification, send the verification mail, and say so."""
+def ask_to_verify(
+    request: HttpRequest, *, kind: str, token: str, team: Team, resend: bool = False
+) -> HttpResponse:
+    """Keep the join for after verification, send the verification mail, and say so. A reader
+    who asks for the mail again (`resend`) gets it again; pressing Join again does not."""
     pending = {"kind": kind, "token": token}
     # Pressing Join again shows the page without another mail: the email settings page
     # resends it, under allauth's rate limit.
@@ -34,7 +37,7 @@ def ask_to_verify(request: HttpRequest, *, kind: str, token: str, team: Team) ->
     request.session[PENDING_JOIN_SESSION_KEY] = pending
     request.session[AFTER_VERIFICATION_SESSION_KEY] = team.get_absolute_url()
     user = cast(User, request.user)  # only signed-in readers reach a join
-    if not already_sent:
+    if resend or not already_sent:
         address, _ = EmailAddress.objects.get_or_create(
             user=user, email__iexact=user.email, defaults={"email": user.email, "primary": True}
         )

@@ -112,7 +112,7 @@ def verify_to_join(request):
         return redirect(team or "teams:list")
     if request.method == "POST":
         kind, token = joining.pending_kind_and_token(request)
-        return joining.ask_to_verify(request, kind=kind, token=token, team=team)
+        return joining.ask_to_verify(request, kind=kind, token=token, team=team, resend=True)
     return render(
         request,
         "teams/verify_first.html",

@@ -212,10 +212,10 @@ def test_one_failing_digest_is_reported_and_the_others_still_go(monkeypatch, new
     verified_follower("fine@example.com")
     real_message = digests.digest_message
 
-    def message_or_fail(reader, entries, frequency):
+    def message_or_fail(reader, entries, frequency, more=0):
         if reader.email == "broken@example.com":
             raise ValueError("Header values may not contain linefeed or carriage return")
-        return real_message(reader, entries, frequency)
+        return real_message(reader, entries, frequency, more)
 
     monkeypatch.setattr(digests, "digest_message", message_or_fail)
     err = StringIO()

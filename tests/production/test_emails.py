@@ -122,12 +122,13 @@ def test_session_reminder(console, small_catalog):
     team = teams.create_team(name="Inference", owner=owner)
     member = UserFactory(email="member@example.com")
     Membership.objects.create(team=team, user=member)
-    Session.objects.create(
+    session = Session.objects.create(
         team=team, title="Week 1", starts_at=timezone.now() + timedelta(hours=20), facilitator=owner
     )
     call_command("send_session_reminders", verbosity=0)
     links = assert_every_link_opens(console(), signed_in(member))
-    assert f"http://readinglist.test/teams/{team.slug}/" in links
+    assert f"http://readinglist.test/teams/{team.slug}/sessions/{session.pk}/" in links
+    assert any("/reminders/off/" in link for link in links)
 
 
 def test_maintainer_alert(console, reader, maintainer, small_catalog):

@@ -58,7 +58,13 @@ class FormScanner(HTMLParser):
             form["draft"] = True
         if (attributes.get("formmethod") or "").lower() == "get":
             form["get_buttons"].append(attributes.get("formaction", ""))
-        if tag in ("input", "textarea", "select") and "data-hx-get" in attributes:
+        # A GET that sends only its own field (a search as the reader types) carries no token
+        # and no draft; one that would send its form's other answers does.
+        if (
+            tag in ("input", "textarea", "select")
+            and "data-hx-get" in attributes
+            and attributes.get("data-hx-include") != "this"
+        ):
             form["live_gets"].append(attributes["data-hx-get"])
 
     def handle_endtag(self, tag):

@@ -17,7 +17,8 @@ PRODUCTION = {
 
 
 def run_python(code, **env):
-    # A production process's environment: none of the test run's relaxations.
+    """Run Python in a production process's environment: none of the test run's relaxations.
+    A variable given as None is left out of the environment altogether."""
     base = {
         k: v
         for k, v in os.environ.items()
@@ -27,7 +28,15 @@ def run_python(code, **env):
     return subprocess.run(
         [sys.executable, *code],
         cwd=BASE_DIR,
-        env={**base, "DJANGO_SETTINGS_MODULE": "readinglist.settings", **env},
+        env={
+            name: value
+            for name, value in {
+                **base,
+                "DJANGO_SETTINGS_MODULE": "readinglist.settings",
+                **env,
+            }.items()
+            if value is not None
+        },
         capture_output=True,
         text=True,
         check=False,

@@ -9,7 +9,8 @@ from teams.models import JoinLink
 
 pytestmark = pytest.mark.django_db
 
-LEAVE = re.compile(r"<button[^>]*>Leave Inference</button>")
+# Leaving is confirmed on its own page, which the team page links to.
+LEAVE = re.compile(r'<a href="/teams/inference/leave/">Leave Inference…</a>')
 
 
 def test_the_last_owner_is_not_offered_leave(client, team, owner, member):
