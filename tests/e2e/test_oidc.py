@@ -28,6 +28,8 @@ def provider():
 
 
 def use_provider(settings, issuer):
+    # The live server speaks plain HTTP: the callback allauth names must too.
+    settings.SITE_SCHEME = settings.ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http"
     csp = dict(settings.SECURE_CSP)
     csp["form-action"] = [*csp["form-action"], issuer]
     settings.SECURE_CSP = csp
