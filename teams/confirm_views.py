@@ -72,13 +72,13 @@ def remove_member(request, slug, user_id):
                 ],
             ),
         )
-    try:
-        services.remove_member(team=team, by=request.user, user=reader)
-    except services.TeamError as error:
-        messages.error(request, str(error))
-    else:
-        messages.success(request, f"{reader.public_name} is no longer a member.")
-    return redirect("teams:members", slug=team.slug)
+    return _act_on_member(
+        request,
+        team,
+        reader,
+        services.remove_member,
+        f"{reader.public_name} is no longer a member.",
+    )
 
 
 @confirmed_action
@@ -99,12 +99,19 @@ def promote_member(request, slug, user_id):
                 ],
             ),
         )
+    return _act_on_member(
+        request, team, reader, services.promote, f"{reader.public_name} is now an owner."
+    )
+
+
+def _act_on_member(request, team, reader, action, done: str):
+    """Apply a confirmed owner action to a member, then go back to the members page."""
     try:
-        services.promote(team=team, by=request.user, user=reader)
+        action(team=team, by=request.user, user=reader)
     except services.TeamError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, f"{reader.public_name} is now an owner.")
+        messages.success(request, done)
     return redirect("teams:members", slug=team.slug)
 
 

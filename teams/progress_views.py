@@ -3,7 +3,6 @@
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db import IntegrityError, transaction
 from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_POST
 
@@ -40,11 +39,10 @@ def follow_list(request, slug):
         messages.error(request, "Choose one of the reading lists the team does not follow yet.")
         return redirect(_progress_url(team))
     reading_list = form.cleaned_data["reading_list"]
-    try:
-        with transaction.atomic():
-            FollowedList.objects.create(team=team, reading_list=reading_list, added_by=request.user)
-    except IntegrityError:
-        pass  # chosen twice at once: once is what was meant
+    # Chosen twice at once (two tabs): get_or_create keeps the one row either way.
+    FollowedList.objects.get_or_create(
+        team=team, reading_list=reading_list, defaults={"added_by": request.user}
+    )
     messages.success(request, f"The team now follows {reading_list.title}.")
     return redirect(_progress_url(team))
 
