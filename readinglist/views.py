@@ -11,6 +11,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, resolve_url
 from django_htmx.http import HttpResponseClientRedirect
 
+from readinglist.requests import HtmxHttpRequest
+
 View = Callable[..., HttpResponse]
 
 
@@ -31,7 +33,7 @@ def login_required_htmx(view: View) -> View:
     coming back to the page the visitor was on rather than to the fragment's URL."""
 
     @wraps(view)
-    def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+    def wrapped(request: HtmxHttpRequest, *args: object, **kwargs: object) -> HttpResponse:
         if request.user.is_authenticated:
             return view(request, *args, **kwargs)
         if request.htmx:
