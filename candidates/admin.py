@@ -196,7 +196,8 @@ class CandidateAdmin(admin.ModelAdmin):
             **self.admin_site.each_context(request),
             "opts": self.opts,
             "title": "Dismiss candidates",
-            "candidates": queryset,
+            "selected": queryset,
+            "action": "dismiss_selected",
             "form": form,
             "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
         }

@@ -328,7 +328,8 @@ class ProposalAdmin(admin.ModelAdmin):
             **self.admin_site.each_context(request),
             "opts": self.opts,
             "title": "Reject as spam",
-            "proposals": queryset,
+            "selected": queryset,
+            "action": "reject_as_spam",
             "form": form,
             "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
         }
