@@ -1,15 +1,23 @@
 from collections import Counter
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, TypedDict
+from weakref import WeakKeyDictionary
 
 from django.contrib import admin, messages
 from django.contrib.admin.utils import NestedObjects
 from django.core.exceptions import ValidationError
 from django.db import router
-from django.db.models import Count
+from django.db.models import Count, QuerySet
+from django.forms import ModelForm
+from django.http import HttpRequest
 
 from .admin_filters import LinkHealthFilter, ReverificationFilter
-from .changelog import record_source_edit, snapshot
+from .changelog import SourceSnapshot, record_source_edit, snapshot
 from .models import ChangeLogEntry, ListEntry, ListSection, ReadingList, Source, Tier, Topic
 from .promotion import promote_to_core
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
 
 RETIRE_INSTEAD = (
     "Sources that readers have saved or lists cite are retired, not deleted: "
@@ -21,10 +29,12 @@ class HasNoURLFilter(admin.SimpleListFilter):
     title = "URL"
     parameter_name = "has_url"
 
-    def lookups(self, request, model_admin):
+    def lookups(
+        self, request: HttpRequest, model_admin: admin.ModelAdmin[Any]
+    ) -> list[tuple[str, str]]:
         return [("no", "Has no URL"), ("yes", "Has a URL")]
 
-    def queryset(self, request, queryset):
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Source]) -> QuerySet[Source]:
         if self.value() == "no":
             return queryset.filter(url="")
         if self.value() == "yes":
@@ -40,13 +50,16 @@ class EntryInline(admin.TabularInline):
     ordering = ["section__reading_list", "section__position", "position"]
 
 
-LINK_HEALTH_FIELDS = [
+LINK_HEALTH_FIELDS = (
     "link_status",
     "link_status_code",
     "link_error",
     "link_checked_at",
     "link_failing_since",
-]
+)
+# The snapshot SourceAdmin.save_model takes before a source is saved, read back by save_related
+# once the topics are saved too; keyed by the request, so it lives as long as the request does.
+_BEFORE_EDIT: WeakKeyDictionary[HttpRequest, SourceSnapshot | None] = WeakKeyDictionary()
 
 
 @admin.register(Source)
@@ -85,7 +98,9 @@ class SourceAdmin(admin.ModelAdmin):
     inlines = [EntryInline]
     actions = ["promote_to_core"]
 
-    def get_deleted_objects(self, objs, request):
+    def get_deleted_objects(
+        self, objs: Sequence[Source] | QuerySet[Source], request: HttpRequest
+    ) -> tuple[list[str], dict[str, int], set[str], list[str]]:
         """Name what protects a source by kind and count, never by whose it is.
 
         Bookmarks and list entries protect a source (on_delete=PROTECT); the admin's usual list
@@ -138,15 +153,19 @@ class SourceAdmin(admin.ModelAdmin):
     ]
 
     # The change log: snapshot before the form saves, record once the topics are saved too.
-    def save_model(self, request, obj, form, change):
+    def save_model(
+        self, request: HttpRequest, obj: Source, form: ModelForm[Source], change: bool
+    ) -> None:
         before = Source.objects.filter(pk=obj.pk).prefetch_related("topics").first()
-        request._changelog_before = snapshot(before) if change else None
+        _BEFORE_EDIT[request] = snapshot(before) if change else None
         super().save_model(request, obj, form, change)
 
-    def save_related(self, request, form, formsets, change):
+    def save_related(
+        self, request: HttpRequest, form: ModelForm[Source], formsets: Any, change: bool
+    ) -> None:
         super().save_related(request, form, formsets, change)
         record_source_edit(
-            before=getattr(request, "_changelog_before", None),
+            before=_BEFORE_EDIT.pop(request, None),
             source=form.instance,
             actor=request.user,
             via=ChangeLogEntry.Via.ADMIN,
@@ -155,7 +174,7 @@ class SourceAdmin(admin.ModelAdmin):
     @admin.action(
         description="Promote selected frontier sources to the core", permissions=["change"]
     )
-    def promote_to_core(self, request, queryset):
+    def promote_to_core(self, request: HttpRequest, queryset: QuerySet[Source]) -> None:
         for source in queryset:
             try:
                 promote_to_core(source=source, by=request.user)
@@ -167,6 +186,10 @@ class SourceAdmin(admin.ModelAdmin):
                 )
 
 
+class _SourceCount(TypedDict):
+    n: int
+
+
 @admin.register(Topic)
 class TopicAdmin(admin.ModelAdmin):
     list_display = ["name", "parent", "position", "source_count"]
@@ -175,11 +198,11 @@ class TopicAdmin(admin.ModelAdmin):
     prepopulated_fields = {"slug": ["name"]}
     ordering = ["position"]
 
-    def get_queryset(self, request):
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Topic]:
         return super().get_queryset(request).select_related("parent").annotate(n=Count("sources"))
 
     @admin.display(ordering="n", description="sources")
-    def source_count(self, obj):
+    def source_count(self, obj: "WithAnnotations[Topic, _SourceCount]") -> int:
         return obj.n
 
 

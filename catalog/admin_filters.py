@@ -1,10 +1,12 @@
 """Maintainer filters on the source list: broken links and entries due for re-verification."""
 
-from datetime import timedelta
+from datetime import date, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.contrib import admin
-from django.db.models import Q
+from django.db.models import Q, QuerySet
+from django.http import HttpRequest
 from django.utils import timezone
 
 from .models import Source, Tier
@@ -14,7 +16,9 @@ class LinkHealthFilter(admin.SimpleListFilter):
     title = "link health"
     parameter_name = "link"
 
-    def lookups(self, request, model_admin):
+    def lookups(
+        self, request: HttpRequest, model_admin: admin.ModelAdmin[Any]
+    ) -> list[tuple[str, str]]:
         return [
             ("broken", "Broken"),
             ("failing-week", f"Failing for {settings.LINKCHECK_WARN_AFTER_DAYS}+ days"),
@@ -23,7 +27,7 @@ class LinkHealthFilter(admin.SimpleListFilter):
             ("unchecked", "Not checked yet"),
         ]
 
-    def queryset(self, request, queryset):
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Source]) -> QuerySet[Source]:
         value = self.value()
         if value == "failing-week":
             since = timezone.now() - timedelta(days=settings.LINKCHECK_WARN_AFTER_DAYS)
@@ -35,7 +39,7 @@ class LinkHealthFilter(admin.SimpleListFilter):
         return queryset
 
 
-def needs_reverification(queryset, today=None):
+def needs_reverification(queryset: QuerySet[Source], today: date | None = None) -> QuerySet[Source]:
     """Frontier entries never verified, or verified longer ago than FRONTIER_STALE_AFTER_DAYS."""
     today = today or timezone.localdate()
     cutoff = today - timedelta(days=settings.FRONTIER_STALE_AFTER_DAYS)
@@ -48,10 +52,12 @@ class ReverificationFilter(admin.SimpleListFilter):
     title = "verification"
     parameter_name = "verification"
 
-    def lookups(self, request, model_admin):
+    def lookups(
+        self, request: HttpRequest, model_admin: admin.ModelAdmin[Any]
+    ) -> list[tuple[str, str]]:
         return [("stale", f"Needs re-verification (> {settings.FRONTIER_STALE_AFTER_DAYS} days)")]
 
-    def queryset(self, request, queryset):
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Source]) -> QuerySet[Source]:
         if self.value() == "stale":
             return needs_reverification(queryset)
         return queryset

@@ -5,13 +5,14 @@ exact values. Files made with it are plain JSON fixtures that the stock deserial
 """
 
 import datetime
+from typing import Any
 
 from django.core.serializers import json as django_json
 from django.core.serializers.json import DjangoJSONEncoder
 
 
 class ExactJSONEncoder(DjangoJSONEncoder):
-    def default(self, o):
+    def default(self, o: object) -> Any:
         if isinstance(o, datetime.datetime):
             text = o.isoformat()
             return text.removesuffix("+00:00") + "Z" if text.endswith("+00:00") else text
@@ -21,9 +22,10 @@ class ExactJSONEncoder(DjangoJSONEncoder):
 
 
 class Serializer(django_json.Serializer):
-    def _init_options(self):
+    def _init_options(self) -> None:
         self.options.setdefault("cls", ExactJSONEncoder)
-        super()._init_options()
+        # Django's JSON serializer defines _init_options; django-stubs leaves it out.
+        super()._init_options()  # type: ignore[misc]
 
 
 Deserializer = django_json.Deserializer

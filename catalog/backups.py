@@ -74,7 +74,7 @@ def _dump(path: str, using: str) -> None:
         )
 
 
-def non_empty_tables(using=DEFAULT_DB_ALIAS):
+def non_empty_tables(using: str = DEFAULT_DB_ALIAS) -> list[str]:
     excluded = {label.lower() for label in EXCLUDED} | CREATED_BY_MIGRATE
     return [
         model._meta.label
@@ -111,7 +111,12 @@ def restore(*, path: str | os.PathLike, force: bool = False, using: str = DEFAUL
 
 def _sqlite_file_not_yet_there(using: str) -> Path | None:
     connection = connections[using]
-    if connection.vendor != "sqlite" or connection.is_in_memory_db():
+    if connection.vendor != "sqlite":
+        return None
+    # Here, where it is in use: a PostgreSQL deployment never loads the SQLite backend.
+    from django.db.backends.sqlite3.base import DatabaseWrapper
+
+    if not isinstance(connection, DatabaseWrapper) or connection.is_in_memory_db():
         return None
     database_file = Path(connection.settings_dict["NAME"])
     return None if database_file.exists() else database_file
@@ -134,7 +139,7 @@ def _load(path: str | os.PathLike, *, force: bool, using: str) -> None:
         transaction.on_commit(bump_all_pages, using=using)
 
 
-def empty_database(using=DEFAULT_DB_ALIAS):
+def empty_database(using: str = DEFAULT_DB_ALIAS) -> None:
     """Delete every row (keeping the schema and what migrate creates), inside the caller's
     transaction."""
     connection = connections[using]

@@ -7,14 +7,17 @@ re-verified, or updated).
 """
 
 from dataclasses import dataclass
+from datetime import date, datetime
 from functools import partial
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Value
 from django.db.models.functions import Coalesce, Greatest, Least
 from django.utils import timezone
 
+from accounts.models import User
 from readinglist.pagecache import bump_reader_version
 
 from .models import ChangeLogEntry, Source
@@ -49,18 +52,18 @@ class SourceSnapshot:
     year: int | None
     summary: str
     aliases: str
-    topics: frozenset
+    topics: frozenset[int]
     awaiting_evidence: bool
     status: str
     url: str
-    verified_on: object
+    verified_on: date | None
     tier_id: int | None
     tier_name: str
     tier_position: int | None
     replaced_by_id: int | None
 
 
-def snapshot(source):
+def snapshot(source: Source | None) -> SourceSnapshot | None:
     """A snapshot of a saved source (None for a source not saved yet). Reads its tier and
     topics, so callers that snapshot many sources should select_related/prefetch them."""
     if source is None or source.pk is None:
@@ -87,7 +90,15 @@ def snapshot(source):
     )
 
 
-def record_change(*, source, kind, detail="", actor=None, via, title=""):
+def record_change(
+    *,
+    source: Source | None,
+    kind: str,
+    detail: str = "",
+    actor: User | AnonymousUser | None = None,
+    via: str,
+    title: str = "",
+) -> ChangeLogEntry:
     """Write one change log entry. `title` names a source that no longer exists."""
     return ChangeLogEntry.objects.create(
         source=source if source is not None and source.pk else None,
@@ -99,13 +110,15 @@ def record_change(*, source, kind, detail="", actor=None, via, title=""):
     )
 
 
-def changes_between(before, after):
+def changes_between(
+    before: SourceSnapshot | None, after: SourceSnapshot | None
+) -> list[tuple[str, str]]:
     """The (kind, detail) pairs a reader would want to hear about, from two snapshots."""
     if after is None:
         return []
     if before is None:
         return [(Kind.ADDED, f"Added to {after.tier_name}." if after.tier_name else "")]
-    found = []
+    found: list[tuple[str, str]] = []
     if before.status != after.status:
         if after.status == Source.Status.RETIRED:
             found.append((Kind.RETIRED, "Retired from the catalog."))
@@ -140,7 +153,13 @@ def changes_between(before, after):
     return found
 
 
-def record_source_edit(*, before, source, actor=None, via):
+def record_source_edit(
+    *,
+    before: SourceSnapshot | None,
+    source: Source,
+    actor: User | AnonymousUser | None = None,
+    via: str,
+) -> list[ChangeLogEntry]:
     """Record every change between `before` (a snapshot, or None for a new source) and `source`
     as it is now. Returns the entries written."""
     return [
@@ -149,14 +168,14 @@ def record_source_edit(*, before, source, actor=None, via):
     ]
 
 
-def changes_since_last_visit(user, limit=HOME_CHANGES_LIMIT):
+def changes_since_last_visit(user: User, limit: int = HOME_CHANGES_LIMIT) -> list[ChangeLogEntry]:
     """The changes a signed-in reader has not seen: since their last home-page visit, or since
     they joined. Newest first, at most `limit`."""
     since = user.last_seen_changes_at or user.date_joined
     return list(ChangeLogEntry.objects.since(since).for_display()[:limit])
 
 
-def mark_changes_seen(user, moment=None):
+def mark_changes_seen(user: User, moment: datetime | None = None) -> bool:
     """Remember that the reader has now seen the change log up to `moment` (default: now).
 
     The row changes only when a change was logged between the remembered moment and `moment`:

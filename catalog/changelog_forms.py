@@ -12,5 +12,5 @@ class ChangeFilterForm(forms.Form):
         choices=[("", "All changes"), *ChangeLogEntry.Kind.choices],
     )
 
-    def kind_or_all(self):
+    def kind_or_all(self) -> str:
         return self.cleaned_data.get("kind", "") if self.is_valid() else ""

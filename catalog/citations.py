@@ -9,6 +9,7 @@ we last looked at them.
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -62,7 +63,7 @@ class Citation:
     source: Source
     bibtex_type: str
     csl_type: str
-    authors: list = field(default_factory=list)
+    authors: list[Person] = field(default_factory=list)
     and_others: bool = False
     container: str = ""
     container_field: str = ""
@@ -72,33 +73,33 @@ class Citation:
     accessed: date | None = None
 
     @property
-    def title(self):
+    def title(self) -> str:
         """The full published title where the catalog has one; the display title otherwise."""
         return self.source.full_title or self.source.title
 
     @property
-    def short_title(self):
+    def short_title(self) -> str:
         """The catalog's display title, when it differs from the full title."""
         return self.source.title if self.source.shows_full_title else ""
 
     @property
-    def doi(self):
+    def doi(self) -> str:
         return self.source.doi
 
     @property
-    def isbn(self):
+    def isbn(self) -> str:
         return self.source.isbn
 
     @property
-    def year(self):
+    def year(self) -> int | None:
         return self.source.year
 
     @property
-    def url(self):
+    def url(self) -> str:
         return self.source.url
 
 
-def parse_authors(text):
+def parse_authors(text: str) -> tuple[list[Person], bool]:
     """Split a free-text author line ("A B, C D, and E F", "X et al.", "NVIDIA") into people."""
     text = EDITORS.sub("", text or "").strip()
     and_others = bool(ET_AL.search(text))
@@ -118,7 +119,7 @@ def parse_authors(text):
     return people, and_others
 
 
-def classify(source):
+def classify(source: Source) -> Citation:
     """Which kind of publication a source is, in BibTeX's and CSL's vocabularies."""
     venue = source.venue.strip()
     authors, and_others = parse_authors(source.authors)
@@ -177,12 +178,12 @@ def classify(source):
     return citation
 
 
-def _ascii_word(text):
+def _ascii_word(text: str) -> str:
     ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
     return re.sub(r"[^a-z0-9]", "", ascii_text.lower())
 
 
-def base_key(source):
+def base_key(source: Source) -> str:
     """surname + year + first title word, in lowercase ASCII: `dao2022flashattention`."""
     people, _ = parse_authors(source.authors)
     who = ""
@@ -196,10 +197,11 @@ def base_key(source):
     return key or _ascii_word(source.slug) or f"source{source.pk}"
 
 
-def citation_keys(sources):
+def citation_keys(sources: Iterable[Source]) -> dict[int, str]:
     """Keys for a set of sources: the base key, and b, c… for the second, third… source sharing
     it, counted in slug order so the same set gives the same keys whatever order it came in."""
-    keys, seen = {}, {}
+    keys: dict[int, str] = {}
+    seen: dict[str, int] = {}
     for source in sorted(sources, key=lambda s: s.slug):
         key = base_key(source)
         count = seen.get(key, 0)
@@ -208,7 +210,7 @@ def citation_keys(sources):
     return keys
 
 
-def _suffix(count):
+def _suffix(count: int) -> str:
     letters = ""
     while count:
         count, rest = divmod(count, 26)
@@ -216,18 +218,18 @@ def _suffix(count):
     return letters
 
 
-def latex(text):
+def latex(text: str) -> str:
     """Text as LaTeX: specials escaped (& % $ # _ { } ~ ^ \\), non-ASCII as LaTeX macros."""
     text = text.replace("\u2019", "'").replace("\u2018", "`")
     return _latex.unicode_to_latex(text)
 
 
-def _url(url):
+def _url(url: str) -> str:
     # URLs stay verbatim for the url package; only braces would unbalance the field.
     return url.replace("{", "%7B").replace("}", "%7D").replace("\\", "%5C")
 
 
-def _bibtex_name(person):
+def _bibtex_name(person: Person) -> str:
     if person.literal:
         return "{" + latex(person.literal) + "}"
     if not person.given:
@@ -235,10 +237,10 @@ def _bibtex_name(person):
     return f"{latex(person.family)}, {latex(person.given)}"
 
 
-def bibtex_entry(citation, key):
-    fields = []
+def bibtex_entry(citation: Citation, key: str) -> Entry:
+    fields: list[Field] = []
 
-    def add(name, value):
+    def add(name: str, value: str) -> None:
         if value:
             fields.append(Field(name, value))
 
@@ -273,7 +275,7 @@ def bibtex_entry(citation, key):
     return Entry(citation.bibtex_type, key, fields)
 
 
-def to_bibtex(sources):
+def to_bibtex(sources: Iterable[Source]) -> str:
     """One .bib document for the given sources, in the order given."""
     sources = list(sources)
     keys = citation_keys(sources)
@@ -281,7 +283,7 @@ def to_bibtex(sources):
     return bibtexparser.write_string(library)
 
 
-def _csl_name(person):
+def _csl_name(person: Person) -> dict[str, str]:
     if person.literal:
         return {"literal": person.literal}
     if not person.given:
@@ -289,8 +291,8 @@ def _csl_name(person):
     return {"family": person.family, "given": person.given}
 
 
-def csl_item(citation, key):
-    item = {"id": key, "type": citation.csl_type, "title": citation.title}
+def csl_item(citation: Citation, key: str) -> dict[str, object]:
+    item: dict[str, object] = {"id": key, "type": citation.csl_type, "title": citation.title}
     if citation.short_title:
         item["title-short"] = citation.short_title
     if citation.doi:
@@ -321,14 +323,14 @@ def csl_item(citation, key):
     return item
 
 
-def to_csl(sources):
+def to_csl(sources: Iterable[Source]) -> list[dict[str, object]]:
     """CSL-JSON items (a list) for the given sources, in the order given."""
     sources = list(sources)
     keys = citation_keys(sources)
     return [csl_item(classify(source), keys[source.pk]) for source in sources]
 
 
-def filename(stem, extension):
+def filename(stem: str, extension: str) -> str:
     """A safe download name: ASCII letters, digits and dashes."""
     safe = re.sub(r"[^A-Za-z0-9]+", "-", unicodedata.normalize("NFKD", stem)).strip("-").lower()
     return f"{safe or 'citations'}.{extension}"

@@ -1,4 +1,6 @@
+import builtins
 import re
+from typing import Any
 
 from django import forms
 
@@ -12,13 +14,15 @@ YEAR_RANGE = re.compile(r"^\s*(\d{4})\s*(?:(?:-|\u2013|\.\.|to)\s*(\d{4})\s*)?$"
 class SearchTextField(forms.CharField):
     """Accepts anything a person might paste: control characters are dropped, not refused."""
 
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         # NUL bytes are dropped below; refusing them would fail the whole page.
         self.validators = []
 
-    def to_python(self, value):
-        return super().to_python(value).replace("\x00", "")
+    def to_python(self, value: Any) -> str:
+        text = super().to_python(value)
+        assert text is not None  # None only for an empty_value of None, which no field here sets
+        return text.replace("\x00", "")
 
 
 class SearchForm(forms.Form):
@@ -42,21 +46,22 @@ class SearchForm(forms.Form):
     # select is outside the region live search swaps, so one label must fit both.
     sort_choices = [("", "Recommended"), *SORTS.items()]
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.notices = []
+        self.notices: list[str] = []
 
-    def clean_q(self):
+    def clean_q(self) -> str:
         text, truncated = clean_query_text(self.cleaned_data["q"])
         if truncated:
             self.notices.append(f"Your search was cut to its first {MAX_QUERY_LENGTH} characters.")
         return text
 
-    def clean_sort(self):
+    def clean_sort(self) -> str:
         sort = self.cleaned_data["sort"]
         return sort if sort in SORTS or sort == "relevance" else ""
 
-    def clean_topic(self):
+    # `builtins.list`: in this class body `list` is the reading-list field.
+    def clean_topic(self) -> builtins.list[Topic]:
         values = self.cleaned_data["topic"] or []
         slugs = [slug.replace("\x00", "") for slug in values if slug.strip("\x00")][:8]
         if not slugs:
@@ -67,7 +72,7 @@ class SearchForm(forms.Form):
                 self.notices.append(f"There is no topic “{slug}”, so it is not applied.")
         return [found[slug] for slug in dict.fromkeys(slugs) if slug in found]
 
-    def _one(self, name, model, noun):
+    def _one[M: (Tier, ReadingList)](self, name: str, model: type[M], noun: str) -> M | None:
         slug = self.cleaned_data[name].strip()
         if not slug:
             return None
@@ -76,24 +81,24 @@ class SearchForm(forms.Form):
             self.notices.append(f"There is no {noun} “{slug}”, so it is not applied.")
         return found
 
-    def clean_tier(self):
+    def clean_tier(self) -> Tier | None:
         return self._one("tier", Tier, "tier")
 
-    def clean_list(self):
+    def clean_list(self) -> ReadingList | None:
         return self._one("list", ReadingList, "reading list")
 
-    def clean_kind(self):
+    def clean_kind(self) -> str:
         kind = self.cleaned_data["kind"].strip()
         if kind and kind not in Source.Kind.values:
             self.notices.append(f"There is no kind “{kind}”, so it is not applied.")
             return ""
         return kind
 
-    def clean_page(self):
+    def clean_page(self) -> int:
         page = self.cleaned_data["page"].strip()
         return int(page) if page.isdigit() and 0 < int(page) < 10**6 else 1
 
-    def clean_year(self):
+    def clean_year(self) -> tuple[int, int] | None:
         value = self.cleaned_data["year"]
         if not value.strip():
             return None
@@ -114,7 +119,7 @@ class SearchForm(forms.Form):
             )
         return (min(first, last), max(first, last))
 
-    def params(self):
+    def params(self) -> SearchParams:
         """What to search for. On an invalid form, the parts that were valid still apply."""
         data = getattr(self, "cleaned_data", {})
         year = data.get("year")

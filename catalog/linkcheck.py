@@ -12,8 +12,10 @@ deadline, the process's concurrency cap.
 import threading
 import time
 from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
+from datetime import datetime
 from urllib.parse import urljoin, urlsplit
 
 from django.conf import settings
@@ -23,13 +25,14 @@ from django.utils import timezone
 from readinglist import http as outbound
 
 from .models import Source
+from .progress import Progress
 
 OK, BROKEN, BLOCKED = Source.LinkStatus.OK, Source.LinkStatus.BROKEN, Source.LinkStatus.BLOCKED
 REDIRECTS = {301, 302, 303, 307, 308}
 ROBOT_REFUSALS = {403, 429}
 
 
-def user_agent():
+def user_agent() -> str:
     return f"readinglist-linkcheck/1.0 (+{settings.LINKCHECK_CONTACT_URL})"
 
 
@@ -44,7 +47,7 @@ class CheckConfig:
     max_redirects: int = 8
     per_host: int = 2
     workers: int = 8
-    blocking_hosts: tuple = ()
+    blocking_hosts: tuple[str, ...] = ()
     ca_certs: str | None = None
 
 
@@ -61,7 +64,7 @@ class LinkResult:
     network: bool = False
 
     @property
-    def retryable(self):
+    def retryable(self) -> bool:
         return self.status == BROKEN and (
             (self.code is not None and self.code >= 500) or self.error.startswith("Timed out")
         )
@@ -78,16 +81,18 @@ class _Hop:
 
 
 class LinkChecker:
-    def __init__(self, config=None):
+    def __init__(self, config: CheckConfig | None = None) -> None:
         self.config = config or CheckConfig()
-        self._slots = defaultdict(lambda: threading.BoundedSemaphore(self.config.per_host))
+        self._slots: defaultdict[str, threading.BoundedSemaphore] = defaultdict(
+            lambda: threading.BoundedSemaphore(self.config.per_host)
+        )
         self._slots_lock = threading.Lock()
 
-    def _slot(self, host):
+    def _slot(self, host: str) -> threading.BoundedSemaphore:
         with self._slots_lock:
             return self._slots[host]
 
-    def is_blocking_host(self, url):
+    def is_blocking_host(self, url: str) -> bool:
         host = (urlsplit(url).hostname or "").lower()
         return any(
             host == listed or host.endswith("." + listed) for listed in self.config.blocking_hosts
@@ -95,7 +100,7 @@ class LinkChecker:
 
     # One URL.
 
-    def check(self, url):
+    def check(self, url: str) -> LinkResult:
         """Check one URL: retries with exponential backoff, within the per-URL deadline."""
         deadline = time.monotonic() + self.config.url_deadline
         attempt = 0
@@ -109,8 +114,9 @@ class LinkChecker:
                 return result
             time.sleep(pause)
 
-    def _check_once(self, url, deadline):
-        seen, current = set(), url
+    def _check_once(self, url: str, deadline: float) -> LinkResult:
+        seen: set[str] = set()
+        current = url
         try:
             for _ in range(self.config.max_redirects + 1):
                 if current in seen:
@@ -144,14 +150,14 @@ class LinkChecker:
             # One odd answer must not stop a run over the whole catalog.
             return LinkResult(url, BROKEN, error=f"Check failed: {type(exc).__name__}")
 
-    def _judge(self, url, code, final_url):
+    def _judge(self, url: str, code: int, final_url: str) -> LinkResult:
         if 200 <= code < 400:
             return LinkResult(url, OK, code=code, final_url=final_url)
         if code in ROBOT_REFUSALS and self.is_blocking_host(final_url):
             return LinkResult(url, BLOCKED, code=code, error=f"HTTP {code} (host refuses robots)")
         return LinkResult(url, BROKEN, code=code, error=f"HTTP {code}", final_url=final_url)
 
-    def _request(self, method, url, deadline):
+    def _request(self, method: str, url: str, deadline: float) -> _Hop:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             raise _Retryable("Timed out (deadline)")
@@ -176,10 +182,17 @@ class LinkChecker:
 
     # Many URLs.
 
-    def check_many(self, urls, *, deadline=None, on_result=None):
+    def check_many(
+        self,
+        urls: Iterable[str],
+        *,
+        deadline: float | None = None,
+        on_result: Callable[[LinkResult], None] | None = None,
+    ) -> tuple[dict[str, LinkResult], list[str]]:
         """Check URLs concurrently. Stops waiting at `deadline` seconds (if given): URLs not done
         by then are returned as unchecked, and nothing waits on them."""
-        results, urls = {}, list(dict.fromkeys(urls))
+        results: dict[str, LinkResult] = {}
+        urls = list(dict.fromkeys(urls))
         stop_at = time.monotonic() + deadline if deadline else None
         executor = ThreadPoolExecutor(max_workers=max(self.config.workers, 1))
         futures = {executor.submit(self.check, url): url for url in urls}
@@ -203,8 +216,8 @@ class LinkChecker:
 
 @dataclass
 class CheckSummary:
-    counts: Counter = field(default_factory=Counter)
-    broken: list = field(default_factory=list)
+    counts: Counter[str] = field(default_factory=Counter)
+    broken: list[tuple[str, str, str]] = field(default_factory=list)
     unchecked: int = 0
     seconds: float = 0.0
     # Every check failed for want of a network (no host resolved, none connected or answered):
@@ -213,7 +226,7 @@ class CheckSummary:
     network_failures: int = 0
     example_error: str = ""
 
-    def lines(self):
+    def lines(self) -> Iterator[str]:
         if self.offline:
             yield (
                 f"No link could be checked: all {self.network_failures} failed without an answer "
@@ -231,7 +244,7 @@ class CheckSummary:
             yield f"  broken: {slug} ({url}): {error}"
 
 
-def record_result(source, result, now=None):
+def record_result(source: Source, result: LinkResult, now: datetime | None = None) -> None:
     """Store a check on its source: status, code, error, when, and since when it fails."""
     now = now or timezone.now()
     source.link_status = result.status
@@ -254,7 +267,13 @@ def record_result(source, result, now=None):
         )
 
 
-def check_sources(sources, *, config, deadline=None, progress=None):
+def check_sources(
+    sources: Iterable[Source],
+    *,
+    config: CheckConfig,
+    deadline: float | None = None,
+    progress: Progress | None = None,
+) -> CheckSummary:
     """Check the sources' URLs and record each result as it arrives (in this thread, so the
     database is only touched from one connection). Returns a CheckSummary.
 
@@ -266,14 +285,14 @@ def check_sources(sources, *, config, deadline=None, progress=None):
     summary = CheckSummary()
     waiting: list[LinkResult] = []
 
-    def store(result):
+    def store(result: LinkResult) -> None:
         source = by_url[result.url]
         record_result(source, result)
         summary.counts[result.status] += 1
         if result.status == BROKEN:
             summary.broken.append((source.slug, source.url, result.error))
 
-    def arrived(result):
+    def arrived(result: LinkResult) -> None:
         if progress:
             progress.advance()
         if result.network and not summary.counts:

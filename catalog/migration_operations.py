@@ -1,6 +1,8 @@
 """Migration operations for schema only one database vendor understands."""
 
 from django.db import migrations
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import ProjectState
 
 
 class PostgreSQLOnlySQL(migrations.RunSQL):
@@ -9,10 +11,22 @@ class PostgreSQLOnlySQL(migrations.RunSQL):
     The search schema (catalog/search/triggers.py) is installed through it.
     """
 
-    def database_forwards(self, app_label, schema_editor, from_state, to_state) -> None:
+    def database_forwards(
+        self,
+        app_label: str,
+        schema_editor: BaseDatabaseSchemaEditor,
+        from_state: ProjectState,
+        to_state: ProjectState,
+    ) -> None:
         if schema_editor.connection.vendor == "postgresql":
             super().database_forwards(app_label, schema_editor, from_state, to_state)
 
-    def database_backwards(self, app_label, schema_editor, from_state, to_state) -> None:
+    def database_backwards(
+        self,
+        app_label: str,
+        schema_editor: BaseDatabaseSchemaEditor,
+        from_state: ProjectState,
+        to_state: ProjectState,
+    ) -> None:
         if schema_editor.connection.vendor == "postgresql":
             super().database_backwards(app_label, schema_editor, from_state, to_state)

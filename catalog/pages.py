@@ -10,7 +10,7 @@ START_HERE_LIST_SECTION = "start-here"
 COMPANION_LIST_SECTION = "practical-companion"
 
 
-def path_entries():
+def path_entries() -> list[ListEntry]:
     """The Start-here path: the entries of the first list's start-here section, in order."""
     return list(
         ListEntry.objects.filter(section__slug=START_HERE_LIST_SECTION)
@@ -19,7 +19,7 @@ def path_entries():
     )
 
 
-def companion_entries():
+def companion_entries() -> list[ListEntry]:
     """What the Start-here path names as its practical companion (the GPU Mode lectures)."""
     return list(
         ListEntry.objects.filter(section__slug=COMPANION_LIST_SECTION)
@@ -28,7 +28,7 @@ def companion_entries():
     )
 
 
-def list_sections(reading_list):
+def list_sections(reading_list: ReadingList) -> list[ListSection]:
     entries = ListEntry.objects.select_related("source__tier").order_by("position")
     return list(
         ListSection.objects.filter(reading_list=reading_list)
@@ -37,10 +37,10 @@ def list_sections(reading_list):
     )
 
 
-def topic_tree():
+def topic_tree() -> list[Topic]:
     """Every topic with its source count, top level first, each with its `subtopics`: one query."""
     topics = list(Topic.objects.with_counts())
-    children = defaultdict(list)
+    children: defaultdict[int | None, list[Topic]] = defaultdict(list)
     for topic in topics:
         children[topic.parent_id].append(topic)
     for topic in topics:
@@ -48,7 +48,7 @@ def topic_tree():
     return children[None]
 
 
-def home_context():
+def home_context() -> dict[str, object]:
     return {
         "path": path_entries(),
         "companions": companion_entries(),

@@ -1,7 +1,10 @@
 """Frontier sources move into the core once their evidence is complete."""
 
+from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+
+from accounts.models import User
 
 from .changelog import record_change
 from .models import ChangeLogEntry, Source, Tier
@@ -18,7 +21,7 @@ def missing_evidence(source: Source) -> list[str]:
 
 
 @transaction.atomic
-def promote_to_core(*, source: Source, by) -> Source:
+def promote_to_core(*, source: Source, by: User | AnonymousUser) -> Source:
     """Move a frontier source into the core once all three kinds of evidence are recorded."""
     if not by.has_perm("catalog.change_source"):
         raise PermissionDenied("Only maintainers promote sources.")

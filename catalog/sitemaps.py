@@ -5,11 +5,14 @@ renders more than 5,000 URLs whatever the catalog's size. Links are absolute on 
 configured domain (SITE_DOMAIN, catalog/site_record.py).
 """
 
+from datetime import datetime
+
 from django.contrib.sitemaps import Sitemap
-from django.db.models import Max
+from django.db.models import Max, QuerySet
 from django.urls import reverse
 
 from .models import ReadingList, Source, Tier, Topic
+from .querysets import SourceQuerySet
 
 
 class SourceSitemap(Sitemap):
@@ -17,13 +20,13 @@ class SourceSitemap(Sitemap):
     priority = 0.8
     limit = 5000
 
-    def items(self):
+    def items(self) -> SourceQuerySet:
         return Source.objects.published().only("slug", "updated").order_by("pk")
 
-    def lastmod(self, source):
+    def lastmod(self, source: Source) -> datetime:
         return source.updated
 
-    def get_latest_lastmod(self):
+    def get_latest_lastmod(self) -> datetime | None:
         # The index's default walks every item for this; one aggregate does.
         return Source.objects.published().aggregate(latest=Max("updated"))["latest"]
 
@@ -34,10 +37,10 @@ class CatalogSitemap(Sitemap):
     changefreq = "weekly"
     priority = 0.6
 
-    def __init__(self, model):
+    def __init__(self, model: type[Topic] | type[Tier] | type[ReadingList]) -> None:
         self.model = model
 
-    def items(self):
+    def items(self) -> QuerySet[Topic] | QuerySet[Tier] | QuerySet[ReadingList]:
         return self.model.objects.only("slug").order_by("pk")
 
 
@@ -45,7 +48,7 @@ class PageSitemap(Sitemap):
     changefreq = "daily"
     priority = 1.0
 
-    def items(self):
+    def items(self) -> list[str]:
         return [
             "catalog:home",
             "catalog:source-list",
@@ -56,7 +59,7 @@ class PageSitemap(Sitemap):
             "proposals:decision-log",
         ]
 
-    def location(self, name):
+    def location(self, name: str) -> str:
         return reverse(name)
 
 

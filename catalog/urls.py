@@ -1,16 +1,16 @@
 from django.urls import path, register_converter
 
-from .feeds import ReadingListFeed, SourcesFeed, TopicFeed
+from .feeds import LatestSourcesFeed, ReadingListFeed, TopicFeed
 from .views import browse, changes, exports, search
 
 
 class CitationFormat:
     regex = "bib|json"
 
-    def to_python(self, value):
+    def to_python(self, value: str) -> str:
         return value
 
-    def to_url(self, value):
+    def to_url(self, value: str) -> str:
         return value
 
 
@@ -34,7 +34,7 @@ urlpatterns = [
     path("sources/<slug:slug>/cite.<citefmt:fmt>", exports.source_citation, name="source-cite"),
     path("lists/<slug:slug>/cite.<citefmt:fmt>", exports.list_citation, name="list-cite"),
     path("changes/", changes.change_log, name="changes"),
-    path("feeds/sources/", SourcesFeed(), name="feed-sources"),
+    path("feeds/sources/", LatestSourcesFeed(), name="feed-sources"),
     path("feeds/topics/<slug:slug>/", TopicFeed(), name="feed-topic"),
     path("feeds/lists/<slug:slug>/", ReadingListFeed(), name="feed-list"),
 ]

@@ -1,20 +1,23 @@
+from datetime import datetime
+from typing import Self
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
 
-class ChangeLogQuerySet(models.QuerySet):
-    def since(self, moment):
+class ChangeLogQuerySet(models.QuerySet["ChangeLogEntry"]):
+    def since(self, moment: datetime | None) -> Self:
         return self.filter(created__gt=moment) if moment else self
 
-    def of_kind(self, kind):
+    def of_kind(self, kind: str) -> Self:
         return self.filter(kind=kind) if kind else self
 
-    def newest(self):
+    def newest(self) -> Self:
         return self.order_by("-created", "-pk")
 
-    def for_display(self):
+    def for_display(self) -> Self:
         return self.select_related("source", "actor").newest()
 
 
@@ -89,5 +92,5 @@ class ChangeLogEntry(models.Model):
         ]
         indexes = [models.Index(fields=["kind", "-created"], name="changelog_kind_created")]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.get_kind_display()}: {self.source_title}"

@@ -46,5 +46,5 @@ class SearchEntry(models.Model):
         managed = False
         db_table = "catalog_search_entry"
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.title

@@ -1,3 +1,6 @@
+from datetime import date
+from typing import Any
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -39,14 +42,14 @@ class Tier(models.Model):
     class Meta:
         ordering = ["position", "name"]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.name
 
-    def get_absolute_url(self):
+    def get_absolute_url(self) -> str:
         return reverse("catalog:tier-detail", args=[self.slug])
 
     @property
-    def is_frontier(self):
+    def is_frontier(self) -> bool:
         return self.slug == self.FRONTIER
 
 
@@ -60,6 +63,8 @@ class Topic(models.Model):
     position = models.PositiveSmallIntegerField(default=0)
 
     objects = TopicQuerySet.as_manager()
+    # Set on the top-level topics catalog.pages.topic_tree returns: their children, counted.
+    subtopics: list["Topic"]
 
     class Meta:
         ordering = ["position", "name"]
@@ -67,14 +72,14 @@ class Topic(models.Model):
             models.CheckConstraint(condition=~Q(parent=F("pk")), name="topic_not_own_parent"),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.name
 
-    def get_absolute_url(self):
+    def get_absolute_url(self) -> str:
         return reverse("catalog:topic-detail", args=[self.slug])
 
-    def clean(self):
-        if self.parent_id and self.parent.parent_id:
+    def clean(self) -> None:
+        if self.parent_id and self.parent is not None and self.parent.parent_id:
             raise ValidationError({"parent": "Topics nest one level only: pick a top-level topic."})
         if self.parent_id and self.pk and self.parent_id == self.pk:
             raise ValidationError({"parent": "A topic cannot be its own parent."})
@@ -96,10 +101,10 @@ class ReadingList(models.Model):
     class Meta:
         ordering = ["position", "title"]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.title
 
-    def get_absolute_url(self):
+    def get_absolute_url(self) -> str:
         return reverse("catalog:list-detail", args=[self.slug])
 
 
@@ -121,10 +126,10 @@ class ListSection(models.Model):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.reading_list.title}: {self.title}"
 
-    def get_absolute_url(self):
+    def get_absolute_url(self) -> str:
         return f"{self.reading_list.get_absolute_url()}#{self.slug}"
 
 
@@ -265,18 +270,18 @@ class Source(models.Model):
             models.Index(fields=["-created"], name="source_created"),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.title
 
-    def save(self, *args, **kwargs):
+    def save(self, *args: Any, **kwargs: Any) -> None:
         self.fill_identifiers_from_url()
         super().save(*args, **kwargs)
 
-    def get_absolute_url(self):
+    def get_absolute_url(self) -> str:
         return reverse("catalog:source-detail", args=[self.slug])
 
-    def clean(self):
-        errors = {}
+    def clean(self) -> None:
+        errors: dict[str, str] = {}
         self.url, url_error = canonical_url_or_error(self.url)
         if url_error:
             errors["url"] = url_error
@@ -322,29 +327,29 @@ class Source(models.Model):
         return bool(self.full_title) and self.full_title.casefold() != self.title.casefold()
 
     @property
-    def is_primary(self):
+    def is_primary(self) -> bool:
         return self.basis != self.Basis.NONE
 
     @property
-    def alias_list(self):
+    def alias_list(self) -> list[str]:
         return [alias.strip() for alias in self.aliases.split(",") if alias.strip()]
 
     @property
-    def is_retired(self):
+    def is_retired(self) -> bool:
         return self.status == self.Status.RETIRED
 
-    def age_in_days(self, today=None):
+    def age_in_days(self, today: date | None = None) -> int | None:
         if not self.verified_on:
             return None
         return ((today or timezone.localdate()) - self.verified_on).days
 
     @property
-    def is_stale(self):
+    def is_stale(self) -> bool:
         age = self.age_in_days()
         return age is not None and age > settings.FRONTIER_STALE_AFTER_DAYS
 
     @property
-    def link_long_failing(self):
+    def link_long_failing(self) -> bool:
         """Broken for LINKCHECK_WARN_AFTER_DAYS or more: the source page says so, quietly.
 
         Counted in calendar days, like age_in_days, so the answer changes only at midnight: the
@@ -376,9 +381,9 @@ class ListEntry(models.Model):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.section}: {self.position}. {self.display_title}"
 
     @property
-    def display_title(self):
+    def display_title(self) -> str:
         return self.label or self.source.title

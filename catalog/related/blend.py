@@ -15,6 +15,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 LINK_WEIGHT = 1.0
 SECTION_WEIGHT = 0.35
@@ -47,7 +48,14 @@ class Evidence:
             self.texts.append(text)
         return found
 
-    def add(self, kind: int, source, other, weight, text=0) -> None:
+    def add(
+        self,
+        kind: int,
+        source: npt.ArrayLike,
+        other: npt.ArrayLike,
+        weight: npt.ArrayLike,
+        text: npt.ArrayLike = 0,
+    ) -> None:
         """Evidence of one kind: `source` and `other` side by side, `weight` and `text` (an id)
         one per entry or one for all."""
         source = np.asarray(source, dtype=np.int64)
@@ -107,7 +115,9 @@ def add_co_reading(evidence: Evidence, counts: dict[tuple[int, int], int]) -> No
     evidence.add(CO_READ, *_unzip(found, 4))
 
 
-def add_similar(evidence: Evidence, sources, others, cosines) -> None:
+def add_similar(
+    evidence: Evidence, sources: npt.ArrayLike, others: npt.ArrayLike, cosines: npt.ArrayLike
+) -> None:
     """Flat arrays: each source, one of its most similar others, and their cosine."""
     sources, others = np.asarray(sources), np.asarray(others)
     cosines = np.asarray(cosines, dtype=np.float64)

@@ -8,7 +8,7 @@ without calling anything; `manage.py compute_related` runs it by hand or from cr
 picks up new co-reading.
 """
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 import numpy as np
 from django.db import transaction
@@ -77,7 +77,9 @@ def _split_terms(matrix: sparse.csr_matrix) -> tuple[np.ndarray, sparse.csr_matr
     return matrix[:, common].toarray(), matrix[:, rare].tocsr()
 
 
-def _published_pairs(pairs, published: set[int]) -> list[tuple[int, int]]:
+def _published_pairs(
+    pairs: Iterable[tuple[int, int]], published: set[int]
+) -> list[tuple[int, int]]:
     return [(a, b) for a, b in pairs if a in published and b in published and a != b]
 
 

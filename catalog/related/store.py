@@ -9,6 +9,7 @@ queryset delete would send one per row to every receiver).
 """
 
 from django.db import connection, transaction
+from django.db.backends.utils import CursorWrapper
 
 from .models import SourceNeighbour
 
@@ -39,8 +40,10 @@ def replace_neighbours(rows: list[Row], sources: set[int] | None = None) -> bool
     return bool(stale or fresh)
 
 
-def _delete(cursor, table: str, ids: list[int]) -> None:
-    pk = connection.ops.quote_name(SourceNeighbour._meta.pk.column)
+def _delete(cursor: CursorWrapper, table: str, ids: list[int]) -> None:
+    pk_column = SourceNeighbour._meta.pk.column
+    assert pk_column is not None  # None only for a field not attached to a model
+    pk = connection.ops.quote_name(pk_column)
     if connection.vendor == "postgresql":
         # One statement with an array: 80,000 ids in chunks of IN lists took a second.
         if ids:
@@ -52,7 +55,7 @@ def _delete(cursor, table: str, ids: list[int]) -> None:
         cursor.execute(f"DELETE FROM {table} WHERE {pk} IN ({marks})", chunk)
 
 
-def _insert(cursor, table: str, rows: list[Row]) -> None:
+def _insert(cursor: CursorWrapper, table: str, rows: list[Row]) -> None:
     if not rows:
         return
     columns = ", ".join(connection.ops.quote_name(name) for name in COLUMNS)

@@ -10,6 +10,7 @@ enqueues, on its own.
 """
 
 import threading
+from typing import Any
 
 from django.db import models, transaction
 from django.db.models.signals import m2m_changed, post_delete, post_save
@@ -63,7 +64,7 @@ def _record(batch: _Batch, touched: set[int] | None) -> None:
         batch.changed |= touched
 
 
-def _matters(sender, kwargs: dict) -> bool:
+def _matters(sender: type[models.Model], kwargs: dict[str, Any]) -> bool:
     if kwargs.get("signal") is m2m_changed:
         return kwargs["action"].startswith("post_")
     fields = kwargs.get("update_fields")
@@ -72,12 +73,15 @@ def _matters(sender, kwargs: dict) -> bool:
     return True
 
 
-def _changed_sources(sender, instance, kwargs: dict) -> set[int] | None:
+def _changed_sources(
+    sender: type[models.Model], instance: models.Model | None, kwargs: dict[str, Any]
+) -> set[int] | None:
     """The ids of the sources a change touches, or None when it may touch any."""
-    if sender is Source:
+    # post_save and post_delete send an instance of the sender; isinstance tells the type checker.
+    if sender is Source and isinstance(instance, Source):
         # A deleted source's rows went with it, so who listed it can no longer be looked up.
         return None if kwargs.get("signal") is post_delete else {instance.pk}
-    if sender is ListEntry:
+    if sender is ListEntry and isinstance(instance, ListEntry):
         return {instance.source_id}
     if sender in (Source.topics.through, Source.related.through):
         ids = set(kwargs.get("pk_set") or ())
@@ -87,7 +91,9 @@ def _changed_sources(sender, instance, kwargs: dict) -> set[int] | None:
     return None
 
 
-def _catalog_changed(sender, instance=None, **kwargs) -> None:
+def _catalog_changed(
+    sender: type[models.Model], instance: models.Model | None = None, **kwargs: Any
+) -> None:
     if kwargs.get("raw") or not _matters(sender, kwargs):
         return
     _add_to_batch(_changed_sources(sender, instance, kwargs), kwargs.get("using"))

@@ -10,6 +10,7 @@ the page's budget, so the version is the only key.
 """
 
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import pairwise
 
@@ -39,10 +40,10 @@ class CatalogVectors:
     def __len__(self) -> int:
         return len(self.ids)
 
-    def rows(self, source_ids) -> list[int]:
+    def rows(self, source_ids: Iterable[int]) -> list[int]:
         return [self.row_of[pk] for pk in source_ids if pk in self.row_of]
 
-    def shared_terms(self, a_rows, b_rows, limit: int = 2) -> list[list[str]]:
+    def shared_terms(self, a_rows: list[int], b_rows: list[int], limit: int = 2) -> list[list[str]]:
         """For each pair of rows (a_rows[i], b_rows[i]), the terms that add most to their
         similarity (ties: the earlier column), skipping a term inside or around one already
         chosen. All pairs in one elementwise product and one sort: at 10,000 sources, one pair
@@ -56,7 +57,7 @@ class CatalogVectors:
         columns = products.indices[order].tolist()
         bounds = products.indptr.tolist()
         names = self.terms.tolist()
-        found = []
+        found: list[list[str]] = []
         for start, end in pairwise(bounds):
             chosen: list[str] = []
             for column in columns[start:end]:

@@ -3,6 +3,8 @@ from datetime import timedelta
 from django import template
 from django.utils import timezone
 
+from accounts.models import User
+
 register = template.Library()
 
 # How long an account counts as new: long enough to cover its first sessions, short enough that
@@ -11,11 +13,12 @@ NEW_ACCOUNT_PERIOD = timedelta(days=1)
 
 
 @register.filter
-def is_new_account(user) -> bool:
+def is_new_account(user: object) -> bool:
     """Whether `user` joined within NEW_ACCOUNT_PERIOD and has never been shown a change: such a
     reader has no "last visit" to compare the catalog with, so the home page welcomes them."""
-    if not getattr(user, "is_authenticated", False):
+    # Whatever the template hands over: a reader, the anonymous user, or nothing at all.
+    if not isinstance(user, User):
         return False
-    if getattr(user, "last_seen_changes_at", None) is not None:
+    if user.last_seen_changes_at is not None:
         return False
     return timezone.now() - user.date_joined < NEW_ACCOUNT_PERIOD

@@ -1,11 +1,12 @@
 from django.conf import settings
 from django.core.paginator import Paginator
-from django.http import JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from readinglist.pagecache import page_cache
+from readinglist.requests import HtmxHttpRequest
 
 from ..changelog import changes_since_last_visit, mark_changes_seen
 from ..exports import catalog_document
@@ -15,7 +16,7 @@ from ..pages import companion_entries, home_context, list_sections, path_entries
 
 @page_cache(shared=True, reader=True, team=True)
 @require_GET
-def home(request):
+def home(request: HtmxHttpRequest) -> HttpResponse:
     context = home_context()
     if not request.user.is_authenticated:
         return render(request, "catalog/home.html", context)
@@ -30,7 +31,7 @@ def home(request):
 
 @page_cache(shared=True, reader=True, team=True)
 @require_GET
-def source_detail(request, slug):
+def source_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     source = get_object_or_404(
         Source.objects.select_related("tier", "replaced_by").prefetch_related("topics"), slug=slug
     )
@@ -50,26 +51,26 @@ def source_detail(request, slug):
 
 @page_cache(shared=True)
 @require_GET
-def topic_index(request):
+def topic_index(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "catalog/topic_index.html", {"topics": topic_tree()})
 
 
 @page_cache(shared=True)
 @require_GET
-def tier_index(request):
+def tier_index(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "catalog/tier_index.html", {"tiers": Tier.objects.with_counts()})
 
 
 @page_cache(shared=True)
 @require_GET
-def list_index(request):
+def list_index(request: HtmxHttpRequest) -> HttpResponse:
     lists = ReadingList.objects.with_counts()
     return render(request, "catalog/list_index.html", {"lists": lists})
 
 
 @page_cache(shared=True, reader=True, params={"page"})
 @require_GET
-def topic_detail(request, slug):
+def topic_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     topic = get_object_or_404(Topic.objects.select_related("parent"), slug=slug)
     sources = Source.objects.published().in_topic(topic).for_cards().in_list_order()
     page = Paginator(sources, settings.CATALOG_PAGE_SIZE).get_page(request.GET.get("page"))
@@ -81,16 +82,17 @@ def topic_detail(request, slug):
 
 @page_cache(shared=True, reader=True, team=True, params={"page"})
 @require_GET
-def tier_detail(request, slug):
+def tier_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tier = get_object_or_404(Tier, slug=slug)
     sources = Source.objects.published().filter(tier=tier).for_cards().in_list_order()
     rules_from = ReadingList.objects.exclude(contribution_rules="")
-    context = {"tier": tier, "rules_from": rules_from}
+    context: dict[str, object] = {"tier": tier, "rules_from": rules_from}
     if tier.slug == Tier.START_HERE:
         # The path lists its own sources, in order; cards follow only for the tier's others.
-        context["path"] = path_entries()
+        path = path_entries()
+        context["path"] = path
         context["companions"] = companion_entries()
-        on_path = [entry.source_id for entry in context["path"]]
+        on_path = [entry.source_id for entry in path]
         sources = sources.exclude(pk__in=on_path)
     context["page"] = Paginator(sources, settings.CATALOG_PAGE_SIZE).get_page(
         request.GET.get("page")
@@ -100,7 +102,7 @@ def tier_detail(request, slug):
 
 @page_cache(shared=True, reader=True, team=True)
 @require_GET
-def list_detail(request, slug):
+def list_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     reading_list = get_object_or_404(ReadingList, slug=slug)
     return render(
         request,
@@ -110,5 +112,5 @@ def list_detail(request, slug):
 
 
 @require_GET
-def catalog_json(request):
+def catalog_json(request: HtmxHttpRequest) -> JsonResponse:
     return JsonResponse(catalog_document(), json_dumps_params={"ensure_ascii": False})

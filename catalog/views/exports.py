@@ -1,15 +1,18 @@
 """Citations as downloads: one source, a reading list, or a search result, as BibTeX or CSL-JSON."""
 
 import json
+from collections.abc import Callable, Iterable
 
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_GET
 
+from readinglist.requests import HtmxHttpRequest
+
 from ..citations import filename, to_bibtex, to_csl
 from ..forms import SearchForm
 from ..models import ReadingList, Source
-from ..querysets import each_once
+from ..querysets import SourceQuerySet, each_once
 from ..search import matching_sources
 
 # A search result can be the whole catalog; an export is capped so one request stays cheap.
@@ -18,33 +21,36 @@ BIBTEX_TYPE = "application/x-bibtex; charset=utf-8"
 CSL_TYPE = "application/vnd.citationstyles.csl+json; charset=utf-8"
 
 
-def bibtex_response(sources, stem):
+def bibtex_response(sources: Iterable[Source], stem: str) -> HttpResponse:
     response = HttpResponse(to_bibtex(sources), content_type=BIBTEX_TYPE)
     response["Content-Disposition"] = f'attachment; filename="{filename(stem, "bib")}"'
     return response
 
 
-def csl_response(sources, stem):
+def csl_response(sources: Iterable[Source], stem: str) -> HttpResponse:
     body = json.dumps(to_csl(sources), ensure_ascii=False, indent=2)
     response = HttpResponse(body, content_type=CSL_TYPE)
     response["Content-Disposition"] = f'attachment; filename="{filename(stem, "json")}"'
     return response
 
 
-RESPONSES = {"bib": bibtex_response, "json": csl_response}
+RESPONSES: dict[str, Callable[[Iterable[Source], str], HttpResponse]] = {
+    "bib": bibtex_response,
+    "json": csl_response,
+}
 
 
-def _citable():
+def _citable() -> SourceQuerySet:
     return Source.objects.select_related("tier")
 
 
 @require_GET
-def source_citation(request, slug, fmt):
+def source_citation(request: HtmxHttpRequest, slug: str, fmt: str) -> HttpResponse:
     source = get_object_or_404(_citable(), slug=slug)
     return RESPONSES[fmt]([source], source.slug)
 
 
-def list_sources(reading_list):
+def list_sources(reading_list: ReadingList) -> list[Source]:
     """A list's sources in the list's own order, each once."""
     sources = (
         _citable()
@@ -55,13 +61,13 @@ def list_sources(reading_list):
 
 
 @require_GET
-def list_citation(request, slug, fmt):
+def list_citation(request: HtmxHttpRequest, slug: str, fmt: str) -> HttpResponse:
     reading_list = get_object_or_404(ReadingList, slug=slug)
     return RESPONSES[fmt](list_sources(reading_list), reading_list.slug)
 
 
 @require_GET
-def search_citation(request, fmt):
+def search_citation(request: HtmxHttpRequest, fmt: str) -> HttpResponse:
     form = SearchForm(request.GET)
     form.is_valid()  # an invalid year is dropped; every valid filter still applies
     return RESPONSES[fmt](matching_sources(form.params(), limit=MAX_EXPORTED), "readinglist-search")

@@ -1,8 +1,10 @@
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
 from readinglist.pagecache import page_cache
+from readinglist.requests import HtmxHttpRequest
 
 from ..forms import SearchForm
 from ..search import search_sources
@@ -11,7 +13,7 @@ from ..search import search_sources
 @page_cache(shared=True, reader=True, params=SearchForm.base_fields)
 @require_GET
 @vary_on_headers("HX-Request")
-def source_list(request):
+def source_list(request: HtmxHttpRequest) -> HttpResponse:
     """Browse and search: the whole state lives in the URL, so reload and back restore it."""
     form = SearchForm(request.GET)
     valid = form.is_valid()

@@ -1,6 +1,7 @@
 from datetime import UTC, datetime
+from typing import Any
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 
 from catalog.backups import backup
 
@@ -8,14 +9,14 @@ from catalog.backups import backup
 class Command(BaseCommand):
     help = "Write the whole database (catalog and readers' data) to a gzip'd JSON file."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--output",
             "-o",
             help="File to write (default: readinglist-backup-<UTC time>.json.gz).",
         )
 
-    def handle(self, *args, output=None, **options):
+    def handle(self, *args: Any, output: str | None = None, **options: Any) -> None:
         output = output or datetime.now(UTC).strftime("readinglist-backup-%Y%m%dT%H%M%SZ.json.gz")
         backup(output=output)
         self.stdout.write(self.style.SUCCESS(f"Backup written to {output}"))

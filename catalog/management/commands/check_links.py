@@ -1,9 +1,11 @@
+from typing import Any
+
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from catalog.linkcheck import CheckConfig, check_sources
 from catalog.models import Source
-from catalog.progress import Progress
+from catalog.progress import Progress, raw_stream
 
 
 class Command(BaseCommand):
@@ -15,7 +17,7 @@ class Command(BaseCommand):
         "answers at all (no network), nothing is recorded and the command exits with an error."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--slug", action="append", default=[], help="Only this source.")
         parser.add_argument(
             "--status",
@@ -53,17 +55,17 @@ class Command(BaseCommand):
         parser.add_argument("--max-redirects", type=int, default=8)
         parser.add_argument("--no-progress", action="store_true")
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         if options["workers"] < 1 or not 1 <= options["per_host"] <= 4:
             raise CommandError("--workers must be at least 1 and --per-host between 1 and 4.")
         if options["deadline"] <= 0 or options["url_deadline"] <= 0:
             raise CommandError("Deadlines must be positive numbers of seconds.")
-        sources = Source.objects.exclude(url="").order_by("slug")
+        chosen = Source.objects.exclude(url="").order_by("slug")
         if options["slug"]:
-            sources = sources.filter(slug__in=options["slug"])
+            chosen = chosen.filter(slug__in=options["slug"])
         if options["status"]:
-            sources = sources.filter(link_status=options["status"])
-        sources = list(sources)
+            chosen = chosen.filter(link_status=options["status"])
+        sources = list(chosen)
         config = CheckConfig(
             connect_timeout=options["connect_timeout"],
             read_timeout=options["read_timeout"],
@@ -77,8 +79,8 @@ class Command(BaseCommand):
             blocking_hosts=tuple(host.lower() for host in settings.LINKCHECK_BLOCKING_HOSTS),
         )
         show_progress = not options["no_progress"] and options["verbosity"] > 0
-        # The raw stream: the progress bar rewrites one line with "\r".
-        with Progress(len(sources), "links", stream=self.stderr._out, enabled=show_progress) as bar:
+        stream = raw_stream(self.stderr)
+        with Progress(len(sources), "links", stream=stream, enabled=show_progress) as bar:
             summary = check_sources(
                 sources, config=config, deadline=options["deadline"], progress=bar
             )

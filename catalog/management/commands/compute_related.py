@@ -1,6 +1,7 @@
 import time
+from typing import Any
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 
 from catalog.related.compute import NEIGHBOURS_PER_SOURCE, recompute_neighbours
 
@@ -14,12 +15,12 @@ class Command(BaseCommand):
         "co-reading."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--k", type=int, default=NEIGHBOURS_PER_SOURCE, help="neighbours kept per source"
         )
 
-    def handle(self, *args, k, **options):
+    def handle(self, *args: Any, k: int, **options: Any) -> None:
         started = time.perf_counter()
         written = recompute_neighbours(k=max(1, k))
         elapsed = time.perf_counter() - started

@@ -1,11 +1,12 @@
 import getpass
 import os
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.core.validators import validate_email
 
 from catalog.schema import migrate_if_pending
@@ -14,7 +15,7 @@ from catalog.schema import migrate_if_pending
 class Command(BaseCommand):
     help = "Create (or promote) a maintainer: staff access to the admin, in the Maintainers group."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("email")
         parser.add_argument(
             "--password-from-env",
@@ -22,7 +23,9 @@ class Command(BaseCommand):
             help="Read the password from this environment variable instead of prompting.",
         )
 
-    def handle(self, *args, email, password_from_env=None, **options):
+    def handle(
+        self, *args: Any, email: str, password_from_env: str | None = None, **options: Any
+    ) -> None:
         try:
             validate_email(email)
         except ValidationError as exc:

@@ -1,4 +1,6 @@
-from django.core.management.base import BaseCommand, CommandError
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from catalog.backups import RestoreRefused, restore
 
@@ -12,7 +14,7 @@ class Command(BaseCommand):
     # is checked before anything touches the database, and migrate runs the checks itself.
     requires_system_checks: list[str] = []
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("path", help="The backup file (.json.gz).")
         parser.add_argument(
             "--force",
@@ -20,7 +22,7 @@ class Command(BaseCommand):
             help="Replace everything in a database that already holds data.",
         )
 
-    def handle(self, *args, path, force, **options):
+    def handle(self, *args: Any, path: str, force: bool, **options: Any) -> None:
         try:
             migrated = restore(path=path, force=force)
         except RestoreRefused as error:

@@ -2,9 +2,10 @@ import subprocess
 import sys
 import time
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from readinglist.schedule import SCHEDULE, Job, crontab
 
@@ -34,7 +35,7 @@ class Command(BaseCommand):
         "service), or print them as crontab lines with --crontab."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--crontab", action="store_true", help="Print the schedule as crontab lines and exit."
         )
@@ -44,7 +45,9 @@ class Command(BaseCommand):
             help="Run the jobs due at this UTC minute once, then exit.",
         )
 
-    def handle(self, *args, crontab: bool = False, at: str | None = None, **options):
+    def handle(
+        self, *args: Any, crontab: bool = False, at: str | None = None, **options: Any
+    ) -> None:
         if crontab:
             self.stdout.write(_crontab_text())
             return
@@ -64,7 +67,7 @@ class Command(BaseCommand):
 
     def run_jobs(self, jobs: list[Job]) -> list[str]:
         """Each job in a process of its own, so one that fails or leaks leaves the rest alone."""
-        failed = []
+        failed: list[str] = []
         for job in jobs:
             self.stdout.write(f"Starting {job.command} ({job.cadence}).")
             command = [sys.executable, str(settings.BASE_DIR / "manage.py"), job.command]
