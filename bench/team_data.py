@@ -9,11 +9,20 @@ readers with the same team slugs and a handful of rows, so every URL exists in b
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 from django.contrib.auth import get_user_model
 from django.utils import timezone
+
+if TYPE_CHECKING:
+    from accounts.models import User
+    from teams.models import Team
+
+# Where the builders report progress: a command's stdout.write.
+Log = Callable[[str], None]
 
 FULL = {"readers": 5000, "teams": 100, "bookmarks": 80, "notes": 10, "sessions": 5, "follows": 3}
 SMALLEST_TEAM, LARGEST_TEAM = 24, 333
@@ -44,7 +53,7 @@ def team_sizes(readers: int, teams: int) -> list[int]:
     return [round(low + step * n) for n in range(teams)]
 
 
-def build_big(scale: float, source_ids: list[int], log) -> None:
+def build_big(scale: float, source_ids: list[int], log: Log) -> None:
     """The team-scale database: every reader in a team, bookmarks, notes, sessions, follows."""
     from library.models import Bookmark
     from teams.models import Membership, Team
@@ -96,7 +105,9 @@ def build_big(scale: float, source_ids: list[int], log) -> None:
     _build_notes_sessions_follows(rng, people, teams, team_of, source_ids, log)
 
 
-def _build_bookmarks(rng: random.Random, people: list, source_ids: list[int], saved: dict) -> None:
+def _build_bookmarks(
+    rng: random.Random, people: list[User], source_ids: list[int], saved: dict[int, int]
+) -> None:
     """40 to 120 saved sources per reader (`saved` fixes some readers' counts), over a year."""
     from library.models import Bookmark
 
@@ -121,7 +132,12 @@ def _build_bookmarks(rng: random.Random, people: list, source_ids: list[int], sa
 
 
 def _build_notes_sessions_follows(
-    rng: random.Random, people: list, teams: list, team_of: dict, source_ids: list[int], log
+    rng: random.Random,
+    people: list[User],
+    teams: list[Team],
+    team_of: dict[int, int],
+    source_ids: list[int],
+    log: Log,
 ) -> None:
     from library.models import Follow
     from notes.models import Note
@@ -185,7 +201,7 @@ def build_empty(source_ids: list[int]) -> None:
     median = users.objects.create(email=MEASURED.median_email, display_name="Median")
     worst = users.objects.create(email=MEASURED.worst_email, display_name="Worst")
     others = [users.objects.create(email=f"bench{n}@example.com") for n in range(4)]
-    team_of = {}
+    team_of: dict[int, Team] = {}
     for slug, owner, mates in [
         (MEASURED.median_team, others[0], [median, others[1]]),
         (MEASURED.largest_team, worst, others[2:]),

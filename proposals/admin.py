@@ -1,16 +1,25 @@
 """Moderation in the admin: the queue, the checks, and the decisions (each through a service)."""
 
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict
+
+from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
+from django.contrib.admin.views.main import ChangeList
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import Prefetch
+from django.db.models import Prefetch, QuerySet
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
 from django.utils.translation import ngettext
 
+from accounts.models import User
+from accounts.requests import AuthenticatedHttpRequest
 from catalog.models import Topic
 from readinglist.admin import ReadOnlyAdminMixin
 from readinglist.forms import add_service_error
@@ -27,7 +36,19 @@ from .services import (
     request_changes,
 )
 
+if TYPE_CHECKING:
+    # django-stubs-ext is a development dependency: only the type checker imports it.
+    from django_stubs_ext import StrOrPromise
+
 ALL = "all"
+
+
+class FilterChoice(TypedDict):
+    """One link in a list filter, as the admin's filter template reads it."""
+
+    selected: bool
+    query_string: str
+    display: "StrOrPromise"
 
 
 class QueueStatusFilter(admin.SimpleListFilter):
@@ -36,10 +57,10 @@ class QueueStatusFilter(admin.SimpleListFilter):
     title = "status"
     parameter_name = "status"
 
-    def lookups(self, request, model_admin):
+    def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list[tuple[str, str]]:
         return [*Proposal.Status.choices, (ALL, "All")]
 
-    def choices(self, changelist):
+    def choices(self, changelist: ChangeList) -> Iterator[FilterChoice]:
         value = self.value() or Proposal.Status.PENDING
         for lookup, title in self.lookup_choices:
             yield {
@@ -48,7 +69,7 @@ class QueueStatusFilter(admin.SimpleListFilter):
                 "display": title,
             }
 
-    def queryset(self, request, queryset):
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Proposal]) -> QuerySet[Proposal]:
         value = self.value() or Proposal.Status.PENDING
         if value == ALL:
             return queryset
@@ -61,28 +82,36 @@ class DecisionInline(ReadOnlyAdminMixin, admin.TabularInline):
     model = Decision
     extra = 0
     can_delete = False
-    fields = ["created", "action", "maintainer", "reason", "spam"]
-    readonly_fields = fields
+    readonly_fields = ["created", "action", "maintainer", "reason", "spam"]
+    fields = list(readonly_fields)
     ordering = ["-created"]
+
+
+class DecisionService(Protocol):
+    """A decision on one proposal with the maintainer's reason (request changes, reject)."""
+
+    def __call__(self, *, proposal: Proposal, by: User, reason: str) -> Decision: ...
 
 
 # The admin shows some answers through a method that renders them for a maintainer.
 SHOWN_AS = {"url": "link", "topics": "topic_names"}
 
 
-def admin_fieldsets() -> list[tuple[str | None, dict]]:
+def admin_field_groups() -> list[tuple[str | None, list[str]]]:
     """The declared answers in their groups, with the moderation context around them."""
-    answers = [
-        (group, {"fields": [SHOWN_AS.get(name, name) for name in names]})
-        for group, names in groups()
+    answers: list[tuple[str | None, list[str]]] = [
+        (group, [SHOWN_AS.get(name, name) for name in names]) for group, names in groups()
     ]
     return [
-        (None, {"fields": ["status", "proposer_info", "submitted_at", "created"]}),
+        (None, ["status", "proposer_info", "submitted_at", "created"]),
         answers[0],
-        ("Checks", {"fields": ["duplicate_check", "similar_titles", "fetched"]}),
+        ("Checks", ["duplicate_check", "similar_titles", "fetched"]),
         *answers[1:],
-        ("Outcome", {"fields": ["resulting_source"]}),
+        ("Outcome", ["resulting_source"]),
     ]
+
+
+FIELD_GROUPS = admin_field_groups()
 
 
 @admin.register(Proposal)
@@ -96,10 +125,10 @@ class ProposalAdmin(admin.ModelAdmin):
     actions = ["reject_as_spam"]
     inlines = [DecisionInline]
     change_form_template = "admin/proposals/proposal/change_form.html"
-    fieldsets = admin_fieldsets()
-    readonly_fields = [name for _, options in fieldsets for name in options["fields"]]
+    fieldsets = [(group, {"fields": list(names)}) for group, names in FIELD_GROUPS]
+    readonly_fields = [name for _, names in FIELD_GROUPS for name in names]
 
-    def get_queryset(self, request):
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Proposal]:
         return (
             super()
             .get_queryset(request)
@@ -108,20 +137,20 @@ class ProposalAdmin(admin.ModelAdmin):
         )
 
     # Proposals arrive from readers and change only through decisions.
-    def has_add_permission(self, request):
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None):
+    def has_delete_permission(self, request: HttpRequest, obj: Proposal | None = None) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj: Proposal | None = None) -> bool:
         return False
 
-    def has_decide_permission(self, request):
+    def has_decide_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm(MODERATE_PERMISSION)
 
     @admin.display(description="proposer")
-    def proposer_info(self, obj):
+    def proposer_info(self, obj: Proposal) -> SafeString:
         others = Proposal.objects.by(obj.proposer_id).exclude(pk=obj.pk).count()
         return format_html(
             "{} &lt;{}&gt; · joined {} · {} other proposal{}",
@@ -133,17 +162,17 @@ class ProposalAdmin(admin.ModelAdmin):
         )
 
     @admin.display(description="URL")
-    def link(self, obj):
+    def link(self, obj: Proposal) -> SafeString:
         return format_html(
             '<a href="{}" rel="noopener noreferrer nofollow">{}</a>', obj.url, obj.url
         )
 
     @admin.display(description="topics")
-    def topic_names(self, obj):
+    def topic_names(self, obj: Proposal) -> str:
         return ", ".join(topic.name for topic in obj.topics.all()) or "—"
 
     @admin.display(description="duplicate check")
-    def duplicate_check(self, obj):
+    def duplicate_check(self, obj: Proposal) -> str:
         report = find_duplicates(url=obj.url, exclude_proposal=obj)
         if report.source:
             return format_html(
@@ -161,17 +190,17 @@ class ProposalAdmin(admin.ModelAdmin):
         return "No other source or open proposal has this URL."
 
     @admin.display(description="fetched from")
-    def fetched_from(self, obj):
+    def fetched_from(self, obj: Proposal) -> str:
         return (obj.fetched_metadata or {}).get("source") or "—"
 
     @admin.display(description="fetched metadata")
-    def fetched(self, obj):
+    def fetched(self, obj: Proposal) -> SafeString:
         return render_to_string(
             "admin/proposals/proposal/fetched_metadata.html", {"metadata": obj.fetched_metadata}
         )
 
     @admin.display(description="similar titles")
-    def similar_titles(self, obj):
+    def similar_titles(self, obj: Proposal) -> str:
         report = find_duplicates(url=obj.url, title=obj.title, exclude_proposal=obj)
         rows = [("related: implementation of", source) for source in report.implements] + [
             (match.reason, match.source) for match in report.similar
@@ -192,7 +221,7 @@ class ProposalAdmin(admin.ModelAdmin):
 
     # Decisions: an intermediate page per action, each calling one service.
 
-    def get_urls(self):
+    def get_urls(self) -> list[URLPattern]:
         view = self.admin_site.admin_view
         return [
             path("<int:pk>/accept/", view(self.accept_view), name="proposals_proposal_accept"),
@@ -205,16 +234,18 @@ class ProposalAdmin(admin.ModelAdmin):
             *super().get_urls(),
         ]
 
-    def render_change_form(self, request, context, *args, **kwargs):
+    def render_change_form(
+        self, request: HttpRequest, context: dict[str, Any], *args: Any, **kwargs: Any
+    ) -> HttpResponse:
         context["can_decide"] = self.has_decide_permission(request)
         return super().render_change_form(request, context, *args, **kwargs)
 
-    def _proposal_to_decide(self, request, pk):
+    def _proposal_to_decide(self, request: HttpRequest, pk: int) -> Proposal:
         if not self.has_decide_permission(request):
             raise PermissionDenied
         return get_object_or_404(self.get_queryset(request), pk=pk)
 
-    def _decided(self, request, proposal):
+    def _decided(self, request: HttpRequest, proposal: Proposal) -> HttpResponse:
         self.message_user(
             request,
             f"“{proposal.title}” was already decided ({proposal.get_status_display().lower()}).",
@@ -222,7 +253,15 @@ class ProposalAdmin(admin.ModelAdmin):
         )
         return redirect("admin:proposals_proposal_change", proposal.pk)
 
-    def _page(self, request, proposal, form, *, action, title):
+    def _page(
+        self,
+        request: HttpRequest,
+        proposal: Proposal,
+        form: forms.BaseForm,
+        *,
+        action: str,
+        title: str,
+    ) -> TemplateResponse:
         context = {
             **self.admin_site.each_context(request),
             "opts": self.opts,
@@ -236,7 +275,7 @@ class ProposalAdmin(admin.ModelAdmin):
         }
         return TemplateResponse(request, "admin/proposals/proposal/decide.html", context)
 
-    def accept_view(self, request, pk):
+    def accept_view(self, request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         proposal = self._proposal_to_decide(request, pk)
         if not proposal.is_open:
             return self._decided(request, proposal)
@@ -263,7 +302,15 @@ class ProposalAdmin(admin.ModelAdmin):
             return redirect("admin:proposals_proposal_changelist")
         return self._page(request, proposal, form, action="accept", title="Accept proposal")
 
-    def _refused(self, request, proposal, form, error, *, action):
+    def _refused(
+        self,
+        request: HttpRequest,
+        proposal: Proposal,
+        form: forms.BaseForm,
+        error: ValidationError,
+        *,
+        action: str,
+    ) -> HttpResponse:
         if getattr(error, "code", None) == "decided":
             proposal.refresh_from_db()
             return self._decided(request, proposal)
@@ -272,7 +319,16 @@ class ProposalAdmin(admin.ModelAdmin):
             request, proposal, form, action=action, title=f"{action.title()} proposal"
         )
 
-    def _reason_view(self, request, pk, *, service, action, title, done):
+    def _reason_view(
+        self,
+        request: AuthenticatedHttpRequest,
+        pk: int,
+        *,
+        service: DecisionService,
+        action: str,
+        title: str,
+        done: str,
+    ) -> HttpResponse:
         proposal = self._proposal_to_decide(request, pk)
         if not proposal.is_open:
             return self._decided(request, proposal)
@@ -286,7 +342,7 @@ class ProposalAdmin(admin.ModelAdmin):
             return redirect("admin:proposals_proposal_changelist")
         return self._page(request, proposal, form, action=action, title=title)
 
-    def request_changes_view(self, request, pk):
+    def request_changes_view(self, request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         return self._reason_view(
             request,
             pk,
@@ -296,7 +352,7 @@ class ProposalAdmin(admin.ModelAdmin):
             done="Changes requested",
         )
 
-    def reject_view(self, request, pk):
+    def reject_view(self, request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         return self._reason_view(
             request,
             pk,
@@ -307,7 +363,9 @@ class ProposalAdmin(admin.ModelAdmin):
         )
 
     @admin.action(description="Reject selected proposals as spam…", permissions=["decide"])
-    def reject_as_spam(self, request, queryset):
+    def reject_as_spam(
+        self, request: AuthenticatedHttpRequest, queryset: QuerySet[Proposal]
+    ) -> TemplateResponse | None:
         form = ReasonForm(request.POST if "apply" in request.POST else None)
         if "apply" in request.POST and form.is_valid():
             count = bulk_reject(

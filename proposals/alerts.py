@@ -1,15 +1,16 @@
 """The daily email that tells maintainers who opted in about new proposals."""
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.core.mail import send_mail
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from accounts.models import User
 from readinglist import site_address
 
 from .duplicates import find_duplicates
@@ -18,7 +19,7 @@ from .models import MaintainerAlert, Proposal
 FIRST_DIGEST_LOOKBACK = timedelta(days=1)
 
 
-def maintainers():
+def maintainers() -> QuerySet[User]:
     """Active staff who may decide proposals, directly or through a group."""
     permission = Permission.objects.filter(
         codename="add_decision", content_type__app_label="proposals"
@@ -35,7 +36,7 @@ def _site_url() -> str:
     return site_address.site_url()
 
 
-def send_daily_alerts(*, now=None) -> int:
+def send_daily_alerts(*, now: datetime | None = None) -> int:
     """Email each opted-in maintainer the proposals submitted since their last email.
 
     Returns how many emails went out. A maintainer already emailed today gets nothing more, so
@@ -65,7 +66,7 @@ def send_daily_alerts(*, now=None) -> int:
     return sent
 
 
-def _send(user, proposals):
+def _send(user: User, proposals: list[Proposal]) -> None:
     items = [(p, find_duplicates(url=p.url, title=p.title, exclude_proposal=p)) for p in proposals]
     context = {"items": items, "count": len(items), "site_url": _site_url(), "user": user}
     send_mail(

@@ -8,11 +8,12 @@ class ProposalsConfig(AppConfig):
     def ready(self) -> None:
         from readinglist import pagecache
 
-        proposal = self.get_model("Proposal")
+        from .models import Proposal
+
         # A proposal shows on its proposer's pages only: another reader's cached pages stay.
-        pagecache.register(proposal, scope="reader", owner="proposer")
+        pagecache.register(Proposal, scope="reader", owner="proposer")
         pagecache.exempt(
-            proposal.topics.through,
+            Proposal.topics.through,
             reason="a proposal's topics show on its own pages, which the page cache never keeps",
         )
         pagecache.exempt(

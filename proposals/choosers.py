@@ -1,5 +1,8 @@
 """Choosing a catalogued source by typing its title, and tiers as explained radio cards."""
 
+from collections.abc import Iterable
+from typing import Any
+
 from django import forms
 from django.db.models import Q
 
@@ -42,19 +45,19 @@ def resolve_title(typed: str) -> Source:
 class SourceByTitleField(forms.CharField):
     """A text box for a source's title; cleans to the Source it names, or None when empty."""
 
-    def __init__(self, *, datalist: str, **kwargs):
+    def __init__(self, *, datalist: str, **kwargs: Any) -> None:
         kwargs.setdefault("max_length", 300)
         super().__init__(**kwargs)
         self.widget.attrs |= {"list": datalist, "autocomplete": "off"}
 
-    def prepare_value(self, value):
+    def prepare_value(self, value: Any) -> Any:
         if isinstance(value, Source):
             return value.title
         if isinstance(value, int):
             return Source.objects.filter(pk=value).values_list("title", flat=True).first() or ""
         return value
 
-    def clean(self, value):
+    def clean(self, value: Any) -> Source | None:
         typed = super().clean(value)
         return resolve_title(typed) if typed else None
 
@@ -64,13 +67,22 @@ class TierRadioSelect(forms.RadioSelect):
 
     option_template_name = "proposals/widgets/tier_option.html"
 
-    def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
+    def create_option(
+        self,
+        name: str,
+        value: Any,
+        label: int | str,
+        selected: bool,
+        index: int,
+        subindex: int | None = None,
+        attrs: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
         option = super().create_option(name, value, label, selected, index, subindex, attrs)
         option["explanation"] = TIER_EXPLANATIONS.get(str(value), "")
         return option
 
 
-def proposable_tiers(slugs) -> forms.ModelChoiceField:
+def proposable_tiers(slugs: Iterable[str]) -> forms.ModelChoiceField:
     return forms.ModelChoiceField(
         queryset=Tier.objects.filter(slug__in=slugs).order_by("position"),
         to_field_name="slug",

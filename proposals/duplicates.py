@@ -144,7 +144,7 @@ def _main_title(text: str) -> str:
     return re.split(r"[:\u2013\u2014]| - ", text, maxsplit=1)[0].strip()
 
 
-def _significant_words(title):
+def _significant_words(title: str) -> list[str]:
     words = re.findall(r"[\w-]+", title.lower())
     return [w for w in words if len(w) >= 4 and w not in _STOP_WORDS][:8]
 
@@ -157,7 +157,7 @@ def _word_filter(field_names: list[str], title: str) -> Q:
     return match
 
 
-def _candidates(title: str):
+def _candidates(title: str) -> tuple[list[Source], list[ListEntry]]:
     """Sources (one query) and list labels (one query) that might name the same work."""
     sources = Source.objects.only(*_SOURCE_COLUMNS)
     labels = (

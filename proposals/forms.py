@@ -1,7 +1,10 @@
 """Forms for proposing sources and deciding proposals. The rules are stated in our own words."""
 
+from typing import Any
+
 from django import forms
 from django.core.validators import URLValidator
+from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils.text import slugify
 
@@ -11,7 +14,7 @@ from catalog.models.sources import MAX_YEAR, MIN_YEAR
 from catalog.urlcanon import InvalidURL, canonical_url
 
 from .choosers import SourceByTitleField, proposable_tiers
-from .duplicates import find_duplicates
+from .duplicates import DuplicateReport, find_duplicates
 from .fields import (
     ANSWERS,
     BY_NAME,
@@ -53,7 +56,7 @@ def clean_proposed_url(raw: str | None) -> str:
     return url
 
 
-def _source_choices():
+def _source_choices() -> QuerySet[Source]:
     return Source.objects.published().only("pk", "title").order_by("title")
 
 
@@ -72,7 +75,7 @@ def requirement(answer: Answer) -> str:
     return "required for some tiers"
 
 
-def _too_long(limit: int):
+def _too_long(limit: int) -> str:
     return f"This answer has %(show_value)s characters; at most {limit:,} fit. Please shorten it."
 
 
@@ -100,25 +103,29 @@ class ProposalForm(forms.ModelForm):
             if answer.rows
         } | {"year": forms.NumberInput(attrs={"inputmode": "numeric"})}
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for answer in ANSWERS:
             self._ask(self.fields[answer.name], answer)
         self._add_live_check()
-        self.fields["kind"].choices = [
+        kind = self.fields["kind"]
+        assert isinstance(kind, forms.ChoiceField)
+        kind.choices = [
             (value, label) for value, label in Source.Kind.choices if value != Source.Kind.WATCH
         ]
         # The tier radios are keyed by slug; a saved proposal's initial value is its tier's pk.
         if self.instance.tier_id and self.initial.get("tier") == self.instance.tier_id:
             self.initial["tier"] = self.instance.tier.slug
-        self.duplicates = None
+        self.duplicates: DuplicateReport | None = None
 
     @staticmethod
-    def _ask(field, answer):
+    def _ask(field: forms.Field, answer: Answer) -> None:
         field.label = answer.label
         field.help_text = answer.help_text
-        field.requirement = requirement(answer)
-        field.template_name = FIELD_TEMPLATE
+        # The field template reads the marker from the field; Django's Field has no such slot.
+        field.requirement = requirement(answer)  # type: ignore[attr-defined]
+        # Django sets Field.template_name in __init__; the stubs declare only the argument.
+        field.template_name = FIELD_TEMPLATE  # type: ignore[attr-defined]
         field.required = answer.always_required
         if answer.required_message:
             field.error_messages["required"] = answer.required_message
@@ -129,7 +136,7 @@ class ProposalForm(forms.ModelForm):
         if answer.required_for and not answer.always_required:
             field.widget.attrs["data-required-for"] = " ".join(sorted(answer.required_for))
 
-    def _add_live_check(self):
+    def _add_live_check(self) -> None:
         # The live duplicate check; without JavaScript the "Check" button does the same. Both
         # post, so what is typed stays out of URLs and access logs.
         live_check = {
@@ -147,7 +154,7 @@ class ProposalForm(forms.ModelForm):
             "data-hx-trigger": "input changed delay:600ms"
         }
 
-    def sections(self) -> list[dict]:
+    def sections(self) -> list[dict[str, Any]]:
         """The questions after the tier, URL, title and duplicate check, grouped as declared."""
         shown_apart = {"tier", "url", "title"}
         return [
@@ -171,7 +178,7 @@ class ProposalForm(forms.ModelForm):
             return bool(self.errors.get(name)) or bool(self.data.get(name))
         return bool(self.initial.get(name))
 
-    def clean_url(self):
+    def clean_url(self) -> str:
         url = clean_proposed_url(self.cleaned_data.get("url"))
         self.duplicates = find_duplicates(
             url=url,
@@ -188,8 +195,9 @@ class ProposalForm(forms.ModelForm):
             )
         return url
 
-    def clean(self):
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data
         self._require_for_tier(cleaned)
         filled = [name for name in CLAIM_FIELDS if (cleaned.get(name) or "").strip()]
         if filled and len(filled) < len(CLAIM_FIELDS):
@@ -201,7 +209,7 @@ class ProposalForm(forms.ModelForm):
             )
         return cleaned
 
-    def _require_for_tier(self, cleaned):
+    def _require_for_tier(self, cleaned: dict[str, Any]) -> None:
         """Answers only some tiers require are checked once the tier is known; answers the
         chosen tier does not ask for are dropped, so a hidden answer is never stored."""
         tier = cleaned.get("tier")
@@ -219,7 +227,7 @@ class ProposalForm(forms.ModelForm):
             if name not in self.errors and not BY_NAME[name].always_required:
                 self.add_error(name, message)
 
-    def answers(self):
+    def answers(self) -> tuple[QuerySet[Topic], dict[str, Any]]:
         """What the services take: every answer except the topics, which are passed apart."""
         data = dict(self.cleaned_data)
         topics = data.pop("topics")
@@ -274,12 +282,12 @@ class AcceptForm(forms.Form):
         required=False,
     )
 
-    def clean_url(self):
+    def clean_url(self) -> str:
         return clean_proposed_url(self.cleaned_data.get("url"))
 
     @classmethod
-    def initial_for(cls, proposal: Proposal) -> dict:
-        initial = {"after_source": proposal.after_source_id}
+    def initial_for(cls, proposal: Proposal) -> dict[str, Any]:
+        initial: dict[str, Any] = {"after_source": proposal.after_source_id}
         for source_field in COPIED_TO_SOURCE:
             if source_field == "topics":
                 initial[source_field] = [topic.pk for topic in proposal.topics.all()]
@@ -293,7 +301,7 @@ class AcceptForm(forms.Form):
             initial[name] = initial.get(name) or fetched.get(name)
         return initial
 
-    def overrides(self):
+    def overrides(self) -> dict[str, Any]:
         data = dict(self.cleaned_data)
         data.pop("reason")
         return data

@@ -1,5 +1,7 @@
 """Readers propose sources; maintainers decide. Every decision is kept."""
 
+from datetime import datetime
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -10,6 +12,7 @@ from django.db.models.lookups import LessThanOrEqual
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.models import User
 from catalog.models import Source, Tier, Topic
 from catalog.models.sources import MAX_YEAR, MIN_YEAR
 from catalog.urlcanon import canonical_url_or_error
@@ -36,26 +39,26 @@ def length_limits(prefix: str, limits: dict[str, int]) -> list[models.CheckConst
     ]
 
 
-class ProposalQuerySet(models.QuerySet):
-    def open(self):
+class ProposalQuerySet(models.QuerySet["Proposal"]):
+    def open(self) -> "ProposalQuerySet":
         return self.filter(status__in=Proposal.OPEN_STATUSES)
 
-    def pending(self):
+    def pending(self) -> "ProposalQuerySet":
         return self.filter(status=Proposal.Status.PENDING)
 
-    def by(self, user):
+    def by(self, user: User | int) -> "ProposalQuerySet":
         return self.filter(proposer=user)
 
-    def submitted_since(self, moment):
+    def submitted_since(self, moment: datetime) -> "ProposalQuerySet":
         return self.filter(created__gte=moment)
 
-    def queue(self):
+    def queue(self) -> "ProposalQuerySet":
         """The maintainers' queue: oldest submission first."""
         return self.order_by("submitted_at", "pk")
 
 
-class DecisionQuerySet(models.QuerySet):
-    def public_log(self):
+class DecisionQuerySet(models.QuerySet["Decision"]):
+    def public_log(self) -> "DecisionQuerySet":
         """Final decisions (accepted or rejected) contributors may learn from; spam stays out."""
         return (
             self.filter(action__in=[Decision.Action.ACCEPTED, Decision.Action.REJECTED], spam=False)
@@ -180,14 +183,14 @@ class Proposal(models.Model):
             models.Index(fields=["proposer", "status"], name="proposal_by_proposer"),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.title
 
-    def get_absolute_url(self):
+    def get_absolute_url(self) -> str:
         return reverse("proposals:proposal-detail", args=[self.pk])
 
-    def clean(self):
-        errors = {}
+    def clean(self) -> None:
+        errors: dict[str, str] = {}
         self.url, url_error = canonical_url_or_error(self.url)
         if url_error:
             errors["url"] = url_error
@@ -199,7 +202,7 @@ class Proposal(models.Model):
         if errors:
             raise ValidationError(errors)
 
-    def value_for_source(self, source_field: str):
+    def value_for_source(self, source_field: str) -> object:
         """What accepting this proposal copies into the new source's field."""
         if source_field == "summary":
             return self.mechanism or self.worth_reading
@@ -208,21 +211,25 @@ class Proposal(models.Model):
         return getattr(self, COPIED_TO_SOURCE[source_field])
 
     @property
-    def is_open(self):
+    def is_open(self) -> bool:
         return self.status in self.OPEN_STATUSES
 
     @property
-    def can_be_edited(self):
+    def can_be_edited(self) -> bool:
         return self.status == self.Status.CHANGES_REQUESTED
 
     @property
-    def has_claim(self):
+    def has_claim(self) -> bool:
         return bool(self.hardware_software)
 
-    def claim(self):
-        return [
-            (self._meta.get_field(name).verbose_name, getattr(self, name)) for name in CLAIM_FIELDS
-        ]
+    def claim(self) -> list[tuple[str, str]]:
+        parts = []
+        for name in CLAIM_FIELDS:
+            field = self._meta.get_field(name)
+            # The claim's parts are the proposal's own text fields, never a relation.
+            assert isinstance(field, models.Field)
+            parts.append((str(field.verbose_name), getattr(self, name)))
+        return parts
 
 
 class Decision(models.Model):
@@ -263,7 +270,7 @@ class Decision(models.Model):
         ]
         indexes = [models.Index(fields=["action", "-created"], name="decision_log")]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.get_action_display()}: {self.proposal}"
 
 
@@ -281,5 +288,5 @@ class MaintainerAlert(models.Model):
     class Meta:
         db_table = "proposals_maintainer_alert"
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"Proposal alerts for {self.user}"

@@ -1,23 +1,26 @@
 """Readers propose sources and follow their proposals; anyone reads the decision log."""
 
+from typing import Any
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db.models import Prefetch
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
+from accounts.requests import AuthenticatedHttpRequest
 from catalog.models import ReadingList
 from readinglist import ratelimits
 from readinglist.forms import add_service_error
 from readinglist.views import login_required_htmx
 
 from .choosers import published_titles
-from .duplicates import find_duplicates
+from .duplicates import DuplicateReport, find_duplicates
 from .forms import AlertForm, CheckForm, ProposalForm
 from .metadata import FillResult, cached_metadata, fill_from
 from .models import URL_MAX_LENGTH, Decision, MaintainerAlert, Proposal
@@ -36,7 +39,7 @@ FILLS_USED = (
 )
 
 
-def _rules():
+def _rules() -> str | None:
     return (
         ReadingList.objects.filter(slug=WAFER_LIST)
         .values_list("contribution_rules", flat=True)
@@ -44,7 +47,15 @@ def _rules():
     )
 
 
-def _form_page(request, form, *, proposal=None, check=None, fill=None, template=PROPOSE_TEMPLATE):
+def _form_page(
+    request: AuthenticatedHttpRequest,
+    form: ProposalForm,
+    *,
+    proposal: Proposal | None = None,
+    check: DuplicateReport | None = None,
+    fill: FillResult | None = None,
+    template: str = PROPOSE_TEMPLATE,
+) -> HttpResponse:
     context = {
         "form": form,
         "proposal": proposal,
@@ -57,7 +68,7 @@ def _form_page(request, form, *, proposal=None, check=None, fill=None, template=
     return render(request, template, context)
 
 
-def initial_from(params) -> dict:
+def initial_from(params: QueryDict) -> dict[str, Any]:
     """The answers given in a query string or a re-posted form, to show pre-filled."""
     return {
         name: params.getlist(name) if name == "topics" else params.get(name)
@@ -68,7 +79,7 @@ def initial_from(params) -> dict:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def propose(request: HttpRequest) -> HttpResponse:
+def propose(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The proposal form; a query string (the bookmarklet, an import) pre-fills it."""
     if request.method == "GET":
         initial = initial_from(request.GET)
@@ -97,7 +108,7 @@ def propose(request: HttpRequest) -> HttpResponse:
 @login_required_htmx
 @require_http_methods(["GET", "POST"])
 @vary_on_headers("HX-Request")
-def propose_check(request: HttpRequest) -> HttpResponse:
+def propose_check(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The live duplicate check. Without JavaScript the form's "Check for duplicates" button posts
     here (draft answers stay out of URLs and logs) and the whole form comes back, filled in with
     what was typed, and the check's findings. A GET with ?url=&title= answers the same way."""
@@ -106,7 +117,7 @@ def propose_check(request: HttpRequest) -> HttpResponse:
     check_form.is_valid()
     data = check_form.cleaned_data
     # Editing a proposal must not find the proposal itself as a duplicate.
-    own = Proposal.objects.by(request.user).filter(pk=data.get("proposal")).first()
+    own = Proposal.objects.by(request.user).filter(pk=data.get("proposal") or 0).first()
     url = data.get("url", "")
     check = find_duplicates(url=url, title=data.get("title", ""), exclude_proposal=own)
     if len(url) > URL_MAX_LENGTH:
@@ -122,7 +133,7 @@ def propose_check(request: HttpRequest) -> HttpResponse:
 
 @login_required_htmx
 @require_POST
-def propose_fill(request: HttpRequest) -> HttpResponse:
+def propose_fill(request: AuthenticatedHttpRequest) -> HttpResponse:
     """ "Fill from link": the form again, with what the identifier's metadata says filled into
     the answers still empty. HTMX swaps the form; without JavaScript the page is re-rendered."""
     initial = initial_from(request.POST)
@@ -152,7 +163,7 @@ def propose_fill(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_GET
-def my_proposals(request: HttpRequest) -> HttpResponse:
+def my_proposals(request: AuthenticatedHttpRequest) -> HttpResponse:
     proposals = (
         Proposal.objects.by(request.user)
         .select_related("tier", "resulting_source")
@@ -163,7 +174,7 @@ def my_proposals(request: HttpRequest) -> HttpResponse:
     return render(request, "proposals/mine.html", {"page": page})
 
 
-def _own_proposal(request, pk):
+def _own_proposal(request: AuthenticatedHttpRequest, pk: int) -> Proposal:
     # Another reader's proposal is indistinguishable from one that does not exist.
     return get_object_or_404(
         Proposal.objects.select_related("tier", "after_source", "replaces", "resulting_source"),
@@ -174,7 +185,7 @@ def _own_proposal(request, pk):
 
 @login_required
 @require_GET
-def proposal_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def proposal_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     proposal = _own_proposal(request, pk)
     decisions = proposal.decisions.order_by("-created")
     return render(
@@ -186,7 +197,7 @@ def proposal_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def proposal_edit(request: HttpRequest, pk: int) -> HttpResponse:
+def proposal_edit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     proposal = _own_proposal(request, pk)
     if not proposal.can_be_edited:
         messages.error(
@@ -231,7 +242,7 @@ def decision_log(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def alerts(request: HttpRequest) -> HttpResponse:
+def alerts(request: AuthenticatedHttpRequest) -> HttpResponse:
     """A maintainer opts in to (or out of) the daily email of new proposals."""
     if not request.user.has_perm(MODERATE_PERMISSION) or not request.user.is_staff:
         raise Http404

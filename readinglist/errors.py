@@ -3,14 +3,14 @@
 import sys
 
 from django.db import InterfaceError, OperationalError
-from django.http import HttpResponse, HttpResponseServerError
+from django.http import HttpRequest, HttpResponse, HttpResponseServerError
 from django.template.loader import render_to_string
 
 RETRY_AFTER_SECONDS = 5
 DATABASE_ERRORS = (OperationalError, InterfaceError)
 
 
-def database_unavailable(request):
+def database_unavailable(request: HttpRequest) -> HttpResponse:
     # Rendered without the request context: its processors (user, messages) would query the
     # very database that is down.
     response = HttpResponse(
@@ -21,7 +21,7 @@ def database_unavailable(request):
     return response
 
 
-def server_error(request):
+def server_error(request: HttpRequest) -> HttpResponse:
     """handler500: a database failure outside a view (a middleware, the session) is still a 503."""
     if isinstance(sys.exc_info()[1], DATABASE_ERRORS):
         return database_unavailable(request)

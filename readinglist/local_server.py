@@ -9,20 +9,22 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
+from typing import IO, Any
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 # Where `redis_url()` looks when REDIS_URL is not set: a Redis on this machine, its database 1.
 LOCAL_REDIS_URL = "redis://127.0.0.1:6379/1"
 
 
-def free_port():
+def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
 
 
-def production_env(**overrides):
+def production_env(**overrides: object) -> dict[str, str]:
     """The environment of a production process on loopback: DEBUG off, no HTTPS redirect."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "DJANGO_ALLOW"))}
     env.pop("DEBUG", None)
@@ -36,7 +38,7 @@ def production_env(**overrides):
     return env
 
 
-def redis_url(url=None, timeout=0.5):
+def redis_url(url: str | None = None, timeout: float = 0.5) -> str | None:
     """`url` (default: REDIS_URL, else a Redis on this machine) if a Redis answers there and
     the client library is installed; None otherwise."""
     url = url or os.environ.get("REDIS_URL") or LOCAL_REDIS_URL
@@ -53,7 +55,7 @@ def redis_url(url=None, timeout=0.5):
     return url
 
 
-def collect_static(env):
+def collect_static(env: dict[str, str]) -> None:
     """Production settings serve hashed files from a manifest, as the Docker build makes."""
     subprocess.run(
         [sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"],
@@ -63,7 +65,9 @@ def collect_static(env):
     )
 
 
-def wait_until_up(url, timeout=30.0, process=None):
+def wait_until_up(
+    url: str, timeout: float = 30.0, process: subprocess.Popen[bytes] | None = None
+) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process is not None and process.poll() is not None:
@@ -78,7 +82,9 @@ def wait_until_up(url, timeout=30.0, process=None):
 
 
 @contextlib.contextmanager
-def gunicorn(*, env, workers=2, log=None):
+def gunicorn(
+    *, env: dict[str, str], workers: int = 2, log: IO[Any] | None = None
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """Run gunicorn on a free loopback port; yields (base_url, process). Stops it on exit."""
     port = free_port()
     env = {**env, "BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": str(workers)}

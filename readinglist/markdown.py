@@ -9,6 +9,7 @@ app, so every app may use it.
 import nh3
 from django.utils.safestring import SafeString, mark_safe
 from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
 
 ALLOWED_TAGS = {
     "p",
@@ -47,14 +48,14 @@ DROP_WITH_CONTENT = {"script", "style"}
 HEADING_SHIFT = 2
 
 
-def _shift_headings(state):
+def _shift_headings(state: StateCore) -> None:
     for token in state.tokens:
         if token.type in ("heading_open", "heading_close"):
             level = min(int(token.tag[1]) + HEADING_SHIFT, 6)
             token.tag = f"h{level}"
 
 
-def _parser():
+def _parser() -> MarkdownIt:
     # html=False: raw HTML in a note is shown as text, never passed through.
     # linkify=False: only explicit links become links. Images are turned off, so
     # ![alt](url) shows as text followed by a link instead of loading anything.

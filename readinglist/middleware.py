@@ -1,6 +1,9 @@
 """Response headers and failure handling that every page shares."""
 
 import logging
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse
 
 from .errors import DATABASE_ERRORS, database_unavailable
 
@@ -27,10 +30,10 @@ PERMISSIONS_POLICY = ", ".join(
 
 
 class PermissionsPolicyMiddleware:
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
         response.setdefault("Permissions-Policy", PERMISSIONS_POLICY)
         return response
@@ -43,13 +46,13 @@ class DatabaseUnavailableMiddleware:
     the app recovers by itself once the database is back, with no worker restart.
     """
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponse:
         return self.get_response(request)
 
-    def process_exception(self, request, exception):
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not isinstance(exception, DATABASE_ERRORS):
             return None
         logger.warning("database unavailable: %s", exception.__class__.__name__, exc_info=True)

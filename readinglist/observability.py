@@ -11,12 +11,16 @@ import logging
 import re
 import time
 import uuid
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 from django.contrib.auth import SESSION_KEY, get_user_model
+from django.http import HttpRequest, HttpResponse
 from django.utils.functional import empty
 
-request_id_var = contextvars.ContextVar("request_id", default=None)
+request_id_var: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "request_id", default=None
+)
 
 # Ids we accept from upstream: short and made of characters that cannot forge log structure.
 _SANE_REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
@@ -28,8 +32,8 @@ _RECORD_ATTRS = set(vars(logging.makeLogRecord({}))) | {"message", "asctime", "t
 
 
 class JSONFormatter(logging.Formatter):
-    def format(self, record):
-        entry = {
+    def format(self, record: logging.LogRecord) -> str:
+        entry: dict[str, object] = {
             "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
             "level": record.levelname,
             "logger": record.name,
@@ -46,12 +50,12 @@ class JSONFormatter(logging.Formatter):
         return json.dumps(entry, default=str, ensure_ascii=False)
 
 
-def _request_id(request):
+def _request_id(request: HttpRequest) -> str:
     offered = request.headers.get("X-Request-ID", "")
     return offered if _SANE_REQUEST_ID.match(offered) else uuid.uuid4().hex
 
 
-def _user_id(request):
+def _user_id(request: HttpRequest) -> int | None:
     # Only what the request already loaded: logging must not query (the database may be down).
     user = getattr(request, "user", None)
     user = getattr(user, "_wrapped", user)
@@ -65,13 +69,19 @@ def _user_id(request):
     return None
 
 
+class LoggedRequest(HttpRequest):
+    """A request RequestLogMiddleware tagged: `request.id` names it in every log line."""
+
+    id: str
+
+
 class RequestLogMiddleware:
     """Tag the request with an id and log method, path, status, duration and user once."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: LoggedRequest) -> HttpResponse:
         request.id = _request_id(request)
         token = request_id_var.set(request.id)
         started = time.perf_counter()

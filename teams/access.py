@@ -1,6 +1,6 @@
 """Team lookups for views: whoever is not a member gets 404, so slugs and ids reveal nothing."""
 
-from django.http import Http404
+from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 
 from accounts.time_zones import readers_time_zone
@@ -10,7 +10,7 @@ from .models import Membership, Team
 __all__ = ["member_team", "readers_time_zone"]
 
 
-def member_team(request, slug: str, *, owner: bool = False) -> tuple[Team, Membership]:
+def member_team(request: HttpRequest, slug: str, *, owner: bool = False) -> tuple[Team, Membership]:
     team = get_object_or_404(Team, slug=slug)
     member = (
         Membership.objects.filter(team=team, user=request.user).first()

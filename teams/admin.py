@@ -1,7 +1,21 @@
+from typing import TYPE_CHECKING, TypedDict
+
 from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest
 
 from . import domains
 from .models import Invitation, JoinLink, Membership, Session, Team, TeamDomain
+
+if TYPE_CHECKING:
+    # django-stubs-ext is a development dependency: only the type checker imports it.
+    from django_stubs_ext import WithAnnotations
+
+
+class MemberCount(TypedDict):
+    """What TeamAdmin.get_queryset adds to each team."""
+
+    members_total: int
 
 
 class MembershipInline(admin.TabularInline):
@@ -19,13 +33,13 @@ class TeamAdmin(admin.ModelAdmin):
     fields = ["name", "slug", "description"]
     inlines = [MembershipInline]
 
-    def get_queryset(self, request):
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Team]:
         from django.db.models import Count
 
         return super().get_queryset(request).annotate(members_total=Count("memberships"))
 
     @admin.display(description="Members", ordering="members_total")
-    def member_count(self, team):
+    def member_count(self, team: "WithAnnotations[Team, MemberCount]") -> int:
         return team.members_total
 
 
@@ -45,7 +59,7 @@ class InvitationAdmin(admin.ModelAdmin):
     ]
     fields = [*readonly_fields, "expires"]
 
-    def has_add_permission(self, request):
+    def has_add_permission(self, request: HttpRequest) -> bool:
         # An invitation's link exists only in the email the owner's request sent.
         return False
 
@@ -58,7 +72,7 @@ class JoinLinkAdmin(admin.ModelAdmin):
     readonly_fields = ["team", "created_by", "created", "uses"]
     fields = [*readonly_fields, "expires", "max_uses", "revoked"]
 
-    def has_add_permission(self, request):
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
 
@@ -84,10 +98,10 @@ class TeamDomainAdmin(admin.ModelAdmin):
     fields = [*readonly_fields, "revoked_at"]
     actions = ["revoke_domains"]
 
-    def has_add_permission(self, request):
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
     @admin.action(description="Revoke the selected domains (their readers stop joining)")
-    def revoke_domains(self, request, queryset):
+    def revoke_domains(self, request: HttpRequest, queryset: QuerySet[TeamDomain]) -> None:
         count = domains.revoke(queryset)
         self.message_user(request, f"{count} domain(s) revoked.")

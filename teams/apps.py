@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.db.models import Model
 
 
 class TeamsConfig(AppConfig):
@@ -9,6 +10,7 @@ class TeamsConfig(AppConfig):
         from accounts.signup import register_admission_claim, register_signup_gate
         from readinglist import pagecache
 
+        from .models import Session
         from .signals import claim_invitation_at_signup, connect_signals, pending_invitation
 
         connect_signals()
@@ -21,10 +23,10 @@ class TeamsConfig(AppConfig):
         pagecache.register(self.get_model("Team"), scope="team", teams=lambda team: [team.pk])
         for name in ("Session", "Invitation", "JoinLink", "FollowedList", "TeamDomain"):
             pagecache.register(self.get_model(name), scope="team", teams=_own_team)
-        pagecache.register(self.get_model("Session").sources.through, scope="team", teams=_own_team)
+        pagecache.register(Session.sources.through, scope="team", teams=_own_team)
 
 
-def _own_team(row) -> list[int | None]:
+def _own_team(row: Model) -> list[int | None]:
     # For the sessions' reading (an m2m), `row` is the session, or a source when changed from
     # the source's side: then no team is named and every reader's pages are dropped instead.
     return [getattr(row, "team_id", None)]

@@ -5,7 +5,7 @@ from django.utils import timezone
 from icalendar import Calendar, Event
 
 from .emails import site_url
-from .models import Team
+from .models import Session, Team
 
 
 def team_calendar(team: Team) -> bytes:
@@ -31,7 +31,7 @@ def team_calendar(team: Team) -> bytes:
     return calendar.to_ical()
 
 
-def _description(session, session_url: str) -> str:
+def _description(session: Session, session_url: str) -> str:
     """What a calendar app shows under the event: what to read, who leads, where to join."""
     parts = []
     sources = list(session.sources.all())

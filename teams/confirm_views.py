@@ -6,6 +6,7 @@ without JavaScript, and whoever may not act gets 404 on both, so an id reveals n
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
@@ -13,6 +14,9 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
+
+from accounts.models import User
+from accounts.requests import AuthenticatedHttpRequest
 
 from . import domains, services
 from .access import member_team
@@ -49,12 +53,12 @@ def _settings_url(team: Team, anchor: str) -> str:
     return f"{team.get_absolute_url()}#{anchor}"
 
 
-def _member(team: Team, user_id: int):
+def _member(team: Team, user_id: int) -> User:
     return get_object_or_404(get_user_model(), pk=user_id, memberships__team=team)
 
 
 @confirmed_action
-def remove_member(request, slug, user_id):
+def remove_member(request: AuthenticatedHttpRequest, slug: str, user_id: int) -> HttpResponse:
     team, _ = member_team(request, slug, owner=True)
     reader = _member(team, user_id)
     if request.method == "GET":
@@ -82,7 +86,7 @@ def remove_member(request, slug, user_id):
 
 
 @confirmed_action
-def promote_member(request, slug, user_id):
+def promote_member(request: AuthenticatedHttpRequest, slug: str, user_id: int) -> HttpResponse:
     team, _ = member_team(request, slug, owner=True)
     reader = _member(team, user_id)
     if request.method == "GET":
@@ -104,7 +108,13 @@ def promote_member(request, slug, user_id):
     )
 
 
-def _act_on_member(request, team, reader, action, done: str):
+class MemberAction(Protocol):
+    def __call__(self, *, team: Team, by: User, user: User) -> object: ...
+
+
+def _act_on_member(
+    request: AuthenticatedHttpRequest, team: Team, reader: User, action: MemberAction, done: str
+) -> HttpResponse:
     """Apply a confirmed owner action to a member, then go back to the members page."""
     try:
         action(team=team, by=request.user, user=reader)
@@ -116,7 +126,7 @@ def _act_on_member(request, team, reader, action, done: str):
 
 
 @confirmed_action
-def leave(request, slug):
+def leave(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     team, member = member_team(request, slug)
     if request.method == "GET":
         refusal = ""
@@ -149,7 +159,7 @@ def leave(request, slug):
 
 
 @confirmed_action
-def rotate_calendar(request, slug):
+def rotate_calendar(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     team, _ = member_team(request, slug, owner=True)
     if request.method == "GET":
         return _ask(
@@ -175,7 +185,7 @@ def rotate_calendar(request, slug):
 
 
 @confirmed_action
-def revoke_join_link(request, slug, pk):
+def revoke_join_link(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
     team, _ = member_team(request, slug, owner=True)
     link = get_object_or_404(JoinLink, team=team, pk=pk, revoked=False)
     if request.method == "GET":
@@ -197,7 +207,7 @@ def revoke_join_link(request, slug, pk):
 
 
 @confirmed_action
-def remove_domain(request, slug, pk):
+def remove_domain(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
     team, _ = member_team(request, slug, owner=True)
     row = get_object_or_404(TeamDomain, team=team, pk=pk, revoked_at__isnull=True)
     if request.method == "GET":
@@ -223,7 +233,7 @@ def remove_domain(request, slug, pk):
 
 
 @confirmed_action
-def delete_team(request, slug):
+def delete_team(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     team, _ = member_team(request, slug, owner=True)
     if request.method == "GET":
         return _ask(

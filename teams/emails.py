@@ -1,11 +1,14 @@
 """Emails the teams app sends, with absolute links to the configured site (SITE_DOMAIN)."""
 
+from typing import Any
+
 from django.conf import settings
 from django.core import signing
 from django.core.mail import send_mail
 from django.template.loader import render_to_string
 from django.urls import reverse
 
+from accounts.models import User
 from accounts.validators import one_line
 from readinglist import site_address
 
@@ -17,7 +20,7 @@ def site_url(path: str = "") -> str:
     return site_address.site_url(path)
 
 
-def _send(template: str, context: dict, recipients: list[str]) -> None:
+def _send(template: str, context: dict[str, Any], recipients: list[str]) -> None:
     context = {**context, "site_name": settings.SITE_NAME}
     # Names in the subject come from stored rows; a line break left in one (written before
     # names were checked, or around the forms) must not make the mail package refuse the mail.
@@ -33,7 +36,7 @@ def send_invitation(invitation: Invitation, token: str) -> None:
 REMINDERS_OFF_SALT = "teams.reminders-off"
 
 
-def reminders_off_url(recipient) -> str:
+def reminders_off_url(recipient: User) -> str:
     """A link that turns this reader's reminders off in one click, without signing in."""
     token = signing.dumps(recipient.pk, salt=REMINDERS_OFF_SALT)
     return site_url(reverse("teams:reminders-off", args=[token]))
@@ -46,7 +49,7 @@ def reader_of_reminders_off_token(token: str) -> int | None:
         return None
 
 
-def send_reminder(session: Session, recipient) -> None:
+def send_reminder(session: Session, recipient: User) -> None:
     # The reader's status per source comes from the library's {% reading_of %} tag in the
     # template: teams does not read the library itself.
     context = {
@@ -63,7 +66,7 @@ def calendar_url(team: Team) -> str:
     return site_url(reverse("teams:calendar", args=[team.slug, team.calendar_token]))
 
 
-def send_calendar_address(team: Team, recipient, reason: str) -> None:
+def send_calendar_address(team: Team, recipient: User, reason: str) -> None:
     """Tell a member the calendar's new address; `reason` is "membership" when it changed
     because someone left or was removed, "owner" when an owner asked for it."""
     context = {
@@ -76,7 +79,7 @@ def send_calendar_address(team: Team, recipient, reason: str) -> None:
     _send("calendar_address", context, [recipient.email])
 
 
-def send_domain_joined(team: Team, recipient, email: str) -> None:
+def send_domain_joined(team: Team, recipient: User, email: str) -> None:
     """Tell a reader they joined a team through their address's domain, and how to leave."""
     context = {
         "team": team,
@@ -88,7 +91,7 @@ def send_domain_joined(team: Team, recipient, email: str) -> None:
     _send("domain_joined", context, [recipient.email])
 
 
-def send_team_deleted(team_name: str, deleted_by: str, recipient) -> None:
+def send_team_deleted(team_name: str, deleted_by: str, recipient: User) -> None:
     context = {
         "team_name": team_name,
         "deleted_by": deleted_by,

@@ -1,9 +1,11 @@
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import Any
 
 from django import forms
 from django.utils import timezone
 
+from accounts.models import User
 from accounts.validators import validate_single_line
 from catalog.models import Source
 
@@ -20,7 +22,7 @@ class TeamCreateForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3}),
     )
 
-    def clean_name(self):
+    def clean_name(self) -> str:
         name = self.cleaned_data["name"].strip()
         if not any(character.isalnum() for character in name):
             raise forms.ValidationError("A team name needs at least one letter or digit.")
@@ -48,7 +50,7 @@ class DomainForm(forms.Form):
         ),
     )
 
-    def clean_domain(self):
+    def clean_domain(self) -> str:
         domain = normalise_domain(self.cleaned_data["domain"])
         try:
             ascii_domain = domain.encode("idna").decode("ascii")
@@ -84,12 +86,19 @@ class JoinLinkForm(forms.Form):
         help_text="Leave empty for no limit.",
     )
 
-    def expires(self):
+    def expires(self) -> datetime | None:
         days = self.cleaned_data.get("expires_in_days")
         return timezone.now() + timedelta(days=days) if days else None
 
 
 DEFAULT_DURATION = 60
+
+
+class FacilitatorField(forms.ModelChoiceField):
+    """Members by the name they show on the site, not by their address."""
+
+    def label_from_instance(self, obj: User) -> str:
+        return obj.public_name
 
 
 class SessionForm(forms.ModelForm):
@@ -117,12 +126,14 @@ class SessionForm(forms.ModelForm):
             "agenda",
         ]
         widgets = {"agenda": forms.Textarea(attrs={"rows": 6})}
+        field_classes = {"facilitator": FacilitatorField}
 
-    def __init__(self, *args, team: Team, planner=None, **kwargs):
+    def __init__(self, *args: Any, team: Team, planner: User | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["facilitator"].queryset = team.members.order_by("email")
-        self.fields["facilitator"].label_from_instance = lambda user: user.public_name
-        self.fields["facilitator"].empty_label = "Nobody yet"
+        facilitator = self.fields["facilitator"]
+        assert isinstance(facilitator, FacilitatorField)
+        facilitator.queryset = team.members.order_by("email")
+        facilitator.empty_label = "Nobody yet"
         self.fields["duration_minutes"].required = False
         if self.instance.pk and not self.is_bound:
             self.initial["source_slugs"] = "\n".join(
@@ -144,7 +155,7 @@ class SessionForm(forms.ModelForm):
             )
         return list(self.instance.sources.all()) if self.instance.pk else []
 
-    def save(self, commit=True):
+    def save(self, commit: bool = True) -> Session:
         session = super().save(commit=commit)
         if commit:
             session.sources.set(self.cleaned_data["source_slugs"])

@@ -2,7 +2,8 @@
 
 import hashlib
 import secrets
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -10,6 +11,7 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.safestring import SafeString
 
 from accounts.validators import single_line_condition, validate_single_line
 from readinglist.markdown import as_markup, render_markdown
@@ -49,10 +51,10 @@ class Team(models.Model):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.name
 
-    def get_absolute_url(self):
+    def get_absolute_url(self) -> str:
         return reverse("teams:detail", args=[self.slug])
 
 
@@ -87,7 +89,7 @@ class TeamDomain(models.Model):
             models.UniqueConstraint(fields=["team", "domain"], name="teamdomain_unique_team_domain")
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.domain} for {self.team}"
 
     @property
@@ -120,7 +122,7 @@ class Membership(models.Model):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.user} in {self.team} ({self.get_role_display()})"
 
     @property
@@ -157,7 +159,7 @@ class Invitation(models.Model):
         ordering = ["-created", "-pk"]
         indexes = [models.Index(fields=["team", "created"], name="invitation_team_created")]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.email} to {self.team}"
 
     @property
@@ -188,10 +190,10 @@ class JoinLink(models.Model):
     class Meta:
         ordering = ["-created", "-pk"]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"Join link for {self.team}"
 
-    def get_absolute_url(self):
+    def get_absolute_url(self) -> str:
         return reverse("teams:join", args=[self.token])
 
     @property
@@ -249,25 +251,25 @@ class Session(models.Model):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.title
 
-    def save(self, *args, **kwargs):
+    def save(self, *args: Any, **kwargs: Any) -> None:
         self.agenda_html = render_markdown(self.agenda)
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and "agenda" in update_fields:
             kwargs["update_fields"] = {*update_fields, "agenda_html"}
         super().save(*args, **kwargs)
 
-    def get_absolute_url(self):
+    def get_absolute_url(self) -> str:
         return reverse("teams:session-detail", args=[self.team.slug, self.pk])
 
     @property
-    def agenda_markup(self):
+    def agenda_markup(self) -> SafeString:
         return as_markup(self.agenda_html)
 
     @property
-    def ends_at(self):
+    def ends_at(self) -> datetime:
         return self.starts_at + timedelta(minutes=self.duration_minutes)
 
 
@@ -292,5 +294,5 @@ class FollowedList(models.Model):
             )
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.team} follows {self.reading_list}"

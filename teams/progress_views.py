@@ -1,11 +1,15 @@
 """Owners choose the reading lists the team reads along (shown as progress on the team page)."""
 
+from typing import Any
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_POST
 
+from accounts.requests import AuthenticatedHttpRequest
 from catalog.models import ReadingList
 
 from .access import member_team
@@ -19,11 +23,13 @@ class FollowListForm(forms.Form):
         empty_label="Choose a reading list",
     )
 
-    def __init__(self, *args, team: Team, **kwargs):
+    def __init__(self, *args: Any, team: Team, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["reading_list"].queryset = ReadingList.objects.exclude(
-            team_follows__team=team
-        ).order_by("position", "title")
+        field = self.fields["reading_list"]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = ReadingList.objects.exclude(team_follows__team=team).order_by(
+            "position", "title"
+        )
 
 
 def _progress_url(team: Team) -> str:
@@ -32,7 +38,7 @@ def _progress_url(team: Team) -> str:
 
 @login_required
 @require_POST
-def follow_list(request, slug):
+def follow_list(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     team, _ = member_team(request, slug, owner=True)
     form = FollowListForm(request.POST, team=team)
     if not form.is_valid():
@@ -49,7 +55,7 @@ def follow_list(request, slug):
 
 @login_required
 @require_POST
-def unfollow_list(request, slug, pk):
+def unfollow_list(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
     team, _ = member_team(request, slug, owner=True)
     followed = get_object_or_404(
         FollowedList.objects.select_related("reading_list"), team=team, pk=pk

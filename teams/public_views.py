@@ -9,6 +9,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.models import User
+from accounts.requests import AuthenticatedHttpRequest
+from readinglist.requests import HtmxHttpRequest
 
 from . import joining, services
 from .calendar import team_calendar
@@ -18,7 +20,7 @@ from .signals import INVITATION_SESSION_KEY
 
 
 @require_http_methods(["GET", "POST"])
-def invitation(request, token):
+def invitation(request: HtmxHttpRequest, token: str) -> HttpResponse:
     found = services.find_invitation(token)
     if found is None:
         raise Http404("No invitation here.")
@@ -58,7 +60,7 @@ def invitation(request, token):
 
 
 @require_http_methods(["GET", "POST"])
-def join(request, token):
+def join(request: HtmxHttpRequest, token: str) -> HttpResponse:
     link = get_object_or_404(JoinLink.objects.select_related("team"), token=token)
     if not request.user.is_authenticated:
         return _join_as_newcomer(request, link, token)
@@ -83,7 +85,7 @@ def join(request, token):
     )
 
 
-def _newcomer_context(request: HttpRequest, *, email: str = "") -> dict:
+def _newcomer_context(request: HttpRequest, *, email: str = "") -> dict[str, SignupForm | None]:
     """A sign-up form on the page that names the team, when this site lets the visitor sign up."""
     if not get_adapter(request).is_open_for_signup(request):
         return {"signup_form": None}
@@ -105,7 +107,7 @@ def _join_as_newcomer(request: HttpRequest, link: JoinLink, token: str) -> HttpR
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def verify_to_join(request):
+def verify_to_join(request: AuthenticatedHttpRequest) -> HttpResponse:
     """After sign-up, while the join waits for the reader's address to be verified."""
     team = joining.pending_team(request)
     if team is None or services.membership(team, request.user):
@@ -121,7 +123,7 @@ def verify_to_join(request):
 
 
 @require_GET
-def calendar_feed(request, slug, token):
+def calendar_feed(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     team = get_object_or_404(Team, slug=slug, calendar_token=token)
     response = HttpResponse(team_calendar(team), content_type="text/calendar; charset=utf-8")
     response["Content-Disposition"] = f'inline; filename="{team.slug}.ics"'
@@ -130,7 +132,7 @@ def calendar_feed(request, slug, token):
 
 
 @require_http_methods(["GET", "POST"])
-def reminders_off(request, token):
+def reminders_off(request: HttpRequest, token: str) -> HttpResponse:
     """The one-click way out of reminders from the mail itself: it needs no sign-in, and the
     signed token names the reader. GET asks (mail scanners follow links); POST acts."""
     reader = User.objects.filter(pk=reader_of_reminders_off_token(token) or 0).first()

@@ -1,6 +1,7 @@
 """Finding the sources a session reads: by title, alias, slug or the source page's address, as
 a planner types them without JavaScript, and by the catalog's own search as they type with it."""
 
+from typing import Any
 from urllib.parse import urlsplit
 
 from django import forms
@@ -85,6 +86,6 @@ class SourcesField(forms.CharField):
 
     widget = forms.Textarea(attrs={"rows": 3})
 
-    def clean(self, value):
+    def clean(self, value: Any) -> list[Source]:
         text = super().clean(value)
         return resolve(text or "")

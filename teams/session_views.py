@@ -2,9 +2,11 @@
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
+
+from accounts.requests import AuthenticatedHttpRequest
 
 from . import services
 from .access import member_team, readers_time_zone
@@ -16,7 +18,7 @@ from .sessions import may_edit, save_session
 
 @login_required
 @require_GET
-def session_detail(request, slug, pk):
+def session_detail(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
     """A session: when, what to read (with the member's own status), and its discussion."""
     team, _ = member_team(request, slug)
     session = get_object_or_404(
@@ -32,7 +34,9 @@ def session_detail(request, slug, pk):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def session_form(request, slug, pk=None):
+def session_form(
+    request: AuthenticatedHttpRequest, slug: str, pk: int | None = None
+) -> HttpResponse:
     team, _ = member_team(request, slug)
     session = get_object_or_404(Session, team=team, pk=pk) if pk else None
     if not may_edit(session, team, request.user):
@@ -58,7 +62,7 @@ def session_form(request, slug, pk=None):
 
 @login_required
 @require_GET
-def source_suggestions(request, slug):
+def source_suggestions(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """Sources matching what the planner typed, by the same search as /sources/ (for htmx)."""
     # Only the public catalog is searched, so any member may ask.
     team, _ = member_team(request, slug)

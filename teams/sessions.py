@@ -2,20 +2,24 @@
 
 import logging
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
+from accounts.models import User
+
 from .emails import send_reminder
+from .forms import SessionForm
 from .models import Membership, Session, Team
 from .services import TeamError
 
 logger = logging.getLogger(__name__)
 
 
-def may_edit(session: Session | None, team: Team, user) -> bool:
+def may_edit(session: Session | None, team: Team, user: User) -> bool:
     """Owners plan sessions; a session's facilitator may also edit that session."""
     if Membership.objects.filter(team=team, user=user, role=Membership.Role.OWNER).exists():
         return True
@@ -23,7 +27,7 @@ def may_edit(session: Session | None, team: Team, user) -> bool:
 
 
 @transaction.atomic
-def save_session(*, form, team: Team, by) -> Session:
+def save_session(*, form: SessionForm, team: Team, by: User) -> Session:
     """Save a validated session form for the team, checking who may plan it."""
     session = form.instance if form.instance.pk else None
     if not may_edit(session, team, by):
@@ -44,7 +48,7 @@ def next_session(team: Team) -> Session | None:
     )
 
 
-def next_sessions_of(user, since=None) -> list[Session]:
+def next_sessions_of(user: User, since: datetime | None = None) -> list[Session]:
     """The next session of each of the reader's teams, by start: two queries."""
     since = since or timezone.now()
     upcoming = (
@@ -59,7 +63,7 @@ def next_sessions_of(user, since=None) -> list[Session]:
     return sorted(firsts.values(), key=lambda session: (session.starts_at, session.pk))
 
 
-def due_for_reminder(now=None):
+def due_for_reminder(now: datetime | None = None) -> QuerySet[Session]:
     now = now or timezone.now()
     horizon = now + timedelta(days=settings.TEAMS_REMINDER_DAYS)
     return Session.objects.filter(
@@ -89,7 +93,7 @@ def _remind_members(session: Session, report: ReminderReport) -> None:
             report.sent += 1
 
 
-def send_due_reminders(now=None) -> ReminderReport:
+def send_due_reminders(now: datetime | None = None) -> ReminderReport:
     """Email every member about each session starting soon, once per session; a mail that fails
     is reported and not retried, so the others are never sent twice."""
     report = ReminderReport()

@@ -1,14 +1,17 @@
 """Teams react to allauth: domain auto-join, and an invitation accepted by signing up."""
 
 import logging
+from typing import Any
 
 from allauth.account.models import EmailAddress
 from allauth.account.signals import email_confirmed, user_signed_up
+from allauth.socialaccount.models import SocialLogin
 from allauth.socialaccount.signals import social_account_added
 from django.contrib import messages
 from django.http import HttpRequest
 from django.urls import reverse
 
+from accounts.models import User
 from accounts.signals import unverified_account_reclaimed
 from accounts.signup import AFTER_SIGNUP_SESSION_KEY, AFTER_VERIFICATION_SESSION_KEY
 
@@ -20,7 +23,7 @@ INVITATION_SESSION_KEY = "teams_invitation"
 logger = logging.getLogger(__name__)
 
 
-def _join_by_domain(request: HttpRequest | None, user, email: str) -> None:
+def _join_by_domain(request: HttpRequest | None, user: User, email: str) -> None:
     """Join the teams that proved the address's domain, and tell the reader which: joining
     silently would let a team see their reading without them knowing."""
     for team in domains.join_teams_by_domain(user=user, email=email):
@@ -37,27 +40,33 @@ def _join_by_domain(request: HttpRequest | None, user, email: str) -> None:
             logger.exception("domain-join mail for team %s to user %s not sent", team.pk, user.pk)
 
 
-def _join_verified_domains(request: HttpRequest | None, user) -> None:
+def _join_verified_domains(request: HttpRequest | None, user: User) -> None:
     for address in EmailAddress.objects.filter(user=user, verified=True):
         _join_by_domain(request, user, address.email)
 
 
-def on_email_confirmed(sender, request, email_address, **kwargs):
+def on_email_confirmed(
+    sender: object, request: HttpRequest | None, email_address: EmailAddress, **kwargs: Any
+) -> None:
     _join_by_domain(request, email_address.user, email_address.email)
     joining.complete_pending_join(request, email_address.user)
 
 
-def on_user_signed_up(sender, request, user, **kwargs):
+def on_user_signed_up(
+    sender: object, request: HttpRequest | None, user: User, **kwargs: Any
+) -> None:
     _accept_pending_invitation(request, user)
     joining.join_after_signup(request, user)
     _join_verified_domains(request, user)
 
 
-def on_social_account_added(sender, request, sociallogin, **kwargs):
+def on_social_account_added(
+    sender: object, request: HttpRequest | None, sociallogin: SocialLogin, **kwargs: Any
+) -> None:
     _join_verified_domains(request, sociallogin.user)
 
 
-def claim_invitation_at_signup(request: HttpRequest | None, user) -> bool:
+def claim_invitation_at_signup(request: HttpRequest | None, user: User) -> bool:
     """The sign-up claim accounts runs with the new account (invitation-only sign-up)."""
     invitation = pending_invitation(request)
     if invitation is None:
@@ -69,11 +78,13 @@ def claim_invitation_at_signup(request: HttpRequest | None, user) -> bool:
     return True
 
 
-def _accept_pending_invitation(request, user) -> None:
+def _accept_pending_invitation(request: HttpRequest | None, user: User) -> None:
     """A reader who signed up from an invitation joins its team: at once when the invitation
     went to their address (which it thereby verifies) or their address is verified, else
     once they verify it."""
-    token = request.session.pop(INVITATION_SESSION_KEY, None) if request else None
+    if request is None:
+        return
+    token = request.session.pop(INVITATION_SESSION_KEY, None)
     invitation = services.find_invitation(token) if token else None
     if invitation is None:
         return
@@ -101,7 +112,7 @@ def pending_invitation(request: HttpRequest | None) -> Invitation | None:
     return invitation
 
 
-def on_unverified_account_reclaimed(sender, user, **kwargs):
+def on_unverified_account_reclaimed(sender: object, user: User, **kwargs: Any) -> None:
     services.drop_memberships(user=user)
 
 

@@ -1,20 +1,25 @@
 """Team pages: your teams, one team's members and, for owners, its settings."""
 
 import logging
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from accounts.models import User
+from accounts.requests import AuthenticatedHttpRequest
 
 from . import domains, services
 from .access import member_team, readers_time_zone
 from .emails import calendar_url, send_invitation, site_url
 from .forms import DomainForm, InviteForm, JoinLinkForm, TeamCreateForm, TeamSettingsForm
 from .members import member_summary, members_page
-from .models import Membership
+from .models import Invitation, Membership, Team
 from .progress_views import FollowListForm
 from .sessions import may_edit, next_session
 
@@ -27,7 +32,7 @@ class InvitationNotSent(Exception):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def team_list(request):
+def team_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     may_create = services.may_create_teams(request.user)
     form = TeamCreateForm(request.POST or None) if may_create else None
     if request.method == "POST" and form is not None and form.is_valid():
@@ -46,7 +51,9 @@ def team_list(request):
     )
 
 
-def _detail_context(request, team, member, **forms) -> dict:
+def _detail_context(
+    request: AuthenticatedHttpRequest, team: Team, member: Membership, **forms: object
+) -> dict[str, Any]:
     sessions = team.sessions.select_related("facilitator").prefetch_related("sources")
     now = timezone.now()
     context = {
@@ -77,7 +84,13 @@ def _detail_context(request, team, member, **forms) -> dict:
     return context
 
 
-def _render_detail(request, team, member, status=200, **forms):
+def _render_detail(
+    request: AuthenticatedHttpRequest,
+    team: Team,
+    member: Membership,
+    status: int = 200,
+    **forms: object,
+) -> HttpResponse:
     template = "teams/team_detail.html"
     with readers_time_zone(request.user):
         return render(
@@ -88,7 +101,9 @@ def _render_detail(request, team, member, status=200, **forms):
         )
 
 
-def _invite_panel(request, team, member, status: int, **extra):
+def _invite_panel(
+    request: AuthenticatedHttpRequest, team: Team, member: Membership, status: int, **extra: object
+) -> HttpResponse:
     """The invite panel alone, for htmx: the invitation confirms where it was sent from."""
     context = _detail_context(request, team, member, **extra) | extra
     with readers_time_zone(request.user):
@@ -96,14 +111,14 @@ def _invite_panel(request, team, member, status: int, **extra):
 
 
 @login_required
-def team_detail(request, slug):
+def team_detail(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     team, member = member_team(request, slug)
     return _render_detail(request, team, member)
 
 
 @login_required
 @require_GET
-def team_members(request, slug):
+def team_members(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """Every member of the team, a page at a time, with the owner's actions on each."""
     team, member = member_team(request, slug)
     page = members_page(team, request.GET.get("page"))
@@ -113,7 +128,7 @@ def team_members(request, slug):
 
 @login_required
 @require_POST
-def invite(request, slug):
+def invite(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     team, member = member_team(request, slug, owner=True)
     form = InviteForm(request.POST)
     if form.is_valid():
@@ -138,7 +153,7 @@ def invite(request, slug):
     return _render_detail(request, team, member, status=400, invite_form=form)
 
 
-def _invite_and_send(team, by, cleaned_data):
+def _invite_and_send(team: Team, by: User, cleaned_data: dict[str, Any]) -> Invitation:
     """Record the invitation and send its mail together: an invitation whose mail failed would
     count against the hourly limit, yet its link would exist nowhere."""
     try:
@@ -155,7 +170,7 @@ def _invite_and_send(team, by, cleaned_data):
 
 @login_required
 @require_POST
-def create_join_link(request, slug):
+def create_join_link(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     team, member = member_team(request, slug, owner=True)
     form = JoinLinkForm(request.POST)
     if not form.is_valid():
@@ -169,7 +184,7 @@ def create_join_link(request, slug):
 
 @login_required
 @require_POST
-def update_settings(request, slug):
+def update_settings(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     team, member = member_team(request, slug, owner=True)
     form = TeamSettingsForm(request.POST, instance=team)
     if not form.is_valid():
@@ -181,7 +196,7 @@ def update_settings(request, slug):
 
 @login_required
 @require_POST
-def add_domain(request, slug):
+def add_domain(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     team, member = member_team(request, slug, owner=True)
     form = DomainForm(request.POST)
     if form.is_valid():

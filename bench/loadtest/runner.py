@@ -19,22 +19,32 @@ import json
 import random
 import sys
 import time
+from collections.abc import Callable
+from typing import Any
 
 import gevent
-from locust import FastHttpUser, between, constant, task
+from locust import FastHttpUser, User, between, constant, task
+from locust.contrib.fasthttp import ResponseContextManager
 from locust.env import Environment
 
 PERCENTILES = (0.5, 0.95, 0.99)
+# The config file is JSON the Django side wrote: a PlannedScenario of
+# bench/loadtest/scenarios.py, and a signed-in reader's cookies and CSRF token.
+Planned = dict[str, Any]
+Session = dict[str, Any]
+WaitTime = Callable[[User], float]
 
 
-def _user_class(name, scenarios, sessions, host, wait_time):
+def _user_class(
+    name: str, scenarios: list[Planned], sessions: list[Session], host: str, wait_time: WaitTime
+) -> type[FastHttpUser]:
     """A locust user replaying `scenarios` by weight, signed in when `sessions` is given."""
     choices = [s for s in scenarios for _ in range(s["weight"])]
 
     class Reader(FastHttpUser):
         abstract = False
 
-        def on_start(self):
+        def on_start(self) -> None:
             # Cookies by hand: production cookies are Secure and this is plain HTTP on loopback,
             # so a cookie jar would drop them. Anonymous readers send none, as on a first visit.
             self.client.client.cookiejar = None
@@ -46,13 +56,14 @@ def _user_class(name, scenarios, sessions, host, wait_time):
             )
 
         @task
-        def visit(self):
+        def visit(self) -> None:
             scenario = random.choice(choices)
             path = random.choice(scenario["paths"])
             headers = {"HX-Request": "true"} if scenario["htmx"] else {}
             if self.cookie:
                 headers["Cookie"] = self.cookie
-            send, form = self.client.get, {}
+            form: dict[str, Any] = {}
+            send = self.client.get
             if scenario["method"] == "POST":
                 headers["X-CSRFToken"] = self.session["csrf"] if self.session else ""
                 data = {key: random.choice(values) for key, values in scenario["data"].items()}
@@ -74,9 +85,13 @@ def _user_class(name, scenarios, sessions, host, wait_time):
     return Reader
 
 
-def _judge(response):
+def _judge(response: ResponseContextManager) -> None:
+    # No headers means no answer at all (the connection failed or was dropped): an error,
+    # counted as one rather than raised out of the task uncounted.
+    if response.headers is None:
+        response.failure("no response")
     # A redirect to the login page means the session was lost: that is an error here.
-    if response.status_code >= 400 or "/accounts/login/" in (
+    elif response.status_code >= 400 or "/accounts/login/" in (
         response.headers.get("Location") or ""
     ):
         response.failure(f"HTTP {response.status_code}")
@@ -84,7 +99,9 @@ def _judge(response):
         response.success()
 
 
-def _run(user_classes, users, seconds, *, after_spawn=False):
+def _run(
+    user_classes: list[type[User]], users: int, seconds: float, *, after_spawn: bool = False
+) -> dict[str, Any]:
     """Run the users for `seconds`; with `after_spawn`, only once all are running (a probe
     measures the steady state, not the ramp-up)."""
     env = Environment(user_classes=user_classes)
@@ -93,13 +110,15 @@ def _run(user_classes, users, seconds, *, after_spawn=False):
     # probe, whose clock starts once they all run.
     runner.start(users, spawn_rate=max(users, 100) if after_spawn else users)
     if after_spawn:
+        # start() has just spawned it; it ends once every user runs.
+        assert runner.spawning_greenlet is not None
         runner.spawning_greenlet.join()
         env.stats.reset_all()
     started = time.monotonic()
     gevent.sleep(seconds)
     runner.quit()
     elapsed = time.monotonic() - started
-    rows = {}
+    rows: dict[str, dict[str, float]] = {}
     for (name, _method), entry in env.stats.entries.items():
         rows[name] = {
             "requests": entry.num_requests,
@@ -111,7 +130,14 @@ def _run(user_classes, users, seconds, *, after_spawn=False):
     return {"seconds": elapsed, "rows": rows, "errors": errors}
 
 
-def _probe(scenario, sessions, host, config, rounds, total):
+def _probe(
+    scenario: Planned,
+    sessions: list[Session],
+    host: str,
+    config: dict[str, Any],
+    rounds: int,
+    total: dict[str, Any],
+) -> None:
     """One round of one scenario alone, added to its `total`."""
     scenario_sessions = sessions if scenario["audience"] == "signed-in" else []
     reader = _user_class("Probe", [scenario], scenario_sessions, host, constant(0))
@@ -125,19 +151,21 @@ def _probe(scenario, sessions, host, config, rounds, total):
     total["errors"] += phase["errors"]
 
 
-def main(config_path, result_path):
+def main(config_path: str, result_path: str) -> None:
     with open(config_path) as stream:
         config = json.load(stream)
     host, plan, sessions = config["host"], config["plan"], config["sessions"]
     users = config["users"]
-    result = {"capacity": {}, "mix": None}
+    result: dict[str, Any] = {"capacity": {}, "mix": None}
 
     # Warm up: one pass over every URL, so the first probe does not pay for cold caches.
     warm = [dict(s, weight=1) for s in plan if s["method"] == "GET"]
     _run([_user_class("Warm", warm, [], host, constant(0))], min(users, 10), 3)
 
     rounds = max(1, config.get("probe_rounds", 1))
-    totals = {s["name"]: {"requests": 0, "failures": 0, "seconds": 0.0, "errors": []} for s in plan}
+    totals: dict[str, dict[str, Any]] = {
+        s["name"]: {"requests": 0, "failures": 0, "seconds": 0.0, "errors": []} for s in plan
+    }
     # Pages first, writes after: a bookmark toggle rightly drops the toggling reader's cached
     # pages, so probing writes between the rounds of pages would measure every signed-in page's
     # cold start once per round instead of its capacity. The mix runs them together.
@@ -158,7 +186,7 @@ def main(config_path, result_path):
     think = between(0, config["think"]) if config["think"] else constant(0)
     anonymous = [s for s in plan if s["audience"] == "anonymous"]
     signed_in = [s for s in plan if s["audience"] == "signed-in"]
-    classes = [_user_class("Anonymous", anonymous, [], host, think)]
+    classes: list[type[User]] = [_user_class("Anonymous", anonymous, [], host, think)]
     if signed_in and sessions:
         member = _user_class("Member", signed_in, sessions, host, think)
         # About a third of the users are signed in.

@@ -6,7 +6,9 @@ load test keeps working as features land. To cover a new page, add one line to S
 
 import random
 from dataclasses import dataclass, field
+from typing import Any, TypedDict
 
+from django.db.models import QuerySet
 from django.urls import NoReverseMatch, reverse
 
 from catalog.models import ReadingList, Source, Tier, Topic
@@ -37,8 +39,20 @@ class Scenario:
     args: str | None = None  # "source", "topic", "tier", "list": one sampled slug per URL
     query: str | None = None  # "search": a sampled ?q=
     method: str = "GET"
-    data: dict = field(default_factory=dict)
+    data: dict[str, list[str]] = field(default_factory=dict)
     htmx: bool = False
+
+
+class PlannedScenario(TypedDict):
+    """A scenario resolved to concrete paths, as the locust runner reads it."""
+
+    name: str
+    audience: str
+    weight: int
+    method: str
+    paths: list[str]
+    data: dict[str, list[str]]
+    htmx: bool
 
 
 SCENARIOS = [
@@ -80,8 +94,8 @@ SCENARIOS = [
 ]
 
 
-def _samples(kind, size):
-    querysets = {
+def _samples(kind: str, size: int) -> list[str]:
+    querysets: dict[str, QuerySet[Any]] = {
         "source": Source.objects.published(),
         "topic": Topic.objects.all(),
         "tier": Tier.objects.all(),
@@ -91,10 +105,13 @@ def _samples(kind, size):
     return slugs
 
 
-def resolve(scenarios=SCENARIOS, *, samples=20, seed=1):
+def resolve(
+    scenarios: list[Scenario] = SCENARIOS, *, samples: int = 20, seed: int = 1
+) -> tuple[list[PlannedScenario], list[str]]:
     """Turn scenarios into concrete requests; returns (plan, skipped reasons)."""
     random.seed(seed)
-    plan, skipped = [], []
+    plan: list[PlannedScenario] = []
+    skipped: list[str] = []
     for scenario in scenarios:
         try:
             if scenario.args:

@@ -7,13 +7,13 @@ from ..titles import clean_title
 
 
 class _MetaParser(HTMLParser):
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.meta: dict[str, list[str]] = {}
         self.title_parts: list[str] = []
         self._in_title = False
 
-    def handle_starttag(self, tag, attrs):
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = {name.lower(): value or "" for name, value in attrs}
         if tag == "meta":
             key = (values.get("name") or values.get("property") or "").lower().strip()
@@ -22,11 +22,11 @@ class _MetaParser(HTMLParser):
         elif tag == "title":
             self._in_title = True
 
-    def handle_endtag(self, tag):
+    def handle_endtag(self, tag: str) -> None:
         if tag == "title":
             self._in_title = False
 
-    def handle_data(self, data):
+    def handle_data(self, data: str) -> None:
         if self._in_title and len(self.title_parts) < 50:
             self.title_parts.append(data)
 

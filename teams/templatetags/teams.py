@@ -3,15 +3,17 @@
 from datetime import datetime, time
 
 from django import template
+from django.template import Context
 from django.utils import timezone
 
+from ..models import Session
 from ..sessions import next_sessions_of
 
 register = template.Library()
 
 
 @register.simple_tag(takes_context=True)
-def next_sessions(context) -> list:
+def next_sessions(context: Context) -> list[Session]:
     """The next session of each of the reader's teams; none for visitors.
 
     Counted from the start of today, not from now: cached pages are kept for the day, so a

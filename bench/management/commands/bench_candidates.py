@@ -1,15 +1,22 @@
 """Measure the curator's inbox: relevance cut and topics on a labelled month, and speed."""
 
 import time
+from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 
-from bench.candidates_month import file_documents, labelled_month, quality, synthetic_entries
+from bench.candidates_month import (
+    Labelled,
+    file_documents,
+    labelled_month,
+    quality,
+    synthetic_entries,
+)
 from candidates.known import known_keys
 from candidates.models import Candidate
-from candidates.scoring import build_scorer
+from candidates.scoring import Scorer, build_scorer
 from candidates.services import add_entries
 
 FLOORS = {"recall": 0.9, "precision": 0.6, "topic_top3": 0.9}
@@ -27,7 +34,7 @@ class Command(BaseCommand):
         parser.add_argument("--entries", type=int, default=SPEED_ENTRIES)
         parser.add_argument("--no-speed", action="store_true", help="Skip the timing.")
 
-    def handle(self, *args, **options) -> None:
+    def handle(self, *args: Any, **options: Any) -> None:
         papers = labelled_month()
         scorer = build_scorer(file_documents())
         found = quality(scorer, papers)
@@ -48,7 +55,7 @@ class Command(BaseCommand):
         if not options["no_speed"]:
             self._speed(papers, scorer, options["entries"])
 
-    def _speed(self, papers, scorer, count: int) -> None:
+    def _speed(self, papers: list[Labelled], scorer: Scorer, count: int) -> None:
         entries = synthetic_entries(papers, count)
         with transaction.atomic():
             started = time.perf_counter()

@@ -14,16 +14,18 @@ import statistics
 import subprocess
 import sys
 import time
+from typing import Any
 
 from django.conf import settings
 from django.core.management import call_command
-from django.core.management.base import CommandError
+from django.core.management.base import CommandError, CommandParser
 from django.db import connection
 from django.test import Client, override_settings
 
 # Set before bench_search reads it: bench_search keeps its 100,000 sources in its own database.
 os.environ.setdefault("READINGLIST_BENCH_DB", "readinglist_bench_foryou")
 
+from accounts.models import User
 from bench.management.commands import bench_search
 
 TARGET_MS = 30.0
@@ -32,16 +34,20 @@ TARGET_MS = 30.0
 class Command(bench_search.Command):
     help = 'Time "For you" for a reader with 500 bookmarks among 10,000 synthetic sources.'
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--sources", type=int, default=10_000)
         parser.add_argument("--bookmarks", type=int, default=500)
         parser.add_argument("--runs", type=int, default=20, help="timed renders")
         parser.add_argument("--rebuild", action="store_true", help="rebuild the synthetic data")
 
-    def handle(self, *args, sources, bookmarks, runs, rebuild, **options):
+    def handle(self, *args: Any, sources: int, runs: int, rebuild: bool, **options: Any) -> None:
+        # From the options, not a parameter of its own: bench_search's handle takes no such
+        # argument, and this command must stay callable as that one is.
+        bookmarks: int = options["bookmarks"]
         self.verbosity = options["verbosity"]
         if os.environ.get(bench_search.CHILD_FLAG) == "1":
-            return self.run_foryou(sources=sources, bookmarks=bookmarks, runs=runs, rebuild=rebuild)
+            self.run_foryou(sources=sources, bookmarks=bookmarks, runs=runs, rebuild=rebuild)
+            return
         env = bench_search.child_environment(self.bench_database_url())
         command = [sys.executable, "manage.py", "bench_foryou", f"--sources={sources}"]
         command += [f"--bookmarks={bookmarks}", f"--runs={runs}"] + (
@@ -51,7 +57,7 @@ class Command(bench_search.Command):
         if result.returncode:
             raise CommandError(f"the benchmark process failed ({result.returncode})")
 
-    def run_foryou(self, *, sources, bookmarks, runs, rebuild):
+    def run_foryou(self, *, sources: int, bookmarks: int, runs: int, rebuild: bool) -> None:
         name = str(connection.settings_dict["NAME"])
         if bench_search.BENCH_PREFIX not in name:
             raise CommandError(f"refusing to benchmark against {name!r}")
@@ -67,7 +73,7 @@ class Command(bench_search.Command):
         self.time_page(reader, runs)
         self.time_svm_anchor(reader)
 
-    def reader_with(self, count):
+    def reader_with(self, count: int) -> User:
         from django.contrib.auth import get_user_model
 
         from catalog.models import Source
@@ -84,7 +90,7 @@ class Command(bench_search.Command):
         )
         return reader
 
-    def time_related(self):
+    def time_related(self) -> None:
         from catalog.models import Source
         from catalog.related.compute import recompute_neighbours
 
@@ -100,7 +106,7 @@ class Command(bench_search.Command):
             f"after one source changes, {single:.2f} s"
         )
 
-    def time_page(self, reader, runs):
+    def time_page(self, reader: User, runs: int) -> None:
         from catalog.models import Source
         from library.models import Bookmark
 
@@ -115,7 +121,7 @@ class Command(bench_search.Command):
             started = time.perf_counter()
             assert client.get("/library/for-you/").status_code == 200
             cold = (time.perf_counter() - started) * 1000
-            times = []
+            times: list[float] = []
             for _ in range(runs):
                 started = time.perf_counter()
                 response = client.get("/library/for-you/")
@@ -132,7 +138,7 @@ class Command(bench_search.Command):
             f"{cold:.0f} ms (builds the TF-IDF vectors)"
         )
 
-    def time_svm_anchor(self, reader):
+    def time_svm_anchor(self, reader: User) -> None:
         """arxiv-sanity-lite's per-reader linear SVM, timed on the same vectors, for comparison."""
         import numpy as np
         from sklearn.svm import LinearSVC

@@ -15,18 +15,20 @@ import sys
 import tempfile
 import time
 import warnings
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import quote
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.core.management import call_command
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.test import Client, override_settings
 
-from bench.search_catalog import QUERIES, build_catalog
+from bench.search_catalog import QUERIES, build_catalog, raw_stream
 
 # The benchmark's own database. Another name (the smoke test uses one) must still start with
 # this, so the guard in run_benchmark can tell a benchmark database from a real catalog.
@@ -38,6 +40,8 @@ CHILD_FLAG = "READINGLIST_BENCH_CHILD"
 CACHE_MIDDLEWARE = "readinglist.pagecache.middleware.PageCacheMiddleware"
 # A page may cost at most this many times its floors (or, for a rare word, its own SQL).
 FLOOR_BUDGET = 1.5
+# SQL and its parameters, as the view ran it: replayed on a bare cursor.
+Statement = tuple[str, Sequence[Any]]
 
 
 def child_environment(database_url: str) -> dict[str, str]:
@@ -58,7 +62,7 @@ def child_environment(database_url: str) -> dict[str, str]:
 class Command(BaseCommand):
     help = "Time /sources/ against 100,000 synthetic sources in a separate database."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--sources", type=int, default=100_000)
         parser.add_argument("--runs", type=int, default=7, help="timed runs of each query")
         parser.add_argument("--rebuild", action="store_true", help="rebuild the synthetic data")
@@ -70,14 +74,17 @@ class Command(BaseCommand):
             "of their own), the timings, or both",
         )
 
-    def handle(self, *args, sources, runs, rebuild, relevance, **options):
+    def handle(
+        self, *args: Any, sources: int, runs: int, rebuild: bool, relevance: str, **options: Any
+    ) -> None:
         self.verbosity = options["verbosity"]
         if os.environ.get(CHILD_FLAG) == "1":
-            return self.run_benchmark(sources=sources, runs=runs, rebuild=rebuild)
+            self.run_benchmark(sources=sources, runs=runs, rebuild=rebuild)
+            return
         if relevance != "skip":
             self.print_relevance()
         if relevance == "only":
-            return None
+            return
         env = child_environment(self.bench_database_url())
         command = [sys.executable, "manage.py", "bench_search", f"--sources={sources}"]
         command += [f"--runs={runs}", f"--verbosity={self.verbosity}"]
@@ -86,7 +93,7 @@ class Command(BaseCommand):
         if result.returncode:
             raise CommandError(f"the benchmark process failed ({result.returncode})")
 
-    def print_relevance(self):
+    def print_relevance(self) -> None:
         """nDCG@10, MRR@10, recall@5 and queries with no result per group of the judged set,
         beside BM25 over the same text, on the shipped catalog loaded into a database of its
         own (created and dropped here, as a test database is)."""
@@ -118,7 +125,7 @@ class Command(BaseCommand):
         for line in report_lines(ours, baseline):
             self.stdout.write(line)
 
-    def bench_database_url(self):
+    def bench_database_url(self) -> str:
         db = settings.DATABASES["default"]
         if connection.vendor == "postgresql":
             self.create_postgres_database(db)
@@ -131,10 +138,10 @@ class Command(BaseCommand):
         self.stdout.write(f"SQLite: the benchmark database is {path}")
         return f"sqlite:///{path}"
 
-    def create_postgres_database(self, db):
+    def create_postgres_database(self, db: dict[str, Any]) -> None:
         import psycopg
 
-        params = {
+        params: dict[str, Any] = {
             "dbname": "postgres",
             "user": db.get("USER") or None,
             "password": db.get("PASSWORD") or None,
@@ -151,7 +158,7 @@ class Command(BaseCommand):
 
     # -- In the subprocess, connected to the benchmark database ----------------------------------
 
-    def run_benchmark(self, *, sources, runs, rebuild):
+    def run_benchmark(self, *, sources: int, runs: int, rebuild: bool) -> None:
         name = str(connection.settings_dict["NAME"])
         if not name.endswith(BENCH_DB) and not name.endswith(f"{BENCH_DB}.sqlite3"):
             raise CommandError(f"refusing to benchmark against {name!r}")
@@ -178,10 +185,10 @@ class Command(BaseCommand):
             warnings.filterwarnings("ignore", "No directory at", UserWarning)
             self.measure(runs)
 
-    def build(self, total):
-        build_catalog(total, self.stdout, self.stderr._out)
+    def build(self, total: int) -> None:
+        build_catalog(total, self.stdout, raw_stream(self.stderr))
 
-    def measure(self, runs):
+    def measure(self, runs: int) -> None:
         """Each query's page, its SQL replayed, and (PostgreSQL) its two floors, timed in turn
         within every run: the machine's speed drifts, and figures taken minutes apart would
         compare a page with floors measured under another load."""
@@ -203,11 +210,17 @@ class Command(BaseCommand):
             self.print_floors(classes)
             self.print_targets(classes)
 
-    def time_query(self, client, query, runs, with_floors) -> "QueryTimes":
+    def time_query(self, client: Client, query: str, runs: int, with_floors: bool) -> "QueryTimes":
         url = "/sources/?" + (query if "=" in query else f"q={quote(query)}")
-        statements = []
+        statements: list[Statement] = []
 
-        def record(execute, sql, params, many, context):
+        def record(
+            execute: Callable[..., Any],
+            sql: str,
+            params: Sequence[Any],
+            many: bool,
+            context: dict[str, Any],
+        ) -> Any:
             statements.append((sql, params))
             return execute(sql, params, many, context)
 
@@ -231,7 +244,7 @@ class Command(BaseCommand):
             )
         return times
 
-    def print_pages(self, classes):
+    def print_pages(self, classes: dict[str, list["QueryTimes"]]) -> None:
         header = (
             f"{'class':<12} {'p50':>7} {'p95':>7} {'max':>7} {'SQL p50':>8} {'ratio':>6} "
             f"{'queries':>8}"
@@ -258,7 +271,7 @@ class Command(BaseCommand):
             "ratio = view time / SQL time (median per query, then median per class)."
         )
 
-    def print_floors(self, classes):
+    def print_floors(self, classes: dict[str, list["QueryTimes"]]) -> None:
         self.stdout.write(
             "\nFloors, SQL in ms: rank = the first page's ids in the page's order alone (no "
             "facets, no cards); read = every match's facet columns read once, nothing grouped"
@@ -276,7 +289,7 @@ class Command(BaseCommand):
             f"{'all':<12} {'':>9} {'':>7} {every.p50('read'):9.1f} {every.p('read', 95):7.1f}"
         )
 
-    def print_targets(self, classes):
+    def print_targets(self, classes: dict[str, list["QueryTimes"]]) -> None:
         """Each class's p50 against 1.5x its floors (rank + read), and the rare-word page
         against 1.5x its own SQL: the budgets the search page is held to."""
         self.stdout.write(
@@ -334,7 +347,7 @@ def elapsed_ms(started: float) -> float:
     return (time.perf_counter() - started) * 1000
 
 
-def replay(statements) -> float:
+def replay(statements: list[Statement]) -> float:
     started = time.perf_counter()
     with connection.cursor() as cursor:
         for sql, params in statements:
@@ -343,7 +356,7 @@ def replay(statements) -> float:
     return elapsed_ms(started)
 
 
-def floor_statements(text: str) -> dict[str, tuple[str, tuple]]:
+def floor_statements(text: str) -> dict[str, Statement]:
     """Two floors no facet strategy can beat, as SQL compiled once (only the database is timed).
 
     rank: the first page by the page's own ranking over the same matches, with no counts: what
@@ -392,7 +405,7 @@ def compact() -> None:
             cursor.execute("VACUUM")
 
 
-def percentile(values, p):
+def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     index = min(len(ordered) - 1, max(0, round(p / 100 * len(ordered) + 0.5) - 1))
     return ordered[index]

@@ -16,18 +16,20 @@ import subprocess
 import sys
 import time
 import warnings
+from typing import Any
 from urllib.parse import urlparse
 
 from django.conf import settings
 from django.core.management import call_command
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.backends.signals import connection_created
 from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
 
 from bench.management.commands.bench_search import CACHE_MIDDLEWARE, child_environment
-from bench.search_catalog import build_catalog
+from bench.search_catalog import build_catalog, raw_stream
 from bench.team_data import MEASURED, build_big, build_empty
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/readinglist_bench_teams"
@@ -39,7 +41,7 @@ MEDIAN_TARGET, WORST_TARGET = 1.5, 2.0
 _current = {"schema": SCHEMAS[0]}
 
 
-def _set_search_path(sender, connection, **kwargs):
+def _set_search_path(sender: object, connection: BaseDatabaseWrapper, **kwargs: Any) -> None:
     with connection.cursor() as cursor:
         cursor.execute(f"SET search_path TO {_current['schema']}, public")
 
@@ -63,8 +65,9 @@ def _triggers_on_the_schemas_own_tables() -> None:
 
     definition = sql_objects.Trigger.definition
 
-    def unqualified(trigger: sql_objects.Trigger) -> str:
-        return definition(trigger).replace(f" ON public.{trigger.table}", f" ON {trigger.table}")
+    # Named `self` as the method it replaces is, so the type checker sees the same signature.
+    def unqualified(self: sql_objects.Trigger) -> str:
+        return definition(self).replace(f" ON public.{self.table}", f" ON {self.table}")
 
     sql_objects.Trigger.definition = unqualified  # type: ignore[method-assign]
 
@@ -90,7 +93,7 @@ TEAM_OF = {"median": MEASURED.median_team, "worst": MEASURED.largest_team}
 class Command(BaseCommand):
     help = "Time every signed-in page at team scale against a near-empty database."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--database-url", default=os.environ.get("BENCH_TEAMS_URL", DEFAULT_URL)
         )
@@ -98,14 +101,23 @@ class Command(BaseCommand):
         parser.add_argument("--runs", type=int, default=15, help="timed requests per page")
         parser.add_argument("--rebuild", action="store_true", help="rebuild the synthetic data")
 
-    def handle(self, *args, database_url, scale, runs, rebuild, **options):
+    def handle(
+        self,
+        *args: Any,
+        database_url: str,
+        scale: float,
+        runs: int,
+        rebuild: bool,
+        **options: Any,
+    ) -> None:
         name = urlparse(database_url).path.lstrip("/")
         if "bench" not in name or not database_url.startswith("postgres"):
             raise CommandError(
                 f"refusing {database_url!r}: use a PostgreSQL database named *bench*"
             )
         if os.environ.get(CHILD_FLAG) == "1":
-            return self.run_child(scale=scale, runs=runs, rebuild=rebuild)
+            self.run_child(scale=scale, runs=runs, rebuild=rebuild)
+            return
         self.create_database(database_url, name)
         env = child_environment(database_url) | {CHILD_FLAG: "1", "CATALOG_PAGE_CACHE": "false"}
         command = [sys.executable, "manage.py", "bench_teams", f"--database-url={database_url}"]
@@ -125,7 +137,7 @@ class Command(BaseCommand):
 
     # -- In the child process, on the benchmark database ------------------------------------
 
-    def run_child(self, *, scale, runs, rebuild):
+    def run_child(self, *, scale: float, runs: int, rebuild: bool) -> None:
         logging.getLogger("readinglist.request").setLevel(logging.WARNING)
         _triggers_on_the_schemas_own_tables()
         connection_created.connect(_set_search_path, dispatch_uid="bench_teams.search_path")
@@ -163,7 +175,7 @@ class Command(BaseCommand):
         if Source.objects.exists():
             return
         started = time.perf_counter()
-        build_catalog(SOURCES, self.stdout, self.stderr._out)
+        build_catalog(SOURCES, self.stdout, raw_stream(self.stderr))
         ids = list(Source.objects.order_by("pk").values_list("pk", flat=True))
         if schema == "bench_big":
             build_big(scale, ids, self.stdout.write)
@@ -196,8 +208,9 @@ class Command(BaseCommand):
         for label, pattern in pages().items():
             for who, target in (("median", MEDIAN_TARGET), ("worst", WORST_TARGET)):
                 url = pattern.format(source=source, team=TEAM_OF[who])
-                times = {schema: [] for schema in SCHEMAS}
-                statements, size = {}, 0
+                times: dict[str, list[float]] = {schema: [] for schema in SCHEMAS}
+                statements: dict[str, int] = {}
+                size = 0
                 for run in range(runs + 2):  # two warm-up rounds
                     for schema in SCHEMAS:
                         use_schema(schema)
@@ -241,7 +254,9 @@ class Command(BaseCommand):
         }
         self.stdout.write(f"\n{'write':<16} {'p50 ms':>7} {'SQL ms':>7} {'statements':>11}")
         for label, requests in writes.items():
-            totals, sql, counts = [], [], []
+            totals: list[float] = []
+            sql: list[float] = []
+            counts: list[int] = []
             for url, data in requests:
                 with CaptureQueriesContext(connection) as ctx:
                     started = time.perf_counter()

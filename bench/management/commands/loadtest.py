@@ -9,20 +9,33 @@ import tempfile
 import urllib.error
 import urllib.parse
 import urllib.request
+from collections.abc import Iterator
+from email.message import Message
 from http.cookies import SimpleCookie
+from typing import Any, Protocol
 
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 from django.urls import reverse
 
-from bench.loadtest.scenarios import ANONYMOUS, PROBE, SIGNED_IN, TRIVIAL, resolve
+from accounts.models import User
+from bench.loadtest.scenarios import ANONYMOUS, PROBE, SIGNED_IN, TRIVIAL, PlannedScenario, resolve
 from catalog.models import Source
 from readinglist.local_server import BASE_DIR, collect_static, gunicorn, production_env, redis_url
 
 TARGETS = {ANONYMOUS: 0.50, SIGNED_IN: 0.25}
 TEST_EMAIL = "loadtest-{}@loadtest.invalid"
+# What the locust runner wrote (bench/loadtest/runner.py): JSON, read back as it is.
+Result = dict[str, Any]
+
+
+class _WithHeaders(Protocol):
+    """An answer urllib gives: a response, or the HTTPError a redirect raises."""
+
+    @property
+    def headers(self) -> Message: ...
 
 
 class Command(BaseCommand):
@@ -31,7 +44,7 @@ class Command(BaseCommand):
         "locust, and print throughput (also as a ratio to a trivial view) and latency."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--users", type=int, default=50, help="Concurrent users (50).")
         parser.add_argument("--seconds", type=int, default=60, help="Length of the mix (60).")
         parser.add_argument(
@@ -70,7 +83,7 @@ class Command(BaseCommand):
         )
         parser.add_argument("--json", help="Also write the raw results to this file.")
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         if connection.vendor != "postgresql":
             self.stderr.write(
                 self.style.WARNING(
@@ -106,7 +119,7 @@ class Command(BaseCommand):
         self._report(plan, result, options)
 
     @staticmethod
-    def _cache(choice):
+    def _cache(choice: str) -> tuple[dict[str, str], str]:
         """The server's cache environment and how to name it in the report."""
         url = redis_url() if choice in {"auto", "redis"} else None
         if choice == "redis" and url is None:
@@ -119,12 +132,18 @@ class Command(BaseCommand):
         label = "database table" + (" (no Redis answered)" if choice == "auto" else "")
         return {"REDIS_URL": "", "CACHE_URL": ""}, label
 
-    def _create_accounts(self, count, password):
+    def _create_accounts(self, count: int, password: str) -> list[User]:
         User = get_user_model()
         User.objects.filter(email__endswith="@loadtest.invalid").delete()
         return [User.objects.create_user(TEST_EMAIL.format(n), password) for n in range(count)]
 
-    def _run(self, plan, users, password, options):
+    def _run(
+        self,
+        plan: list[PlannedScenario],
+        users: list[User],
+        password: str,
+        options: dict[str, Any],
+    ) -> Result:
         with (
             tempfile.TemporaryDirectory() as tmp,
             open(os.path.join(tmp, "gunicorn.log"), "w+") as log,
@@ -166,7 +185,7 @@ class Command(BaseCommand):
 
     @staticmethod
     @contextlib.contextmanager
-    def _production(tmp, cache_env, threads):
+    def _production(tmp: str, cache_env: dict[str, str], threads: int) -> Iterator[dict[str, str]]:
         env = production_env(
             GUNICORN_ACCESS_LOG="",
             LOG_LEVEL="WARNING",
@@ -180,7 +199,7 @@ class Command(BaseCommand):
         collect_static(env)
         yield env
 
-    def _log_in(self, url, email, password):
+    def _log_in(self, url: str, email: str, password: str) -> dict[str, Any]:
         """Log a test account in through the real login form; returns its cookies.
 
         By hand rather than with a cookie jar: production cookies are Secure, and this is
@@ -190,7 +209,10 @@ class Command(BaseCommand):
         with urllib.request.urlopen(login, timeout=10) as response:
             cookies = _set_cookies(response)
             page = response.read().decode()
-        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+        found = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+        if found is None:
+            raise CommandError(f"No login form at {login}")
+        token = found.group(1)
         body = urllib.parse.urlencode(
             {"login": email, "password": password, "csrfmiddlewaretoken": token}
         ).encode()
@@ -214,7 +236,7 @@ class Command(BaseCommand):
                     cookies.pop(name, None)
         return {"cookies": cookies, "csrf": cookies["csrftoken"]}
 
-    def _report(self, plan, result, options):
+    def _report(self, plan: list[PlannedScenario], result: Result, options: dict[str, Any]) -> None:
         audience = {s["name"]: s["audience"] for s in plan}
         # The targets are for pages; writes (bookmark toggles, notes) are measured without one.
         pages = {s["name"] for s in plan if s["method"] == "GET"}
@@ -281,23 +303,23 @@ class Command(BaseCommand):
             out(self.style.WARNING("Below the throughput target: " + ", ".join(missed)))
 
 
-def _reference_rps(result, audience, kind):
+def _reference_rps(result: Result, audience: dict[str, str], kind: str) -> float | None:
     """Requests per second of the scenario of that audience (the trivial view, the probe)."""
     row = next((result["capacity"][n] for n, a in audience.items() if a == kind), None)
     return row["rps"] if row and row.get("rps") else None
 
 
-def _set_cookies(response):
+def _set_cookies(response: _WithHeaders) -> dict[str, str]:
     jar = SimpleCookie()
     for header in response.headers.get_all("Set-Cookie") or []:
         jar.load(header)
     return {name: morsel.value for name, morsel in jar.items()}
 
 
-def _header(cookies):
+def _header(cookies: dict[str, str]) -> str:
     return "; ".join(f"{name}={value}" for name, value in cookies.items())
 
 
 class _KeepRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
         return None

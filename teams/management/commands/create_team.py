@@ -1,5 +1,7 @@
+from typing import Any
+
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 from accounts.validators import is_single_line
@@ -10,11 +12,11 @@ from teams.emails import site_url
 class Command(BaseCommand):
     help = "Create a team owned by an existing reader; print its page and a join link."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("name")
         parser.add_argument("--owner", required=True, metavar="EMAIL")
 
-    def handle(self, *args, name, owner, **options):
+    def handle(self, *args: Any, name: str, owner: str, **options: Any) -> None:
         user = get_user_model().objects.filter(email__iexact=owner).first()
         if user is None:
             raise CommandError(f"No reader has the address {owner}. They sign up first.")

@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
@@ -13,7 +15,7 @@ class Command(BaseCommand):
         "A mail that cannot be sent is reported and the others still go out."
     )
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         report = send_due_reminders()
         days = settings.TEAMS_REMINDER_DAYS
         self.stdout.write(

@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.core.management.base import BaseCommand
 
 from teams.domains import verify_pending_domains
@@ -11,7 +13,7 @@ class Command(BaseCommand):
         "let readers there join once the record is found. The project's schedule runs it hourly."
     )
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         report = verify_pending_domains()
         for label in report.verified:
             self.stdout.write(f"Verified {label}: its readers now join by themselves.")
