@@ -112,13 +112,6 @@ QUERIES = {
 }
 
 
-def raw_stream(wrapper: OutputWrapper) -> TextIO:
-    """The stream a command's output wrapper writes to: the progress bar redraws its line with
-    a carriage return, which the wrapper would end with a newline."""
-    # The stubs declare no _out, so it reads as the callable OutputWrapper.__getattr__ returns.
-    return wrapper._out  # type: ignore[return-value]
-
-
 def build_catalog(total: int, stdout: OutputWrapper, stderr: TextIO) -> None:
     """Replace the catalog with `total` synthetic sources: Zipf word lists, 30 topics in a
     two-level tree, 3 lists of 10 sections, 1 to 3 topics each, a fifth of them listed."""

@@ -1,12 +1,10 @@
 """Moderation in the admin: the queue, the checks, and the decisions (each through a service)."""
 
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, Protocol, TypedDict
+from typing import Any, Protocol
 
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
-from django.contrib.admin.views.main import ChangeList
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Prefetch, QuerySet
 from django.http import HttpRequest, HttpResponse
@@ -24,6 +22,7 @@ from catalog.models import Topic
 from readinglist.admin import ReadOnlyAdminMixin
 from readinglist.forms import add_service_error
 
+from .admin_filters import QueueStatusFilter
 from .duplicates import find_duplicates
 from .fields import groups
 from .forms import AcceptForm, ReasonForm
@@ -35,47 +34,6 @@ from .services import (
     reject_proposal,
     request_changes,
 )
-
-if TYPE_CHECKING:
-    # django-stubs-ext is a development dependency: only the type checker imports it.
-    from django_stubs_ext import StrOrPromise
-
-ALL = "all"
-
-
-class FilterChoice(TypedDict):
-    """One link in a list filter, as the admin's filter template reads it."""
-
-    selected: bool
-    query_string: str
-    display: "StrOrPromise"
-
-
-class QueueStatusFilter(admin.SimpleListFilter):
-    """The queue opens on pending proposals; every other status is one click away."""
-
-    title = "status"
-    parameter_name = "status"
-
-    def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list[tuple[str, str]]:
-        return [*Proposal.Status.choices, (ALL, "All")]
-
-    def choices(self, changelist: ChangeList) -> Iterator[FilterChoice]:
-        value = self.value() or Proposal.Status.PENDING
-        for lookup, title in self.lookup_choices:
-            yield {
-                "selected": value == lookup,
-                "query_string": changelist.get_query_string({self.parameter_name: lookup}),
-                "display": title,
-            }
-
-    def queryset(self, request: HttpRequest, queryset: QuerySet[Proposal]) -> QuerySet[Proposal]:
-        value = self.value() or Proposal.Status.PENDING
-        if value == ALL:
-            return queryset
-        if value not in Proposal.Status.values:
-            return queryset.none()
-        return queryset.filter(status=value)
 
 
 class DecisionInline(ReadOnlyAdminMixin, admin.TabularInline):

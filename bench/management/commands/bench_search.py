@@ -28,7 +28,8 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.test import Client, override_settings
 
-from bench.search_catalog import QUERIES, build_catalog, raw_stream
+from bench.search_catalog import QUERIES, build_catalog
+from catalog.progress import raw_stream
 
 # The benchmark's own database. Another name (the smoke test uses one) must still start with
 # this, so the guard in run_benchmark can tell a benchmark database from a real catalog.

@@ -29,8 +29,9 @@ from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
 
 from bench.management.commands.bench_search import CACHE_MIDDLEWARE, child_environment
-from bench.search_catalog import build_catalog, raw_stream
+from bench.search_catalog import build_catalog
 from bench.team_data import MEASURED, build_big, build_empty
+from catalog.progress import raw_stream
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/readinglist_bench_teams"
 SCHEMAS = ("bench_big", "bench_empty")
