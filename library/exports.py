@@ -12,11 +12,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Prefetch
 from django.http import HttpRequest
 from django.utils import timezone
 
+from accounts.models import User
 from catalog.models import ListEntry, ListSection, ReadingList, Source
 
 from .models import Bookmark
@@ -49,8 +49,8 @@ class Contribution:
     """
 
     name: str  # the JSON document's key and the CSV column
-    records: Callable[[AbstractBaseUser, HttpRequest], list[dict[str, Any]]]
-    texts: Callable[[AbstractBaseUser], list[tuple[Source, str]]]  # in export order
+    records: Callable[[User, HttpRequest], list[dict[str, Any]]]
+    texts: Callable[[User], list[tuple[Source, str]]]  # in export order
 
 
 _contributions: dict[str, Contribution] = {}
@@ -88,7 +88,7 @@ def _bookmark_record(bookmark, request):
     }
 
 
-def library_document(user: AbstractBaseUser, request: HttpRequest) -> dict[str, Any]:
+def library_document(user: User, request: HttpRequest) -> dict[str, Any]:
     """The reader's bookmarks and every contribution (their notes) as one JSON-ready document."""
     document = {
         "exported": timezone.now().isoformat(),
@@ -116,7 +116,7 @@ def _texts_by_source(user):
     return texts, sources
 
 
-def library_csv(user: AbstractBaseUser, request: HttpRequest) -> str:
+def library_csv(user: User, request: HttpRequest) -> str:
     """One row per source in the library, each contribution (notes) in a last column; sources
     the reader wrote about without saving them follow, with an empty status."""
     texts, mentioned = _texts_by_source(user)
@@ -147,7 +147,7 @@ def library_csv(user: AbstractBaseUser, request: HttpRequest) -> str:
     return out.getvalue()
 
 
-def library_sources(user: AbstractBaseUser) -> list[Source]:
+def library_sources(user: User) -> list[Source]:
     """The sources in the reader's library, in the order they were saved, for citations."""
     return list(
         Source.objects.filter(bookmarks__user=user)
@@ -160,9 +160,7 @@ def markdown_text(text: str) -> str:
     return MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(text.split()))
 
 
-def reading_list_markdown(
-    reading_list: ReadingList, user: AbstractBaseUser, request: HttpRequest
-) -> str:
+def reading_list_markdown(reading_list: ReadingList, user: User, request: HttpRequest) -> str:
     """The list in its own order, each entry ticked with the reader's status:
     [x] read, [~] reading, [ ] to read or not saved."""
     statuses = dict(Bookmark.objects.of(user).values_list("source_id", "status"))
