@@ -1,17 +1,24 @@
 """Who may sign up (ACCOUNT_SIGNUP_MODE), for passwords and identity providers alike."""
 
+from typing import Any, NoReturn
+
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.account.models import EmailAddress
 from allauth.core.exceptions import ImmediateHttpResponse
 from allauth.socialaccount.adapter import DefaultSocialAccountAdapter
 from allauth.socialaccount.adapter import get_adapter as get_social_adapter
+from allauth.socialaccount.models import SocialLogin
+from allauth.socialaccount.providers.base import Provider
 from django import forms
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
+from django.forms import BaseForm
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
-from requests import RequestException
+from requests import RequestException, Response, Session
 
 from .signals import unverified_account_reclaimed
 from .signup import (
@@ -38,13 +45,13 @@ def domain_allowed(email: str) -> bool:
 
 
 class AccountAdapter(DefaultAccountAdapter):
-    def is_open_for_signup(self, request):
+    def is_open_for_signup(self, request: HttpRequest) -> bool:
         mode = signup_mode()
         if mode == "invitation":
             return pending_admission(request) is not None
         return True
 
-    def clean_email(self, email):
+    def clean_email(self, email: str) -> str:
         email = super().clean_email(email)
         mode = signup_mode()
         if mode == "domains" and not domain_allowed(email):
@@ -58,7 +65,9 @@ class AccountAdapter(DefaultAccountAdapter):
                 raise forms.ValidationError("Sign up with the address your invitation was sent to.")
         return email
 
-    def save_user(self, request, user, form, commit=True):
+    def save_user(
+        self, request: HttpRequest, user: AbstractBaseUser, form: BaseForm, commit: bool = True
+    ) -> AbstractBaseUser:
         if signup_mode() != "invitation" or not commit:
             return super().save_user(request, user, form, commit=commit)
         # The account and the use of its invitation commit together: an invitation admits one
@@ -69,18 +78,18 @@ class AccountAdapter(DefaultAccountAdapter):
                 raise ImmediateHttpResponse(_invitation_used_up(request))
         return user
 
-    def get_email_verification_redirect_url(self, email_address):
+    def get_email_verification_redirect_url(self, email_address: EmailAddress) -> str:
         # A page that asked the reader to verify first (a team they are joining) comes next.
         url = _pop_local_url(self.request, AFTER_VERIFICATION_SESSION_KEY)
         return url or super().get_email_verification_redirect_url(email_address)
 
-    def get_signup_redirect_url(self, request):
+    def get_signup_redirect_url(self, request: HttpRequest) -> str:
         return _pop_local_url(request, AFTER_SIGNUP_SESSION_KEY) or super().get_signup_redirect_url(
             request
         )
 
 
-def _pop_local_url(request, key: str) -> str:
+def _pop_local_url(request: HttpRequest | None, key: str) -> str:
     """A path on this site kept in the session under `key` (taken out), or ""."""
     session = getattr(request, "session", None)
     url = session.pop(key, None) if session is not None else None
@@ -90,13 +99,13 @@ def _pop_local_url(request, key: str) -> str:
 
 
 class SocialAccountAdapter(DefaultSocialAccountAdapter):
-    def is_open_for_signup(self, request, sociallogin):
+    def is_open_for_signup(self, request: HttpRequest, sociallogin: SocialLogin) -> bool:
         rule = _signup_rule_refusal(request, sociallogin)
         if rule:
             _refuse(request, rule)
         return True
 
-    def pre_social_login(self, request, sociallogin):
+    def pre_social_login(self, request: HttpRequest, sociallogin: SocialLogin) -> None:
         if sociallogin.is_existing:
             if sociallogin.account.pk is None:  # an account found by its email address
                 _reclaim_if_unverified(request, sociallogin)
@@ -121,8 +130,13 @@ class SocialAccountAdapter(DefaultSocialAccountAdapter):
             )
 
     def on_authentication_error(
-        self, request, provider, error=None, exception=None, extra_context=None
-    ):
+        self,
+        request: HttpRequest,
+        provider: Provider | None,
+        error: str | None = None,
+        exception: BaseException | None = None,
+        extra_context: dict[str, Any] | None = None,
+    ) -> None:
         name = provider.name if provider else "your identity provider"
         if isinstance(exception, RequestException):
             reason = f"We could not reach {name}. Try again in a few minutes."
@@ -136,14 +150,14 @@ class SocialAccountAdapter(DefaultSocialAccountAdapter):
         if extra_context is not None:
             extra_context["reason"] = reason
 
-    def get_requests_session(self):
+    def get_requests_session(self) -> Session:
         """Calls to the identity provider; one that cannot be reached shows the authentication
         error page instead of a server error."""
         session = super().get_requests_session()
         send = session.request
         request = self.request
 
-        def guarded(*args, **kwargs):
+        def guarded(*args: Any, **kwargs: Any) -> Response:
             try:
                 return send(*args, **kwargs)
             except RequestException as exc:
@@ -155,7 +169,7 @@ class SocialAccountAdapter(DefaultSocialAccountAdapter):
         return session
 
 
-def _signup_rule_refusal(request, sociallogin) -> str:
+def _signup_rule_refusal(request: HttpRequest, sociallogin: SocialLogin) -> str:
     """Why ACCOUNT_SIGNUP_MODE refuses this new account, or "" when it admits it."""
     mode = signup_mode()
     emails = [address for address in sociallogin.email_addresses if address.email]
@@ -181,7 +195,7 @@ def _signup_rule_refusal(request, sociallogin) -> str:
     return ""
 
 
-def _reclaim_if_unverified(request, sociallogin) -> None:
+def _reclaim_if_unverified(request: HttpRequest, sociallogin: SocialLogin) -> None:
     """The provider vouches for the address, the account here never proved it: whoever made
     the account may have registered someone else's address to be waiting in their teams. The
     address's owner gets the account without what that person could have set up: no password,
@@ -206,7 +220,7 @@ def _reclaim_if_unverified(request, sociallogin) -> None:
     )
 
 
-def _invitation_used_up(request):
+def _invitation_used_up(request: HttpRequest) -> HttpResponse:
     reason = (
         "This invitation has just been used by someone else, so no account was created. "
         "Ask the team's owners for an invitation of your own."
@@ -214,15 +228,17 @@ def _invitation_used_up(request):
     return render(request, "accounts/signup_refused.html", {"reason": reason}, status=409)
 
 
-def _refuse(request, reason: str):
+def _refuse(request: HttpRequest, reason: str) -> NoReturn:
     response = render(request, "socialaccount/signup_refused.html", {"reason": reason}, status=403)
     raise ImmediateHttpResponse(response)
 
 
-def _provider_unreachable(request, exc):
+def _provider_unreachable(request: HttpRequest, exc: RequestException) -> HttpResponse:
     from allauth.socialaccount.helpers import render_authentication_error
 
-    provider_id = (request.resolver_match.kwargs or {}).get("provider_id", "")
+    # A request that matched no URL (built outside a view) names no provider either.
+    match = request.resolver_match
+    provider_id = (match.kwargs or {}).get("provider_id", "") if match is not None else ""
     provider = None
     if provider_id:
         provider = get_social_adapter(request).get_provider(request, provider_id)

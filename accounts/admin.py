@@ -1,9 +1,15 @@
+from typing import TYPE_CHECKING, Any, ClassVar
+
 from django import forms
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
 
 from .models import User
+
+if TYPE_CHECKING:
+    from django.contrib.admin.options import _FieldsetSpec
 
 
 @admin.register(User)
@@ -23,35 +29,41 @@ class UserAdmin(BaseUserAdmin):
         ),
         ("Dates", {"fields": ["last_login", "date_joined"]}),
     ]
-    maintainer_fieldsets = [
+    maintainer_fieldsets: ClassVar["_FieldsetSpec"] = [
         (None, {"fields": ["email", "display_name", "time_zone", "is_active"]}),
         ("Dates", {"fields": ["last_login", "date_joined"]}),
     ]
     add_fieldsets = [(None, {"classes": ["wide"], "fields": ["email", "password1", "password2"]})]
 
-    def get_fieldsets(self, request, obj=None):
+    def get_fieldsets(self, request: HttpRequest, obj: User | None = None) -> "_FieldsetSpec":
         if obj is not None and not request.user.is_superuser:
             return self.maintainer_fieldsets
         return super().get_fieldsets(request, obj)
 
-    def get_readonly_fields(self, request, obj=None):
+    def get_readonly_fields(
+        self, request: HttpRequest, obj: User | None = None
+    ) -> list[str] | tuple[str, ...]:
         if not request.user.is_superuser:
             return ["email", "last_login", "date_joined"]
         return super().get_readonly_fields(request, obj)
 
-    def get_form(self, request, obj=None, **kwargs):
+    def get_form(
+        self, request: HttpRequest, obj: User | None = None, change: bool = False, **kwargs: Any
+    ) -> type[forms.ModelForm[User]]:
         if obj is not None and not request.user.is_superuser:
             # A plain model form: the user admin's own form carries the password hash field.
             kwargs["form"] = forms.ModelForm
-        return super().get_form(request, obj, **kwargs)
+        return super().get_form(request, obj, change=change, **kwargs)
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj: User | None = None) -> bool:
         # A maintainer may not edit staff accounts: that is how they would reach a superuser.
         if obj is not None and obj.is_staff and not request.user.is_superuser:
             return False
         return super().has_change_permission(request, obj)
 
-    def user_change_password(self, request, id, form_url=""):
+    def user_change_password(
+        self, request: HttpRequest, id: str, form_url: str = ""
+    ) -> HttpResponse:
         if not request.user.is_superuser:
             raise PermissionDenied
         return super().user_change_password(request, id, form_url)

@@ -11,19 +11,18 @@ class AccountsConfig(AppConfig):
 
         from readinglist import pagecache
 
+        from .models import User
+
         # A reader's rows show on their own pages; the public name (display name, else the
         # email's name) on teammates' pages too. last_login and last_seen_changes_at
         # (update_fields saves) concern the reader alone. The user's groups and permissions
         # tables are left to the registry's own rule: they concern that reader alone.
         for model in self.get_models():
             pagecache.register(model, scope="team")
-        pagecache.register(
-            self.get_model("User"), scope="team", team_fields={"display_name", "email"}
-        )
+        pagecache.register(User, scope="team", team_fields={"display_name", "email"})
         pagecache.register(EmailAddress, scope="team")
         # A reader's groups and permissions change what their own pages offer.
-        user = self.get_model("User")
-        for relation in (user.groups.through, user.user_permissions.through):
+        for relation in (User.groups.through, User.user_permissions.through):
             pagecache.register(relation, scope="reader")
         pagecache.register(SocialAccount, scope="reader")
         pagecache.exempt(

@@ -1,15 +1,17 @@
+from typing import Any
+
 from django import forms
 
 from .models import User
 
 
-def time_zone_choices():
+def time_zone_choices() -> list[tuple[str, str]]:
     import zoneinfo
 
     return [(name, name.replace("_", " ")) for name in sorted(zoneinfo.available_timezones())]
 
 
-class ProfileForm(forms.ModelForm):
+class ProfileForm(forms.ModelForm[User]):
     time_zone = forms.ChoiceField(
         label="Time zone",
         choices=time_zone_choices,
@@ -25,7 +27,7 @@ class ProfileForm(forms.ModelForm):
             "session_reminders": "Email me before my teams' reading-group sessions",
         }
 
-    def clean_time_zone(self):
+    def clean_time_zone(self) -> str:
         # A form that leaves the zone out keeps the one the reader had.
         return self.cleaned_data["time_zone"] or self.instance.time_zone or "UTC"
 
@@ -41,11 +43,11 @@ class DeleteAccountForm(forms.Form):
         label="I understand that my bookmarks, notes and account are deleted for good.",
     )
 
-    def __init__(self, *args, user, **kwargs):
+    def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
         self.user = user
         super().__init__(*args, **kwargs)
 
-    def clean_password(self):
+    def clean_password(self) -> str:
         password = self.cleaned_data["password"]
         if not self.user.check_password(password):
             raise forms.ValidationError("That is not your password.")

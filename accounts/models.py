@@ -1,3 +1,5 @@
+from typing import Any, ClassVar
+
 from django.contrib.auth.models import AbstractUser, BaseUserManager
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -6,17 +8,17 @@ from django.db.models.functions import Lower
 from .validators import single_line_condition, validate_single_line
 
 
-def validate_time_zone(value):
+def validate_time_zone(value: str) -> None:
     import zoneinfo
 
     if value not in zoneinfo.available_timezones():
         raise ValidationError(f"“{value}” is not a time zone.")
 
 
-class UserManager(BaseUserManager):
+class UserManager(BaseUserManager["User"]):
     use_in_migrations = True
 
-    def _create_user(self, email, password, **extra):
+    def _create_user(self, email: str, password: str | None, **extra: Any) -> "User":
         if not email:
             raise ValueError("An email address is required.")
         user = self.model(email=self.normalize_email(email), **extra)
@@ -24,12 +26,12 @@ class UserManager(BaseUserManager):
         user.save(using=self._db)
         return user
 
-    def create_user(self, email, password=None, **extra):
+    def create_user(self, email: str, password: str | None = None, **extra: Any) -> "User":
         extra.setdefault("is_staff", False)
         extra.setdefault("is_superuser", False)
         return self._create_user(email, password, **extra)
 
-    def create_superuser(self, email, password=None, **extra):
+    def create_superuser(self, email: str, password: str | None = None, **extra: Any) -> "User":
         extra.setdefault("is_staff", True)
         extra.setdefault("is_superuser", True)
         return self._create_user(email, password, **extra)
@@ -38,9 +40,10 @@ class UserManager(BaseUserManager):
 class User(AbstractUser):
     """A reader. The email address is the identity; there is no username."""
 
-    username = None
-    first_name = None
-    last_name = None
+    # Django's documented way to drop an inherited field; the stubs type these as always present.
+    username = None  # type: ignore[assignment]
+    first_name = None  # type: ignore[assignment]
+    last_name = None  # type: ignore[assignment]
     email = models.EmailField("email address", unique=True)
     display_name = models.CharField(
         max_length=80,
@@ -66,9 +69,10 @@ class User(AbstractUser):
     )
 
     USERNAME_FIELD = "email"
-    REQUIRED_FIELDS = []
+    REQUIRED_FIELDS: ClassVar[list[str]] = []
 
-    objects = UserManager()
+    # The stubs expect Django's username-based UserManager; this one is keyed on the email.
+    objects: ClassVar[UserManager] = UserManager()  # type: ignore[assignment]
 
     class Meta:
         constraints = [
@@ -80,15 +84,15 @@ class User(AbstractUser):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.public_name
 
     @property
-    def public_name(self):
+    def public_name(self) -> str:
         return self.display_name or self.email.split("@", 1)[0]
 
-    def get_full_name(self):
+    def get_full_name(self) -> str:
         return self.public_name
 
-    def get_short_name(self):
+    def get_short_name(self) -> str:
         return self.public_name

@@ -6,15 +6,17 @@ two different times on two pages. The middleware makes it the default for the wh
 """
 
 import zoneinfo
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta, tzinfo
 
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
 
-def zone_of(user) -> zoneinfo.ZoneInfo:
+def zone_of(user: AbstractBaseUser | AnonymousUser) -> zoneinfo.ZoneInfo:
     """The reader's zone; UTC for visitors and for a name this system does not know."""
     name = getattr(user, "time_zone", "") or "UTC"
     try:
@@ -24,7 +26,7 @@ def zone_of(user) -> zoneinfo.ZoneInfo:
 
 
 @contextmanager
-def readers_time_zone(user):
+def readers_time_zone(user: AbstractBaseUser | AnonymousUser) -> Iterator[zoneinfo.ZoneInfo]:
     """Show and read times in the reader's own zone."""
     zone = zone_of(user)
     with timezone.override(zone):
@@ -35,7 +37,7 @@ class ReadersZone(tzinfo):
     """The signed-in reader's zone, looked up only when a time is first shown: a page the page
     cache answers without loading the reader's row stays that way (pagecache/middleware.py)."""
 
-    def __init__(self, request: HttpRequest):
+    def __init__(self, request: HttpRequest) -> None:
         self._request = request
         self._zone: tzinfo | None = None
 
@@ -43,8 +45,10 @@ class ReadersZone(tzinfo):
     def zone(self) -> tzinfo:
         if self._zone is None:
             user = getattr(self._request, "user", None)
-            authenticated = user is not None and user.is_authenticated
-            self._zone = zone_of(user) if authenticated else zoneinfo.ZoneInfo("UTC")
+            if user is not None and user.is_authenticated:
+                self._zone = zone_of(user)
+            else:
+                self._zone = zoneinfo.ZoneInfo("UTC")
         return self._zone
 
     def _in_zone(self, moment: datetime | None) -> datetime | None:
@@ -71,7 +75,7 @@ class ReadersZone(tzinfo):
 
 
 class ReaderTimeZoneMiddleware:
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:

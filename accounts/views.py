@@ -2,12 +2,13 @@ from allauth.core import ratelimit
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from . import services
 from .forms import DeleteAccountForm, ProfileForm
+from .requests import AuthenticatedHttpRequest
 
 # What the profile form saves, as its message names it.
 SAVED_NAMES = {"display_name": "display name", "time_zone": "time zone"}
@@ -24,7 +25,7 @@ def saved_message(changed: list[str]) -> str:
 
 @require_http_methods(["GET", "POST"])
 @login_required
-def profile(request: HttpRequest) -> HttpResponse:
+def profile(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = ProfileForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
         form.save()
@@ -39,7 +40,7 @@ def profile(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @login_required
-def delete_account(request: HttpRequest) -> HttpResponse:
+def delete_account(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = DeleteAccountForm(request.POST or None, user=request.user)
     if request.method == "POST":
         # The password check shares allauth's re-authentication rate limit against guessing.

@@ -19,6 +19,7 @@ import logging
 import zoneinfo
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta, tzinfo
+from typing import TYPE_CHECKING
 
 from allauth.account.models import EmailAddress
 from django.conf import settings
@@ -36,12 +37,19 @@ from readinglist import site_address
 from .follows import described, followed_changes_capped
 from .models import DigestLog, DigestSettings, Follow
 
+if TYPE_CHECKING:
+    from accounts.models import User
+    from catalog.models import ChangeLogEntry
+
 logger = logging.getLogger(__name__)
 Frequency = DigestSettings.Frequency
 UNSUBSCRIBE_SALT = "library.digest.unsubscribe"
 # A digest is read in a minute; the rest is one link away.
 DIGEST_ENTRIES = 20
-PERIOD_LENGTH = {Frequency.DAILY: timedelta(days=1), Frequency.WEEKLY: timedelta(days=7)}
+PERIOD_LENGTH: dict[str, timedelta] = {
+    Frequency.DAILY: timedelta(days=1),
+    Frequency.WEEKLY: timedelta(days=7),
+}
 
 
 def unsubscribe_token(user_id: int) -> str:
@@ -60,7 +68,7 @@ def turn_off(user_id: int) -> None:
     DigestSettings.objects.filter(user_id=user_id).update(frequency=Frequency.OFF)
 
 
-def reader_zone(reader) -> tzinfo:
+def reader_zone(reader: User) -> tzinfo:
     """The reader's own time zone; a name this system does not know falls back to the site's."""
     try:
         return zoneinfo.ZoneInfo(reader.time_zone)
@@ -102,7 +110,7 @@ class DigestReport:
     failed: list[str] = field(default_factory=list)
 
 
-def due_readers():
+def due_readers() -> tuple[list[User], int]:
     """Readers with the digest on who follow something and whose address may receive mail."""
     readers = (
         get_user_model()
@@ -120,7 +128,9 @@ def due_readers():
     return allowed, len(readers) - len(allowed)
 
 
-def digest_message(reader, entries, frequency: str, more: int = 0) -> EmailMultiAlternatives:
+def digest_message(
+    reader: User, entries: list[ChangeLogEntry], frequency: str, more: int = 0
+) -> EmailMultiAlternatives:
     base = site_url()
     unsubscribe = base + reverse("library:digest-unsubscribe", args=[unsubscribe_token(reader.pk)])
     context = {
@@ -148,7 +158,7 @@ def digest_message(reader, entries, frequency: str, more: int = 0) -> EmailMulti
     return message
 
 
-def first_digest_since(reader, one_period_ago: datetime) -> datetime:
+def first_digest_since(reader: User, one_period_ago: datetime) -> datetime:
     """Where a reader's first digest starts: when they started following, so nothing since
     then is missed; a follow started within the last period still gets that period's changes,
     so the first digest is never empty for being early."""
@@ -156,7 +166,7 @@ def first_digest_since(reader, one_period_ago: datetime) -> datetime:
     return min(started, one_period_ago) if started else one_period_ago
 
 
-def send_digest(reader, now: datetime, report: DigestReport) -> None:
+def send_digest(reader: User, now: datetime, report: DigestReport) -> None:
     frequency = reader.digest_settings.frequency
     zone = reader_zone(reader)
     period = period_key(frequency, now, zone)

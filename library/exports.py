@@ -10,13 +10,14 @@ import io
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Prefetch
 from django.http import HttpRequest
 from django.utils import timezone
 
+from accounts.models import User
 from catalog.models import ListEntry, ListSection, ReadingList, Source
 
 from .models import Bookmark
@@ -31,7 +32,7 @@ CSV_COLUMNS = [
     "started_at",
     "finished_at",
 ]
-TICKS = {Bookmark.Status.READ: "[x]", Bookmark.Status.READING: "[~]"}
+TICKS: dict[str, str] = {Bookmark.Status.READ: "[x]", Bookmark.Status.READING: "[~]"}
 UNTICKED = "[ ]"
 # A spreadsheet runs a cell starting with one of these as a formula.
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -49,8 +50,8 @@ class Contribution:
     """
 
     name: str  # the JSON document's key and the CSV column
-    records: Callable[[AbstractBaseUser, HttpRequest], list[dict[str, Any]]]
-    texts: Callable[[AbstractBaseUser], list[tuple[Source, str]]]  # in export order
+    records: Callable[[User, HttpRequest], list[dict[str, Any]]]
+    texts: Callable[[User], list[tuple[Source, str]]]  # in export order
 
 
 _contributions: dict[str, Contribution] = {}
@@ -60,19 +61,19 @@ def contribute(contribution: Contribution) -> None:
     _contributions[contribution.name] = contribution
 
 
-def _iso(moment):
+def _iso(moment: datetime | None) -> str | None:
     return moment.isoformat() if moment else None
 
 
-def _bookmarks(user):
+def _bookmarks(user: User) -> list[Bookmark]:
     return list(Bookmark.objects.of(user).select_related("source").order_by("saved_at", "pk"))
 
 
-def _page(request, source):
+def _page(request: HttpRequest, source: Source) -> str:
     return request.build_absolute_uri(source.get_absolute_url())
 
 
-def _bookmark_record(bookmark, request):
+def _bookmark_record(bookmark: Bookmark, request: HttpRequest) -> dict[str, Any]:
     source = bookmark.source
     return {
         "source": {
@@ -88,9 +89,9 @@ def _bookmark_record(bookmark, request):
     }
 
 
-def library_document(user: AbstractBaseUser, request: HttpRequest) -> dict[str, Any]:
+def library_document(user: User, request: HttpRequest) -> dict[str, Any]:
     """The reader's bookmarks and every contribution (their notes) as one JSON-ready document."""
-    document = {
+    document: dict[str, Any] = {
         "exported": timezone.now().isoformat(),
         "reader": user.email,
         "bookmarks": [_bookmark_record(b, request) for b in _bookmarks(user)],
@@ -100,14 +101,15 @@ def library_document(user: AbstractBaseUser, request: HttpRequest) -> dict[str, 
     return document
 
 
-def _cell(value):
+def _cell(value: object) -> str:
     text = "" if value is None else str(value)
     return "'" + text if text.startswith(FORMULA_START) else text
 
 
-def _texts_by_source(user):
+def _texts_by_source(user: User) -> tuple[dict[str, dict[int, list[str]]], dict[int, Source]]:
     """{contribution name: {source_id: [text, …]}} and the sources they mention, in order."""
-    texts, sources = {}, {}
+    texts: dict[str, dict[int, list[str]]] = {}
+    sources: dict[int, Source] = {}
     for name, contribution in _contributions.items():
         texts[name] = {}
         for source, text in contribution.texts(user):
@@ -116,7 +118,7 @@ def _texts_by_source(user):
     return texts, sources
 
 
-def library_csv(user: AbstractBaseUser, request: HttpRequest) -> str:
+def library_csv(user: User, request: HttpRequest) -> str:
     """One row per source in the library, each contribution (notes) in a last column; sources
     the reader wrote about without saving them follow, with an empty status."""
     texts, mentioned = _texts_by_source(user)
@@ -124,7 +126,7 @@ def library_csv(user: AbstractBaseUser, request: HttpRequest) -> str:
     writer = csv.writer(out)
     writer.writerow([*CSV_COLUMNS, *texts])
 
-    def row(source, bookmark):
+    def row(source: Source, bookmark: Bookmark | None) -> list[str | None]:
         return [
             source.slug,
             source.title,
@@ -137,7 +139,7 @@ def library_csv(user: AbstractBaseUser, request: HttpRequest) -> str:
             *(CELL_SEPARATOR.join(by_source.get(source.pk, [])) for by_source in texts.values()),
         ]
 
-    saved = set()
+    saved: set[int] = set()
     for bookmark in _bookmarks(user):
         saved.add(bookmark.source_id)
         writer.writerow([_cell(value) for value in row(bookmark.source, bookmark)])
@@ -147,7 +149,7 @@ def library_csv(user: AbstractBaseUser, request: HttpRequest) -> str:
     return out.getvalue()
 
 
-def library_sources(user: AbstractBaseUser) -> list[Source]:
+def library_sources(user: User) -> list[Source]:
     """The sources in the reader's library, in the order they were saved, for citations."""
     return list(
         Source.objects.filter(bookmarks__user=user)
@@ -160,9 +162,7 @@ def markdown_text(text: str) -> str:
     return MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(text.split()))
 
 
-def reading_list_markdown(
-    reading_list: ReadingList, user: AbstractBaseUser, request: HttpRequest
-) -> str:
+def reading_list_markdown(reading_list: ReadingList, user: User, request: HttpRequest) -> str:
     """The list in its own order, each entry ticked with the reader's status:
     [x] read, [~] reading, [ ] to read or not saved."""
     statuses = dict(Bookmark.objects.of(user).values_list("source_id", "status"))
@@ -181,7 +181,7 @@ def reading_list_markdown(
         lines += [f"## {markdown_text(section.title)}", ""]
         entries = section.entries.all()
         for entry in entries:
-            tick = TICKS.get(statuses.get(entry.source_id), UNTICKED)
+            tick = TICKS.get(statuses.get(entry.source_id, ""), UNTICKED)
             title = markdown_text(entry.display_title)
             link = entry.source.url or _page(request, entry.source)
             lines.append(f"- {tick} [{title}](<{link}>)")
@@ -191,5 +191,5 @@ def reading_list_markdown(
     return "\n".join(lines)
 
 
-def _list_page(request, reading_list):
+def _list_page(request: HttpRequest, reading_list: ReadingList) -> str:
     return request.build_absolute_uri(reading_list.get_absolute_url())

@@ -8,6 +8,7 @@ a saved search means exactly what the reader saw when they saved it).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING
 from urllib.parse import urlencode
 
@@ -20,6 +21,8 @@ from django.urls import reverse
 
 from catalog.forms import SearchForm
 from catalog.models import ChangeLogEntry, ReadingList, Source, Tier, Topic
+from catalog.models.changes import ChangeLogQuerySet
+from catalog.querysets import SourceQuerySet
 from catalog.search import matching_sources
 
 from .models import DigestSettings, Follow
@@ -32,7 +35,11 @@ MAX_FOLLOWS = 50
 SAVED_SEARCH_KEYS = ("q", "topic", "tier", "list", "kind", "year", "exact")
 # A saved search matches at most this many sources (the best first) when looking for changes.
 SAVED_SEARCH_REACH = 500
-TARGET_MODELS = {Kind.TOPIC: Topic, Kind.TIER: Tier, Kind.LIST: ReadingList}
+TARGET_MODELS: dict[str, type[Topic | Tier | ReadingList]] = {
+    Kind.TOPIC: Topic,
+    Kind.TIER: Tier,
+    Kind.LIST: ReadingList,
+}
 
 
 @dataclass(frozen=True)
@@ -63,7 +70,7 @@ def saved_search_target(data: QueryDict) -> str:
     return urlencode(pairs)
 
 
-def target_object(kind: str, target: str):
+def target_object(kind: str, target: str) -> Topic | Tier | ReadingList:
     """The topic, tier or list a follow names; Http404 when there is none."""
     model = TARGET_MODELS.get(kind)
     found = model.objects.filter(slug=target).first() if model else None
@@ -164,7 +171,7 @@ def sources_matching(follows: list[Follow]) -> Q:
     return condition
 
 
-def _followed_entries(user: User, since):
+def _followed_entries(user: User, since: datetime | None) -> ChangeLogQuerySet | None:
     follows = list(Follow.objects.filter(user=user))
     if not follows:
         return None
@@ -172,13 +179,17 @@ def _followed_entries(user: User, since):
     return ChangeLogEntry.objects.since(since).filter(source__in=matching)
 
 
-def followed_changes(user: User, since, *, limit: int = 20) -> list[ChangeLogEntry]:
+def followed_changes(
+    user: User, since: datetime | None, *, limit: int = 20
+) -> list[ChangeLogEntry]:
     """Changes to sources the reader follows, logged after `since`, newest first."""
     entries = _followed_entries(user, since)
     return [] if entries is None else list(entries.for_display()[:limit])
 
 
-def followed_changes_capped(user: User, since, *, limit: int) -> tuple[list[ChangeLogEntry], int]:
+def followed_changes_capped(
+    user: User, since: datetime | None, *, limit: int
+) -> tuple[list[ChangeLogEntry], int]:
     """The newest `limit` changes, and how many more there are beyond them."""
     entries = _followed_entries(user, since)
     if entries is None:
@@ -207,6 +218,6 @@ def follow_from_feed_token(token: str) -> Follow:
     return found
 
 
-def saved_search_sources(target: str):
+def saved_search_sources(target: str) -> SourceQuerySet:
     """What a saved search matches, most recently changed first."""
     return Source.objects.filter(pk__in=_saved_search_ids(target)).order_by("-updated", "-pk")

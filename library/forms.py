@@ -1,3 +1,5 @@
+from typing import Any
+
 from django import forms
 from django.db.models import QuerySet
 
@@ -40,14 +42,19 @@ class BulkActionForm(forms.Form):
     )
     next = forms.CharField(required=False, max_length=2000)
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # Any integer is accepted here; ownership is checked by the view, which answers 404.
         ids = self.data.getlist("bookmarks") if hasattr(self.data, "getlist") else []
-        self.fields["bookmarks"].choices = [(value, value) for value in ids]
+        bookmarks = self.fields["bookmarks"]
+        assert isinstance(bookmarks, forms.TypedMultipleChoiceField)  # declared above
+        bookmarks.choices = [(value, value) for value in ids]
 
-    def clean_bookmarks(self):
+    def clean_bookmarks(self) -> list[int]:
         return sorted(set(self.cleaned_data["bookmarks"]))
+
+    def get_action_display(self) -> str:
+        return str(dict(ACTION_CHOICES)[self.cleaned_data["action"]])
 
 
 SORT_CHOICES = [("saved", "Date saved"), ("list", "List order"), ("title", "Title")]
@@ -65,7 +72,7 @@ class LibraryFilterForm(forms.Form):
     list = catalog_filter(ReadingList.objects.all(), label="Reading list", empty_label="Any list")
     sort = forms.ChoiceField(label="Sort by", choices=SORT_CHOICES, required=False)
 
-    def filters(self):
+    def filters(self) -> dict[str, Any]:
         """The valid filters; a bad value is reported on its field and the rest still apply."""
         self.is_valid()
         data = {name: self.cleaned_data.get(name) for name in self.fields}
@@ -73,7 +80,7 @@ class LibraryFilterForm(forms.Form):
         return data
 
     @property
-    def active(self):
+    def active(self) -> bool:
         return any(self.cleaned_data.get(name) for name in ("q", "status", "topic", "tier", "list"))
 
 

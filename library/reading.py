@@ -17,6 +17,7 @@ from catalog.querysets import each_once
 from teams.models import Team
 
 from .models import Bookmark
+from .querysets import BookmarkQuerySet
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
@@ -34,7 +35,7 @@ def states_for(
     user: User | AnonymousUser, source_ids: Iterable[int] | None = None
 ) -> dict[int, str]:
     """{source_id: status} of `user`'s bookmarks, for `source_ids` or all of them: one query."""
-    if not getattr(user, "is_authenticated", False):
+    if not user.is_authenticated:
         return {}
     bookmarks = Bookmark.objects.filter(user=user)
     if source_ids is not None:
@@ -119,7 +120,9 @@ class TeamFinished:
     you: bool
 
 
-def _finished_counts(request: HttpRequest, teams: list[Team]) -> dict[tuple[int, int], int]:
+def _finished_counts(
+    request: HttpRequest, viewer: User, teams: list[Team]
+) -> dict[tuple[int, int], int]:
     """{(source_id, team_id): members other than the viewer who finished it}: one query."""
     counts = getattr(request, _TEAM_CACHE_ATTR, None)
     if counts is None:
@@ -127,7 +130,7 @@ def _finished_counts(request: HttpRequest, teams: list[Team]) -> dict[tuple[int,
             Bookmark.objects.filter(
                 status=Bookmark.Status.READ, user__memberships__team__in=[t.pk for t in teams]
             )
-            .exclude(user=request.user)
+            .exclude(user=viewer)
             .values_list("source_id", "user__memberships__team_id")
             .annotate(n=Count("pk"))
             .order_by()
@@ -143,10 +146,12 @@ def team_finished(request: HttpRequest | None, source: Source) -> list[TeamFinis
     Two queries per request whatever the page lists (the viewer's teams, then every count);
     anonymous visitors and readers in no team cost none.
     """
+    if request is None or not request.user.is_authenticated:
+        return []
     teams = viewer_teams(request)
     if not teams:
         return []
-    counts = _finished_counts(request, teams)
+    counts = _finished_counts(request, request.user, teams)
     you = request_states(request).get(source.pk) == Bookmark.Status.READ
     figures = (TeamFinished(t, counts.get((source.pk, t.pk), 0), you) for t in teams)
     return [figure for figure in figures if figure.others or figure.you]
@@ -168,6 +173,8 @@ def team_activity(source: Source, request: HttpRequest | None) -> list[TeamActiv
 
     A reader in two teams sees each team's figures under its name; visitors see none.
     """
+    if request is None or not request.user.is_authenticated:
+        return []
     teams = viewer_teams(request)
     if not teams:
         return []
@@ -189,7 +196,7 @@ def team_activity(source: Source, request: HttpRequest | None) -> list[TeamActiv
     return list(activity.values())
 
 
-def _team_bookmarks_newest_first(team: Team):
+def _team_bookmarks_newest_first(team: Team) -> BookmarkQuerySet:
     # Ordered like the bookmark_updated_desc index, so the database walks it newest first,
     # keeps the rows whose reader is in the team and stops at the limit: the rows read grow
     # with what the page shows, not with the team's size.

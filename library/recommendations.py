@@ -34,8 +34,12 @@ if TYPE_CHECKING:
     from accounts.models import User
 
 Status = Bookmark.Status
-STATUS_WEIGHT = {Status.READ: 1.0, Status.READING: 0.8, Status.TO_READ: 0.5}
-STATUS_VERB = {Status.READ: "read", Status.READING: "are reading", Status.TO_READ: "saved"}
+STATUS_WEIGHT: dict[str, float] = {Status.READ: 1.0, Status.READING: 0.8, Status.TO_READ: 0.5}
+STATUS_VERB: dict[str, str] = {
+    Status.READ: "read",
+    Status.READING: "are reading",
+    Status.TO_READ: "saved",
+}
 FOR_YOU_LIMIT = 12
 NEW_READER_SOURCES = 3
 # Candidates scored closely (against every source of the reader) after the profile's first cut.
@@ -137,6 +141,6 @@ def recommendations_for(
         if source is None:  # retired since the vectors were built
             continue
         reason_id = int(vectors.ids[reason_row])
-        verb = STATUS_VERB.get(saved.get(reason_id), "saved")
+        verb = STATUS_VERB.get(saved.get(reason_id, ""), "saved")
         picks.append(Pick(source, f"Because you {verb} {vectors.titles[reason_row]}", score))
     return ForYou(picks, start_here=False)

@@ -16,6 +16,7 @@ from catalog.models import ListEntry, ReadingList
 from teams.models import FollowedList, Team
 
 from .models import Bookmark
+from .querysets import BookmarkQuerySet
 
 # Names shown per step to owners; the rest are counted.
 NAMES_PER_STEP = 5
@@ -76,7 +77,7 @@ def _steps_by_list(lists: list[FollowedList]) -> dict[int, list[Step]]:
     return steps
 
 
-def _members_bookmarks(team: Team, source_ids: set[int]):
+def _members_bookmarks(team: Team, source_ids: set[int]) -> BookmarkQuerySet:
     return Bookmark.objects.filter(user__memberships__team=team, source_id__in=source_ids)
 
 

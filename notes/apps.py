@@ -1,4 +1,9 @@
+from typing import TYPE_CHECKING, Any
+
 from django.apps import AppConfig
+
+if TYPE_CHECKING:
+    from teams.models import Membership
 
 
 class NotesConfig(AppConfig):
@@ -28,7 +33,9 @@ class NotesConfig(AppConfig):
         exports.contribute_to_library_exports()
 
 
-def _keep_former_members_notes(sender, instance, **kwargs) -> None:
+def _keep_former_members_notes(
+    sender: type["Membership"], instance: "Membership", **kwargs: Any
+) -> None:
     from .services import unshare_notes_of_former_member
 
     unshare_notes_of_former_member(team_id=instance.team_id, user_id=instance.user_id)

@@ -3,11 +3,11 @@ export (CSV and JSON of bookmarks with their notes)."""
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
 
+from accounts.models import User
 from catalog.models import Source
 from library.exports import Contribution, contribute
 
@@ -42,12 +42,12 @@ def _note_record(note: Note, request: HttpRequest) -> dict[str, Any]:
 
 
 def _team_record(note: Note) -> dict[str, str] | None:
-    return {"slug": note.team.slug, "name": note.team.name} if note.team_id else None
+    # A note without a team reads None from its field, with no query.
+    team = note.team
+    return {"slug": team.slug, "name": team.name} if team is not None else None
 
 
-def notes_document(
-    notes: QuerySet[Note], *, user: AbstractBaseUser, request: HttpRequest
-) -> dict[str, Any]:
+def notes_document(notes: QuerySet[Note], *, user: User, request: HttpRequest) -> dict[str, Any]:
     return {
         "exported": timezone.now().isoformat(),
         "reader": user.email,
@@ -55,11 +55,11 @@ def notes_document(
     }
 
 
-def _blockquote(text):
+def _blockquote(text: str) -> str:
     return "\n".join(f"> {line}" if line else ">" for line in text.splitlines())
 
 
-def notes_markdown(notes: QuerySet[Note], *, user: AbstractBaseUser, request: HttpRequest) -> str:
+def notes_markdown(notes: QuerySet[Note], *, user: User, request: HttpRequest) -> str:
     now = timezone.localtime()
     lines = [
         "# Notes from readinglist",
@@ -75,7 +75,7 @@ def notes_markdown(notes: QuerySet[Note], *, user: AbstractBaseUser, request: Ht
             lines.append(f"- Source: <{source.url}>")
         if note.locator:
             lines.append(f"- Where: {note.locator}")
-        shared = f"Team ({note.team.name})" if note.team_id else "Private"
+        shared = f"Team ({note.team.name})" if note.team is not None else "Private"
         lines.append(f"- Visibility: {shared}")
         written = f"- Written: {timezone.localtime(note.created):%Y-%m-%d %H:%M}"
         if note.edited:
@@ -87,7 +87,7 @@ def notes_markdown(notes: QuerySet[Note], *, user: AbstractBaseUser, request: Ht
     return "\n".join(lines)
 
 
-def _exported_notes(user):
+def _exported_notes(user: User) -> QuerySet[Note]:
     return Note.objects.owned_by(user).select_related("source", "team").order_by("created", "pk")
 
 
@@ -95,11 +95,11 @@ def _library_record(note: Note) -> dict[str, Any]:
     return {"source": {"slug": note.source.slug, "title": note.source.title}, **_note_fields(note)}
 
 
-def library_records(user: AbstractBaseUser, request: HttpRequest) -> list[dict[str, Any]]:
+def library_records(user: User, request: HttpRequest) -> list[dict[str, Any]]:
     return [_library_record(note) for note in _exported_notes(user)]
 
 
-def library_texts(user: AbstractBaseUser) -> list[tuple[Source, str]]:
+def library_texts(user: User) -> list[tuple[Source, str]]:
     return [(note.source, note.body.strip()) for note in _exported_notes(user)]
 
 

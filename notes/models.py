@@ -1,6 +1,10 @@
+from collections.abc import Collection, Iterable
+from typing import Any, Self
+
 from django.conf import settings
 from django.db import models
-from django.db.models import F, Q
+from django.db.models import F, Model, Q
+from django.db.models.deletion import Collector
 from django.db.models.functions import Length
 from django.db.models.lookups import LessThanOrEqual
 from django.urls import reverse
@@ -16,7 +20,9 @@ QUOTE_MAX = 2_000
 LOCATOR_MAX = 200
 
 
-def unshare_with_deleted_team(collector, field, sub_objs, using) -> None:
+def unshare_with_deleted_team(
+    collector: Collector, field: models.Field[Any, Any], sub_objs: Iterable[Model], using: str
+) -> None:
     """A deleted team's notes stay with their authors, private to them.
 
     Both columns change in one UPDATE: set one at a time (as SET_NULL would), a row would break
@@ -70,6 +76,9 @@ class Note(models.Model):
 
     objects = NoteQuerySet.as_manager()
 
+    # Set on every note read from the database (from_db), not a column.
+    loaded_team_id: int | None
+
     class Meta:
         # The table keeps the name it was created with, so moving the model lost no rows.
         db_table = "accounts_note"
@@ -120,7 +129,7 @@ class Note(models.Model):
     def __str__(self) -> str:
         return f"{self.user} on {self.source}"
 
-    def save(self, *args, **kwargs) -> None:
+    def save(self, *args: Any, **kwargs: Any) -> None:
         update_fields = kwargs.get("update_fields")
         if update_fields is None or "body" in update_fields:
             self.body_html = render_markdown(self.body)
@@ -136,7 +145,14 @@ class Note(models.Model):
         return as_markup(self.body_html)
 
     @classmethod
-    def from_db(cls, db, field_names, values, *args, **kwargs):
+    def from_db(
+        cls,
+        db: str | None,
+        field_names: Collection[str],
+        values: Collection[Any],
+        *args: Any,
+        **kwargs: Any,
+    ) -> Self:
         note = super().from_db(db, field_names, values, *args, **kwargs)
         # The team the note was shared with when loaded: moving or unsharing a note concerns
         # that team's pages too (notes.apps registers both with the page cache).

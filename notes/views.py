@@ -5,19 +5,24 @@ not exist for this reader (404), whether it is someone else's private note or a 
 """
 
 import json
+from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.db.models import QuerySet
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
+from accounts.models import User
+from accounts.requests import AuthenticatedHttpRequest
 from catalog.models import Source
 from readinglist.pagecache import page_cache
+from readinglist.requests import HtmxHttpRequest
 from readinglist.views import login_required_htmx
 from teams.models import Team
 
@@ -32,12 +37,14 @@ FORM_TEMPLATE = "notes/note_form.html"
 NOTE_TEMPLATE = "notes/note.html"
 
 
-def _source_page(note_or_source, anchor="source-notes"):
-    source = getattr(note_or_source, "source", note_or_source)
+def _source_page(note_or_source: Note | Source, anchor: str = "source-notes") -> str:
+    source = note_or_source.source if isinstance(note_or_source, Note) else note_or_source
     return f"{source.get_absolute_url()}#{anchor}"
 
 
-def _form_context(request, *, source, form, note=None):
+def _form_context(
+    request: HtmxHttpRequest, *, source: Source, form: NoteForm, note: Note | None = None
+) -> dict[str, Any]:
     if note:
         action, hx_target = reverse("notes:edit", args=[note.pk]), f"#note-{note.pk}"
     else:
@@ -54,7 +61,7 @@ def _form_context(request, *, source, form, note=None):
 @vary_on_headers("HX-Request")
 @login_required_htmx
 @require_http_methods(["GET", "POST"])
-def note_create_view(request: HttpRequest, slug: str) -> HttpResponse:
+def note_create_view(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     source = get_object_or_404(Source, slug=slug)
     form = NoteForm(request.POST or None, user=request.user, prefix_id="note-new")
     note = None
@@ -79,7 +86,7 @@ def note_create_view(request: HttpRequest, slug: str) -> HttpResponse:
 @vary_on_headers("HX-Request")
 @login_required_htmx
 @require_GET
-def note_detail_view(request: HttpRequest, pk: int) -> HttpResponse:
+def note_detail_view(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     note = get_object_or_404(Note.objects.visible_to(request.user).for_display(), pk=pk)
     if request.htmx:
         # Cancelling an edit: keyboard focus goes back to the note the form replaced.
@@ -90,7 +97,7 @@ def note_detail_view(request: HttpRequest, pk: int) -> HttpResponse:
 @vary_on_headers("HX-Request")
 @login_required_htmx
 @require_http_methods(["GET", "POST"])
-def note_edit_view(request: HttpRequest, pk: int) -> HttpResponse:
+def note_edit_view(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     note = get_object_or_404(Note.objects.owned_by(request.user).for_display(), pk=pk)
     form = NoteForm(
         request.POST or None, user=request.user, instance=note, prefix_id=f"note-{note.pk}"
@@ -117,7 +124,7 @@ def note_edit_view(request: HttpRequest, pk: int) -> HttpResponse:
 @vary_on_headers("HX-Request")
 @login_required_htmx
 @require_http_methods(["GET", "POST"])
-def note_delete_view(request: HttpRequest, pk: int) -> HttpResponse:
+def note_delete_view(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     note = get_object_or_404(Note.objects.owned_by(request.user).for_display(), pk=pk)
     if request.method == "GET":
         # Without JavaScript, deleting asks on its own page (htmx asks with hx-confirm).
@@ -132,7 +139,7 @@ def note_delete_view(request: HttpRequest, pk: int) -> HttpResponse:
 @vary_on_headers("HX-Request")
 @login_required_htmx
 @require_POST
-def note_restore_view(request: HttpRequest, pk: int) -> HttpResponse:
+def note_restore_view(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     note = get_object_or_404(Note.objects.restorable_by(request.user).for_display(), pk=pk)
     note_restore(note=note)
     if request.htmx:
@@ -145,7 +152,7 @@ def note_restore_view(request: HttpRequest, pk: int) -> HttpResponse:
 @vary_on_headers("HX-Request")
 @login_required_htmx
 @require_GET
-def my_notes_view(request: HttpRequest) -> HttpResponse:
+def my_notes_view(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = NoteFilterForm(request.GET or None)
     notes = Note.objects.owned_by(request.user).filtered(**form.filters()).for_display().newest()
     page = Paginator(notes, NOTES_PAGE_SIZE).get_page(request.GET.get("page"))
@@ -157,7 +164,7 @@ def my_notes_view(request: HttpRequest) -> HttpResponse:
 
 @login_required_htmx
 @require_GET
-def export_markdown_view(request: HttpRequest) -> HttpResponse:
+def export_markdown_view(request: AuthenticatedHttpRequest) -> HttpResponse:
     notes = _export_notes(request.user)
     text = notes_markdown(notes, user=request.user, request=request)
     return _attachment(text, "text/markdown; charset=utf-8", "md")
@@ -165,14 +172,14 @@ def export_markdown_view(request: HttpRequest) -> HttpResponse:
 
 @login_required_htmx
 @require_GET
-def export_json_view(request: HttpRequest) -> HttpResponse:
+def export_json_view(request: AuthenticatedHttpRequest) -> HttpResponse:
     notes = _export_notes(request.user)
     document = notes_document(notes, user=request.user, request=request)
     text = json.dumps(document, ensure_ascii=False, indent=2)
     return _attachment(text, "application/json", "json")
 
 
-def _export_notes(user):
+def _export_notes(user: User) -> QuerySet[Note]:
     return (
         Note.objects.owned_by(user)
         .select_related("source", "team")
@@ -180,7 +187,7 @@ def _export_notes(user):
     )
 
 
-def _attachment(text, content_type, extension):
+def _attachment(text: str, content_type: str, extension: str) -> HttpResponse:
     filename = f"readinglist-notes-{timezone.localdate():%Y-%m-%d}.{extension}"
     response = HttpResponse(text, content_type=content_type)
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
@@ -191,7 +198,7 @@ def _attachment(text, content_type, extension):
 @vary_on_headers("HX-Request")
 @login_required_htmx
 @require_GET
-def team_notes_view(request: HttpRequest) -> HttpResponse:
+def team_notes_view(request: AuthenticatedHttpRequest) -> HttpResponse:
     teams = list(Team.objects.filter(members=request.user))
     chosen = None
     if request.GET.get("team"):

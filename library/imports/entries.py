@@ -25,7 +25,7 @@ class ImportRefused(ValueError):
     """The whole file is refused; the message says why, for the reader."""
 
 
-def clean_text(value, limit: int) -> str:
+def clean_text(value: object, limit: int) -> str:
     """One line of plain text at most `limit` characters long (hostile fields are cut)."""
     if not isinstance(value, str):
         value = "" if value is None else str(value)
@@ -58,7 +58,7 @@ class ImportEntry:
         return bool(self.title or self.doi or self.arxiv or self.url)
 
 
-def year_from(value) -> int | None:
+def year_from(value: object) -> int | None:
     match = re.search(r"\b(1[89]\d\d|20\d\d|2100)\b", str(value or ""))
     return int(match[1]) if match else None
 

@@ -4,6 +4,7 @@ number of queries whatever the number of entries."""
 import re
 from dataclasses import dataclass
 
+from accounts.models import User
 from catalog.identity import work_keys, work_keys_or_empty
 from catalog.models import ListEntry, Source
 from catalog.urlcanon import InvalidURL
@@ -40,13 +41,13 @@ class CatalogIndex:
     """Every published source by each of its identity keys (catalog.identity) and names: two
     queries."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.by_key: dict[str, Source] = {}
         self.by_name: dict[str, Source] = {}
         sources = Source.objects.published().only(
             "id", "slug", "title", "url", "aliases", "arxiv_id", "doi", "isbn", "repository"
         )
-        by_pk = {}
+        by_pk: dict[int, Source] = {}
         for source in sources:
             by_pk[source.pk] = source
             for key in source_keys(source):
@@ -110,7 +111,7 @@ def skip_bad_urls(entries: list[ImportEntry]) -> tuple[list[ImportEntry], list[s
     return kept, problems
 
 
-def match_entries(user, entries: list[ImportEntry]) -> list[Match]:
+def match_entries(user: User, entries: list[ImportEntry]) -> list[Match]:
     """Each entry with the source it names, if any, and the reader's status for it already."""
     index = CatalogIndex()
     matches = [Match(entry, *index.find(entry)) for entry in entries]

@@ -17,6 +17,8 @@ import re
 from collections import Counter
 
 import bibtexparser
+from bibtexparser.library import Library
+from bibtexparser.model import Block
 from pylatexenc.latex2text import LatexNodes2Text
 
 from proposals.identifiers import normalise_arxiv, normalise_doi
@@ -64,7 +66,7 @@ def _authors_bibtex(value: str) -> str:
     return clean_text(text, AUTHORS_MAX)
 
 
-def _decoded(value, limit: int) -> str:
+def _decoded(value: object, limit: int) -> str:
     """A field's text with its LaTeX decoded, cut before decoding: the decoder takes
     milliseconds a field, so it only sees the part that is kept, and only when it is needed."""
     text = value if isinstance(value, str) else str(value or "")
@@ -114,7 +116,7 @@ def _check_blocks(text: str) -> None:
         )
 
 
-def _check_expansion(library) -> None:
+def _check_expansion(library: Library) -> None:
     """@string references put a definition's text into every field that names it: refuse a
     file whose fields that way grow far beyond what it holds."""
     expanded = sum(
@@ -129,6 +131,12 @@ def _check_expansion(library) -> None:
             f"{MAX_EXPANDED_CHARS // 1_000_000} million characters; export it again with the "
             "abbreviations expanded, or import a smaller part of your library."
         )
+
+
+def _line(block: Block) -> int:
+    """The line a block starts on, counted from 1 (the parser numbers every block it reads)."""
+    assert block.start_line is not None
+    return block.start_line + 1
 
 
 def parse_bibtex(text: str) -> tuple[list[ImportEntry], list[str]]:
@@ -146,14 +154,14 @@ def parse_bibtex(text: str) -> tuple[list[ImportEntry], list[str]]:
     )
     _check_expansion(library)
     problems = [
-        f"Line {block.start_line + 1}: this entry is malformed (unbalanced braces or a missing "
+        f"Line {_line(block)}: this entry is malformed (unbalanced braces or a missing "
         "comma?) and was skipped."
         for block in library.failed_blocks
     ]
     entries = []
     for entry in library.entries:
         fields = {field.key.lower(): field.value for field in entry.fields}
-        row = _entry_from_fields(entry.start_line + 1, entry.key, entry.entry_type, fields)
+        row = _entry_from_fields(_line(entry), entry.key, entry.entry_type, fields)
         if row.has_identity:
             entries.append(row)
         else:
@@ -163,7 +171,7 @@ def parse_bibtex(text: str) -> tuple[list[ImportEntry], list[str]]:
     return entries, problems
 
 
-def _csl_authors(authors) -> str:
+def _csl_authors(authors: object) -> str:
     names = []
     for author in authors if isinstance(authors, list) else []:
         if isinstance(author, dict):
@@ -193,7 +201,7 @@ def _bounded_number(text: str) -> int:
     return int(text)
 
 
-def _depth(value, limit: int) -> int:
+def _depth(value: object, limit: int) -> int:
     """How deeply lists and objects nest in `value`, counting no further than `limit` + 1."""
     deepest, level = 0, [(value, 1)]
     while level:
@@ -207,7 +215,7 @@ def _depth(value, limit: int) -> int:
     return deepest
 
 
-def _load_json(text: str):
+def _load_json(text: str) -> object:
     too_deep = ImportRefused(
         f"The file nests lists or objects more than {MAX_JSON_DEPTH} levels deep; a CSL-JSON "
         "export never does."

@@ -3,6 +3,7 @@
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.models import User
 from readinglist.pagecache import bump_reader_version, bump_team_version
 
 from ..models import Bookmark
@@ -10,14 +11,14 @@ from .matching import Match
 
 
 @transaction.atomic
-def add_matches(*, user, matches: list[Match], status: str) -> int:
+def add_matches(*, user: User, matches: list[Match], status: str) -> int:
     """Bookmark every matched source not already in the library; existing bookmarks keep their
     status and dates. Returns how many sources were added."""
     status = Bookmark.Status(status)
     now = timezone.now()
     started = now if status != Bookmark.Status.TO_READ else None
     finished = now if status == Bookmark.Status.READ else None
-    new_ids = list(dict.fromkeys(m.source.pk for m in matches if m.is_new))
+    new_ids = list(dict.fromkeys(m.source.pk for m in matches if m.is_new and m.source is not None))
     created = Bookmark.objects.bulk_create(
         [
             Bookmark(
@@ -34,5 +35,9 @@ def add_matches(*, user, matches: list[Match], status: str) -> int:
     )
     if created:
         # bulk_create() sends no signal: drop the reader's cached pages after commit.
-        transaction.on_commit(lambda: (bump_reader_version(user.pk), bump_team_version()))
+        def forget_cached_pages() -> None:
+            bump_reader_version(user.pk)
+            bump_team_version()
+
+        transaction.on_commit(forget_cached_pages)
     return len(created)

@@ -2,26 +2,32 @@
 
 The reader's follows are read once per request (one query, none for anonymous visitors)."""
 
+from typing import Any
+
 from django import template
 from django.http import HttpRequest
+from django.template import Context
 
 from ..follows import SAVED_SEARCH_KEYS, followed_changes
 from ..models import Follow
 
 register = template.Library()
+_FOLLOWS_ATTR = "_reader_follows"
 
 
 def _reader_follows(request: HttpRequest | None) -> dict[tuple[str, str], int]:
     if request is None or not request.user.is_authenticated:
         return {}
-    if not hasattr(request, "_reader_follows"):
+    follows: dict[tuple[str, str], int] | None = getattr(request, _FOLLOWS_ATTR, None)
+    if follows is None:
         rows = Follow.objects.filter(user=request.user).values_list("kind", "target", "pk")
-        request._reader_follows = {(kind, target): pk for kind, target, pk in rows}
-    return request._reader_follows
+        follows = {(kind, target): pk for kind, target, pk in rows}
+        setattr(request, _FOLLOWS_ATTR, follows)
+    return follows
 
 
 @register.inclusion_tag("library/follows_button.html", takes_context=True)
-def follow_button(context, kind: str, target: str, name: str) -> dict:
+def follow_button(context: Context, kind: str, target: str, name: str) -> dict[str, Any]:
     """Follow (or unfollow) a topic, tier or list."""
     request = context.get("request")
     return {
@@ -35,7 +41,7 @@ def follow_button(context, kind: str, target: str, name: str) -> dict:
 
 
 @register.inclusion_tag("library/follows_save_search.html", takes_context=True)
-def save_search_button(context) -> dict:
+def save_search_button(context: Context) -> dict[str, Any]:
     """ "Save this search": the page's own search parameters, posted to be followed."""
     request = context.get("request")
     pairs = []
@@ -45,7 +51,7 @@ def save_search_button(context) -> dict:
 
 
 @register.inclusion_tag("library/follows_since.html", takes_context=True)
-def followed_since_last_visit(context) -> dict:
+def followed_since_last_visit(context: Context) -> dict[str, Any]:
     """What changed in what the reader follows since their last home-page visit."""
     request = context.get("request")
     if request is None or not request.user.is_authenticated or not _reader_follows(request):

@@ -10,26 +10,35 @@ import re
 import secrets
 import threading
 from collections import OrderedDict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date
 from html import escape as escape_html
 from types import SimpleNamespace
+from typing import Any
 
 from django import template
 from django.conf import settings
 from django.http import HttpRequest
+from django.template import Context
 from django.template.loader import get_template
 from django.utils import timezone
 from django.utils.safestring import SafeData, SafeString, mark_safe
 
+from accounts.models import User
+from catalog.models import ListEntry, ListSection, ReadingList, Source
+from catalog.search.backend import SNIPPET, marked_title
+from teams.models import Team
+
 from .. import reading
 from ..models import Bookmark
+from ..team_progress import ListProgress
 from ..team_progress import team_progress as team_progress_of
 
 register = template.Library()
 
 
-def _request(context):
+def _request(context: Context) -> HttpRequest | None:
     return context.get("request")
 
 
@@ -51,7 +60,16 @@ def control_id(pk: int, occurrence: str = "") -> str:
 
 
 @functools.lru_cache(maxsize=4096)
-def _control_html(pk, slug, title, status, page_url, compact, with_token, occurrence):
+def _control_html(
+    pk: int,
+    slug: str,
+    title: str,
+    status: str,
+    page_url: str,
+    compact: bool,
+    with_token: bool,
+    occurrence: str,
+) -> str:
     """One control, rendered from its template. Everything it shows is in the arguments (the
     template reads only the source's pk, slug and title), so a remembered copy cannot go stale;
     the CSRF token, which changes with each request, is left as a slot."""
@@ -68,14 +86,16 @@ def _control_html(pk, slug, title, status, page_url, compact, with_token, occurr
     )
 
 
-def _visitor_token(context):
+def _visitor_token(context: Context) -> str | None:
     token = context.get("csrf_token")
     # The csrf_token tag renders nothing for a missing token or Django's "NOTPROVIDED".
     return str(token) if token and str(token) != "NOTPROVIDED" else None
 
 
 @register.simple_tag(takes_context=True)
-def bookmark_control(context, source, compact=False, occurrence=""):
+def bookmark_control(
+    context: Context, source: Source, compact: bool = False, occurrence: str = ""
+) -> SafeString:
     """The reader's bookmark form for `source`. A page lists many sources, and interpreting
     the template took most of a millisecond per card, so each process remembers the rendered
     controls (see _control_html) and puts this request's CSRF token in.
@@ -104,26 +124,26 @@ def bookmark_control(context, source, compact=False, occurrence=""):
 
 
 @register.simple_tag(takes_context=True)
-def reading_status(context, source):
+def reading_status(context: Context, source: Source) -> str:
     """The reader's status for `source` ("" when not saved): `{% reading_status s as status %}`."""
     return reading.request_states(_request(context)).get(source.pk, "")
 
 
 @register.inclusion_tag("library/includes/team_finished.html", takes_context=True)
-def team_finished(context, source):
+def team_finished(context: Context, source: Source) -> dict[str, Any]:
     """Per team of the viewer's, how many members finished `source`; nothing for visitors."""
     return {"figures": reading.team_finished(_request(context), source)}
 
 
 @register.simple_tag
-def team_progress(team, with_names=False):
+def team_progress(team: Team, with_names: bool = False) -> list[ListProgress]:
     """Progress along the lists the team follows: `{% team_progress team owner as progress %}`;
     names of who is reading only `with_names` (for owners)."""
     return team_progress_of(team, with_names=bool(with_names))
 
 
 @register.simple_tag
-def reading_of(reader, sources):
+def reading_of(reader: User, sources: Iterable[Source]) -> list[tuple[Source, str]]:
     """[(source, status)] of `reader` for `sources` ("" when not saved), in one query: for mail,
     where no request holds the reader's library."""
     sources = list(sources)
@@ -132,18 +152,18 @@ def reading_of(reader, sources):
 
 
 @register.inclusion_tag("library/includes/team_reading.html")
-def team_reading(team):
+def team_reading(team: Team) -> dict[str, Any]:
     """A team's members' latest changes of reading status (for the team's page)."""
     return {"team": team, "bookmarks": reading.team_recent_activity(team)}
 
 
 @register.inclusion_tag("library/includes/team_active_members.html")
-def team_active_members(team):
+def team_active_members(team: Team) -> dict[str, Any]:
     """The members behind most of a team's latest reading changes (for the team's page)."""
     return {"team": team, "active": reading.team_active_members(team)}
 
 
-def _progress_context(context, sources, **extra):
+def _progress_context(context: Context, sources: list[Source], **extra: Any) -> dict[str, Any]:
     request = _request(context)
     states = reading.request_states(request)
     return {
@@ -155,7 +175,9 @@ def _progress_context(context, sources, **extra):
 
 
 @register.inclusion_tag("library/includes/path_progress.html", takes_context=True)
-def path_progress(context, path=None, inner=False):
+def path_progress(
+    context: Context, path: Iterable[ListEntry] | None = None, inner: bool = False
+) -> dict[str, Any]:
     """Progress along the Start-here path; `path` defaults to the page's `path` entries.
 
     `inner` renders only the region's content, which is what its in-place refresh swaps in.
@@ -165,7 +187,12 @@ def path_progress(context, path=None, inner=False):
 
 
 @register.inclusion_tag("library/includes/list_progress.html", takes_context=True)
-def list_progress(context, reading_list, sections=None, inner=False):
+def list_progress(
+    context: Context,
+    reading_list: ReadingList,
+    sections: Iterable[ListSection] | None = None,
+    inner: bool = False,
+) -> dict[str, Any]:
     """Progress along a reading list, in its sections' order; sections come prefetched."""
     sections = sections if sections is not None else context.get("sections") or []
     sources = [entry.source for section in sections for entry in section.entries.all()]
@@ -173,7 +200,7 @@ def list_progress(context, reading_list, sections=None, inner=False):
 
 
 @register.inclusion_tag("library/includes/team_activity.html", takes_context=True)
-def team_activity(context, source):
+def team_activity(context: Context, source: Source) -> dict[str, Any]:
     request = _request(context)
     return {"teams": reading.team_activity(source, request), "source": source}
 
@@ -209,11 +236,11 @@ class _Cards:
 
     LIMIT = 4096  # a card and its key (which holds the summary) are 2-4 kB: ~15 MB at most
 
-    def __init__(self):
-        self._cards = OrderedDict()
+    def __init__(self) -> None:
+        self._cards: OrderedDict[tuple[object, ...], str] = OrderedDict()
         self._lock = threading.Lock()  # gthread workers share it between threads
 
-    def get(self, key, render):
+    def get(self, key: tuple[object, ...], render: Callable[[], str]) -> str:
         with self._lock:
             html = self._cards.get(key)
             if html is not None:
@@ -241,7 +268,7 @@ class _CardPage:
     today: date
 
 
-_CARD_PAGE = object()  # the render context's key for the _CardPage
+_CARD_PAGE = "library.reading._CardPage"  # the render context's key for the _CardPage
 
 
 def _card_page(context: template.Context) -> _CardPage:
@@ -273,7 +300,13 @@ def _slotted(text: object, slot: str) -> tuple[object, object, str | None]:
 
 
 @register.simple_tag(takes_context=True)
-def source_card(context, source, label="", snippet="", hide_summary=False):
+def source_card(
+    context: Context,
+    source: Source,
+    label: object = "",
+    snippet: object = "",
+    hide_summary: bool = False,
+) -> SafeString:
     """A source card (CARD_TEMPLATE) with the reader's bookmark control.
 
     Interpreting the card template cost 90-170 µs a card, most of a search page's rendering, so
@@ -296,7 +329,7 @@ def source_card(context, source, label="", snippet="", hide_summary=False):
         "csrf_token": _TOKEN_SLOT if page.token else None,
     }
 
-    def render():
+    def render() -> str:
         return get_template(CARD_TEMPLATE).render(card_context)
 
     if settings.DEBUG:
@@ -322,8 +355,9 @@ def source_card(context, source, label="", snippet="", hide_summary=False):
         _SNIPPET_SLOT: snippet_html,
         _TOKEN_SLOT: page.token,
     }
-    # SafeString(), not mark_safe(), which first checks for lazy text: this is a str.
-    return SafeString(_CARD_SLOTS.sub(lambda slot: values[slot.group()], html))
+    # SafeString(), not mark_safe(), which first checks for lazy text: this is a str. A slot is
+    # in the card only when its value is text (see _slotted).
+    return SafeString(_CARD_SLOTS.sub(lambda slot: values[slot.group()] or "", html))
 
 
 # A search result's list item, spaced as the template loop it replaces spaced it.
@@ -331,7 +365,7 @@ RESULT_ITEM = "\n        <li>{}</li>\n      "
 
 
 @register.simple_tag(takes_context=True)
-def result_cards(context, sources):
+def result_cards(context: Context, sources: Iterable[Source]) -> SafeString:
     """Each search result's card (source_card) in its `<li>`, with the marked title and snippet
     the search set on it (`source.marked_title`, `source.snippet`). One tag for the page's cards:
     a template loop around source_card cost another 10 µs a card (its forloop, and looking up
@@ -339,7 +373,10 @@ def result_cards(context, sources):
     return SafeString(
         "".join(
             RESULT_ITEM.format(
-                source_card(context, source, label=source.marked_title, snippet=source.snippet)
+                # The search set both on each result (catalog.search.backend.set_card_text).
+                source_card(
+                    context, source, label=marked_title(source), snippet=getattr(source, SNIPPET)
+                )
             )
             for source in sources
         )

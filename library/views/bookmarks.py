@@ -13,9 +13,11 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 
+from accounts.requests import AuthenticatedHttpRequest
 from catalog.models import ReadingList, Source
 from catalog.pages import list_sections, path_entries
 from readinglist.pagecache import page_cache
+from readinglist.requests import HtmxHttpRequest
 from readinglist.views import login_redirect, login_required_htmx
 
 from .. import pending, reading, services
@@ -37,7 +39,7 @@ def safe_next(request: HttpRequest, candidate: str | None, fallback: str) -> str
 
 @require_POST
 @vary_on_headers("HX-Request")
-def bookmark(request: HttpRequest, slug: str) -> HttpResponse:
+def bookmark(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The bookmark control: set a reading status, or remove the source from the library."""
     source = get_object_or_404(Source, slug=slug)
     form = BookmarkActionForm(request.POST)
@@ -116,7 +118,7 @@ def _controls_after_change(
 @require_GET
 @login_required_htmx
 @vary_on_headers("HX-Request")
-def library(request: HttpRequest) -> HttpResponse:
+def library(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = LibraryFilterForm(request.GET)
     context = library_page(request.user, form, request.GET.get("page"))
     template = "library/library.html"
@@ -135,20 +137,20 @@ def library(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @login_required_htmx
-def bulk_change(request: HttpRequest) -> HttpResponse:
+def bulk_change(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = BulkActionForm(request.POST)
     back = safe_next(request, request.POST.get("next"), reverse("library:index"))
     if not form.is_valid():
         for errors in form.errors.values():
             for error in errors:
-                messages.error(request, error)
+                messages.error(request, str(error))  # an ErrorList yields its messages as text
         return redirect(back)
     ids = form.cleaned_data["bookmarks"]
     if Bookmark.objects.of(request.user).filter(pk__in=ids).count() != len(ids):
         raise Http404("No such bookmark in your library.")
     action = form.cleaned_data["action"]
     changed = services.bulk_apply(user=request.user, bookmark_ids=ids, action=action)
-    label = dict(form.fields["action"].choices)[action]
+    label = form.get_action_display()
     if action == services.REMOVE:
         messages.success(
             request,
@@ -171,7 +173,7 @@ def bulk_change(request: HttpRequest) -> HttpResponse:
 @require_GET
 @login_required_htmx
 @vary_on_headers("HX-Request")
-def path_progress(request: HttpRequest) -> HttpResponse:
+def path_progress(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The reader's progress along the Start-here path (refreshed in place after a change)."""
     path = path_entries()
     context = {"path": path}
@@ -183,7 +185,7 @@ def path_progress(request: HttpRequest) -> HttpResponse:
 @require_GET
 @login_required_htmx
 @vary_on_headers("HX-Request")
-def list_progress(request: HttpRequest, slug: str) -> HttpResponse:
+def list_progress(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     reading_list = get_object_or_404(ReadingList, slug=slug)
     context = {"reading_list": reading_list, "sections": list_sections(reading_list)}
     if request.htmx:

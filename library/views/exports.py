@@ -1,11 +1,12 @@
 """Downloads of a reader's own data. Every view is for the signed-in reader and reads only their
 rows; anonymous visitors are sent to log in and come back."""
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
+from accounts.requests import AuthenticatedHttpRequest
 from catalog.citations import filename
 from catalog.models import ReadingList
 from catalog.views.exports import bibtex_response, csl_response
@@ -14,25 +15,25 @@ from readinglist.views import login_required_htmx
 from ..exports import library_csv, library_document, library_sources, reading_list_markdown
 
 
-def _attachment(response, name):
+def _attachment(response: HttpResponse, name: str) -> HttpResponse:
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
 
 
-def _stem():
+def _stem() -> str:
     return f"readinglist-library-{timezone.localdate():%Y-%m-%d}"
 
 
 @require_GET
 @login_required_htmx
-def export_index(request: HttpRequest) -> HttpResponse:
+def export_index(request: AuthenticatedHttpRequest) -> HttpResponse:
     lists = ReadingList.objects.all()
     return render(request, "library/exports/index.html", {"lists": lists})
 
 
 @require_GET
 @login_required_htmx
-def export_csv(request: HttpRequest) -> HttpResponse:
+def export_csv(request: AuthenticatedHttpRequest) -> HttpResponse:
     response = HttpResponse(
         library_csv(request.user, request), content_type="text/csv; charset=utf-8"
     )
@@ -41,7 +42,7 @@ def export_csv(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 @login_required_htmx
-def export_json(request: HttpRequest) -> HttpResponse:
+def export_json(request: AuthenticatedHttpRequest) -> HttpResponse:
     response = JsonResponse(
         library_document(request.user, request),
         json_dumps_params={"ensure_ascii": False, "indent": 2},
@@ -51,19 +52,19 @@ def export_json(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 @login_required_htmx
-def export_bibtex(request: HttpRequest) -> HttpResponse:
+def export_bibtex(request: AuthenticatedHttpRequest) -> HttpResponse:
     return bibtex_response(library_sources(request.user), _stem())
 
 
 @require_GET
 @login_required_htmx
-def export_csl(request: HttpRequest) -> HttpResponse:
+def export_csl(request: AuthenticatedHttpRequest) -> HttpResponse:
     return csl_response(library_sources(request.user), _stem() + "-csl")
 
 
 @require_GET
 @login_required_htmx
-def list_markdown(request: HttpRequest, slug: str) -> HttpResponse:
+def list_markdown(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     reading_list = get_object_or_404(ReadingList, slug=slug)
     response = HttpResponse(
         reading_list_markdown(reading_list, request.user, request),

@@ -8,6 +8,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.requests import AuthenticatedHttpRequest
 from readinglist.pagecache import page_cache
 from readinglist.views import login_required_htmx
 
@@ -19,7 +20,7 @@ from .bookmarks import safe_next
 
 @require_POST
 @login_required_htmx
-def follow_target(request: HttpRequest, kind: str, slug: str) -> HttpResponse:
+def follow_target(request: AuthenticatedHttpRequest, kind: str, slug: str) -> HttpResponse:
     """Follow a topic, tier or reading list by its slug; 404 for anything else."""
     if kind not in follows.TARGET_MODELS:
         raise Http404("Nothing to follow there.")
@@ -39,7 +40,7 @@ def follow_target(request: HttpRequest, kind: str, slug: str) -> HttpResponse:
 
 @require_POST
 @login_required_htmx
-def follow_search(request: HttpRequest) -> HttpResponse:
+def follow_search(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Save the search the form describes; a malformed one is refused with the reason."""
     try:
         target = follows.saved_search_target(request.POST)
@@ -56,7 +57,7 @@ def follow_search(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @login_required_htmx
-def unfollow(request: HttpRequest, pk: int) -> HttpResponse:
+def unfollow(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     follows.unfollow(user=request.user, follow_id=pk)
     messages.success(request, "Unfollowed.")
     return redirect(safe_next(request, request.POST.get("next"), "library:follows"))
@@ -65,7 +66,7 @@ def unfollow(request: HttpRequest, pk: int) -> HttpResponse:
 @page_cache(reader=True)
 @require_GET
 @login_required_htmx
-def following(request: HttpRequest) -> HttpResponse:
+def following(request: AuthenticatedHttpRequest) -> HttpResponse:
     followed = follows.described(list(Follow.objects.filter(user=request.user)))
     setting = DigestSettings.objects.filter(user=request.user).first()
     frequency = setting.frequency if setting else DigestSettings.Frequency.OFF
@@ -79,10 +80,11 @@ def following(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @login_required_htmx
-def digest_frequency(request: HttpRequest) -> HttpResponse:
+def digest_frequency(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = DigestFrequencyForm(request.POST)
     if not form.is_valid():
-        messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
+        # An ErrorList yields its messages as text.
+        messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
         return redirect("library:follows")
     DigestSettings.objects.update_or_create(
         user=request.user, defaults={"frequency": form.cleaned_data["frequency"]}

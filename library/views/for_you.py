@@ -1,9 +1,10 @@
 """For you: recommendations from the reader's library (see library.recommendations)."""
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from accounts.requests import AuthenticatedHttpRequest
 from readinglist.pagecache import page_cache
 from readinglist.views import login_required_htmx
 
@@ -15,7 +16,7 @@ from ..recommendations import recommendations_for
 @page_cache(reader=True)
 @require_GET
 @login_required_htmx
-def for_you(request: HttpRequest) -> HttpResponse:
+def for_you(request: AuthenticatedHttpRequest) -> HttpResponse:
     # The cards read the reader's library too (bookmark controls): one query serves both.
     picks = recommendations_for(request.user, saved=request_states(request))
     return render(request, "library/for_you.html", {"for_you": picks})

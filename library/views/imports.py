@@ -11,12 +11,14 @@ from urllib.parse import urlencode
 from django import forms
 from django.conf import settings
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.core.files.uploadedfile import UploadedFile
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts.requests import AuthenticatedHttpRequest
 from readinglist import ratelimits
 from readinglist.views import login_required_htmx
 
@@ -57,23 +59,34 @@ def propose_link(entry: ImportEntry) -> str:
         if entry.arxiv
         else (f"https://doi.org/{entry.doi}" if entry.doi else "")
     )
-    params = {"url": url, "title": entry.title, "authors": entry.authors, "kind": entry.kind}
+    params: dict[str, str | int] = {
+        "url": url,
+        "title": entry.title,
+        "authors": entry.authors,
+        "kind": entry.kind,
+    }
     if entry.year:
         params["year"] = entry.year
     query = urlencode({name: value for name, value in params.items() if value})
     return f"{reverse('proposals:propose')}?{query}"
 
 
-def _parse_upload(upload) -> tuple[list[ImportEntry], list[str]]:
-    if upload.size > MAX_BYTES:
-        size = upload.size / 1024 / 1024
-        raise ImportRefused(f"The file is {size:.1f} MB; at most 5 MB can be imported.")
+def _parse_upload(upload: UploadedFile) -> tuple[list[ImportEntry], list[str]]:
+    size = upload.size or 0  # the form's FileField refused an upload without one (empty)
+    if size > MAX_BYTES:
+        megabytes = size / 1024 / 1024
+        raise ImportRefused(f"The file is {megabytes:.1f} MB; at most 5 MB can be imported.")
     entries, problems = parse(read_upload(upload.read()), upload.name or "")
     entries, bad_urls = skip_bad_urls(entries)
     return entries, problems + bad_urls
 
 
-def _preview(request, entries, problems, filename):
+def _preview(
+    request: AuthenticatedHttpRequest,
+    entries: list[ImportEntry],
+    problems: list[str],
+    filename: str,
+) -> HttpResponse:
     token = secrets.token_urlsafe(16)
     request.session[SESSION_KEY] = {
         "token": token,
@@ -84,7 +97,7 @@ def _preview(request, entries, problems, filename):
     context = {
         "matched": [m for m in matches if m.source is not None],
         "unmatched": [(m.entry, propose_link(m.entry)) for m in matches if m.source is None],
-        "new_count": len({m.source.pk for m in matches if m.is_new}),
+        "new_count": len({m.source.pk for m in matches if m.is_new and m.source is not None}),
         "problems": problems,
         "filename": filename,
         "form": ConfirmForm(initial={"token": token}),
@@ -94,7 +107,7 @@ def _preview(request, entries, problems, filename):
 
 @login_required_htmx
 @require_http_methods(["GET", "POST"])
-def import_library(request: HttpRequest) -> HttpResponse:
+def import_library(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = UploadForm(request.POST or None, request.FILES or None)
     refusal = None
     if request.method == "POST" and form.is_valid():
@@ -118,7 +131,7 @@ def import_library(request: HttpRequest) -> HttpResponse:
 
 @login_required_htmx
 @require_POST
-def confirm_import(request: HttpRequest) -> HttpResponse:
+def confirm_import(request: AuthenticatedHttpRequest) -> HttpResponse:
     stored = request.session.get(SESSION_KEY) or {}
     form = ConfirmForm(request.POST)
     if not form.is_valid() or not secrets.compare_digest(

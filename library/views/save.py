@@ -9,6 +9,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from accounts.requests import AuthenticatedHttpRequest
 from catalog.models import Source
 from proposals.duplicates import find_duplicates
 from proposals.titles import clean_title
@@ -41,18 +42,19 @@ def bookmarklet(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 @login_required_htmx
-def save(request: HttpRequest) -> HttpResponse:
+def save(request: AuthenticatedHttpRequest) -> HttpResponse:
     url = request.GET.get("url", "").strip()[:2000]
     title = clean_title(request.GET.get("title", ""))[:TITLE_MAX]
+    # No report without an address.
     report = find_duplicates(url=url) if url else None
     found = report.source if report is not None else None
-    if found is not None and found.status == Source.Status.PUBLISHED:
+    if report is not None and found is not None and found.status == Source.Status.PUBLISHED:
         return render(
             request,
             "library/save.html",
-            {"source": report.source, "matched_by": report.matched_by, "saved_title": title},
+            {"source": found, "matched_by": report.matched_by, "saved_title": title},
         )
-    if not url or (report is not None and report.invalid):
+    if report is None or report.invalid:
         problem = report.invalid if report else "The bookmarklet sent no address."
         return render(request, "library/save.html", {"problem": problem}, status=400)
     query = urlencode({"url": report.url, "title": title})

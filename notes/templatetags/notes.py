@@ -1,10 +1,16 @@
 """The seam through which catalog pages show notes: `{% load notes %}{% source_notes source %}`."""
 
+from collections.abc import Iterable
+from typing import Any
+
 from django import template
+from django.template import Context
 from django.urls import reverse
 
+from catalog.models import Source
 from library.reading import viewer_teams
 from readinglist.pagecache import dont_store
+from teams.models import Session, Team
 
 from ..forms import NoteForm
 from ..models import Note
@@ -13,7 +19,7 @@ register = template.Library()
 
 
 @register.inclusion_tag("notes/source_notes.html", takes_context=True)
-def source_notes(context, source):
+def source_notes(context: Context, source: Source) -> dict[str, Any]:
     """The reader's own and the team's notes on a source, newest first, in one query."""
     request = context["request"]
     user = request.user
@@ -43,7 +49,7 @@ TEAM_PAGE_NOTES = 5
 
 
 @register.inclusion_tag("notes/team_notes_block.html", takes_context=True)
-def team_notes(context, team):
+def team_notes(context: Context, team: Team) -> dict[str, Any]:
     """A team's latest notes, for its page (the view has checked the reader is a member)."""
     notes = Note.objects.live().filter(team=team).for_display().newest()[:TEAM_PAGE_NOTES]
     return {
@@ -57,7 +63,9 @@ def team_notes(context, team):
 
 
 @register.inclusion_tag("notes/team_notes_block.html", takes_context=True)
-def session_discussion(context, session, sources):
+def session_discussion(
+    context: Context, session: Session, sources: Iterable[Source]
+) -> dict[str, Any]:
     """The session's discussion: its team's notes on the sources it reads."""
     notes = (
         Note.objects.live()

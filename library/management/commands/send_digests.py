@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.core.management.base import BaseCommand
 
 from library.digests import send_digests
@@ -12,7 +14,7 @@ class Command(BaseCommand):
         "once: a reader gets one digest per period."
     )
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         report = send_digests()
         self.stdout.write(
             f"Sent {len(report.sent)} digest(s); {report.already_sent} already sent this period, "

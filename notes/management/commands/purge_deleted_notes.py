@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.core.management.base import BaseCommand
 
 from notes.services import purge_deleted_notes
@@ -11,6 +13,6 @@ class Command(BaseCommand):
         "too; run this from cron when the site is quiet for long stretches."
     )
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         count = purge_deleted_notes()
         self.stdout.write(f"Purged {count} deleted note{'s' if count != 1 else ''}.")
