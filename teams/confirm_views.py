@@ -15,7 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
 from . import domains, services
-from .access import member_team
+from .access import member_team, owner_action
 from .models import JoinLink, Team, TeamDomain
 
 
@@ -32,8 +32,14 @@ class Question:
 
 def confirmed_action(view: Callable) -> Callable:
     """GET asks, POST acts; a visitor who is not signed in is sent to sign in first, as on
-    every other team page."""
+    every other member's page."""
     return login_required(require_http_methods(["GET", "POST"])(view))
+
+
+def confirmed_owner_action(view: Callable) -> Callable:
+    """GET asks, POST acts, for owners only; a visitor who is not signed in gets 404, as a
+    non-member does (see owner_action)."""
+    return owner_action(require_http_methods(["GET", "POST"])(view))
 
 
 def _ask(request: HttpRequest, team: Team, question: Question) -> HttpResponse:
@@ -53,7 +59,7 @@ def _member(team: Team, user_id: int):
     return get_object_or_404(get_user_model(), pk=user_id, memberships__team=team)
 
 
-@confirmed_action
+@confirmed_owner_action
 def remove_member(request, slug, user_id):
     team, _ = member_team(request, slug, owner=True)
     reader = _member(team, user_id)
@@ -81,7 +87,7 @@ def remove_member(request, slug, user_id):
     )
 
 
-@confirmed_action
+@confirmed_owner_action
 def promote_member(request, slug, user_id):
     team, _ = member_team(request, slug, owner=True)
     reader = _member(team, user_id)
@@ -148,7 +154,7 @@ def leave(request, slug):
     return redirect("teams:list")
 
 
-@confirmed_action
+@confirmed_owner_action
 def rotate_calendar(request, slug):
     team, _ = member_team(request, slug, owner=True)
     if request.method == "GET":
@@ -174,7 +180,7 @@ def rotate_calendar(request, slug):
     return redirect(_settings_url(team, "calendar"))
 
 
-@confirmed_action
+@confirmed_owner_action
 def revoke_join_link(request, slug, pk):
     team, _ = member_team(request, slug, owner=True)
     link = get_object_or_404(JoinLink, team=team, pk=pk, revoked=False)
@@ -196,7 +202,7 @@ def revoke_join_link(request, slug, pk):
     return redirect(_settings_url(team, "links"))
 
 
-@confirmed_action
+@confirmed_owner_action
 def remove_domain(request, slug, pk):
     team, _ = member_team(request, slug, owner=True)
     row = get_object_or_404(TeamDomain, team=team, pk=pk, revoked_at__isnull=True)
@@ -222,7 +228,7 @@ def remove_domain(request, slug, pk):
     return redirect(_settings_url(team, "domains"))
 
 
-@confirmed_action
+@confirmed_owner_action
 def delete_team(request, slug):
     team, _ = member_team(request, slug, owner=True)
     if request.method == "GET":

@@ -2,13 +2,12 @@
 
 from django import forms
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_POST
 
 from catalog.models import ReadingList
 
-from .access import member_team
+from .access import member_team, owner_action
 from .models import FollowedList, Team
 
 
@@ -30,7 +29,7 @@ def _progress_url(team: Team) -> str:
     return f"{team.get_absolute_url()}#progress"
 
 
-@login_required
+@owner_action
 @require_POST
 def follow_list(request, slug):
     team, _ = member_team(request, slug, owner=True)
@@ -47,7 +46,7 @@ def follow_list(request, slug):
     return redirect(_progress_url(team))
 
 
-@login_required
+@owner_action
 @require_POST
 def unfollow_list(request, slug, pk):
     team, _ = member_team(request, slug, owner=True)

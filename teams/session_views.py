@@ -7,7 +7,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from . import services
-from .access import member_team, readers_time_zone
+from .access import member_team, owner_action, readers_time_zone
 from .forms import SessionForm
 from .models import Session
 from .session_sources import suggest
@@ -30,7 +30,7 @@ def session_detail(request, slug, pk):
         )
 
 
-@login_required
+@owner_action  # owners plan; a facilitator edits their own session
 @require_http_methods(["GET", "POST"])
 def session_form(request, slug, pk=None):
     team, _ = member_team(request, slug)

@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from . import domains, services
-from .access import member_team, readers_time_zone
+from .access import member_team, owner_action, readers_time_zone
 from .emails import calendar_url, send_invitation, site_url
 from .forms import DomainForm, InviteForm, JoinLinkForm, TeamCreateForm, TeamSettingsForm
 from .members import member_summary, members_page
@@ -111,7 +111,7 @@ def team_members(request, slug):
     return render(request, "teams/team_members.html", context)
 
 
-@login_required
+@owner_action
 @require_POST
 def invite(request, slug):
     team, member = member_team(request, slug, owner=True)
@@ -153,7 +153,7 @@ def _invite_and_send(team, by, cleaned_data):
     return invitation
 
 
-@login_required
+@owner_action
 @require_POST
 def create_join_link(request, slug):
     team, member = member_team(request, slug, owner=True)
@@ -167,7 +167,7 @@ def create_join_link(request, slug):
     return redirect(f"{team.get_absolute_url()}#links")
 
 
-@login_required
+@owner_action
 @require_POST
 def update_settings(request, slug):
     team, member = member_team(request, slug, owner=True)
@@ -179,7 +179,7 @@ def update_settings(request, slug):
     return redirect(team)
 
 
-@login_required
+@owner_action
 @require_POST
 def add_domain(request, slug):
     team, member = member_team(request, slug, owner=True)
