@@ -21,6 +21,11 @@ from .sessions import may_edit, next_session
 logger = logging.getLogger(__name__)
 
 
+# The team's page lists this many upcoming and as many past sessions, so that it costs the same
+# for a team that meets every week for years; the rest are on the sessions page.
+SESSIONS_SHOWN = 5
+
+
 class InvitationNotSent(Exception):
     """The invitation's mail could not be sent, so the invitation was not kept."""
 
@@ -49,13 +54,19 @@ def team_list(request):
 def _detail_context(request, team, member, **forms) -> dict:
     sessions = team.sessions.select_related("facilitator").prefetch_related("sources")
     now = timezone.now()
+    # One more than is shown tells whether there are others, without counting them.
+    upcoming = list(sessions.filter(starts_at__gte=now)[: SESSIONS_SHOWN + 1])
+    past = list(
+        sessions.filter(starts_at__lt=now).order_by("-starts_at", "-pk")[: SESSIONS_SHOWN + 1]
+    )
     context = {
         "team": team,
         "member": member,
         "member_summary": member_summary(team),
         "next_session": next_session(team),
-        "upcoming": sessions.filter(starts_at__gte=now),
-        "past": sessions.filter(starts_at__lt=now).order_by("-starts_at", "-pk"),
+        "upcoming": upcoming[:SESSIONS_SHOWN],
+        "past": past[:SESSIONS_SHOWN],
+        "more_sessions": len(upcoming) > SESSIONS_SHOWN or len(past) > SESSIONS_SHOWN,
         "may_plan": may_edit(None, team, request.user),
         "calendar_url": calendar_url(team),
         # A sole owner may not leave, so they are not offered to.
