@@ -8,10 +8,14 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils import timezone
+
+if TYPE_CHECKING:
+    from teams.models import Team
 
 BATCH = 5000
 # The lists both teams follow, so the page shows progress along them with names for the owner.
@@ -78,7 +82,7 @@ def build_team(shape: Shape, source_ids: list[int], rng: random.Random) -> None:
         FollowedList.objects.create(team=team, reading_list=ReadingList.objects.get(slug=slug))
 
 
-def _notes(team, people: list, source_ids: list[int], rng: random.Random) -> None:
+def _notes(team: Team, people: list, source_ids: list[int], rng: random.Random) -> None:
     from notes.models import Note
 
     now = timezone.now()

@@ -161,7 +161,7 @@ def _finished_counts(
     return cache.counts
 
 
-def shown_source_ids(items: Iterable[object]) -> set[int]:
+def shown_source_ids(items: Iterable[Source | ListEntry | ListSection]) -> set[int]:
     """The ids of the sources a page shows, from its sources, list entries or list sections
     (their entries prefetched)."""
     ids: set[int] = set()
@@ -176,7 +176,9 @@ def shown_source_ids(items: Iterable[object]) -> set[int]:
 
 
 def team_finished(
-    request: HttpRequest | None, source: Source, among: Iterable[object] = ()
+    request: HttpRequest | None,
+    source: Source,
+    among: Iterable[Source | ListEntry | ListSection] = (),
 ) -> list[TeamFinished]:
     """For each of the viewer's teams where anyone finished `source`, who did.
 
@@ -185,7 +187,7 @@ def team_finished(
     teams, then the counts); anonymous visitors and readers in no team cost none.
     """
     teams = viewer_teams(request)
-    if not teams:
+    if request is None or not teams:
         return []
     counts = _finished_counts(request, teams, shown_source_ids(among) | {source.pk})
     you = request_states(request).get(source.pk) == Bookmark.Status.READ

@@ -10,7 +10,7 @@ follows are the teams app's (`FollowedList`); the team page reads this through t
 from dataclasses import dataclass, field
 from statistics import median
 
-from django.db.models import Count, DurationField, ExpressionWrapper, F, Q, Window
+from django.db.models import Count, DurationField, ExpressionWrapper, F, Q, QuerySet, Window
 from django.db.models.functions import RowNumber
 
 from catalog.models import ListEntry, ReadingList
@@ -77,7 +77,7 @@ def _steps_by_list(lists: list[FollowedList]) -> dict[int, list[Step]]:
     return steps
 
 
-def _members_bookmarks(team: Team, source_ids: set[int]):
+def _members_bookmarks(team: Team, source_ids: set[int]) -> QuerySet[Bookmark]:
     # The members' ids as a subquery: joining through the user table instead would read one
     # user row per bookmark counted.
     members = Membership.objects.filter(team=team).values("user_id")

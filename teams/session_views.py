@@ -3,9 +3,11 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
+
+from accounts.requests import AuthenticatedHttpRequest
 
 from . import services
 from .access import member_team, owner_action, readers_time_zone
@@ -35,7 +37,7 @@ def session_detail(request, slug, pk):
 
 @login_required
 @require_GET
-def session_list(request, slug):
+def session_list(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """Every session of the team, the latest first, a page at a time (the team's page shows
     only the next and the last few)."""
     team, _ = member_team(request, slug)

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import time
 import warnings
+from argparse import ArgumentParser
 from urllib.parse import urlparse
 
 from django.conf import settings
@@ -41,7 +42,7 @@ TARGET = 2.0
 class Command(BaseCommand):
     help = "Time the team page for a team of 10 and one of 1,000 members, interleaved."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument(
             "--database-url", default=os.environ.get("BENCH_TEAM_SIZE_URL", DEFAULT_URL)
         )
@@ -51,7 +52,9 @@ class Command(BaseCommand):
         parser.add_argument("--runs", type=int, default=15, help="timed requests per team")
         parser.add_argument("--rebuild", action="store_true", help="rebuild the synthetic data")
 
-    def handle(self, *args, database_url, runs, rebuild, **sizes):
+    def handle(
+        self, *args: object, database_url: str, runs: int, rebuild: bool, **sizes: int
+    ) -> None:
         name = urlparse(database_url).path.lstrip("/")
         if "bench" not in name or not database_url.startswith("postgres"):
             raise CommandError(
@@ -107,7 +110,7 @@ class Command(BaseCommand):
         started = time.perf_counter()
         get_user_model().objects.filter(email__startswith="bench-").delete()
         Team.objects.all().delete()
-        build_catalog(SOURCES, self.stdout, self.stderr._out)
+        build_catalog(SOURCES, self.stdout, sys.stderr)
         ids = list(Source.objects.order_by("pk").values_list("pk", flat=True))
         rng = random.Random(20261202)
         for shape in shapes:
@@ -128,7 +131,7 @@ class Command(BaseCommand):
             f"{'ratio':>6} {'statements':>11} {'KB':>9}"
         )
         for label, pattern in (("team", "/teams/{}/"), ("team members", "/teams/{}/members/")):
-            times = {shape.slug: [] for shape in shapes}
+            times: dict[str, list[float]] = {shape.slug: [] for shape in shapes}
             statements, sizes = {}, {}
             for run in range(runs + 2):  # two warm-up rounds
                 for shape in shapes:
