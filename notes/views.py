@@ -199,10 +199,16 @@ def team_notes_view(request: HttpRequest) -> HttpResponse:
         chosen = next((team for team in teams if team.slug == request.GET["team"]), None)
         if chosen is None:
             raise Http404("No team here.")
-    notes = Note.objects.shared_with_teams_of(request.user)
-    if chosen is not None:
-        notes = notes.filter(team=chosen)
-    page = peek_page(notes.for_display().newest(), request.GET.get("page"), NOTES_PAGE_SIZE)
+    # By the ids of the teams just read, which the planner can estimate (a membership subquery
+    # it could not, and joined every shared note with its author and source); only the page's
+    # notes are joined (see peek_page).
+    notes = Note.objects.shared_with_teams([chosen] if chosen else teams)
+    page = peek_page(
+        notes.newest(),
+        request.GET.get("page"),
+        NOTES_PAGE_SIZE,
+        display=lambda shown: shown.for_display(),
+    )
     template = "notes/team_notes.html"
     if request.htmx:
         template += "#results"
