@@ -28,6 +28,7 @@ FULL = {"readers": 5000, "teams": 100, "bookmarks": 80, "notes": 10, "sessions":
 SMALLEST_TEAM, LARGEST_TEAM = 24, 333
 MEDIAN_SAVED, WORST_SAVED = 80, 198
 BATCH = 5000
+PATH_LIST, PATH_STEPS = "bench-start", 12
 
 
 @dataclass(frozen=True)
@@ -235,3 +236,24 @@ def build_empty(source_ids: list[int]) -> None:
         )
         kinds = [("topic", "topic-1"), ("tier", "core"), ("search", "q=attention")]
         Follow.objects.bulk_create(Follow(user=person, kind=k, target=t) for k, t in kinds)
+
+
+def add_path_and_follows(source_ids: list[int]) -> None:
+    """A Start-here path of PATH_STEPS sources, which both measured teams follow: home then
+    shows how many teammates finished each step, and the team page the team's progress along
+    it. The same sources in both databases; a schema that has them already is left alone."""
+    from catalog.models import ListEntry, ListSection, ReadingList
+    from teams.models import FollowedList, Team
+
+    if ReadingList.objects.filter(slug=PATH_LIST).exists():
+        return
+    reading_list = ReadingList.objects.create(slug=PATH_LIST, title="Benchmark start", position=0)
+    section = ListSection.objects.create(
+        reading_list=reading_list, slug="start-here", title="Start here", position=1
+    )
+    ListEntry.objects.bulk_create(
+        ListEntry(section=section, source_id=source_id, position=n)
+        for n, source_id in enumerate(source_ids[:PATH_STEPS], start=1)
+    )
+    for slug in (MEASURED.median_team, MEASURED.largest_team):
+        FollowedList.objects.create(team=Team.objects.get(slug=slug), reading_list=reading_list)

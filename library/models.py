@@ -43,6 +43,14 @@ class Bookmark(models.Model):
             # A team's recent activity walks this index newest first and stops after the rows
             # it shows, instead of reading every member's bookmarks and sorting them.
             models.Index(fields=["-updated", "-id"], name="bookmark_updated_desc"),
+            # "N teammates finished" counts the finished bookmarks of the sources a page shows:
+            # this index holds only finished ones, by source, so the count reads those rows
+            # (and their readers, to match against the teams) and nothing else.
+            models.Index(
+                fields=["source", "user"],
+                condition=Q(status="read"),
+                name="bookmark_read_source",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from django.db.models import Count
 
+from catalog.models import ListEntry, ListSection
 from catalog.querysets import each_once
 from teams.models import Team
 
@@ -120,38 +121,78 @@ class TeamFinished:
     you: bool
 
 
+@dataclass
+class _FinishedCounts:
+    """The counts this request has read so far, and for which sources."""
+
+    asked: set[int] = field(default_factory=set)
+    counts: dict[tuple[int, int], int] = field(default_factory=dict)
+
+
 def _finished_counts(
-    request: HttpRequest, viewer: User, teams: list[Team]
+    request: HttpRequest, viewer: User, teams: list[Team], source_ids: set[int]
 ) -> dict[tuple[int, int], int]:
-    """{(source_id, team_id): members other than the viewer who finished it}: one query."""
-    counts = getattr(request, _TEAM_CACHE_ATTR, None)
-    if counts is None:
+    """{(source_id, team_id): members other than the viewer who finished it}, for `source_ids`.
+
+    Only the sources asked about are counted, through the index of finished bookmarks by source
+    (bookmark_read_source): what is read grows with what the page shows, not with how much the
+    viewer's teammates have read. Each source is counted once per request; a page names all its
+    sources in the first call, so it costs one query.
+    """
+    cache = getattr(request, _TEAM_CACHE_ATTR, None)
+    if cache is None:
+        cache = _FinishedCounts()
+        setattr(request, _TEAM_CACHE_ATTR, cache)
+    missing = source_ids - cache.asked
+    if missing:
         rows = (
             Bookmark.objects.filter(
-                status=Bookmark.Status.READ, user__memberships__team__in=[t.pk for t in teams]
+                status=Bookmark.Status.READ,
+                source_id__in=sorted(missing),
+                user__memberships__team__in=[t.pk for t in teams],
             )
             .exclude(user=viewer)
             .values_list("source_id", "user__memberships__team_id")
-            .annotate(n=Count("pk"))
+            # The reader, not the row: the index holds both, so the bookmarks' rows are not read.
+            .annotate(n=Count("user"))
             .order_by()
         )
-        counts = {(source_id, team_id): n for source_id, team_id, n in rows}
-        setattr(request, _TEAM_CACHE_ATTR, counts)
-    return counts
+        cache.counts.update(((source_id, team_id), n) for source_id, team_id, n in rows)
+        cache.asked |= missing
+    return cache.counts
 
 
-def team_finished(request: HttpRequest | None, source: Source) -> list[TeamFinished]:
+def shown_source_ids(items: Iterable[Source | ListEntry | ListSection]) -> set[int]:
+    """The ids of the sources a page shows, from its sources, list entries or list sections
+    (their entries prefetched)."""
+    ids: set[int] = set()
+    for item in items:
+        if isinstance(item, ListSection):
+            ids.update(entry.source_id for entry in item.entries.all())
+        elif isinstance(item, ListEntry):
+            ids.add(item.source_id)
+        else:
+            ids.add(item.pk)
+    return ids
+
+
+def team_finished(
+    request: HttpRequest | None,
+    source: Source,
+    among: Iterable[Source | ListEntry | ListSection] = (),
+) -> list[TeamFinished]:
     """For each of the viewer's teams where anyone finished `source`, who did.
 
-    Two queries per request whatever the page lists (the viewer's teams, then every count);
-    anonymous visitors and readers in no team cost none.
+    `among` names everything the page shows this figure for (see shown_source_ids), so that the
+    first call counts them all: two queries per request whatever the page lists (the viewer's
+    teams, then the counts); anonymous visitors and readers in no team cost none.
     """
     if request is None or not request.user.is_authenticated:
         return []
     teams = viewer_teams(request)
     if not teams:
         return []
-    counts = _finished_counts(request, request.user, teams)
+    counts = _finished_counts(request, request.user, teams, shown_source_ids(among) | {source.pk})
     you = request_states(request).get(source.pk) == Bookmark.Status.READ
     figures = (TeamFinished(t, counts.get((source.pk, t.pk), 0), you) for t in teams)
     return [figure for figure in figures if figure.others or figure.you]

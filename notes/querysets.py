@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
     from accounts.models import User
     from catalog.models import ReadingList, Topic
+    from teams.models import Team
 
     Reader = User | AnonymousUser
 
@@ -47,6 +48,10 @@ class NoteQuerySet(models.QuerySet):
         if not user.is_authenticated:
             return self.none()
         return self.live().filter(_in_teams_of(user))
+
+    def shared_with_teams(self, teams: list[Team]) -> NoteQuerySet:
+        """Notes shared with `teams`: the reader's own teams, as shared_with_teams_of finds."""
+        return self.live().filter(visibility="team", team__in=[team.pk for team in teams])
 
     def visible_to(self, user: Reader) -> NoteQuerySet:
         """A reader sees their own notes and the notes shared with their teams; visitors none."""

@@ -5,7 +5,7 @@ not exist for this reader (404), whether it is someone else's private note or a 
 """
 
 import json
-from typing import Any
+from typing import Any, cast
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
@@ -30,6 +30,7 @@ from .exports import notes_document, notes_markdown
 from .forms import NoteFilterForm, NoteForm
 from .models import Note
 from .paging import peek_page
+from .querysets import NoteQuerySet
 from .services import note_create, note_delete, note_restore, note_update
 
 NOTES_PAGE_SIZE = 25
@@ -194,6 +195,11 @@ def _attachment(text: str, content_type: str, extension: str) -> HttpResponse:
     return response
 
 
+def _with_display_rows(shown: QuerySet[Note]) -> QuerySet[Note]:
+    # peek_page hands back the model's default manager's queryset, which is a NoteQuerySet.
+    return cast(NoteQuerySet, shown).for_display()
+
+
 @page_cache(reader=True, team=True, params={"team", "page"})
 @vary_on_headers("HX-Request")
 @login_required_htmx
@@ -206,10 +212,16 @@ def team_notes_view(request: AuthenticatedHttpRequest) -> HttpResponse:
         chosen = next((team for team in teams if team.slug == request.GET["team"]), None)
         if chosen is None:
             raise Http404("No team here.")
-    notes = Note.objects.shared_with_teams_of(request.user)
-    if chosen is not None:
-        notes = notes.filter(team=chosen)
-    page = peek_page(notes.for_display().newest(), request.GET.get("page"), NOTES_PAGE_SIZE)
+    # By the ids of the teams just read, which the planner can estimate (a membership subquery
+    # it could not, and joined every shared note with its author and source); only the page's
+    # notes are joined (see peek_page).
+    notes = Note.objects.shared_with_teams([chosen] if chosen else teams)
+    page = peek_page(
+        notes.newest(),
+        request.GET.get("page"),
+        NOTES_PAGE_SIZE,
+        display=_with_display_rows,
+    )
     template = "notes/team_notes.html"
     if request.htmx:
         template += "#results"

@@ -1,13 +1,18 @@
 """Team lookups for views: whoever is not a member gets 404, so slugs and ids reveal nothing."""
 
-from django.http import Http404, HttpRequest
+from collections.abc import Callable
+from functools import wraps
+
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 
 from accounts.time_zones import readers_time_zone
 
 from .models import Membership, Team
 
-__all__ = ["member_team", "readers_time_zone"]
+__all__ = ["member_team", "owner_action", "readers_time_zone"]
+
+View = Callable[..., HttpResponse]
 
 
 def member_team(request: HttpRequest, slug: str, *, owner: bool = False) -> tuple[Team, Membership]:
@@ -20,3 +25,17 @@ def member_team(request: HttpRequest, slug: str, *, owner: bool = False) -> tupl
     if member is None or (owner and not member.is_owner):
         raise Http404("No team here.")
     return team, member
+
+
+def owner_action(view: View) -> View:
+    """An owner's action answers a visitor who is not signed in as it answers a non-member: 404,
+    before anything is read or changed. Sending them to sign in would single out the URLs where
+    something could be done; an owner reaches these pages from the team's page, signed in."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+        if not request.user.is_authenticated:
+            raise Http404("No team here.")
+        return view(request, *args, **kwargs)
+
+    return wrapped

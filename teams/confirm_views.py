@@ -19,7 +19,7 @@ from accounts.models import User
 from accounts.requests import AuthenticatedHttpRequest
 
 from . import domains, services
-from .access import member_team
+from .access import member_team, owner_action
 from .models import JoinLink, Team, TeamDomain
 
 
@@ -36,8 +36,14 @@ class Question:
 
 def confirmed_action(view: Callable) -> Callable:
     """GET asks, POST acts; a visitor who is not signed in is sent to sign in first, as on
-    every other team page."""
+    every other member's page."""
     return login_required(require_http_methods(["GET", "POST"])(view))
+
+
+def confirmed_owner_action(view: Callable) -> Callable:
+    """GET asks, POST acts, for owners only; a visitor who is not signed in gets 404, as a
+    non-member does (see owner_action)."""
+    return owner_action(require_http_methods(["GET", "POST"])(view))
 
 
 def _ask(request: HttpRequest, team: Team, question: Question) -> HttpResponse:
@@ -57,7 +63,7 @@ def _member(team: Team, user_id: int) -> User:
     return get_object_or_404(get_user_model(), pk=user_id, memberships__team=team)
 
 
-@confirmed_action
+@confirmed_owner_action
 def remove_member(request: AuthenticatedHttpRequest, slug: str, user_id: int) -> HttpResponse:
     team, _ = member_team(request, slug, owner=True)
     reader = _member(team, user_id)
@@ -85,7 +91,7 @@ def remove_member(request: AuthenticatedHttpRequest, slug: str, user_id: int) ->
     )
 
 
-@confirmed_action
+@confirmed_owner_action
 def promote_member(request: AuthenticatedHttpRequest, slug: str, user_id: int) -> HttpResponse:
     team, _ = member_team(request, slug, owner=True)
     reader = _member(team, user_id)
@@ -158,7 +164,7 @@ def leave(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     return redirect("teams:list")
 
 
-@confirmed_action
+@confirmed_owner_action
 def rotate_calendar(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     team, _ = member_team(request, slug, owner=True)
     if request.method == "GET":
@@ -184,7 +190,7 @@ def rotate_calendar(request: AuthenticatedHttpRequest, slug: str) -> HttpRespons
     return redirect(_settings_url(team, "calendar"))
 
 
-@confirmed_action
+@confirmed_owner_action
 def revoke_join_link(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
     team, _ = member_team(request, slug, owner=True)
     link = get_object_or_404(JoinLink, team=team, pk=pk, revoked=False)
@@ -206,7 +212,7 @@ def revoke_join_link(request: AuthenticatedHttpRequest, slug: str, pk: int) -> H
     return redirect(_settings_url(team, "links"))
 
 
-@confirmed_action
+@confirmed_owner_action
 def remove_domain(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
     team, _ = member_team(request, slug, owner=True)
     row = get_object_or_404(TeamDomain, team=team, pk=pk, revoked_at__isnull=True)
@@ -232,7 +238,7 @@ def remove_domain(request: AuthenticatedHttpRequest, slug: str, pk: int) -> Http
     return redirect(_settings_url(team, "domains"))
 
 
-@confirmed_action
+@confirmed_owner_action
 def delete_team(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     team, _ = member_team(request, slug, owner=True)
     if request.method == "GET":

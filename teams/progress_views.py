@@ -4,7 +4,6 @@ from typing import Any
 
 from django import forms
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_POST
@@ -12,7 +11,7 @@ from django.views.decorators.http import require_POST
 from accounts.requests import AuthenticatedHttpRequest
 from catalog.models import ReadingList
 
-from .access import member_team
+from .access import member_team, owner_action
 from .models import FollowedList, Team
 
 
@@ -36,7 +35,7 @@ def _progress_url(team: Team) -> str:
     return f"{team.get_absolute_url()}#progress"
 
 
-@login_required
+@owner_action
 @require_POST
 def follow_list(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     team, _ = member_team(request, slug, owner=True)
@@ -53,7 +52,7 @@ def follow_list(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     return redirect(_progress_url(team))
 
 
-@login_required
+@owner_action
 @require_POST
 def unfollow_list(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
     team, _ = member_team(request, slug, owner=True)

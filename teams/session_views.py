@@ -2,6 +2,7 @@
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
@@ -9,11 +10,13 @@ from django.views.decorators.http import require_GET, require_http_methods
 from accounts.requests import AuthenticatedHttpRequest
 
 from . import services
-from .access import member_team, readers_time_zone
+from .access import member_team, owner_action, readers_time_zone
 from .forms import SessionForm
 from .models import Session
 from .session_sources import suggest
 from .sessions import may_edit, save_session
+
+SESSIONS_PAGE_SIZE = 25
 
 
 @login_required
@@ -33,6 +36,26 @@ def session_detail(request: AuthenticatedHttpRequest, slug: str, pk: int) -> Htt
 
 
 @login_required
+@require_GET
+def session_list(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
+    """Every session of the team, the latest first, a page at a time (the team's page shows
+    only the next and the last few)."""
+    team, _ = member_team(request, slug)
+    sessions = (
+        team.sessions.select_related("facilitator")
+        .prefetch_related("sources")
+        .order_by("-starts_at", "-pk")
+    )
+    page = Paginator(sessions, SESSIONS_PAGE_SIZE).get_page(request.GET.get("page"))
+    with readers_time_zone(request.user):
+        return render(
+            request,
+            "teams/session_list.html",
+            {"team": team, "page": page, "may_plan": may_edit(None, team, request.user)},
+        )
+
+
+@owner_action  # owners plan; a facilitator edits their own session
 @require_http_methods(["GET", "POST"])
 def session_form(
     request: AuthenticatedHttpRequest, slug: str, pk: int | None = None

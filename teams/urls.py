@@ -59,6 +59,7 @@ urlpatterns = [
         session_views.source_suggestions,
         name="session-sources",
     ),
+    path("teams/<slug:slug>/sessions/", session_views.session_list, name="sessions"),
     path("teams/<slug:slug>/sessions/new/", session_views.session_form, name="session-create"),
     path(
         "teams/<slug:slug>/sessions/<int:pk>/", session_views.session_detail, name="session-detail"

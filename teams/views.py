@@ -15,7 +15,7 @@ from accounts.models import User
 from accounts.requests import AuthenticatedHttpRequest
 
 from . import domains, services
-from .access import member_team, readers_time_zone
+from .access import member_team, owner_action, readers_time_zone
 from .emails import calendar_url, send_invitation, site_url
 from .forms import DomainForm, InviteForm, JoinLinkForm, TeamCreateForm, TeamSettingsForm
 from .members import member_summary, members_page
@@ -24,6 +24,11 @@ from .progress_views import FollowListForm
 from .sessions import may_edit, next_session
 
 logger = logging.getLogger(__name__)
+
+
+# The team's page lists this many upcoming and as many past sessions, so that it costs the same
+# for a team that meets every week for years; the rest are on the sessions page.
+SESSIONS_SHOWN = 5
 
 
 class InvitationNotSent(Exception):
@@ -56,13 +61,19 @@ def _detail_context(
 ) -> dict[str, Any]:
     sessions = team.sessions.select_related("facilitator").prefetch_related("sources")
     now = timezone.now()
+    # One more than is shown tells whether there are others, without counting them.
+    upcoming = list(sessions.filter(starts_at__gte=now)[: SESSIONS_SHOWN + 1])
+    past = list(
+        sessions.filter(starts_at__lt=now).order_by("-starts_at", "-pk")[: SESSIONS_SHOWN + 1]
+    )
     context = {
         "team": team,
         "member": member,
         "member_summary": member_summary(team),
         "next_session": next_session(team),
-        "upcoming": sessions.filter(starts_at__gte=now),
-        "past": sessions.filter(starts_at__lt=now).order_by("-starts_at", "-pk"),
+        "upcoming": upcoming[:SESSIONS_SHOWN],
+        "past": past[:SESSIONS_SHOWN],
+        "more_sessions": len(upcoming) > SESSIONS_SHOWN or len(past) > SESSIONS_SHOWN,
         "may_plan": may_edit(None, team, request.user),
         "calendar_url": calendar_url(team),
         # A sole owner may not leave, so they are not offered to.
@@ -126,7 +137,7 @@ def team_members(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     return render(request, "teams/team_members.html", context)
 
 
-@login_required
+@owner_action
 @require_POST
 def invite(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     team, member = member_team(request, slug, owner=True)
@@ -168,7 +179,7 @@ def _invite_and_send(team: Team, by: User, cleaned_data: dict[str, Any]) -> Invi
     return invitation
 
 
-@login_required
+@owner_action
 @require_POST
 def create_join_link(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     team, member = member_team(request, slug, owner=True)
@@ -182,7 +193,7 @@ def create_join_link(request: AuthenticatedHttpRequest, slug: str) -> HttpRespon
     return redirect(f"{team.get_absolute_url()}#links")
 
 
-@login_required
+@owner_action
 @require_POST
 def update_settings(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     team, member = member_team(request, slug, owner=True)
@@ -194,7 +205,7 @@ def update_settings(request: AuthenticatedHttpRequest, slug: str) -> HttpRespons
     return redirect(team)
 
 
-@login_required
+@owner_action
 @require_POST
 def add_domain(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     team, member = member_team(request, slug, owner=True)

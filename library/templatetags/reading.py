@@ -130,9 +130,14 @@ def reading_status(context: Context, source: Source) -> str:
 
 
 @register.inclusion_tag("library/includes/team_finished.html", takes_context=True)
-def team_finished(context: Context, source: Source) -> dict[str, Any]:
-    """Per team of the viewer's, how many members finished `source`; nothing for visitors."""
-    return {"figures": reading.team_finished(_request(context), source)}
+def team_finished(
+    context: Context, source: Source, among: Iterable[Source | ListEntry | ListSection] = ()
+) -> dict[str, Any]:
+    """Per team of the viewer's, how many members finished `source`; nothing for visitors.
+
+    `among` is what the page shows the figure for (its path's entries, or its list's sections),
+    counted together in the first call: `{% team_finished entry.source among=sections %}`."""
+    return {"figures": reading.team_finished(_request(context), source, among or ())}
 
 
 @register.simple_tag

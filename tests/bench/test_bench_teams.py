@@ -29,3 +29,12 @@ def test_a_reduced_run_keeps_teams_proportional():
 def test_refuses_a_database_that_is_not_a_postgres_bench_database(url):
     with pytest.raises(CommandError, match="refusing"):
         call_command("bench_teams", f"--database-url={url}")
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["postgres://postgres@127.0.0.1:5432/readinglist", "sqlite:///tmp/readinglist_bench.sqlite3"],
+)
+def test_the_team_size_benchmark_refuses_it_too(url):
+    with pytest.raises(CommandError, match="refusing"):
+        call_command("bench_team_size", f"--database-url={url}")

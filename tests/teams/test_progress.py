@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from library.models import Bookmark
+from library.team_progress import team_progress
 from teams.models import FollowedList, Membership
 from tests.factories import ListEntryFactory, ListSectionFactory, ReadingListFactory, SourceFactory
 
@@ -114,3 +115,31 @@ def test_the_team_page_costs_the_same_queries_at_10_and_1000_members(client, tea
     )
     assert team.memberships.count() == 1001
     assert page_queries(client, owner) == small
+
+
+def test_medians_and_names_come_from_the_middle_and_the_first_five(team, owner, path):
+    """The database sends the middle bookmark(s) and five names a step; the page shows the same
+    median and names as reading every row would."""
+    reading_list, steps = path
+    FollowedList.objects.create(team=team, reading_list=reading_list)
+    users = User.objects.bulk_create(
+        User(email=f"m{n}@example.com", display_name=f"Member {n}") for n in range(8)
+    )
+    Membership.objects.bulk_create(Membership(team=team, user=user) for user in users)
+    saved = timezone.now() - timedelta(days=30)
+    # Roofline: 1, 2, 4 and 10 days (median 3.0); FlashAttention: 1, 5, 6 days (median 5.0).
+    rows = [
+        Bookmark(user=user, source=steps[0], status="read", saved_at=saved, finished_at=saved + d)
+        for user, d in zip(users[:4], [timedelta(days=n) for n in (10, 1, 4, 2)], strict=True)
+    ]
+    rows += [
+        Bookmark(user=user, source=steps[1], status="read", saved_at=saved, finished_at=saved + d)
+        for user, d in zip(users[4:7], [timedelta(days=n) for n in (6, 1, 5)], strict=True)
+    ]
+    rows += [Bookmark(user=user, source=steps[2], status="reading") for user in reversed(users)]
+    Bookmark.objects.bulk_create(rows)
+    (progress,) = team_progress(team, with_names=True)
+    roofline, flash, paged = progress.steps
+    assert (roofline.median_days, flash.median_days, paged.median_days) == (3.0, 5.0, None)
+    assert paged.reader_names == [f"Member {n}" for n in range(5)]
+    assert (paged.reading, paged.more_readers) == (8, 3)

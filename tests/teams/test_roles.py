@@ -6,8 +6,16 @@ from django.core import mail
 
 from notes.models import Note
 from teams import services
-from teams.models import Invitation, JoinLink, Membership, Session, Team, TeamDomain
-from tests.factories import SourceFactory, UserFactory
+from teams.models import (
+    FollowedList,
+    Invitation,
+    JoinLink,
+    Membership,
+    Session,
+    Team,
+    TeamDomain,
+)
+from tests.factories import ReadingListFactory, SourceFactory, UserFactory
 from tests.teams.conftest import proved_domain
 
 TEAM = "/teams/inference/"
@@ -20,23 +28,37 @@ def world(team, owner, member):
     Membership.objects.create(team=team, user=colleague)
     link = services.create_join_link(team=team, by=owner)
     domain = proved_domain(team, "inference.example")
-    Session.objects.create(team=team, title="Week 1", starts_at="2030-01-01T10:00Z")
-    return {"colleague": colleague, "link": link, "domain": domain}
+    session = Session.objects.create(team=team, title="Week 1", starts_at="2030-01-01T10:00Z")
+    followed = FollowedList.objects.create(team=team, reading_list=ReadingListFactory())
+    return {
+        "colleague": colleague,
+        "link": link,
+        "domain": domain,
+        "session": session,
+        "followed": followed,
+        "unfollowed": ReadingListFactory(),
+    }
 
 
-def owner_actions(world) -> list[tuple[str, dict]]:
+def owner_actions(world) -> list[tuple[str, dict, bool]]:
+    """(path, data to POST, whether it has a page of its own to GET): forms on the team page
+    have none; the actions that cannot be undone ask on a confirmation page first."""
     colleague = world["colleague"].pk
     return [
-        ("invite/", {"email": "new@example.com"}),
-        ("settings/", {"description": "Taken over."}),
-        ("domains/", {"domain": "elsewhere.example"}),
-        (f"domains/{world['domain'].pk}/remove/", {}),
-        ("links/", {}),
-        (f"links/{world['link'].pk}/revoke/", {}),
-        (f"members/{colleague}/remove/", {}),
-        (f"members/{colleague}/promote/", {}),
-        ("calendar/rotate/", {}),
-        ("delete/", {}),
+        ("invite/", {"email": "new@example.com"}, False),
+        ("settings/", {"description": "Taken over."}, False),
+        ("domains/", {"domain": "elsewhere.example"}, False),
+        (f"domains/{world['domain'].pk}/remove/", {}, True),
+        ("links/", {}, False),
+        (f"links/{world['link'].pk}/revoke/", {}, True),
+        (f"members/{colleague}/remove/", {}, True),
+        (f"members/{colleague}/promote/", {}, True),
+        ("calendar/rotate/", {}, True),
+        ("progress/", {"reading_list": world["unfollowed"].pk}, False),
+        (f"progress/{world['followed'].pk}/remove/", {}, False),
+        ("sessions/new/", {"title": "Taken over", "starts_at": "2030-02-01T10:00"}, True),
+        (f"sessions/{world['session'].pk}/edit/", {"title": "Taken over"}, True),
+        ("delete/", {}, True),
     ]
 
 
@@ -49,7 +71,8 @@ def snapshot(team: Team) -> dict:
         "links": sorted(JoinLink.objects.filter(team=team).values_list("pk", "revoked")),
         "domains": sorted(TeamDomain.objects.filter(team=team).values_list("domain", "revoked_at")),
         "invitations": Invitation.objects.filter(team=team).count(),
-        "sessions": Session.objects.filter(team=team).count(),
+        "sessions": sorted(Session.objects.filter(team=team).values_list("pk", "title")),
+        "followed": sorted(FollowedList.objects.filter(team=team).values_list("reading_list_id")),
     }
 
 
@@ -66,16 +89,12 @@ def log_in_as(client, role: str, team: Team, member) -> None:
 def test_only_owners_act_on_a_team(client, team, member, world, role):
     log_in_as(client, role, team, member)
     before = snapshot(team)
-    for path, data in owner_actions(world):
-        for method in ("get", "post"):
-            if method == "get" and path in {"invite/", "settings/", "domains/", "links/"}:
-                continue  # POST-only forms on the team page
+    for path, data, has_page in owner_actions(world):
+        for method in ("get", "post") if has_page else ("post",):
             response = getattr(client, method)(TEAM + path, data)
-            if role == "anonymous":
-                assert response.status_code == 302, (method, path)
-                assert response["Location"].startswith("/accounts/login/"), (method, path)
-            else:
-                assert response.status_code in {403, 404}, (method, path, response.status_code)
+            # Visitors who are not signed in are answered as non-members: the team's existence
+            # is not disclosed, and they are not sent to sign in for an action they cannot take.
+            assert response.status_code in {403, 404}, (method, path, response.status_code)
     assert snapshot(team) == before
     assert mail.outbox == []
 

@@ -1,3 +1,4 @@
+import re
 from datetime import timedelta
 
 import pytest
@@ -125,3 +126,28 @@ def test_profile_sets_the_time_zone_sessions_are_shown_in(client, team, member, 
     assert "(JST)" in page
     bad = client.post("/accounts/profile/", {"display_name": "", "time_zone": "Mars/Base"})
     assert "Select a valid choice" in bad.content.decode()
+
+
+def test_the_team_page_lists_a_few_sessions_and_links_to_them_all(client, team, owner, member):
+    now = timezone.now()
+    Session.objects.bulk_create(
+        Session(team=team, title=f"Week {n:02}", starts_at=now + timedelta(weeks=n - 10, hours=1))
+        for n in range(30)
+    )
+    client.force_login(member)
+    page = client.get("/teams/inference/").text
+    shown = re.findall(r"<strong>(Week \d+)</strong>", page)
+    # The next five upcoming, soonest first, then the last five, latest first.
+    assert shown == [f"Week {n:02}" for n in [10, 11, 12, 13, 14, 9, 8, 7, 6, 5]]
+    assert 'href="/teams/inference/sessions/">All sessions of Inference' in page
+    everything = client.get("/teams/inference/sessions/").text
+    assert len(re.findall(r"<strong>Week \d+</strong>", everything)) == 25
+    assert "Page 1 of 2" in everything and "Plan a session" not in everything
+    later = client.get("/teams/inference/sessions/?page=2").text
+    assert re.findall(r"<strong>(Week \d+)</strong>", later)[-1] == "Week 00"
+
+
+def test_the_sessions_page_is_for_members(client, team, other_reader):
+    assert client.get("/teams/inference/sessions/").status_code == 302
+    client.force_login(other_reader)
+    assert client.get("/teams/inference/sessions/").status_code == 404

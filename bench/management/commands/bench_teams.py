@@ -30,7 +30,7 @@ from django.test.utils import CaptureQueriesContext
 
 from bench.management.commands.bench_search import CACHE_MIDDLEWARE, child_environment
 from bench.search_catalog import build_catalog
-from bench.team_data import MEASURED, build_big, build_empty
+from bench.team_data import MEASURED, add_path_and_follows, build_big, build_empty
 from catalog.progress import raw_stream
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/readinglist_bench_teams"
@@ -76,6 +76,7 @@ def _triggers_on_the_schemas_own_tables() -> None:
 def pages() -> dict[str, str]:
     return {
         "home": "/",
+        "list": "/lists/bench-list-1/",
         "library": "/library/",
         "my notes": "/library/notes/",
         "team notes": "/notes/team/",
@@ -173,16 +174,17 @@ class Command(BaseCommand):
             cursor.execute(f"CREATE SCHEMA IF NOT EXISTS {schema}")
         use_schema(schema)
         call_command("migrate", verbosity=0, interactive=False)
-        if Source.objects.exists():
-            return
-        started = time.perf_counter()
-        build_catalog(SOURCES, self.stdout, raw_stream(self.stderr))
-        ids = list(Source.objects.order_by("pk").values_list("pk", flat=True))
-        if schema == "bench_big":
-            build_big(scale, ids, self.stdout.write)
-        else:
-            build_empty(ids)
-        self.stdout.write(f"{schema}: built in {time.perf_counter() - started:.0f} s")
+        if not Source.objects.exists():
+            started = time.perf_counter()
+            build_catalog(SOURCES, self.stdout, raw_stream(self.stderr))
+            ids = list(Source.objects.order_by("pk").values_list("pk", flat=True))
+            if schema == "bench_big":
+                build_big(scale, ids, self.stdout.write)
+            else:
+                build_empty(ids)
+            self.stdout.write(f"{schema}: built in {time.perf_counter() - started:.0f} s")
+        # Added to a schema built before they were part of the data, too.
+        add_path_and_follows(list(Source.objects.order_by("pk").values_list("pk", flat=True)))
 
     def clients(self) -> dict[tuple[str, str], Client]:
         from django.contrib.auth import get_user_model
