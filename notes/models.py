@@ -16,6 +16,11 @@ QUOTE_MAX = 2_000
 LOCATOR_MAX = 200
 
 
+class NoteVisibility(models.TextChoices):
+    PRIVATE = "private", "Private (only you)"
+    TEAM = "team", "Team (the team's members, with your name)"
+
+
 def unshare_with_deleted_team(collector, field, sub_objs, using) -> None:
     """A deleted team's notes stay with their authors, private to them.
 
@@ -24,7 +29,7 @@ def unshare_with_deleted_team(collector, field, sub_objs, using) -> None:
     """
     pks = [note.pk for note in sub_objs]
     field.model._base_manager.using(using).filter(pk__in=pks).update(
-        team=None, visibility="private"
+        team=None, visibility=NoteVisibility.PRIVATE
     )
 
 
@@ -40,9 +45,7 @@ class Note(models.Model):
     QUOTE_MAX = QUOTE_MAX
     LOCATOR_MAX = LOCATOR_MAX
 
-    class Visibility(models.TextChoices):
-        PRIVATE = "private", "Private (only you)"
-        TEAM = "team", "Team (the team's members, with your name)"
+    Visibility = NoteVisibility
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notes"
@@ -88,11 +91,11 @@ class Note(models.Model):
                 name="note_locator_max_length",
             ),
             models.CheckConstraint(
-                condition=Q(visibility__in=["private", "team"]), name="note_visibility_valid"
+                condition=Q(visibility__in=NoteVisibility.values), name="note_visibility_valid"
             ),
             models.CheckConstraint(
-                condition=Q(visibility="team", team__isnull=False)
-                | Q(visibility="private", team__isnull=True),
+                condition=Q(visibility=NoteVisibility.TEAM, team__isnull=False)
+                | Q(visibility=NoteVisibility.PRIVATE, team__isnull=True),
                 name="note_team_iff_shared",
             ),
             models.CheckConstraint(
