@@ -9,7 +9,7 @@ GUNICORN_KEEPALIVE seconds an idle keep-alive connection stays open (default 5)
 PORT / BIND        where to listen (default 0.0.0.0:$PORT, PORT 8000)
 GUNICORN_MAX_REQUESTS, GUNICORN_MAX_REQUESTS_JITTER  recycle a worker after that many requests (0)
 GUNICORN_LOG_LEVEL, GUNICORN_WORKER_TMP_DIR  gunicorn's own log level, and its heartbeat folder
-DATABASE_STATEMENT_TIMEOUT_MS  a web request's longest query (default 10000; settings.py reads it)
+DATABASE_STATEMENT_TIMEOUT_MS  a web request's longest query (default 10000; the settings read it)
 GUNICORN_ACCESS_LOG  "-" (stdout, the default) or "" to leave request lines to the app's own log
 """
 

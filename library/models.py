@@ -6,13 +6,16 @@ from django.utils import timezone
 from .querysets import BookmarkQuerySet
 
 
+class BookmarkStatus(models.TextChoices):
+    TO_READ = "to_read", "To read"
+    READING = "reading", "Reading"
+    READ = "read", "Read"
+
+
 class Bookmark(models.Model):
     """One reader's place in one source: saved, being read, or finished."""
 
-    class Status(models.TextChoices):
-        TO_READ = "to_read", "To read"
-        READING = "reading", "Reading"
-        READ = "read", "Read"
+    Status = BookmarkStatus
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bookmarks"
@@ -34,7 +37,7 @@ class Bookmark(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["user", "source"], name="bookmark_unique_user_source"),
             models.CheckConstraint(
-                condition=Q(status__in=["to_read", "reading", "read"]),
+                condition=Q(status__in=BookmarkStatus.values),
                 name="bookmark_status_valid",
             ),
         ]
@@ -57,15 +60,18 @@ class Bookmark(models.Model):
         return f"{self.user} · {self.source} · {self.get_status_display()}"
 
 
+class FollowKind(models.TextChoices):
+    TOPIC = "topic", "Topic"
+    TIER = "tier", "Tier"
+    LIST = "list", "Reading list"
+    SEARCH = "search", "Saved search"
+
+
 class Follow(models.Model):
     """Something a reader follows: a topic, a tier, a reading list (by slug) or a saved search
     (its query string, as the search page's URL carries it)."""
 
-    class Kind(models.TextChoices):
-        TOPIC = "topic", "Topic"
-        TIER = "tier", "Tier"
-        LIST = "list", "Reading list"
-        SEARCH = "search", "Saved search"
+    Kind = FollowKind
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="follows"
@@ -81,7 +87,7 @@ class Follow(models.Model):
                 fields=["user", "kind", "target"], name="follow_unique_user_kind_target"
             ),
             models.CheckConstraint(
-                condition=Q(kind__in=["topic", "tier", "list", "search"]), name="follow_kind_valid"
+                condition=Q(kind__in=FollowKind.values), name="follow_kind_valid"
             ),
             models.CheckConstraint(condition=~Q(target=""), name="follow_target_not_empty"),
         ]
@@ -90,13 +96,16 @@ class Follow(models.Model):
         return f"{self.user} follows {self.kind} {self.target}"
 
 
+class DigestFrequency(models.TextChoices):
+    DAILY = "daily", "Daily"
+    WEEKLY = "weekly", "Weekly"
+    OFF = "off", "Off"
+
+
 class DigestSettings(models.Model):
     """How often a reader gets the email digest of what they follow."""
 
-    class Frequency(models.TextChoices):
-        DAILY = "daily", "Daily"
-        WEEKLY = "weekly", "Weekly"
-        OFF = "off", "Off"
+    Frequency = DigestFrequency
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="digest_settings"
@@ -109,7 +118,7 @@ class DigestSettings(models.Model):
         verbose_name_plural = "digest settings"
         constraints = [
             models.CheckConstraint(
-                condition=Q(frequency__in=["daily", "weekly", "off"]),
+                condition=Q(frequency__in=DigestFrequency.values),
                 name="digest_frequency_valid",
             ),
         ]

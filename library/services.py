@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from readinglist.pagecache import bump_reader_version, bump_team_version
 
-from .models import Bookmark
+from .models import Bookmark, BookmarkStatus
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 REMOVE = "remove"
 
 
-def _apply_dates(bookmark: Bookmark, status: Bookmark.Status, now: datetime) -> None:
+def _apply_dates(bookmark: Bookmark, status: BookmarkStatus, now: datetime) -> None:
     """Dates follow the status: starting sets started_at once, finishing stamps finished_at."""
     if status == Bookmark.Status.TO_READ:
         bookmark.started_at = None

@@ -20,6 +20,11 @@ QUOTE_MAX = 2_000
 LOCATOR_MAX = 200
 
 
+class NoteVisibility(models.TextChoices):
+    PRIVATE = "private", "Private (only you)"
+    TEAM = "team", "Team (the team's members, with your name)"
+
+
 def unshare_with_deleted_team(
     collector: Collector, field: models.Field[Any, Any], sub_objs: Iterable[Model], using: str
 ) -> None:
@@ -30,7 +35,7 @@ def unshare_with_deleted_team(
     """
     pks = [note.pk for note in sub_objs]
     field.model._base_manager.using(using).filter(pk__in=pks).update(
-        team=None, visibility="private"
+        team=None, visibility=NoteVisibility.PRIVATE
     )
 
 
@@ -46,9 +51,7 @@ class Note(models.Model):
     QUOTE_MAX = QUOTE_MAX
     LOCATOR_MAX = LOCATOR_MAX
 
-    class Visibility(models.TextChoices):
-        PRIVATE = "private", "Private (only you)"
-        TEAM = "team", "Team (the team's members, with your name)"
+    Visibility = NoteVisibility
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notes"
@@ -97,11 +100,11 @@ class Note(models.Model):
                 name="note_locator_max_length",
             ),
             models.CheckConstraint(
-                condition=Q(visibility__in=["private", "team"]), name="note_visibility_valid"
+                condition=Q(visibility__in=NoteVisibility.values), name="note_visibility_valid"
             ),
             models.CheckConstraint(
-                condition=Q(visibility="team", team__isnull=False)
-                | Q(visibility="private", team__isnull=True),
+                condition=Q(visibility=NoteVisibility.TEAM, team__isnull=False)
+                | Q(visibility=NoteVisibility.PRIVATE, team__isnull=True),
                 name="note_team_iff_shared",
             ),
             models.CheckConstraint(

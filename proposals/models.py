@@ -71,14 +71,19 @@ class DecisionQuerySet(models.QuerySet["Decision"]):
 TEXT_LIMITS = {answer.name: answer.max_length for answer in ANSWERS if answer.max_length}
 
 
-class Proposal(models.Model):
-    class Status(models.TextChoices):
-        PENDING = "pending", "Pending"
-        CHANGES_REQUESTED = "changes_requested", "Changes requested"
-        ACCEPTED = "accepted", "Accepted"
-        REJECTED = "rejected", "Rejected"
+class ProposalStatus(models.TextChoices):
+    PENDING = "pending", "Pending"
+    CHANGES_REQUESTED = "changes_requested", "Changes requested"
+    ACCEPTED = "accepted", "Accepted"
+    REJECTED = "rejected", "Rejected"
 
-    OPEN_STATUSES = [Status.PENDING, Status.CHANGES_REQUESTED]
+
+OPEN_PROPOSAL_STATUSES = [ProposalStatus.PENDING, ProposalStatus.CHANGES_REQUESTED]
+
+
+class Proposal(models.Model):
+    Status = ProposalStatus
+    OPEN_STATUSES = OPEN_PROPOSAL_STATUSES
 
     proposer = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="proposals"
@@ -148,11 +153,11 @@ class Proposal(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["url"],
-                condition=Q(status__in=["pending", "changes_requested"]),
+                condition=Q(status__in=OPEN_PROPOSAL_STATUSES),
                 name="proposal_unique_open_url",
             ),
             models.CheckConstraint(
-                condition=Q(status__in=["pending", "changes_requested", "accepted", "rejected"]),
+                condition=Q(status__in=ProposalStatus.values),
                 name="proposal_status_valid",
             ),
             models.CheckConstraint(
@@ -160,7 +165,7 @@ class Proposal(models.Model):
                 name="proposal_basis_is_primary",
             ),
             models.CheckConstraint(
-                condition=~Q(status="accepted") | Q(resulting_source__isnull=False),
+                condition=~Q(status=ProposalStatus.ACCEPTED) | Q(resulting_source__isnull=False),
                 name="proposal_accepted_has_source",
             ),
             models.CheckConstraint(
@@ -232,11 +237,14 @@ class Proposal(models.Model):
         return parts
 
 
+class DecisionAction(models.TextChoices):
+    ACCEPTED = "accepted", "Accepted"
+    CHANGES_REQUESTED = "changes_requested", "Changes requested"
+    REJECTED = "rejected", "Rejected"
+
+
 class Decision(models.Model):
-    class Action(models.TextChoices):
-        ACCEPTED = "accepted", "Accepted"
-        CHANGES_REQUESTED = "changes_requested", "Changes requested"
-        REJECTED = "rejected", "Rejected"
+    Action = DecisionAction
 
     proposal = models.ForeignKey(Proposal, on_delete=models.CASCADE, related_name="decisions")
     # Decisions are the record of who decided: a maintainer with decisions cannot be deleted.
@@ -256,15 +264,16 @@ class Decision(models.Model):
         ordering = ["-created", "-pk"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(action__in=["accepted", "changes_requested", "rejected"]),
+                condition=Q(action__in=DecisionAction.values),
                 name="decision_action_valid",
             ),
             models.CheckConstraint(
-                condition=Q(action="accepted") | ~Q(reason=""),
+                condition=Q(action=DecisionAction.ACCEPTED) | ~Q(reason=""),
                 name="decision_reason_required",
             ),
             models.CheckConstraint(
-                condition=Q(spam=False) | Q(action="rejected"), name="decision_spam_is_rejection"
+                condition=Q(spam=False) | Q(action=DecisionAction.REJECTED),
+                name="decision_spam_is_rejection",
             ),
             *length_limits("decision", {"reason": REASON_MAX_LENGTH}),
         ]

@@ -13,7 +13,8 @@ from django.conf import settings
 from django.core.management import call_command
 from django.db import DEFAULT_DB_ALIAS
 
-# The tables readinglist/settings.py names for the `default` and `pages` caches in production.
+# The tables the settings (readinglist/settings_parts/caches.py) name for the `default` and
+# `pages` caches in production.
 PRODUCTION_CACHE_TABLES = ("readinglist_cache", "readinglist_pages")
 
 

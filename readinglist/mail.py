@@ -7,7 +7,8 @@ such parts unencoded instead: 7bit when the text is ASCII, 8bit UTF-8 otherwise 
 SMTP server accepts 8BITMIME). The limit that matters, 998 octets a line (RFC 5322), is far
 above any link the site sends; a part with a longer line keeps Python's encoding.
 
-EMAIL_URL picks the transport; settings.py maps Django's console and SMTP backends to these.
+EMAIL_URL picks the transport; readinglist/settings_parts/mail.py maps Django's console and SMTP
+backends to these.
 """
 
 from collections.abc import Sequence

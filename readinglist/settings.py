@@ -1,7 +1,9 @@
 """One settings module, driven by the environment (see .env.example).
 
 Production is the default: DEBUG is off unless set, and without DEBUG a SECRET_KEY is required.
-`make run` and the test suite set development values explicitly.
+`make run` and the test suite set development values explicitly. Settings that take more than a
+few lines to build come from functions in readinglist/settings_parts/, one concern a module; every
+setting is still assigned here, by name, and only this module names the apps.
 """
 
 from pathlib import Path
@@ -10,8 +12,11 @@ import environ
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
-from readinglist.logging_config import logging_config
-from readinglist.oidc_config import provider_origins, socialaccount_providers
+from readinglist.settings_parts.caches import caches, tasks
+from readinglist.settings_parts.database import databases
+from readinglist.settings_parts.logs import logging_config
+from readinglist.settings_parts.mail import mailers
+from readinglist.settings_parts.oidc import provider_origins, socialaccount_providers
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -113,110 +118,17 @@ TEMPLATES = [
     },
 ]
 
-# Without DATABASE_URL the site runs on an embedded SQLite file, so `make run` needs no server.
-DATABASES = {
-    "default": env.db_url("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
-}
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    # psycopg's pool replaces persistent connections: a dead connection is checked and replaced
-    # by the pool, so the app recovers from a database restart without restarting workers.
-    DATABASES["default"]["CONN_MAX_AGE"] = 0
-    # A request gives up early when the database does not answer, so a worker thread is free
-    # again long before gunicorn's timeout and answers 503 instead (docs/caching.md, "Timeouts").
-    # gunicorn.conf.py sets the statement timeout for web workers; commands (migrate, loads,
-    # backups) run without one unless it is set.
-    DATABASES["default"]["OPTIONS"] = {
-        **DATABASES["default"].get("OPTIONS", {}),
-        "connect_timeout": env.int("DATABASE_CONNECT_TIMEOUT", default=2),
-    }
-    if _statement_timeout := env.int("DATABASE_STATEMENT_TIMEOUT_MS", default=0):
-        DATABASES["default"]["OPTIONS"]["options"] = f"-c statement_timeout={_statement_timeout}"
-    if env.bool("DATABASE_POOL", default=True):
-        from psycopg_pool import ConnectionPool
-
-        DATABASES["default"]["OPTIONS"]["pool"] = {
-            "min_size": env.int("DATABASE_POOL_MIN", default=1),
-            "max_size": env.int("DATABASE_POOL_MAX", default=8),
-            "timeout": env.float("DATABASE_POOL_TIMEOUT", default=2.0),
-            # Test each connection as it leaves the pool (one round trip): after a database
-            # restart the dead ones are replaced instead of failing a request each.
-            "check": ConnectionPool.check_connection,
-        }
+# SQLite by default, PostgreSQL (pooled, with short timeouts) from DATABASE_URL.
+DATABASES = databases(env, BASE_DIR)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Two caches, shared by every app process. `default` holds what must not be evicted: sessions,
-# allauth's rate limits and the page cache's versions. `pages` holds rendered pages and may
-# evict them: a flood of distinct URLs fills it, never `default`. Production defaults to
-# database tables (`migrate` creates them: readinglist/cache_tables.py); REDIS_URL switches
-# both to Redis, with short socket timeouts so a Redis outage costs a page its cache, not a
-# worker its time (readinglist/pagecache/failsafe.py); only development keeps process memory.
-REDIS_TIMEOUT = env.float("REDIS_TIMEOUT", default=0.5)
-_REDIS_OPTIONS = {"socket_connect_timeout": REDIS_TIMEOUT, "socket_timeout": REDIS_TIMEOUT}
-PAGE_CACHE_MAX_ENTRIES = env.int("PAGE_CACHE_MAX_ENTRIES", default=20_000)
-if env.str("REDIS_URL", default=""):
-    CACHES = {
-        # Rate limits and the rest: an outage reads as empty (readinglist/cache.py says why).
-        "default": {
-            "BACKEND": "readinglist.cache.FailOpenRedisCache",
-            "LOCATION": env("REDIS_URL"),
-            "OPTIONS": _REDIS_OPTIONS,
-        },
-        # The page cache's versions, in the same Redis through a client that raises: a version
-        # bump that fails must be known to have failed (readinglist/pagecache/versions.py).
-        "versions": {
-            # Django's backend, keeping one Redis client per pool (see readinglist/cache.py).
-            "BACKEND": "readinglist.cache.RedisCache",
-            "LOCATION": env("REDIS_URL"),
-            "OPTIONS": _REDIS_OPTIONS,
-        },
-        "sessions": {
-            "BACKEND": "readinglist.cache.FailOpenRedisCache",
-            "LOCATION": env("REDIS_URL"),
-            "OPTIONS": _REDIS_OPTIONS,
-        },
-        "pages": {
-            "BACKEND": "readinglist.cache.RedisCache",
-            # A Redis of its own (maxmemory with allkeys-lru) bounds the pages by memory alone.
-            "LOCATION": env.str("PAGE_CACHE_REDIS_URL", default="") or env("REDIS_URL"),
-            "KEY_PREFIX": "pages",
-            "OPTIONS": _REDIS_OPTIONS,
-        },
-    }
-elif env.str("CACHE_URL", default=""):
-    CACHES = {"default": env.cache_url("CACHE_URL")}
-elif DEBUG:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-else:
-    CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
-            "LOCATION": "readinglist_cache",
-            "OPTIONS": {"MAX_ENTRIES": 20_000},
-        }
-    }
-if "pages" not in CACHES:
-    CACHES["pages"] = (
-        {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pages"}
-        if DEBUG
-        else {
-            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
-            "LOCATION": "readinglist_pages",
-            "OPTIONS": {"MAX_ENTRIES": PAGE_CACHE_MAX_ENTRIES},
-        }
-    )
-# Background tasks (django.tasks), e.g. recomputing related sources after a catalog change.
-# TASKS_BACKEND=database stores them in a table for `manage.py db_worker` (docker-entrypoint.sh
-# worker) to run; immediate runs each at once, in the process that enqueued it. Production
-# defaults to database, development (DEBUG) to immediate, and the test suite sets immediate.
-TASKS_BACKEND = env.str("TASKS_BACKEND", default="") or ("immediate" if DEBUG else "database")
-_TASK_BACKENDS = {
-    "database": "django_tasks_db.DatabaseBackend",
-    "immediate": "django.tasks.backends.immediate.ImmediateBackend",
-}
-if TASKS_BACKEND not in _TASK_BACKENDS:
-    raise ImproperlyConfigured("TASKS_BACKEND must be database or immediate.")
-TASKS = {"default": {"BACKEND": _TASK_BACKENDS[TASKS_BACKEND]}}
+# `default` (never evicted: sessions, rate limits, page cache versions) and `pages` (evictable),
+# in database tables, Redis (REDIS_URL) or, in development, process memory.
+CACHES = caches(env, DEBUG)
+# Background tasks (django.tasks): a database queue for `manage.py db_worker` in production,
+# run at once in the enqueuing process in development and tests (TASKS_BACKEND).
+TASKS = tasks(env, DEBUG)
 
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 # With Redis, sessions read the same keys through a client that fails open (readinglist/cache.py):
@@ -308,34 +220,10 @@ TEAMS_INVITES_PER_HOUR = env.int("TEAMS_INVITES_PER_HOUR", default=20)
 TEAMS_INVITATION_DAYS = env.int("TEAMS_INVITATION_DAYS", default=7)
 TEAMS_REMINDER_DAYS = env.int("TEAMS_REMINDER_DAYS", default=1)
 
-# Django 6.1 mailers: console in development, SMTP (EMAIL_URL) in production.
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="readinglist <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
-_email = env.email_url(
-    "EMAIL_URL",
-    default="consolemail://" if DEBUG else "smtp://localhost:25",
-)
-# Django's console and SMTP transports, sending text with every line whole so a long link is
-# never broken by quoted-printable (readinglist/mail.py).
-_WHOLE_LINE_BACKENDS = {
-    "django.core.mail.backends.console.EmailBackend": "readinglist.mail.ConsoleEmailBackend",
-    "django.core.mail.backends.smtp.EmailBackend": "readinglist.mail.SMTPEmailBackend",
-}
-MAILERS = {
-    "default": {
-        "BACKEND": _WHOLE_LINE_BACKENDS.get(_email["EMAIL_BACKEND"], _email["EMAIL_BACKEND"]),
-        "OPTIONS": {
-            key.removeprefix("EMAIL_").lower(): value
-            for key, value in _email.items()
-            if key in {"EMAIL_HOST", "EMAIL_PORT", "EMAIL_USE_TLS", "EMAIL_USE_SSL"} and value
-        }
-        | (
-            {"username": _email["EMAIL_HOST_USER"], "password": _email["EMAIL_HOST_PASSWORD"]}
-            if _email.get("EMAIL_HOST_USER")
-            else {}
-        ),
-    }
-}
+# Django 6.1 mailers: console in development, SMTP (EMAIL_URL) in production, lines never broken.
+MAILERS = mailers(env, DEBUG)
 
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = "UTC"

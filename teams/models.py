@@ -101,10 +101,13 @@ class TeamDomain(models.Model):
         return f"readinglist-team-domain={self.proof_code}"
 
 
+class MembershipRole(models.TextChoices):
+    OWNER = "owner", "Owner"
+    MEMBER = "member", "Member"
+
+
 class Membership(models.Model):
-    class Role(models.TextChoices):
-        OWNER = "owner", "Owner"
-        MEMBER = "member", "Member"
+    Role = MembershipRole
 
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(
@@ -118,7 +121,7 @@ class Membership(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["team", "user"], name="membership_unique_team_user"),
             models.CheckConstraint(
-                condition=Q(role__in=["owner", "member"]), name="membership_role_valid"
+                condition=Q(role__in=MembershipRole.values), name="membership_role_valid"
             ),
         ]
 

@@ -79,3 +79,22 @@ def test_the_rule_catches_an_upward_import(tmp_path):
     module = tmp_path / "helper.py"
     module.write_text("def f():\n    from catalog.models import Source\n    return Source\n")
     assert imported_apps(module) == {"catalog"}
+
+
+def named_apps(path: Path) -> set[str]:
+    """The project apps a module names in a dotted string, as settings do ("accounts.User")."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    return {
+        node.value.split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and "." in node.value
+    } & APPS
+
+
+def test_the_settings_parts_name_no_app():
+    """settings.py names the apps, their middleware, hashers and adapters; the functions it calls
+    to build longer values stay outside the composition root, in imports and in strings alike."""
+    parts = sorted((ROOT / "readinglist" / "settings_parts").glob("*.py"))
+    assert parts
+    assert {p.name: sorted(named_apps(p)) for p in parts if named_apps(p)} == {}
+    assert "accounts" in named_apps(ROOT / "readinglist" / "settings.py")

@@ -21,26 +21,31 @@ class ChangeLogQuerySet(models.QuerySet["ChangeLogEntry"]):
         return self.select_related("source", "actor").newest()
 
 
+class ChangeKind(models.TextChoices):
+    ADDED = "added", "Added"
+    RETIRED = "retired", "Retired"
+    PROMOTED = "promoted", "Promoted"
+    DEMOTED = "demoted", "Demoted"
+    REPLACED = "replaced", "Replaced"
+    LINK_FIXED = "link_fixed", "Link fixed"
+    REVERIFIED = "reverified", "Re-verified"
+    UPDATED = "updated", "Updated"
+
+
+class ChangeVia(models.TextChoices):
+    ADMIN = "admin", "Admin"
+    LOADER = "loader", "Catalog file"
+    MODERATION = "moderation", "Moderation"
+
+
 class ChangeLogEntry(models.Model):
     """One thing that changed in the catalog, whoever changed it (admin, loader or moderation).
 
     The title is copied so the entry still reads well after its source is deleted.
     """
 
-    class Kind(models.TextChoices):
-        ADDED = "added", "Added"
-        RETIRED = "retired", "Retired"
-        PROMOTED = "promoted", "Promoted"
-        DEMOTED = "demoted", "Demoted"
-        REPLACED = "replaced", "Replaced"
-        LINK_FIXED = "link_fixed", "Link fixed"
-        REVERIFIED = "reverified", "Re-verified"
-        UPDATED = "updated", "Updated"
-
-    class Via(models.TextChoices):
-        ADMIN = "admin", "Admin"
-        LOADER = "loader", "Catalog file"
-        MODERATION = "moderation", "Moderation"
+    Kind = ChangeKind
+    Via = ChangeVia
 
     source = models.ForeignKey(
         "catalog.Source",
@@ -70,22 +75,11 @@ class ChangeLogEntry(models.Model):
         verbose_name_plural = "change log"
         constraints = [
             models.CheckConstraint(
-                condition=Q(
-                    kind__in=[
-                        "added",
-                        "retired",
-                        "promoted",
-                        "demoted",
-                        "replaced",
-                        "link_fixed",
-                        "reverified",
-                        "updated",
-                    ]
-                ),
+                condition=Q(kind__in=ChangeKind.values),
                 name="changelog_kind_valid",
             ),
             models.CheckConstraint(
-                condition=Q(via__in=["admin", "loader", "moderation"]),
+                condition=Q(via__in=ChangeVia.values),
                 name="changelog_via_valid",
             ),
             models.CheckConstraint(condition=~Q(source_title=""), name="changelog_has_title"),

@@ -133,6 +133,13 @@ class ListSection(models.Model):
         return f"{self.reading_list.get_absolute_url()}#{self.slug}"
 
 
+class SourceLinkStatus(models.TextChoices):
+    UNCHECKED = "unchecked", "Not checked yet"
+    OK = "ok", "Works"
+    BLOCKED = "blocked", "Blocks link checkers"
+    BROKEN = "broken", "Broken"
+
+
 class Source(models.Model):
     class Kind(models.TextChoices):
         PAPER = "paper", "Paper"
@@ -157,11 +164,7 @@ class Source(models.Model):
         PUBLISHED = "published", "Published"
         RETIRED = "retired", "Retired"
 
-    class LinkStatus(models.TextChoices):
-        UNCHECKED = "unchecked", "Not checked yet"
-        OK = "ok", "Works"
-        BLOCKED = "blocked", "Blocks link checkers"
-        BROKEN = "broken", "Broken"
+    LinkStatus = SourceLinkStatus
 
     slug = models.SlugField(unique=True, max_length=120)
     title = models.CharField(max_length=300)
@@ -260,7 +263,7 @@ class Source(models.Model):
             ),
             models.CheckConstraint(condition=~Q(title=""), name="source_title_not_empty"),
             models.CheckConstraint(
-                condition=Q(link_status__in=["unchecked", "ok", "blocked", "broken"]),
+                condition=Q(link_status__in=SourceLinkStatus.values),
                 name="source_link_status_valid",
             ),
         ]

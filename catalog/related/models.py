@@ -2,15 +2,18 @@ from django.db import models
 from django.db.models import F, Q
 
 
+class NeighbourReason(models.TextChoices):
+    LINKED = "linked", "Linked by the curators"
+    SECTION = "section", "Same list section"
+    SIMILAR = "similar", "Similar content"
+    CO_READ = "co_read", "Read next by other readers"
+
+
 class SourceNeighbour(models.Model):
     """One stored "related source": computed from catalog data (and readers' co-reading counts
     offered through a hook), never edited by hand. Pages read these rows instead of computing."""
 
-    class Reason(models.TextChoices):
-        LINKED = "linked", "Linked by the curators"
-        SECTION = "section", "Same list section"
-        SIMILAR = "similar", "Similar content"
-        CO_READ = "co_read", "Read next by other readers"
+    Reason = NeighbourReason
 
     source = models.ForeignKey(
         "catalog.Source", on_delete=models.CASCADE, related_name="neighbour_rows"
@@ -32,7 +35,7 @@ class SourceNeighbour(models.Model):
                 condition=~Q(neighbour=F("source")), name="neighbour_not_itself"
             ),
             models.CheckConstraint(
-                condition=Q(reason_kind__in=["linked", "section", "similar", "co_read"]),
+                condition=Q(reason_kind__in=NeighbourReason.values),
                 name="neighbour_reason_valid",
             ),
         ]

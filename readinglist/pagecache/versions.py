@@ -31,8 +31,8 @@ from django.utils import timezone
 
 from .failsafe import CACHE_ERRORS, warn
 
-# Where versions live: an alias that raises when the cache fails (settings.py sets one up beside
-# a fail-open default), else the default cache.
+# Where versions live: an alias that raises when the cache fails (readinglist/settings_parts/
+# caches.py sets one up beside a fail-open default), else the default cache.
 VERSIONS_ALIAS = "versions"
 VERSION_KEY = "catalog:version"
 READERS_EPOCH_KEY = "readers:epoch"

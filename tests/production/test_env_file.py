@@ -15,8 +15,9 @@ from tests.production.test_security import run_python, settings_value
 
 
 def variables_read():
-    """Every variable the settings, the logging config and gunicorn.conf.py read."""
-    sources = [BASE_DIR / "readinglist" / name for name in ("settings.py", "logging_config.py")]
+    """Every variable the settings (with their parts) and gunicorn.conf.py read."""
+    parts = sorted((BASE_DIR / "readinglist" / "settings_parts").glob("*.py"))
+    sources = [BASE_DIR / "readinglist" / "settings.py", *parts]
     text = "\n".join(path.read_text() for path in [*sources, BASE_DIR / "gunicorn.conf.py"])
     pattern = r"(?:env(?:\.\w+)?|_int|environ\.get|setdefault)\(\s*[\"']([A-Z][A-Z0-9_]+)[\"']"
     return set(re.findall(pattern, text))
