@@ -31,6 +31,18 @@ RANK_WEIGHTS = {"A": 1.0, "B": 0.9, "C": 0.1, "D": 0.05}
 ACRONYM_PLURAL = r"\m([[:upper:]]{2,}[[:digit:]]*)s\M"
 
 
+# A name run together in camel case ("FlashAttention", "PagedAttention", "DeepGEMM", "LMCache"):
+# the parser keeps it whole, so "attention" would not find FlashAttention's title. The document
+# adds its parts as well, split where a lower-case letter meets a capital and where a run of
+# capitals meets a capitalised word ("LM Cache", not "GP Us": the word needs two lower-case
+# letters).
+CAMEL_WORD = (
+    r"\m([[:alnum:]]*(?:[[:lower:]][[:upper:]]|[[:upper:]]{2}[[:lower:]]{2})[[:alnum:]]*)\M"
+)
+CAMEL_LOWER_UPPER = r"([[:lower:]])([[:upper:]])"
+CAMEL_CAPITALS_WORD = r"([[:upper:]])([[:upper:]][[:lower:]]{2})"
+
+
 def column_of(model: type[models.Model], name: str) -> str:
     """The database column of `model`'s concrete field `name`."""
     field = model._meta.get_field(name)
@@ -60,7 +72,16 @@ class Field:
             f"(SELECT string_agg(m[1], ' ') FROM regexp_matches({text}, "
             f"'{ACRONYM_PLURAL}', 'g') AS m)"
         )
-        return f"concat_ws(' ', {text}, {singulars})"
+        # The parts of each camel-case name, after the text too.
+        split = (
+            f"regexp_replace(regexp_replace(m[1], '{CAMEL_LOWER_UPPER}', '\\1 \\2', 'g'), "
+            f"'{CAMEL_CAPITALS_WORD}', '\\1 \\2', 'g')"
+        )
+        parts = (
+            f"(SELECT string_agg({split}, ' ') FROM regexp_matches({text}, "
+            f"'{CAMEL_WORD}', 'g') AS m)"
+        )
+        return f"concat_ws(' ', {text}, {singulars}, {parts})"
 
 
 @dataclass(frozen=True)
@@ -108,13 +129,16 @@ class Related:
 
 type Document = tuple[Field | Related, ...]
 
+# Authors weigh least and come last: a paper lists every author (a few hundred for some), and a
+# name among them says little about what the source is about; placed after the summary, a long
+# list also leaves the summary's words near the title's, which ts_rank's proximity rewards.
 SEARCH_DOCUMENT: Document = (
     Field("title", "A"),
-    Field("authors", "B"),
     Field("aliases", "B", list_separator=","),
     Field("venue", "C"),
     Related("topics", "name", "C"),
     Field("summary", "D"),
+    Field("authors", "D"),
 )
 
 

@@ -53,6 +53,13 @@ class ParsedQuery:
         return bool(self.phrases or self.excluded or self.any_of)
 
     @property
+    def may_widen(self) -> bool:
+        """Whether the any-word match may add sources: not with quotes or exclusions, which
+        narrow on purpose; but an `or` inside a described need ("limited by compute or memory
+        bandwidth") is the reader's sentence, not a request for exactly these alternatives."""
+        return not (self.phrases or self.excluded)
+
+    @property
     def highlight_words(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys([*self.words, *(w for p in self.phrases for w in p.split())]))
 

@@ -7,6 +7,7 @@ there are and each meaningful word's document frequency (up to COMMON: past it a
 common, and counting further costs time and changes the weights little).
 """
 
+import re
 from dataclasses import dataclass
 
 from django.contrib.postgres.search import SearchQuery, SearchRank
@@ -14,8 +15,9 @@ from django.db import connections
 from django.db.models import Case, F, FloatField, Func, Q, When
 from django.db.models.expressions import Combinable
 
-from .described import COMMON, DESCRIBED_WEIGHTS, THIN, Term, term_alternatives, weighted_terms
-from .document import LANGUAGE
+from .described import COMMON, DESCRIBED_WEIGHTS, THIN, Term, weighted_terms
+from .document import LANGUAGE, WEIGHTS
+from .equivalents import alternatives, tsquery_alternatives
 from .ranking import double
 
 # Each count stops at COMMON rows: the GIN index gives the rows, and a capped count reads at
@@ -49,7 +51,9 @@ FROM unnest(%(terms)s::text[]) AS w(term)
 """
 
 # ts_rank of a document with the one query word once, at weight 1.0.
-TS_RANK_UNIT = 0.0607927
+TS_RANK_UNIT = 0.6079271
+# A word of a to_tsquery string (not an operator).
+WORD = re.compile(r"(\w+)")
 
 
 @dataclass(frozen=True)
@@ -61,18 +65,15 @@ class Counts:
     terms: tuple[Term, ...]  # the meaningful words found, weighted
 
 
-def term_query(word: str) -> str:
-    """A to_tsquery string for one word and the words that count as it (word characters only)."""
-    return " | ".join(term_alternatives(word))
-
-
 def counts(raw: str, typed: str, text: str, words: tuple[str, ...], using: str) -> Counts:
     """The counts (see the module), in one statement; none when nothing needs them: one
     meaningful word and no correction to weigh (the any-word match of one word is the
     all-words match)."""
     if len(words) < 2 and not typed:
         return Counts(strict=COMMON, typed=0, any=0, total=0, terms=())
-    queries = {term_query(word): word for word in words}
+    forms = alternatives(words)
+    # A to_tsquery string for each word and the forms that count as it.
+    queries = {tsquery_alternatives(word, forms.get(word, ())): word for word in words}
     params: dict[str, str | int | list[str]] = {
         "raw": raw,
         "typed": typed,
@@ -101,14 +102,45 @@ def widening_query(terms: tuple[Term, ...]) -> SearchQuery:
     return SearchQuery(text, search_type="raw", config=LANGUAGE)
 
 
+def weighted(query: str, weight: str) -> SearchQuery:
+    """`query` (to_tsquery syntax) matched only at `weight` ("key:A <-> value:A")."""
+    return SearchQuery(WORD.sub(rf"\1:{weight}", query), search_type="raw", config=LANGUAGE)
+
+
+def term_score(term: Term) -> Combinable:
+    """How well an entry has one word (or a form of it), in units of one title occurrence: 1
+    for a word once in the title, as the SQLite backend scores it, more for repeats.
+
+    ts_rank gives a word's best field and its repeats, but divides by the number of words in
+    the query and counts each word of a phrase alone ("key" anywhere for "key value"): so the
+    single words are ranked together and multiplied back, and a phrase form is scored by the
+    best field that has it."""
+    alternatives = term.word.split(" | ")
+    words = [a for a in alternatives if "<->" not in a]
+    phrases = [a for a in alternatives if "<->" in a]
+    score: Combinable = double(0.0)
+    if words:
+        query = SearchQuery(" | ".join(words), search_type="raw", config=LANGUAGE)
+        rank = SearchRank(F("document"), query, weights=list(DESCRIBED_WEIGHTS))
+        score = rank * double(len(words) / TS_RANK_UNIT)
+    if phrases:
+        fields = sorted(zip(WEIGHTS[::-1], DESCRIBED_WEIGHTS, strict=True), key=lambda f: -f[1])
+        either = " | ".join(phrases)
+        found = Case(
+            When(~Q(document=SearchQuery(either, search_type="raw", config=LANGUAGE)), then=0.0),
+            *(When(Q(document=weighted(either, w)), then=double(v)) for w, v in fields),
+            default=double(0.0),
+            output_field=FloatField(),
+        )
+        score = Func(score, found, function="GREATEST", output_field=FloatField())
+    return score
+
+
 def described_score(terms: tuple[Term, ...]) -> Combinable:
-    """Each word's rank over the document, weighted by field and by the word's rarity, in units
-    of one title occurrence (as the SQLite backend scores it: 1 for a word in the title)."""
+    """Each word's score (term_score()) times its rarity, summed."""
     score: Combinable = double(0.0)
     for term in terms:
-        query = SearchQuery(term.word, search_type="raw", config=LANGUAGE)
-        rank = SearchRank(F("document"), query, weights=list(DESCRIBED_WEIGHTS))
-        score = score + rank * double(term.weight / TS_RANK_UNIT)
+        score = score + term_score(term) * double(term.weight)
     return score
 
 
