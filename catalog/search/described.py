@@ -71,7 +71,7 @@ COMMON = 2000
 # about in the catalog's own words, which a described need shares more than its name.
 DESCRIBED_WEIGHTS = (0.7, 0.4, 0.9, 1.0)
 # The order of the page: named sources (their bonus is 100 and more), then every match by its
-# any-word score times the prior's square root, a source with every word ahead by this much: a
+# any-word score times the prior's cube root, a source with every word ahead by this much: a
 # third of the query's words in the title. A source with every word only in its summary is
 # then still below one that has the rarest of them in its title.
 ALL_WORDS_BONUS = 0.3
@@ -145,30 +145,37 @@ def fused_rank[Rank](
 ) -> Rank:
     """The page's order when the any-word match is ranked, for numbers or SQL expressions
     alike: `named` (the names bonus), then the any-word score `described` times `nudge`, the
-    square root of the prior, plus ALL_WORDS_BONUS for an all-words match (`all_words` 1, else
+    cube root of the prior, plus ALL_WORDS_BONUS for an all-words match (`all_words` 1, else
     0). The prior only nudges the score, since a narrower source that has the words must still
     beat a trusted one that has few of them; and the words' rarity and place rank the all-words
     matches too, which the name-first text rank would order by their titles alone."""
     return named + all_words * ALL_WORDS_BONUS + described * nudge  # type: ignore[operator]
 
 
-def added_words(text: str) -> str:
-    """What the PostgreSQL document adds after a text (document.py): the singular of each
-    acronym plural ("GPUs": "GPU") and the parts of each camel-case name ("FlashAttention,
-    LMCache": "Flash Attention LM Cache")."""
-    singulars = ACRONYM_PLURAL.findall(text)
-    parts = (
+def nudge(prior: float) -> float:
+    """How much the prior moves an any-word score (fused_rank): its cube root."""
+    return prior ** (1 / 3)
+
+
+def camel_parts(text: str) -> str:
+    """The parts of each camel-case name in `text`, as the PostgreSQL document adds them
+    (document.py): "FlashAttention, LMCache" gives "Flash Attention LM Cache"."""
+    return " ".join(
         CAMEL_CAPITALS_WORD.sub(r"\1 \2", CAMEL_LOWER_UPPER.sub(r"\1 \2", word))
         for word in CAMEL_WORD.findall(text)
     )
-    return " ".join([*singulars, *parts])
+
+
+def text_stems(text: str) -> list[str]:
+    """The stems of a text's words, with the singular of each acronym plural ("GPUs": "GPU"),
+    as the PostgreSQL document adds it."""
+    text = " ".join([text, *ACRONYM_PLURAL.findall(text)])
+    return [stem(token) for token in DOCUMENT_TOKEN.findall(text.lower())]
 
 
 def document_stems(text: str) -> list[str]:
-    """The stems of a text's words and of the words the document adds, as the any-word match
-    compares them."""
-    text = f"{text} {added_words(text)}"
-    return [stem(token) for token in DOCUMENT_TOKEN.findall(text.lower())]
+    """The stems of a text's words and of its camel-case names' parts."""
+    return text_stems(f"{text} {camel_parts(text)}")
 
 
 def query_stems(text: str) -> list[str]:

@@ -18,13 +18,15 @@ from .described import FILLER, STOP_WORDS, stem, term_alternatives, word_set
 # order; "key value" finds "key-value"); a query that spells a form out ("mixture of experts")
 # lets each of its words count as the row's other forms too ("MoE").
 EQUIVALENTS: tuple[tuple[str, ...], ...] = (
+    # Abbreviations and what they stand for.
     ("kv", "key value"),
     ("moe", "mixture of experts"),
     ("llm", "large language model"),
+    ("vlm", "vision language model"),
+    ("ssm", "state space model"),
     ("gemm", "matmul", "matrix multiplication", "matrix multiply"),
-    ("ttft", "time to first token"),
-    ("tpot", "time per output token"),
-    ("itl", "inter token latency"),
+    ("ttft", "time to first token", "first token latency"),
+    ("tpot", "itl", "time per output token", "inter token latency"),
     ("slo", "service level objective"),
     ("tp", "tensor parallelism"),
     ("pp", "pipeline parallelism"),
@@ -38,14 +40,30 @@ EQUIVALENTS: tuple[tuple[str, ...], ...] = (
     ("rag", "retrieval augmented generation"),
     ("sm", "streaming multiprocessor"),
     ("tma", "tensor memory accelerator"),
+    ("ptq", "post training quantization"),
+    ("qat", "quantization aware training"),
+    ("lora", "low rank adaptation"),
+    ("tts", "text to speech"),
+    ("bf16", "bfloat16"),
     ("oom", "out of memory"),
     ("allreduce", "all reduce"),
+    # Names the field gives the same thing.
+    ("structured output", "structured generation", "constrained decoding", "guided decoding"),
+    ("continuous batching", "in flight batching", "iteration level scheduling"),
+    ("kernel fusion", "fused kernel", "operator fusion"),
+    ("speculative decoding", "speculative sampling"),
+    ("prefix caching", "prompt caching"),
+    ("position embedding", "positional encoding"),
     ("multi gpu", "distributed"),
     ("low precision", "reduced precision", "low bit"),
     ("long context", "long sequence"),
     ("offload", "host memory", "cpu memory"),
     ("throughput", "tokens per second"),
 )
+
+# What a form counts for against the word the reader typed: a source with the reader's own
+# word comes first, one with only an equivalent form of it after.
+FORM_WEIGHT = 0.7
 
 # British spellings ("quantisation", "analyse", "behaviour") and their American forms, which the
 # catalog uses; the stemmer keeps the two apart.

@@ -40,7 +40,7 @@ from .equivalents import expanded_query
 from .facets import Facets, facet_counts
 from .names import NAMED_BONUS, named_sources, query_parts
 from .parsing import JOINED_WORD, ParsedQuery, SearchParams
-from .postgres_described import all_words, counts, described_score, square_root, widening_query
+from .postgres_described import all_words, counts, cube_root, described_score, widening_query
 from .ranking import double
 from .set_keys import KEY_COUNTS, KEYED_SETS
 from .snippets import (
@@ -278,7 +278,7 @@ class PostgresBackend(Backend[Entries]):
                 named=double(0.0),
                 all_words=all_words(query.tsquery),
                 described=described_score(query.terms),
-                nudge=square_root(prior),
+                nudge=cube_root(prior),
             )
         else:
             rank = SearchRank(F("document"), query.ranked, weights=self.WEIGHTS) * prior

@@ -17,7 +17,7 @@ from django.db.models.expressions import Combinable
 
 from .described import COMMON, DESCRIBED_WEIGHTS, THIN, Term, weighted_terms
 from .document import LANGUAGE, WEIGHTS
-from .equivalents import alternatives, tsquery_alternatives
+from .equivalents import FORM_WEIGHT, alternatives, tsquery_alternatives
 from .ranking import double
 
 # Each count stops at COMMON rows: the GIN index gives the rows, and a capped count reads at
@@ -107,33 +107,46 @@ def weighted(query: str, weight: str) -> SearchQuery:
     return SearchQuery(WORD.sub(rf"\1:{weight}", query), search_type="raw", config=LANGUAGE)
 
 
-def term_score(term: Term) -> Combinable:
-    """How well an entry has one word (or a form of it), in units of one title occurrence: 1
-    for a word once in the title, as the SQLite backend scores it, more for repeats.
+def word_rank(query: str) -> Combinable:
+    """ts_rank of a word, or of single words in one query, in units of one title occurrence
+    (ts_rank divides by the number of words: multiplied back, each counts)."""
+    words = query.split(" | ")
+    searched = SearchQuery(query, search_type="raw", config=LANGUAGE)
+    rank = SearchRank(F("document"), searched, weights=list(DESCRIBED_WEIGHTS))
+    return rank * double(len(words) / TS_RANK_UNIT)
 
-    ts_rank gives a word's best field and its repeats, but divides by the number of words in
-    the query and counts each word of a phrase alone ("key" anywhere for "key value"): so the
-    single words are ranked together and multiplied back, and a phrase form is scored by the
-    best field that has it."""
-    alternatives = term.word.split(" | ")
-    words = [a for a in alternatives if "<->" not in a]
-    phrases = [a for a in alternatives if "<->" in a]
-    score: Combinable = double(0.0)
-    if words:
-        query = SearchQuery(" | ".join(words), search_type="raw", config=LANGUAGE)
-        rank = SearchRank(F("document"), query, weights=list(DESCRIBED_WEIGHTS))
-        score = rank * double(len(words) / TS_RANK_UNIT)
-    if phrases:
-        fields = sorted(zip(WEIGHTS[::-1], DESCRIBED_WEIGHTS, strict=True), key=lambda f: -f[1])
-        either = " | ".join(phrases)
-        found = Case(
-            When(~Q(document=SearchQuery(either, search_type="raw", config=LANGUAGE)), then=0.0),
-            *(When(Q(document=weighted(either, w)), then=double(v)) for w, v in fields),
-            default=double(0.0),
-            output_field=FloatField(),
-        )
-        score = Func(score, found, function="GREATEST", output_field=FloatField())
-    return score
+
+def best_field(query: str) -> Case:
+    """The weight of the best field `query` matches in (0 where it does not)."""
+    fields = sorted(zip(WEIGHTS[::-1], DESCRIBED_WEIGHTS, strict=True), key=lambda f: -f[1])
+    return Case(
+        When(~Q(document=SearchQuery(query, search_type="raw", config=LANGUAGE)), then=0.0),
+        *(When(Q(document=weighted(query, w)), then=double(v)) for w, v in fields),
+        default=double(0.0),
+        output_field=FloatField(),
+    )
+
+
+def term_score(term: Term) -> Combinable:
+    """How well an entry has one word, in units of one title occurrence: 1 for a word once in
+    the title, as the SQLite backend scores it, more for repeats; or FORM_WEIGHT of that for
+    the forms equivalent to it (`term.word` is the word, then its forms: "kv | key <-> value").
+
+    ts_rank counts each word of a phrase alone ("key" anywhere for "key value"), so a phrase
+    form is scored by the best field that has it."""
+    word, *forms = term.word.split(" | ")
+    singles = [form for form in forms if "<->" not in form]
+    phrases = [form for form in forms if "<->" in form]
+    others = [word_rank(" | ".join(singles))] if singles else []
+    others += [best_field(" | ".join(phrases))] if phrases else []
+    if not others:
+        return word_rank(word)
+    return Func(
+        word_rank(word),
+        *(other * double(FORM_WEIGHT) for other in others),
+        function="GREATEST",
+        output_field=FloatField(),
+    )
 
 
 def described_score(terms: tuple[Term, ...]) -> Combinable:
@@ -151,5 +164,6 @@ def all_words(tsquery: SearchQuery) -> Case:
     )
 
 
-def square_root(expression: Combinable) -> Func:
-    return Func(expression, function="sqrt", output_field=FloatField())
+def cube_root(expression: Combinable) -> Func:
+    """described.nudge() in SQL."""
+    return Func(expression, function="cbrt", output_field=FloatField())

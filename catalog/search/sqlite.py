@@ -17,7 +17,7 @@ from .backend import (
     plain_cards,
     set_card_text,
 )
-from .described import meaningful_words, subject_words
+from .described import STOP_WORDS, meaningful_words, subject_words
 from .equivalents import alternatives
 from .facets import JOIN_COUNTS, MATCH_COLUMNS, Facets, facet_counts
 from .names import named_sources, query_parts
@@ -122,13 +122,16 @@ class ContainsBackend(Backend[SourceQuerySet]):
         groups = [self._contains_any(word, forms.get(word, ())) for word in query.words]
         groups += [self._contains(text) for text in query.phrases]
         if query.any_of:
-            condition = Q()
-            for group in groups:
-                condition |= group
-            sources = sources.filter(condition)
-        else:
-            for group in groups:
-                sources = sources.filter(group)
+            # As websearch reads `or`: the words and phrases it joins are alternatives, each
+            # group of them required, stop words ignored.
+            groups = []
+            for joined in query.any_of_groups:
+                condition = Q()
+                for text in (t for t in joined if t not in STOP_WORDS):
+                    condition |= self._contains(text)
+                groups += [condition] if condition else []
+        for group in groups:
+            sources = sources.filter(group)
         for text in query.excluded:
             sources = sources.exclude(self._contains(text))
         return sources

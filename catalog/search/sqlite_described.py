@@ -20,13 +20,15 @@ from .described import (
     DESCRIBED_WEIGHTS,
     FORMAT_FAMILIES,
     THIN,
-    document_stems,
+    camel_parts,
     fused_rank,
     is_technical,
+    nudge,
     stem,
+    text_stems,
     weighted_terms,
 )
-from .equivalents import alternatives, content
+from .equivalents import FORM_WEIGHT, alternatives, content
 from .ranking import REFERENCE_YEAR, TIER_PRIORS, YEAR_WEIGHT
 
 SUMMARY, TOPICS, NAMES, TITLE = DESCRIBED_WEIGHTS
@@ -72,13 +74,17 @@ def prior_value(tier: str, primary: bool, year: int | None) -> float:
 
 
 def field_stems(row: dict, topics: list[str]) -> Fields:
-    """A source's stems per field with the field's weight, in the PostgreSQL document's order
-    (title, aliases, topics and venue, summary and authors), each stem counted."""
+    """A source's stems per field with the field's weight, as the PostgreSQL document declares
+    them (document.SEARCH_DOCUMENT): the title; aliases and first author; topics and venue; the
+    summary, the parts of camel-case names, the other authors. Each stem counted."""
+    first, _, others = row["authors"].partition(",")
+    named = [row["title"], row["aliases"], row["summary"]]
+    rest = " ".join([row["summary"], *(camel_parts(text) for text in named), others])
     return [
-        (TITLE, Counter(document_stems(row["title"]))),
-        (NAMES, Counter(document_stems(row["aliases"]))),
-        (TOPICS, Counter(document_stems(" ".join([*topics, row["venue"]])))),
-        (SUMMARY, Counter(document_stems(" ".join([row["summary"], row["authors"]])))),
+        (TITLE, Counter(text_stems(row["title"]))),
+        (NAMES, Counter(text_stems(f"{row['aliases']} {first}"))),
+        (TOPICS, Counter(text_stems(" ".join([*topics, row["venue"]])))),
+        (SUMMARY, Counter(text_stems(rest))),
     ]
 
 
@@ -100,16 +106,21 @@ def occurrence_score(weights: list[float]) -> float:
 
 
 def term_score(fields: Fields, forms: Forms) -> float:
-    """As postgres_described.term_score(): the single-word forms ranked together, a phrase form
-    by the best field that has all its words."""
-    words = {form[0] for form in forms if len(form) == 1}
-    score = sum(
-        occurrence_score([weight for weight, counts in fields for _ in range(counts[word])])
-        for word in words
-    )
-    phrases = [form for form in forms if len(form) > 1]
+    """As postgres_described.term_score(): the word (the first of `forms`) by its occurrences,
+    its other single-word forms ranked together and a phrase form by the best field that has
+    all its words, both at FORM_WEIGHT."""
+    word, *others = forms
+
+    def occurrences(stems: set[str]) -> float:
+        return sum(
+            occurrence_score([weight for weight, counts in fields for _ in range(counts[s])])
+            for s in stems
+        )
+
+    singles = {form[0] for form in others if len(form) == 1} - set(word)
+    phrases = [form for form in others if len(form) > 1]
     found = [weight for weight, counts in fields for form in phrases if set(form) <= set(counts)]
-    return max([score, *found])
+    return max(occurrences(set(word)), FORM_WEIGHT * max([occurrences(singles), *found]))
 
 
 def searched_prefix(form: str) -> str:
@@ -182,7 +193,10 @@ def described_scores(
         if widened or pk in complete:
             prior = prior_value(row["tier__slug"], row["basis"] != Source.Basis.NONE, row["year"])
             scores[pk] = fused_rank(
-                named=0.0, all_words=float(pk in complete), described=score, nudge=prior**0.5
+                named=0.0,
+                all_words=float(pk in complete),
+                described=score,
+                nudge=nudge(prior),
             )
     if all(all(pk in word_scores[word] for word in words) for pk in scores):
         return counted["strict"], {}  # every source with some of the words has all of them
