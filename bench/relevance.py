@@ -9,15 +9,16 @@ names), stemmed the same way, is the baseline, computed in the same run.
 """
 
 import math
+import re
 import tomllib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import snowballstemmer
 from django.conf import settings
 
 from catalog.models import Source
-from catalog.search.described import document_stems, query_stems
 
 JUDGED_QUERIES = Path(settings.BASE_DIR) / "tests" / "catalog" / "relevance" / "judged_queries.toml"
 GROUPS = ("problem", "concept", "question", "jargon", "navigational")
@@ -27,6 +28,23 @@ RECALL_CUTOFF = 5
 RELEVANT_GRADE = 3
 
 type Ranker = Callable[[str], list[str]]
+
+# The baseline's own text processing, fixed here so that changes to the search's tokens (camel
+# case parts, synonyms) never move the baseline: lower-case runs of letters and digits, stemmed
+# with Snowball English; the query without the search's filler and stop words.
+BASELINE_TOKEN = re.compile(r"[a-z0-9]+")
+_baseline_stemmer = snowballstemmer.stemmer("english")
+
+
+def baseline_stems(text: str) -> list[str]:
+    return [_baseline_stemmer.stemWord(token) for token in BASELINE_TOKEN.findall(text.lower())]
+
+
+def baseline_query_stems(text: str) -> list[str]:
+    from catalog.search.described import meaningful_words, subject_words
+
+    words = tuple(BASELINE_TOKEN.findall(text.lower()))
+    return [_baseline_stemmer.stemWord(word) for word in meaningful_words(subject_words(words))]
 
 
 @dataclass(frozen=True)
@@ -126,11 +144,11 @@ def bm25_ranker(using: str = "default") -> Ranker:
         " ".join([s.title, s.aliases, s.summary, *(t.name for t in s.topics.all())])
         for s in sources
     ]
-    index = BM25Okapi([document_stems(text) for text in texts])
+    index = BM25Okapi([baseline_stems(text) for text in texts])
     slugs = [source.slug for source in sources]
 
     def ranked(text: str) -> list[str]:
-        stems = query_stems(text)
+        stems = baseline_query_stems(text)
         if not stems:
             return []
         scores = index.get_scores(stems)

@@ -47,6 +47,12 @@ FILLER = word_set(
 # Words in the query: letters and digits ("sm_100" is "sm100", as names are compared).
 QUERY_TOKEN = re.compile(r"[a-z0-9]+")
 DOCUMENT_TOKEN = re.compile(r"[a-z0-9]+")
+# Acronym plurals, camel-case names and where they split (document.py declares the same for
+# PostgreSQL).
+ACRONYM_PLURAL = re.compile(r"\b([A-Z]{2,}[0-9]*)s\b")
+CAMEL_WORD = re.compile(r"\b[A-Za-z0-9]*(?:[a-z][A-Z]|[A-Z]{2}[a-z]{2})[A-Za-z0-9]*\b")
+CAMEL_LOWER_UPPER = re.compile(r"([a-z])([A-Z])")
+CAMEL_CAPITALS_WORD = re.compile(r"([A-Z])([A-Z][a-z]{2})")
 # A number format or a chip: letters and digits in one token (FP6, INT4, H200, GB200, SM90,
 # MXFP4). Each is its own word: never a version of another, never corrected into another.
 TECHNICAL = re.compile(r"(?=[a-z0-9]*[a-z])(?=[a-z0-9]*[0-9])[a-z0-9]+")
@@ -61,11 +67,14 @@ THIN = 10
 # is rarer. Document frequencies are counted up to this.
 COMMON = 2000
 # Where a word is found, as the any-word score weighs it ({D, C, B, A} as ts_rank takes them:
-# summary, topics and venue, aliases and authors, title).
-DESCRIBED_WEIGHTS = (0.5, 0.4, 0.9, 1.0)
-# The order of the page: named sources (their bonus is 100 and more), then all-words matches,
-# then any-word matches. An any-word score is at most about 1.
-ALL_WORDS_BONUS = 1.0
+# summary and authors, topics and venue, aliases, title). The summary says what a source is
+# about in the catalog's own words, which a described need shares more than its name.
+DESCRIBED_WEIGHTS = (0.7, 0.4, 0.9, 1.0)
+# The order of the page: named sources (their bonus is 100 and more), then every match by its
+# any-word score times the prior's cube root, a source with every word ahead by this much: a
+# third of the query's words in the title. A source with every word only in its summary is
+# then still below one that has the rarest of them in its title.
+ALL_WORDS_BONUS = 0.3
 
 _stemmer = snowballstemmer.stemmer("english")
 
@@ -132,24 +141,41 @@ def weighted_terms(frequencies: dict[str, int], total: int) -> tuple[Term, ...]:
 
 
 def fused_rank[Rank](
-    *,
-    named: Rank | float,
-    all_words: Rank | float,
-    rank: Rank | float,
-    described: Rank,
-    nudge: Rank,
+    *, named: Rank | float, all_words: Rank | float, described: Rank, nudge: Rank
 ) -> Rank:
-    """The page's order, for numbers or SQL expressions alike: `named` (the names bonus), then
-    `all_words` (1 for an all-words match, else 0) with `rank` (today's text rank times the
-    prior), then the any-word score `described` times `nudge`, the square root of the prior: the
-    prior only nudges it, since a narrower source that has the words must still beat a trusted
-    one that has few of them."""
-    return named + all_words * (ALL_WORDS_BONUS + rank) + described * nudge  # type: ignore[operator]
+    """The page's order when the any-word match is ranked, for numbers or SQL expressions
+    alike: `named` (the names bonus), then the any-word score `described` times `nudge`, the
+    cube root of the prior, plus ALL_WORDS_BONUS for an all-words match (`all_words` 1, else
+    0). The prior only nudges the score, since a narrower source that has the words must still
+    beat a trusted one that has few of them; and the words' rarity and place rank the all-words
+    matches too, which the name-first text rank would order by their titles alone."""
+    return named + all_words * ALL_WORDS_BONUS + described * nudge  # type: ignore[operator]
+
+
+def nudge(prior: float) -> float:
+    """How much the prior moves an any-word score (fused_rank): its cube root."""
+    return prior ** (1 / 3)
+
+
+def camel_parts(text: str) -> str:
+    """The parts of each camel-case name in `text`, as the PostgreSQL document adds them
+    (document.py): "FlashAttention, LMCache" gives "Flash Attention LM Cache"."""
+    return " ".join(
+        CAMEL_CAPITALS_WORD.sub(r"\1 \2", CAMEL_LOWER_UPPER.sub(r"\1 \2", word))
+        for word in CAMEL_WORD.findall(text)
+    )
+
+
+def text_stems(text: str) -> list[str]:
+    """The stems of a text's words, with the singular of each acronym plural ("GPUs": "GPU"),
+    as the PostgreSQL document adds it."""
+    text = " ".join([text, *ACRONYM_PLURAL.findall(text)])
+    return [stem(token) for token in DOCUMENT_TOKEN.findall(text.lower())]
 
 
 def document_stems(text: str) -> list[str]:
-    """The stems of a text's words, as the any-word match compares them."""
-    return [stem(token) for token in DOCUMENT_TOKEN.findall(text.lower())]
+    """The stems of a text's words and of its camel-case names' parts."""
+    return text_stems(f"{text} {camel_parts(text)}")
 
 
 def query_stems(text: str) -> list[str]:

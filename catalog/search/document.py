@@ -31,6 +31,18 @@ RANK_WEIGHTS = {"A": 1.0, "B": 0.9, "C": 0.1, "D": 0.05}
 ACRONYM_PLURAL = r"\m([[:upper:]]{2,}[[:digit:]]*)s\M"
 
 
+# A name run together in camel case ("FlashAttention", "PagedAttention", "DeepGEMM", "LMCache"):
+# the parser keeps it whole, so "attention" would not find FlashAttention's title. The document
+# adds its parts (SEARCH_DOCUMENT), split where a lower-case letter meets a capital and where a
+# run of capitals meets a capitalised word ("LM Cache", not "GP Us": the word needs two
+# lower-case letters).
+CAMEL_WORD = (
+    r"\m([[:alnum:]]*(?:[[:lower:]][[:upper:]]|[[:upper:]]{2}[[:lower:]]{2})[[:alnum:]]*)\M"
+)
+CAMEL_LOWER_UPPER = r"([[:lower:]])([[:upper:]])"
+CAMEL_CAPITALS_WORD = r"([[:upper:]])([[:upper:]][[:lower:]]{2})"
+
+
 def column_of(model: type[models.Model], name: str) -> str:
     """The database column of `model`'s concrete field `name`."""
     field = model._meta.get_field(name)
@@ -44,17 +56,36 @@ class Field:
     """A text column of the source, searched at `weight`.
 
     `list_separator`: the column holds a list ("FA2,FlashAttention-2") whose separators become
-    spaces, so each item is searched as its own words.
+    spaces, so each item is searched as its own words. `items`: of a ", "-separated list, "all",
+    the "first" only or the "rest". `camel_parts`: not the text but the parts of its camel-case
+    names ("FlashAttention-3" gives "Flash Attention").
     """
 
     name: str
     weight: str
     list_separator: str = ""
+    items: str = "all"
+    camel_parts: bool = False
 
-    def sql(self, row: str) -> str:
+    def text(self, row: str) -> str:
         text = f"{row}.{column_of(Source, self.name)}"
+        if self.items == "first":
+            text = f"split_part({text}, ',', 1)"
+        elif self.items == "rest":
+            text = f"regexp_replace({text}, '^[^,]*,?', '')"
         if self.list_separator:
             text = f"replace({text}, '{self.list_separator}', ' ')"
+        return text
+
+    def sql(self, row: str) -> str:
+        text = self.text(row)
+        if self.camel_parts:
+            split = (
+                f"regexp_replace(regexp_replace(m[1], '{CAMEL_LOWER_UPPER}', '\\1 \\2', 'g'), "
+                f"'{CAMEL_CAPITALS_WORD}', '\\1 \\2', 'g')"
+            )
+            matches = f"regexp_matches({text}, '{CAMEL_WORD}', 'g')"
+            return f"(SELECT string_agg({split}, ' ') FROM {matches} AS m)"
         # The singular of each acronym plural, after the text so that phrase positions hold.
         singulars = (
             f"(SELECT string_agg(m[1], ' ') FROM regexp_matches({text}, "
@@ -108,13 +139,23 @@ class Related:
 
 type Document = tuple[Field | Related, ...]
 
+# A paper lists every author (a few hundred for some): the first names it as a citation does
+# ("Vaswani et al.") and is a name of the source, as an organisation that is the sole author is
+# ("AMD", "NVIDIA"); the others weigh least and come last, so that a long list neither ranks a
+# source by its authors nor moves the summary's words away from the title's, which ts_rank's
+# proximity rewards. The parts of camel-case names weigh as the summary: "attention" inside
+# "FlashAttention" says what the source is about, less than a word of its title does.
 SEARCH_DOCUMENT: Document = (
     Field("title", "A"),
-    Field("authors", "B"),
     Field("aliases", "B", list_separator=","),
+    Field("authors", "B", items="first"),
     Field("venue", "C"),
     Related("topics", "name", "C"),
     Field("summary", "D"),
+    Field("title", "D", camel_parts=True),
+    Field("aliases", "D", list_separator=",", camel_parts=True),
+    Field("summary", "D", camel_parts=True),
+    Field("authors", "D", items="rest"),
 )
 
 
@@ -124,8 +165,9 @@ def rank_weights() -> list[float]:
 
 
 def source_fields(document: Document = SEARCH_DOCUMENT) -> list[str]:
-    """The source's own searched columns, in declaration order."""
-    return [column_of(Source, part.name) for part in document if isinstance(part, Field)]
+    """The source's own searched columns, in declaration order, each once."""
+    columns = [column_of(Source, part.name) for part in document if isinstance(part, Field)]
+    return list(dict.fromkeys(columns))
 
 
 def related_parts(document: Document = SEARCH_DOCUMENT) -> list[Related]:

@@ -29,6 +29,9 @@ class ParsedQuery:
     phrases: tuple[str, ...] = ()
     excluded: tuple[str, ...] = ()
     any_of: bool = False
+    # With `or`: the words in order, each group one word or those `or` joins, as websearch
+    # reads them ("compute or memory bound": (compute, memory), (bound,)).
+    any_of_groups: tuple[tuple[str, ...], ...] = ()
     # The query as searched after typo correction, when a word was replaced ("" if none).
     corrected: str = ""
     # ((source id, name level), ...): the sources the query names (see names.py), and those
@@ -53,6 +56,13 @@ class ParsedQuery:
         return bool(self.phrases or self.excluded or self.any_of)
 
     @property
+    def may_widen(self) -> bool:
+        """Whether the any-word match may add sources: not with quotes or exclusions, which
+        narrow on purpose; but an `or` inside a described need ("limited by compute or memory
+        bandwidth") is the reader's sentence, not a request for exactly these alternatives."""
+        return not (self.phrases or self.excluded)
+
+    @property
     def highlight_words(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys([*self.words, *(w for p in self.phrases for w in p.split())]))
 
@@ -74,30 +84,39 @@ def parse_query(text: str) -> ParsedQuery:
     phrases: list[str] = []
     excluded: list[str] = []
     any_of = False
+    # The words and phrases in order, those `or` joins in one group ("a b or c": [a], [b, c]).
+    groups: list[list[str]] = []
+    joined = False
     for negated, phrase, bare in TOKEN.findall(text):
         if bare:
             if bare.lower() == "or" and words:
-                any_of = True
+                any_of = joined = True
                 continue
             negated, phrase = bare.startswith("-") and len(bare) > 1, bare
-            if not negated:
-                words.extend(w.lower() for w in WORD.findall(phrase))
-                continue
         tokens = [w.lower() for w in WORD.findall(phrase)]
         if not tokens:
             continue
         if negated:
             excluded.append(" ".join(tokens))
-        elif len(tokens) == 1:
-            words.append(tokens[0])
+            joined = False
+            continue
+        if bare or len(tokens) == 1:
+            words.extend(tokens)
+            items = tokens
         else:
             phrases.append(" ".join(tokens))
+            items = [phrases[-1]]
+        if joined and groups:
+            groups[-1].append(items.pop(0))
+        groups.extend([item] for item in items)
+        joined = False
     return ParsedQuery(
         text=text,
         words=tuple(dict.fromkeys(words))[:MAX_WORDS],
         phrases=tuple(phrases)[:MAX_WORDS],
         excluded=tuple(excluded)[:MAX_WORDS],
         any_of=any_of,
+        any_of_groups=tuple(tuple(group) for group in groups)[:MAX_WORDS] if any_of else (),
     )
 
 

@@ -36,10 +36,11 @@ from .backend import (
 from .corrections import words_query
 from .described import THIN, Term, fused_rank, meaningful_words, subject_words
 from .document import LANGUAGE, rank_weights
+from .equivalents import expanded_query
 from .facets import Facets, facet_counts
 from .names import NAMED_BONUS, named_sources, query_parts
 from .parsing import JOINED_WORD, ParsedQuery, SearchParams
-from .postgres_described import all_words, counts, described_score, square_root, widening_query
+from .postgres_described import all_words, counts, cube_root, described_score, widening_query
 from .ranking import double
 from .set_keys import KEY_COUNTS, KEYED_SETS
 from .snippets import (
@@ -58,6 +59,10 @@ class PreparedQuery(ParsedQuery):
     """A query with words, as prepare() returns it: what every search statement needs."""
 
     tsquery: SearchQuery = field(kw_only=True)
+    # What the text rank counts: the words as searched, without their equivalent forms (a
+    # phrase form's words would each count, "key" anywhere for "kv"), so a source with the
+    # reader's own word comes before one with only an equivalent.
+    ranked: SearchQuery = field(kw_only=True)
     tier_ids: tuple[tuple[str, int], ...] = ()  # ((tier slug, id), ...)
     # The any-word match, when the all-words match is thin (described.py): its words, weighted.
     terms: tuple[Term, ...] = ()
@@ -75,6 +80,25 @@ def in_place(words: tuple[str, ...], subject: tuple[str, ...], corrected: str) -
     if kept == list(words):
         return corrected
     return " ".join(next(replaced) if word in subject else word for word in words)
+
+
+def either(query: str, other: str) -> str:
+    """Two to_tsquery strings as one that matches either; the first alone when the other is
+    empty."""
+    return f"({query}) | ({other})" if query and other else query
+
+
+def text_query(query: ParsedQuery, raw: str) -> SearchQuery:
+    """The tsquery of `raw` (to_tsquery syntax), or of the query's text as typed when there is
+    none (operators: websearch syntax)."""
+    websearch = SearchQuery(query.text, search_type="websearch", config=LANGUAGE)
+    if not raw:
+        return websearch
+    if JOINED_WORD.search(query.text):
+        # "FlashAttention-3" is indexed as one token too, which only the parser finds again.
+        return websearch | SearchQuery(raw, search_type="raw", config=LANGUAGE)
+    # A plain tsquery the planner can estimate: no redundant alternatives.
+    return SearchQuery(raw, search_type="raw", config=LANGUAGE)
 
 
 def prepared(query: ParsedQuery) -> PreparedQuery:
@@ -167,7 +191,6 @@ class PostgresBackend(Backend[Entries]):
     def prepare(self, query: ParsedQuery, using: str, *, exact: bool = False) -> ParsedQuery:
         if not query:
             return query
-        websearch = SearchQuery(query.text, search_type="websearch", config=LANGUAGE)
         raw, typed, corrected, unknown = "", "", "", False
         plain = not query.uses_operators
         texts, parts = ([query.text], query_parts(query.words)) if plain else ([], [])
@@ -182,9 +205,15 @@ class PostgresBackend(Backend[Entries]):
         if corrected:
             corrected = in_place(query.words, subject_words(query.words), corrected)
         # "Search instead for" (exact) searches the typed words only: no any-word match either.
-        words = meaningful_words(subject_words(query.words)) if plain and not exact else ()
+        words = (
+            meaningful_words(subject_words(query.words)) if query.may_widen and not exact else ()
+        )
         weigh = typed if corrected and not unknown else ""
-        found_counts = counts(raw, weigh, query.text, words, using)
+        # Each word or a form equivalent to it ("key value cache" finds "KV cache").
+        expanded = expanded_query(subject_words(query.words)) if raw else ""
+        found_counts = counts(
+            either(raw, expanded), either(weigh, expanded), query.text, words, using
+        )
         strict = found_counts.strict
         if corrected and not unknown and strict <= 2 * found_counts.typed:
             # Known words read as others find no clearly more than as typed: they stand. (A word
@@ -193,14 +222,6 @@ class PostgresBackend(Backend[Entries]):
         # The any-word match, when the all-words match is thin and it adds sources.
         widens = strict < THIN and len(words) >= 2 and found_counts.any > strict
         terms = found_counts.terms if widens else ()
-        if not raw:
-            tsquery = websearch
-        elif JOINED_WORD.search(query.text):
-            # "FlashAttention-3" is indexed as one token too, which only the parser finds again.
-            tsquery = websearch | SearchQuery(raw, search_type="raw", config=LANGUAGE)
-        else:
-            # A plain tsquery the planner can estimate: no redundant alternatives.
-            tsquery = SearchQuery(raw, search_type="raw", config=LANGUAGE)
         if corrected:
             named = named_sources([corrected], using).levels
         if terms and not named and not strict:
@@ -216,7 +237,8 @@ class PostgresBackend(Backend[Entries]):
                 "partial": bool(terms),
                 "complete": strict,
             },
-            tsquery=tsquery,
+            tsquery=text_query(query, either(raw, expanded)),
+            ranked=text_query(query, raw),
             tier_ids=tuple(tiers.items()),
             terms=terms,
         )
@@ -247,18 +269,19 @@ class PostgresBackend(Backend[Entries]):
         return Q(topic_ids__overlap=ArraySubquery(family))
 
     def _rank(self, query: PreparedQuery, using: str) -> Combinable:
-        """Text rank times the source's prior, with named sources above everything else."""
-        text_rank = SearchRank(F("document"), query.tsquery, weights=self.WEIGHTS)
+        """Text rank times the source's prior, or the fused rank when the any-word match is
+        ranked, with named sources above everything else."""
         prior = RawSQL(*entry_prior_sql(query.tier_ids, using), output_field=FloatField())
-        rank: Combinable = text_rank * prior
+        rank: Combinable
         if query.terms:
             rank = fused_rank(
                 named=double(0.0),
                 all_words=all_words(query.tsquery),
-                rank=rank,
                 described=described_score(query.terms),
-                nudge=square_root(prior),
+                nudge=cube_root(prior),
             )
+        else:
+            rank = SearchRank(F("document"), query.ranked, weights=self.WEIGHTS) * prior
         if query.named:
             # One array lookup however many sources the query names: a CASE arm per named
             # source cost the ORM ~0.1 ms each to build (a rare word can name dozens).

@@ -7,6 +7,7 @@ there are and each meaningful word's document frequency (up to COMMON: past it a
 common, and counting further costs time and changes the weights little).
 """
 
+import re
 from dataclasses import dataclass
 
 from django.contrib.postgres.search import SearchQuery, SearchRank
@@ -14,8 +15,9 @@ from django.db import connections
 from django.db.models import Case, F, FloatField, Func, Q, When
 from django.db.models.expressions import Combinable
 
-from .described import COMMON, DESCRIBED_WEIGHTS, THIN, Term, term_alternatives, weighted_terms
-from .document import LANGUAGE
+from .described import COMMON, DESCRIBED_WEIGHTS, THIN, Term, weighted_terms
+from .document import LANGUAGE, WEIGHTS
+from .equivalents import FORM_WEIGHT, alternatives, tsquery_alternatives
 from .ranking import double
 
 # Each count stops at COMMON rows: the GIN index gives the rows, and a capped count reads at
@@ -49,7 +51,9 @@ FROM unnest(%(terms)s::text[]) AS w(term)
 """
 
 # ts_rank of a document with the one query word once, at weight 1.0.
-TS_RANK_UNIT = 0.0607927
+TS_RANK_UNIT = 0.6079271
+# A word of a to_tsquery string (not an operator).
+WORD = re.compile(r"(\w+)")
 
 
 @dataclass(frozen=True)
@@ -61,18 +65,15 @@ class Counts:
     terms: tuple[Term, ...]  # the meaningful words found, weighted
 
 
-def term_query(word: str) -> str:
-    """A to_tsquery string for one word and the words that count as it (word characters only)."""
-    return " | ".join(term_alternatives(word))
-
-
 def counts(raw: str, typed: str, text: str, words: tuple[str, ...], using: str) -> Counts:
     """The counts (see the module), in one statement; none when nothing needs them: one
     meaningful word and no correction to weigh (the any-word match of one word is the
     all-words match)."""
     if len(words) < 2 and not typed:
         return Counts(strict=COMMON, typed=0, any=0, total=0, terms=())
-    queries = {term_query(word): word for word in words}
+    forms = alternatives(words)
+    # A to_tsquery string for each word and the forms that count as it.
+    queries = {tsquery_alternatives(word, forms.get(word, ())): word for word in words}
     params: dict[str, str | int | list[str]] = {
         "raw": raw,
         "typed": typed,
@@ -101,14 +102,58 @@ def widening_query(terms: tuple[Term, ...]) -> SearchQuery:
     return SearchQuery(text, search_type="raw", config=LANGUAGE)
 
 
+def weighted(query: str, weight: str) -> SearchQuery:
+    """`query` (to_tsquery syntax) matched only at `weight` ("key:A <-> value:A")."""
+    return SearchQuery(WORD.sub(rf"\1:{weight}", query), search_type="raw", config=LANGUAGE)
+
+
+def word_rank(query: str) -> Combinable:
+    """ts_rank of a word, or of single words in one query, in units of one title occurrence
+    (ts_rank divides by the number of words: multiplied back, each counts)."""
+    words = query.split(" | ")
+    searched = SearchQuery(query, search_type="raw", config=LANGUAGE)
+    rank = SearchRank(F("document"), searched, weights=list(DESCRIBED_WEIGHTS))
+    return rank * double(len(words) / TS_RANK_UNIT)
+
+
+def best_field(query: str) -> Case:
+    """The weight of the best field `query` matches in (0 where it does not)."""
+    fields = sorted(zip(WEIGHTS[::-1], DESCRIBED_WEIGHTS, strict=True), key=lambda f: -f[1])
+    return Case(
+        When(~Q(document=SearchQuery(query, search_type="raw", config=LANGUAGE)), then=0.0),
+        *(When(Q(document=weighted(query, w)), then=double(v)) for w, v in fields),
+        default=double(0.0),
+        output_field=FloatField(),
+    )
+
+
+def term_score(term: Term) -> Combinable:
+    """How well an entry has one word, in units of one title occurrence: 1 for a word once in
+    the title, as the SQLite backend scores it, more for repeats; or FORM_WEIGHT of that for
+    the forms equivalent to it (`term.word` is the word, then its forms: "kv | key <-> value").
+
+    ts_rank counts each word of a phrase alone ("key" anywhere for "key value"), so a phrase
+    form is scored by the best field that has it."""
+    word, *forms = term.word.split(" | ")
+    singles = [form for form in forms if "<->" not in form]
+    phrases = [form for form in forms if "<->" in form]
+    others = [word_rank(" | ".join(singles))] if singles else []
+    others += [best_field(" | ".join(phrases))] if phrases else []
+    if not others:
+        return word_rank(word)
+    return Func(
+        word_rank(word),
+        *(other * double(FORM_WEIGHT) for other in others),
+        function="GREATEST",
+        output_field=FloatField(),
+    )
+
+
 def described_score(terms: tuple[Term, ...]) -> Combinable:
-    """Each word's rank over the document, weighted by field and by the word's rarity, in units
-    of one title occurrence (as the SQLite backend scores it: 1 for a word in the title)."""
+    """Each word's score (term_score()) times its rarity, summed."""
     score: Combinable = double(0.0)
     for term in terms:
-        query = SearchQuery(term.word, search_type="raw", config=LANGUAGE)
-        rank = SearchRank(F("document"), query, weights=list(DESCRIBED_WEIGHTS))
-        score = score + rank * double(term.weight / TS_RANK_UNIT)
+        score = score + term_score(term) * double(term.weight)
     return score
 
 
@@ -119,5 +164,6 @@ def all_words(tsquery: SearchQuery) -> Case:
     )
 
 
-def square_root(expression: Combinable) -> Func:
-    return Func(expression, function="sqrt", output_field=FloatField())
+def cube_root(expression: Combinable) -> Func:
+    """described.nudge() in SQL."""
+    return Func(expression, function="cbrt", output_field=FloatField())

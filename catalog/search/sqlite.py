@@ -17,7 +17,8 @@ from .backend import (
     plain_cards,
     set_card_text,
 )
-from .described import meaningful_words, subject_words
+from .described import STOP_WORDS, meaningful_words, subject_words
+from .equivalents import alternatives
 from .facets import JOIN_COUNTS, MATCH_COLUMNS, Facets, facet_counts
 from .names import named_sources, query_parts
 from .parsing import ParsedQuery, SearchParams
@@ -33,11 +34,13 @@ class ContainsBackend(Backend[SourceQuerySet]):
     FIELDS = ("title", "authors", "aliases", "venue", "summary")
 
     def prepare(self, query: ParsedQuery, using: str, *, exact: bool = False) -> ParsedQuery:
-        if not query or query.uses_operators:
+        if not query or not query.may_widen:
             return query
-        found = named_sources([query.text], using, parts=query_parts(query.words))
+        plain = not query.uses_operators
+        texts, parts = ([query.text], query_parts(query.words)) if plain else ([], [])
+        found = named_sources(texts, using, parts=parts)
         # "how does speculative decoding work" requires the subject, not the filler.
-        subject = replace(query, words=subject_words(query.words))
+        subject = replace(query, words=subject_words(query.words)) if plain else query
         published = Source.objects.using(using).published()
         complete, scores = described_scores(
             published, meaningful_words(subject.words), self.match(published, subject)
@@ -88,28 +91,47 @@ class ContainsBackend(Backend[SourceQuerySet]):
         columns = ("pk", "tier_id", "kind", "year")
         return facet_counts(matches.values_list(*columns), MATCH_COLUMNS, JOIN_COUNTS)
 
-    def _contains(self, text: str) -> Q:
+    def _contains(self, text: str, *, whole: bool = False) -> Q:
         # A phrase is searched as written; a word that is a format or a chip as a whole token.
         condition, in_topic = Q(), Q(topic__name__icontains=text)
         if " " in text:
             for name in self.FIELDS:
                 condition |= Q(**{f"{name}__icontains": text})
         else:
-            condition = contains_word(self.FIELDS, text)
-            in_topic = contains_word(("topic__name",), text)
+            condition = contains_word(self.FIELDS, text, whole=whole)
+            in_topic = contains_word(("topic__name",), text, whole=whole)
         topics = Source.topics.through.objects.filter(in_topic)
         return condition | Q(pk__in=topics.values("source_id"))
 
-    def match(self, sources: SourceQuerySet, query: ParsedQuery) -> SourceQuerySet:
-        groups = [self._contains(text) for text in (*query.words, *query.phrases)]
+    def _contains_any(self, word: str, forms: tuple[str, ...]) -> Q:
+        """`word` or a form equivalent to it (equivalents.py); a phrase form as written or
+        hyphenated ("key value", "key-value")."""
+        condition = self._contains(word)
+        for form in forms:
+            if " " in form:
+                condition |= self._contains(form) | self._contains(form.replace(" ", "-"))
+            else:
+                condition |= self._contains(form, whole=True)
+        return condition
+
+    def match(
+        self, sources: SourceQuerySet, query: ParsedQuery, *, forms: bool = True
+    ) -> SourceQuerySet:
+        """The sources with every word (or a form of it, with `forms`), or any with `or`."""
+        forms = {} if query.uses_operators or not forms else alternatives(query.words)
+        groups = [self._contains_any(word, forms.get(word, ())) for word in query.words]
+        groups += [self._contains(text) for text in query.phrases]
         if query.any_of:
-            condition = Q()
-            for group in groups:
-                condition |= group
-            sources = sources.filter(condition)
-        else:
-            for group in groups:
-                sources = sources.filter(group)
+            # As websearch reads `or`: the words and phrases it joins are alternatives, each
+            # group of them required, stop words ignored.
+            groups = []
+            for joined in query.any_of_groups:
+                condition = Q()
+                for text in (t for t in joined if t not in STOP_WORDS):
+                    condition |= self._contains(text)
+                groups += [condition] if condition else []
+        for group in groups:
+            sources = sources.filter(group)
         for text in query.excluded:
             sources = sources.exclude(self._contains(text))
         return sources
@@ -134,19 +156,21 @@ class ContainsBackend(Backend[SourceQuerySet]):
             output_field=FloatField(),
         )
         if not query.described:
+            # The reader's own words before forms equivalent to them ("gemm" before "matmul").
+            everything = Source.objects.using(matches.db).all()
+            as_typed = Case(
+                When(pk__in=self.match(everything, query, forms=False).values("pk"), then=1),
+                default=0,
+                output_field=IntegerField(),
+            )
             return matches.alias(
                 named=named,
                 name_hits=name_hits,
+                as_typed=as_typed if alternatives(query.words) else Value(1),
                 prior=prior_expression(primary=~Q(basis=Source.Basis.NONE)),
-            ).order_by("-named", "-name_hits", "-prior", "title", "pk")
-        # described.fused_rank(): named sources, then the all-words matches in the order above,
-        # then the any-word matches by their score (which holds the prior's nudge).
-        everything = Source.objects.using(matches.db).all()
-        all_words = Case(
-            When(pk__in=self.match(everything, query).values("pk"), then=1),
-            default=0,
-            output_field=IntegerField(),
-        )
+            ).order_by("-named", "-name_hits", "-as_typed", "-prior", "title", "pk")
+        # described.fused_rank(): named sources, then every match by its score (the all-words
+        # matches' bonus included), which holds the prior's nudge.
         described = Case(
             *(When(pk=pk, then=Value(score)) for pk, score in query.described),
             default=Value(0.0),
@@ -154,11 +178,9 @@ class ContainsBackend(Backend[SourceQuerySet]):
         )
         return matches.alias(
             named=named,
-            all_words=all_words,
-            name_hits=name_hits * all_words,
             described=described,
             prior=prior_expression(primary=~Q(basis=Source.Basis.NONE)),
-        ).order_by("-named", "-all_words", "-name_hits", "-described", "-prior", "title", "pk")
+        ).order_by("-named", "-described", "-prior", "title", "pk")
 
     def result_cards(self, ids: list[int], query: ParsedQuery, using: str) -> list[Source]:
         if not query:

@@ -1,14 +1,16 @@
 """The any-word match for the SQLite backend (described.py), scored in Python.
 
-SQLite has no full-text index here, so the sources that may have a query word are fetched by
-substring (a stem is a substring of every word it stems), their title, aliases, authors, venue,
-topic names and summary are stemmed with the Snowball English stemmer (PostgreSQL's english
-configuration uses the same algorithm), and each source is scored by the words it really has,
-weighted by field and by rarity among the published sources, as on PostgreSQL.
+SQLite has no full-text index here, so the sources that may have a query word (or a form of it,
+equivalents.py) are fetched by substring (the start a word shares with its stem), their title,
+aliases, authors, venue, topic names and summary are stemmed with the Snowball English stemmer
+(PostgreSQL's english configuration uses the same algorithm), and each source is scored by the
+words it really has, as PostgreSQL's ts_rank scores them: by field, a little more for repeats,
+and by rarity among the published sources.
 """
 
+import itertools
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 from django.db.models import Count, Q
 
@@ -18,13 +20,15 @@ from .described import (
     DESCRIBED_WEIGHTS,
     FORMAT_FAMILIES,
     THIN,
-    document_stems,
+    camel_parts,
     fused_rank,
     is_technical,
+    nudge,
     stem,
-    term_alternatives,
+    text_stems,
     weighted_terms,
 )
+from .equivalents import FORM_WEIGHT, alternatives, content
 from .ranking import REFERENCE_YEAR, TIER_PRIORS, YEAR_WEIGHT
 
 SUMMARY, TOPICS, NAMES, TITLE = DESCRIBED_WEIGHTS
@@ -32,6 +36,9 @@ SUMMARY, TOPICS, NAMES, TITLE = DESCRIBED_WEIGHTS
 # over their ids, and nobody pages that far into a described query's weakest matches.
 KEPT = 200
 NOT_WORD = "[^a-z0-9]"
+
+type Fields = list[tuple[float, Counter[str]]]
+type Forms = tuple[tuple[str, ...], ...]
 
 
 def technical_pattern(word: str) -> str:
@@ -41,12 +48,20 @@ def technical_pattern(word: str) -> str:
     return rf"(^|{NOT_WORD})({families})?{re.escape(word)}({NOT_WORD}|$)"
 
 
-def contains_word(fields: tuple[str, ...], word: str) -> Q:
-    """Any of `fields` has `word`: a format or chip as a whole token, another word anywhere."""
+def token_pattern(word: str) -> str:
+    """A regular expression for `word` as a whole token, or its plural ("tp", "tps")."""
+    return rf"(^|{NOT_WORD}){re.escape(word)}s?({NOT_WORD}|$)"
+
+
+def contains_word(fields: tuple[str, ...], word: str, *, whole: bool = False) -> Q:
+    """Any of `fields` has `word`: a format or chip as a whole token, another word anywhere, or
+    as a whole token with `whole` (an abbreviation: "tp" is not the one in "output")."""
     condition = Q()
     for name in fields:
         if is_technical(word):
             condition |= Q(**{f"{name}__iregex": technical_pattern(word)})
+        elif whole:
+            condition |= Q(**{f"{name}__iregex": token_pattern(word)})
         else:
             condition |= Q(**{f"{name}__icontains": word})
     return condition
@@ -58,73 +73,132 @@ def prior_value(tier: str, primary: bool, year: int | None) -> float:
     return TIER_PRIORS.get(tier, 1.0) * (1.3 if primary else 1.0) * (1.0 + YEAR_WEIGHT * age)
 
 
-def field_stems(row: dict, topics: list[str]) -> list[tuple[float, set[str]]]:
-    """A source's stems per field, with the field's weight."""
-    names = " ".join([row["aliases"], row["authors"]])
+def field_stems(row: dict, topics: list[str]) -> Fields:
+    """A source's stems per field with the field's weight, as the PostgreSQL document declares
+    them (document.SEARCH_DOCUMENT): the title; aliases and first author; topics and venue; the
+    summary, the parts of camel-case names, the other authors. Each stem counted."""
+    first, _, others = row["authors"].partition(",")
+    named = [row["title"], row["aliases"], row["summary"]]
+    rest = " ".join([row["summary"], *(camel_parts(text) for text in named), others])
     return [
-        (TITLE, set(document_stems(row["title"]))),
-        (NAMES, set(document_stems(names))),
-        (TOPICS, set(document_stems(" ".join([*topics, row["venue"]])))),
-        (SUMMARY, set(document_stems(row["summary"]))),
+        (TITLE, Counter(text_stems(row["title"]))),
+        (NAMES, Counter(text_stems(f"{row['aliases']} {first}"))),
+        (TOPICS, Counter(text_stems(" ".join([*topics, row["venue"]])))),
+        (SUMMARY, Counter(text_stems(rest))),
     ]
+
+
+def form_stems(word: str, forms: tuple[str, ...]) -> Forms:
+    """`word` and each form that counts as it, as stems (a phrase form's words)."""
+    return ((stem(word),), *(content(form) for form in forms))
+
+
+def occurrence_score(weights: list[float]) -> float:
+    """ts_rank's score of one word from the field weights of its occurrences in document order
+    (calc_rank_or), in units of one title occurrence: the best occurrence counts fully, the
+    n-th one 1/n² of its weight."""
+    if not weights:
+        return 0.0
+    best = max(weights)
+    first = weights.index(best)
+    total = sum(weight / (j + 1) ** 2 for j, weight in enumerate(weights))
+    return best + total - best / (first + 1) ** 2
+
+
+def term_score(fields: Fields, forms: Forms) -> float:
+    """As postgres_described.term_score(): the word (the first of `forms`) by its occurrences,
+    its other single-word forms ranked together and a phrase form by the best field that has
+    all its words, both at FORM_WEIGHT."""
+    word, *others = forms
+
+    def occurrences(stems: set[str]) -> float:
+        return sum(
+            occurrence_score([weight for weight, counts in fields for _ in range(counts[s])])
+            for s in stems
+        )
+
+    singles = {form[0] for form in others if len(form) == 1} - set(word)
+    phrases = [form for form in others if len(form) > 1]
+    found = [weight for weight, counts in fields for form in phrases if set(form) <= set(counts)]
+    return max(occurrences(set(word)), FORM_WEIGHT * max([occurrences(singles), *found]))
+
+
+def searched_prefix(form: str) -> str:
+    """What a source that may have `form` contains: the start its longest word shares with its
+    stem ("memory" is stemmed "memori"; both start "memor")."""
+    longest = max(form.split(), key=len)
+    shared = itertools.takewhile(
+        lambda pair: pair[0] == pair[1], zip(longest, stem(longest), strict=False)
+    )
+    return "".join(letter for letter, _ in shared) or longest
+
+
+def candidates(forms: dict[str, tuple[str, ...]]) -> Q:
+    """The sources that may have a word or a form of it ({word: its other forms})."""
+    fields = ("title", "aliases", "authors", "venue", "summary")
+    maybe = Q()
+    for word, others in forms.items():
+        for form in (word, *others):
+            prefix = searched_prefix(form)
+            maybe |= contains_word(fields, prefix)
+            topics = Source.topics.through.objects.filter(topic__name__icontains=prefix)
+            maybe |= Q(pk__in=topics.values("source_id"))
+    return maybe
+
+
+def candidate_rows(
+    published: SourceQuerySet, forms: dict[str, tuple[str, ...]]
+) -> tuple[list[dict], dict[int, list[str]]]:
+    """The candidates' searched columns, and their topics' names: a row per source and topic,
+    in one query."""
+    columns = ("pk", "title", "aliases", "authors", "venue", "summary", "year", "basis")
+    rows_by_id: dict[int, dict] = {}
+    topic_names: dict[int, list[str]] = defaultdict(list)
+    for row in published.filter(candidates(forms)).values(*columns, "tier__slug", "topics__name"):
+        rows_by_id.setdefault(row["pk"], row)
+        if row["topics__name"]:
+            topic_names[row["pk"]].append(row["topics__name"])
+    return list(rows_by_id.values()), topic_names
 
 
 def described_scores(
     published: SourceQuerySet, words: tuple[str, ...], strict: SourceQuerySet
 ) -> tuple[int, dict[int, float]]:
-    """(the all-words match's size, {source id: any-word score}) for the query's meaningful
-    words; the scores only when that match is thin and there are two words or more."""
-    stems = {word: stem(word) for word in words}
+    """(the all-words match's size, {source id: fused score}) for the query's meaningful words;
+    the scores only when that match is thin and there are two words or more. Every source with
+    some of the words is scored, the all-words matches with their bonus (described.fused_rank)."""
     counted = published.aggregate(
         total=Count("pk"), strict=Count("pk", filter=Q(pk__in=strict.values("pk")))
     )
     if counted["strict"] >= THIN or len(words) < 2:
         return counted["strict"], {}
-    fields = ("title", "aliases", "authors", "venue", "summary")
-    maybe = Q()
-    for stemmed in stems.values():
-        maybe |= contains_word(fields, stemmed)
-        topics = Source.topics.through.objects.filter(topic__name__icontains=stemmed)
-        maybe |= Q(pk__in=topics.values("source_id"))
-    columns = ("pk", "title", "aliases", "authors", "venue", "summary", "year", "basis")
-    # A row per source and topic, in one query: the topics' names are searched too.
-    rows_by_id: dict[int, dict] = {}
-    topic_names: dict[int, list[str]] = defaultdict(list)
-    for row in published.filter(maybe).values(*columns, "tier__slug", "topics__name"):
-        rows_by_id.setdefault(row["pk"], row)
-        if row["topics__name"]:
-            topic_names[row["pk"]].append(row["topics__name"])
-    rows = list(rows_by_id.values())
+    forms = {word: alternatives(words).get(word, ()) for word in words}
+    rows, topic_names = candidate_rows(published, forms)
+    complete = set(strict.values_list("pk", flat=True))
     documents = {row["pk"]: field_stems(row, topic_names[row["pk"]]) for row in rows}
-    found = {
-        word: {pk for pk, stemmed in documents.items() if _has(stemmed, word, stems[word])}
+    word_scores = {
+        word: {
+            pk: score
+            for pk, fields in documents.items()
+            if (score := term_score(fields, form_stems(word, forms[word])))
+        }
         for word in words
     }
-    terms = weighted_terms({word: len(ids) for word, ids in found.items()}, counted["total"])
+    terms = weighted_terms({w: len(found) for w, found in word_scores.items()}, counted["total"])
     scores: dict[int, float] = {}
     for row in rows:
-        document = documents[row["pk"]]
-        score = sum(
-            term.weight * _weight(document, term.word, stems[term.word])
-            for term in terms
-            if row["pk"] in found[term.word]
-        )
-        widened = any(term.widens and row["pk"] in found[term.word] for term in terms)
-        if score and widened:
+        pk = row["pk"]
+        score = sum(term.weight * word_scores[term.word].get(pk, 0.0) for term in terms)
+        widened = score and any(term.widens and pk in word_scores[term.word] for term in terms)
+        if widened or pk in complete:
             prior = prior_value(row["tier__slug"], row["basis"] != Source.Basis.NONE, row["year"])
-            scores[row["pk"]] = fused_rank(
-                named=0.0, all_words=0.0, rank=0.0, described=score, nudge=prior**0.5
+            scores[pk] = fused_rank(
+                named=0.0,
+                all_words=float(pk in complete),
+                described=score,
+                nudge=nudge(prior),
             )
-    if all(all(pk in found[word] for word in words) for pk in scores):
+    if all(all(pk in word_scores[word] for word in words) for pk in scores):
         return counted["strict"], {}  # every source with some of the words has all of them
     best = sorted(scores, key=lambda pk: -scores[pk])[:KEPT]
     return counted["strict"], {pk: scores[pk] for pk in best}
-
-
-def _weight(fields: list[tuple[float, set[str]]], word: str, stemmed: str) -> float:
-    alternatives = {stem(w) for w in term_alternatives(word)} | {stemmed}
-    return max((weight for weight, stems in fields if stems & alternatives), default=0.0)
-
-
-def _has(fields: list[tuple[float, set[str]]], word: str, stemmed: str) -> bool:
-    return bool(_weight(fields, word, stemmed))

@@ -1,0 +1,136 @@
+"""Words of the field that mean the same thing, so a query with one finds sources with another.
+
+Readers and authors name the same thing differently: "KV cache" and "key-value cache", "MoE"
+and "mixture of experts", "TTFT" and "time to first token", "quantisation" and "quantization".
+Stemming joins "decoding" and "decode", not these. `alternatives()` gives, for each meaningful
+word of a query, the other forms that count as it; both backends search a word as itself or any
+of them, in the all-words and the any-word match alike, so a form counts wherever the word would.
+
+The table is general vocabulary of the field (abbreviations and what they stand for, and a few
+phrases that say the same), kept short on purpose: every form it adds widens a match.
+"""
+
+import re
+
+from .described import FILLER, STOP_WORDS, stem, term_alternatives, word_set
+
+# Each row: forms that mean the same. A form of several words counts as a phrase (its words in
+# order; "key value" finds "key-value"); a query that spells a form out ("mixture of experts")
+# lets each of its words count as the row's other forms too ("MoE").
+EQUIVALENTS: tuple[tuple[str, ...], ...] = (
+    # Abbreviations and what they stand for.
+    ("kv", "key value"),
+    ("moe", "mixture of experts"),
+    ("llm", "large language model"),
+    ("vlm", "vision language model"),
+    ("ssm", "state space model"),
+    ("gemm", "matmul", "matrix multiplication", "matrix multiply"),
+    ("ttft", "time to first token", "first token latency"),
+    ("tpot", "itl", "time per output token", "inter token latency"),
+    ("slo", "service level objective"),
+    ("tp", "tensor parallelism"),
+    ("pp", "pipeline parallelism"),
+    ("ep", "expert parallelism"),
+    ("gqa", "grouped query attention"),
+    ("mqa", "multi query attention"),
+    ("mla", "multi head latent attention"),
+    ("rope", "rotary position embedding"),
+    ("hbm", "high bandwidth memory"),
+    ("rdma", "remote direct memory access"),
+    ("rag", "retrieval augmented generation"),
+    ("sm", "streaming multiprocessor"),
+    ("tma", "tensor memory accelerator"),
+    ("ptq", "post training quantization"),
+    ("qat", "quantization aware training"),
+    ("lora", "low rank adaptation"),
+    ("tts", "text to speech"),
+    ("bf16", "bfloat16"),
+    ("oom", "out of memory"),
+    ("allreduce", "all reduce"),
+    # Names the field gives the same thing.
+    ("structured output", "structured generation", "constrained decoding", "guided decoding"),
+    ("continuous batching", "in flight batching", "iteration level scheduling"),
+    ("kernel fusion", "fused kernel", "operator fusion"),
+    ("speculative decoding", "speculative sampling"),
+    ("prefix caching", "prompt caching"),
+    ("position embedding", "positional encoding"),
+    ("multi gpu", "distributed"),
+    ("low precision", "reduced precision", "low bit"),
+    ("long context", "long sequence"),
+    ("offload", "host memory", "cpu memory"),
+    ("throughput", "tokens per second"),
+)
+
+# What a form counts for against the word the reader typed: a source with the reader's own
+# word comes first, one with only an equivalent form of it after.
+FORM_WEIGHT = 0.7
+
+# British spellings ("quantisation", "analyse", "behaviour") and their American forms, which the
+# catalog uses; the stemmer keeps the two apart.
+BRITISH_IZE = re.compile(r"([a-z]{3,}?)(is|ys)(e|es|ed|ing|ation|ations|er|ers)")
+BRITISH_OUR = re.compile(r"([a-z]+i)our(s?)")
+# Adjectives a reader compares with ("slower than cuBLAS", "larger models"): the stemmer keeps
+# "slower" whole, and the catalog says "slow".
+COMPARABLE = word_set("slow fast large small long short low high big cheap quick heavy easy")
+
+
+def content(form: str) -> tuple[str, ...]:
+    """The stems of the words of a form a query's meaningful words would show: no stop words
+    or filler."""
+    return tuple(stem(w) for w in form.split() if w not in STOP_WORDS and w not in FILLER)
+
+
+def spellings(word: str) -> tuple[str, ...]:
+    """Other spellings of `word`: American for British, the plain adjective for a comparative."""
+    found = []
+    if match := BRITISH_IZE.fullmatch(word):
+        prefix, middle, suffix = match.groups()
+        found.append(prefix + middle.replace("s", "z") + suffix)
+    if match := BRITISH_OUR.fullmatch(word):
+        found.append(f"{match[1]}or{match[2]}")
+    for suffix in ("er", "est"):
+        if word.endswith(suffix):
+            base = word.removesuffix(suffix)
+            bases = (base, base + "e", base[:-1], base[:-1] + "y" if base.endswith("i") else "")
+            found += [b for b in bases if b in COMPARABLE][:1]
+    return tuple(found)
+
+
+def alternatives(words: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+    """For each of a query's meaningful `words`, in order, the forms that count as it besides
+    itself: a number format's block-scaled family ("fp6": "mxfp6"), other spellings, its
+    row's other forms, and the other forms of a row whose form the words spell out together."""
+    found: dict[str, list[str]] = {word: [*term_alternatives(word)[1:]] for word in words}
+    for word in words:
+        found[word] += spellings(word)
+    stems = tuple(stem(word) for word in words)
+    for row in EQUIVALENTS:
+        for form in row:
+            spelled = content(form)
+            if not (len(form.split()) == 1 or len(spelled) >= 2):
+                continue  # "memory" alone does not spell "out of memory"
+            others = [other for other in row if other != form]
+            for start in range(len(words) - len(spelled) + 1):
+                if stems[start : start + len(spelled)] == spelled:
+                    for word in words[start : start + len(spelled)]:
+                        found[word] += others
+    return {word: tuple(dict.fromkeys(forms)) for word, forms in found.items() if forms}
+
+
+def tsquery_form(form: str) -> str:
+    """A form as to_tsquery reads it: a phrase's words in order ("key <-> value")."""
+    return " <-> ".join(form.split())
+
+
+def tsquery_alternatives(word: str, forms: tuple[str, ...]) -> str:
+    """`word` or any of its forms, as a to_tsquery string (word characters and operators)."""
+    return " | ".join([word, *(tsquery_form(form) for form in forms)])
+
+
+def expanded_query(words: tuple[str, ...]) -> str:
+    """Every word of `words`, each as itself or any of its forms, as a to_tsquery string; ""
+    when no word has another form."""
+    forms = alternatives(words)
+    if not forms:
+        return ""
+    return " & ".join(f"({tsquery_alternatives(word, forms.get(word, ()))})" for word in words)
