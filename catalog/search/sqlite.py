@@ -118,8 +118,10 @@ class ContainsBackend(Backend[SourceQuerySet]):
         self, sources: SourceQuerySet, query: ParsedQuery, *, forms: bool = True
     ) -> SourceQuerySet:
         """The sources with every word (or a form of it, with `forms`), or any with `or`."""
-        forms = {} if query.uses_operators or not forms else alternatives(query.words)
-        groups = [self._contains_any(word, forms.get(word, ())) for word in query.words]
+        equivalent: dict[str, tuple[str, ...]] = (
+            {} if query.uses_operators or not forms else alternatives(query.words)
+        )
+        groups = [self._contains_any(word, equivalent.get(word, ())) for word in query.words]
         groups += [self._contains(text) for text in query.phrases]
         if query.any_of:
             # As websearch reads `or`: the words and phrases it joins are alternatives, each
