@@ -7,7 +7,6 @@ not exist for this reader (404), whether it is someone else's private note or a 
 import functools
 import json
 import secrets
-from types import SimpleNamespace
 from typing import Any
 
 from django.conf import settings
@@ -73,8 +72,9 @@ _TOKEN_SLOT = secrets.token_hex(32)
 def _add_form_html(action: str, teams: tuple[tuple[int, str, str], ...]) -> str:
     """The empty "Add a note" form (htmx), rendered from its template: it shows nothing but the
     source's form address and the author's teams, so a remembered copy cannot go stale."""
-    shown = [SimpleNamespace(pk=pk, slug=slug, name=name) for pk, slug, name in teams]
-    form = NoteForm(user=None, teams=shown, prefix_id="note-new")
+    shown = [Team(pk=pk, slug=slug, name=name) for pk, slug, name in teams]
+    # The form asks for the author's teams only when it is not given them: no author is needed.
+    form = NoteForm(user=User(), teams=shown, prefix_id="note-new")
     context = {"form": form, "action": action, "hx_target": "#note-add", "csrf_token": _TOKEN_SLOT}
     return get_template(f"{FORM_TEMPLATE}#add").render(context)
 

@@ -186,21 +186,21 @@ def replace_with_readers_teams(
     The team ids come from the cache the pages keep them in (two round trips with the bump),
     and from `teams_of` (the database) only when that copy is missing or stale.
     """
-    readers = list(dict.fromkeys(map(str, readers)))
+    ids = list(dict.fromkeys(map(str, readers)))
     team_keys: list[str] = []
     try:
         own = (READER_TEAMS_KEY, READER_MEMBERSHIPS_KEY)
-        kept = [key.format(r) for r in readers for key in own]
+        kept = [key.format(r) for r in ids for key in own]
         found = _cache().get_many([*kept, READERS_EPOCH_KEY])
         epoch = _found_or_current(found, READERS_EPOCH_KEY)
-        team_ids = [_team_ids(r, found, epoch, functools.partial(teams_of, r)) for r in readers]
+        team_ids = [_team_ids(r, found, epoch, functools.partial(teams_of, r)) for r in ids]
     except CACHE_ERRORS as error:
         # The bump below will most likely fail too and stay pending: it must name the teams.
         warn("version read", error)
-        team_ids = [teams_of(r) for r in readers]
-    for ids in team_ids:
-        if ids is None:
+        team_ids = [teams_of(r) for r in ids]
+    for teams in team_ids:
+        if teams is None:
             team_keys.append(TEAM_VERSION_KEY)
         else:
-            team_keys += (TEAMS_VERSION_KEY.format(pk) for pk in ids)
+            team_keys += (TEAMS_VERSION_KEY.format(pk) for pk in teams)
     replace(*keys, *dict.fromkeys(team_keys))
