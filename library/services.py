@@ -35,20 +35,23 @@ def _apply_dates(bookmark: Bookmark, status: Bookmark.Status, now: datetime) -> 
 
 
 # One statement saves a status: an insert that, when the reader has the source already, changes
-# the status instead, and does nothing when it is the same (a double submit keeps its dates).
-# The database makes concurrent writes to the row wait for each other, so nothing is locked or
-# read first. The dates follow _apply_dates: a new status sets started_at only when it had
-# none, and to-read clears it.
-_UPSERT = """INSERT INTO "accounts_bookmark"
+# the status instead. The database makes concurrent writes to the row wait for each other, so
+# nothing is locked or read first, and the row always comes back. The dates follow
+# _apply_dates: a new status sets started_at only when it had none, and to-read clears it. The
+# same status again changes nothing, `updated` included (a double submit keeps its dates), which
+# is how the caller tells a change from a repeat.
+_SAME = '"accounts_bookmark"."status" = excluded."status"'
+_UPSERT = f"""INSERT INTO "accounts_bookmark"
     ("user_id", "source_id", "status", "saved_at", "started_at", "finished_at", "updated")
 VALUES (%s, %s, %s, %s, %s, %s, %s)
 ON CONFLICT ("user_id", "source_id") DO UPDATE SET
     "status" = excluded."status",
-    "started_at" = CASE WHEN excluded."started_at" IS NULL THEN NULL
+    "started_at" = CASE WHEN {_SAME} THEN "accounts_bookmark"."started_at"
+        WHEN excluded."started_at" IS NULL THEN NULL
         ELSE COALESCE("accounts_bookmark"."started_at", excluded."started_at") END,
-    "finished_at" = excluded."finished_at",
-    "updated" = excluded."updated"
-WHERE "accounts_bookmark"."status" <> excluded."status"
+    "finished_at" = CASE WHEN {_SAME} THEN "accounts_bookmark"."finished_at"
+        ELSE excluded."finished_at" END,
+    "updated" = CASE WHEN {_SAME} THEN "accounts_bookmark"."updated" ELSE excluded."updated" END
 RETURNING "id", "user_id", "source_id", "status", "saved_at", "started_at", "finished_at", "updated"
 """
 _DELETE = 'DELETE FROM "accounts_bookmark" WHERE "user_id" = %s AND "source_id" = %s'
@@ -58,20 +61,18 @@ def set_status(*, user: User, source: Source, status: str) -> Bookmark:
     """Save `source` in `user`'s library with `status`, creating the bookmark if needed.
 
     Idempotent: a double submit finds the row made by the first and leaves its dates untouched.
-    One statement (see _UPSERT), which sends no signal: the reader's and their teams' cached
-    pages are dropped here, after commit.
+    One statement (see _UPSERT), which sends no signal: when it changed something, the reader's
+    and their teams' cached pages are dropped here, after commit.
     """
     status = Bookmark.Status(status)
     now = timezone.now()
     new = Bookmark(saved_at=now)
     _apply_dates(new, status, now)
     params = [user.pk, source.pk, status.value, now, new.started_at, new.finished_at, now]
-    written = list(Bookmark.objects.raw(_UPSERT, params))
-    if not written:
-        # The status was this one already: nothing changed, nothing to invalidate.
-        return Bookmark.objects.get(user=user, source=source)
-    transaction.on_commit(partial(bump_reader_and_team_versions, user.pk))
-    return written[0]
+    (bookmark,) = Bookmark.objects.raw(_UPSERT, params)
+    if bookmark.updated == now:
+        transaction.on_commit(partial(bump_reader_and_team_versions, user.pk))
+    return bookmark
 
 
 def remove_bookmark(*, user: User, source: Source) -> bool:
