@@ -27,6 +27,7 @@ from django.views.decorators.vary import vary_on_headers
 from accounts.models import User
 from accounts.requests import AuthenticatedHttpRequest
 from catalog.models import Source
+from catalog.source_refs import source_for_write
 from readinglist.pagecache import page_cache
 from readinglist.requests import HtmxHttpRequest
 from readinglist.views import login_required_htmx
@@ -95,7 +96,7 @@ def _blank_add_form(request: HttpRequest, source: Source, teams: list[Team]) -> 
 @require_http_methods(["GET", "POST"])
 def note_create_view(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     # The form and the note show the source's title and link to it by slug: nothing else is read.
-    source = get_object_or_404(Source.objects.only("pk", "slug", "title"), slug=slug)
+    source = source_for_write(slug)
     form = NoteForm(request.POST or None, user=request.user, prefix_id="note-new")
     note = None
     if request.method == "POST" and form.is_valid():

@@ -15,6 +15,7 @@ from django.views.decorators.vary import vary_on_headers
 from accounts.requests import AuthenticatedHttpRequest
 from catalog.models import ReadingList, Source
 from catalog.pages import list_sections, path_entries
+from catalog.source_refs import source_for_write
 from readinglist.pagecache import page_cache
 from readinglist.requests import HtmxHttpRequest
 from readinglist.views import login_redirect, login_required_htmx
@@ -39,7 +40,7 @@ def safe_next(request: HttpRequest, candidate: str | None, fallback: str) -> str
 def bookmark(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The bookmark control: set a reading status, or remove the source from the library."""
     # The control shows the title and links by slug: the source's other columns stay unread.
-    source = get_object_or_404(Source.objects.only("pk", "slug", "title"), slug=slug)
+    source = source_for_write(slug)
     form = BookmarkActionForm(request.POST)
     if not form.is_valid():
         return render(

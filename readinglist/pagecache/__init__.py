@@ -19,6 +19,7 @@ from .versions import (
     bump_reader_version,
     bump_team_version,
     catalog_version,
+    trusted_catalog_version,
 )
 
 __all__ = [
@@ -34,4 +35,5 @@ __all__ = [
     "register",
     "register_memberships",
     "rule_for",
+    "trusted_catalog_version",
 ]

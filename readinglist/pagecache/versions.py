@@ -69,6 +69,16 @@ def catalog_version() -> str:
     return _cache().get(VERSION_KEY) or _current(VERSION_KEY)
 
 
+def trusted_catalog_version() -> str | None:
+    """The catalog version, or None when it cannot be trusted (the cache is down, or a bump of
+    this process still waits): for callers that keep catalog rows of their own under it."""
+    try:
+        return catalog_version() if _retry_pending() else None
+    except CACHE_ERRORS as error:
+        warn("version read", error)
+        return None
+
+
 def _write(keys: Iterable[str]) -> None:
     _cache().set_many({key: uuid.uuid4().hex for key in keys}, timeout=None)
 
