@@ -4,7 +4,8 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.db.models import CheckConstraint
 from django.utils import timezone
 
 from accounts.models import User
@@ -17,6 +18,42 @@ from .querysets import PURGE_AFTER
 
 # Foreign keys whose rows the caller has loaded: full_clean() need not look them up again.
 _LOADED_RELATIONS = ["user", "source"]
+
+
+def _clean(note: Note) -> None:
+    """The field checks, before the transaction opens. The model's check constraints are left
+    to the database, which enforces them on save anyway: Django would ask it about each one in a
+    query of its own (seven per save); a refusal is reported as they would be (_refused)."""
+    note.full_clean(exclude=_LOADED_RELATIONS, validate_constraints=False)
+
+
+def _refused(error: IntegrityError) -> ValidationError | None:
+    """The check constraint the database refused a note for, as full_clean() would report it."""
+    for constraint in Note._meta.constraints:
+        if isinstance(constraint, CheckConstraint) and constraint.name in str(error):
+            return ValidationError(
+                constraint.get_violation_error_message(), code=constraint.violation_error_code
+            )
+    return None
+
+
+def _save(note: Note, *, new: bool) -> None:
+    """Save in one transaction, after the hourly limit for a new note (see note_limit_problem)."""
+    try:
+        with transaction.atomic():
+            if new:
+                _lock_author(note.user)
+                problem = note_limit_problem(note.user)
+                if problem:
+                    raise ValidationError(problem, code="limit")
+            else:
+                purge_deleted_notes()
+            note.save()
+    except IntegrityError as error:
+        refused = _refused(error)
+        if refused is None:
+            raise
+        raise refused from error
 
 
 def purge_deleted_notes(*, now: datetime | None = None) -> int:
@@ -55,18 +92,10 @@ def note_create(
 ) -> Note:
     note = Note(user=user, source=source, body=body, quote=quote, locator=locator)
     _share(note, visibility, team)
-    # Checked before the transaction opens: inside one, Django wraps each of the model's check
-    # constraints in its own savepoint, three round trips each instead of one. The database
-    # enforces the same constraints on save. The author and the source are rows the caller
-    # just read, so asking the database whether they exist again is two round trips for nothing.
-    note.full_clean(exclude=_LOADED_RELATIONS)
-    with transaction.atomic():
-        _lock_author(user)
-        problem = note_limit_problem(user)
-        if problem:
-            raise ValidationError(problem, code="limit")
-        purge_deleted_notes()
-        note.save()
+    _clean(note)
+    # Deleted notes are purged by edits and deletions (and hourly), not here: adding a note is
+    # the write readers make most, and it leaves nothing to purge.
+    _save(note, new=True)
     return note
 
 
@@ -101,10 +130,8 @@ def note_update(
     note.body, note.quote, note.locator = body, quote, locator
     _share(note, visibility, team)
     note.edited = timezone.now()
-    note.full_clean(exclude=_LOADED_RELATIONS)  # before the transaction, as in note_create
-    with transaction.atomic():
-        purge_deleted_notes()
-        note.save()
+    _clean(note)
+    _save(note, new=False)
     return note
 
 

@@ -4,23 +4,30 @@ Ownership is a queryset, not an `if`: a note outside `owned_by(user)` or `visibl
 not exist for this reader (404), whether it is someone else's private note or a teammate's.
 """
 
+import functools
 import json
+import secrets
 from typing import Any, cast
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import get_template
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
 from accounts.models import User
 from accounts.requests import AuthenticatedHttpRequest
 from catalog.models import Source
+from catalog.source_refs import source_for_write
 from readinglist.pagecache import page_cache
 from readinglist.requests import HtmxHttpRequest
 from readinglist.views import login_required_htmx
@@ -59,11 +66,38 @@ def _form_context(
     }
 
 
+# Stands in for the visitor's CSRF token in a remembered form: random per process.
+_TOKEN_SLOT = secrets.token_hex(32)
+
+
+@functools.lru_cache(maxsize=512)
+def _add_form_html(action: str, teams: tuple[tuple[int, str, str], ...]) -> str:
+    """The empty "Add a note" form (htmx), rendered from its template: it shows nothing but the
+    source's form address and the author's teams, so a remembered copy cannot go stale."""
+    shown = [Team(pk=pk, slug=slug, name=name) for pk, slug, name in teams]
+    # The form asks for the author's teams only when it is not given them: no author is needed.
+    form = NoteForm(user=User(), teams=shown, prefix_id="note-new")
+    context = {"form": form, "action": action, "hx_target": "#note-add", "csrf_token": _TOKEN_SLOT}
+    return get_template(f"{FORM_TEMPLATE}#add").render(context)
+
+
+def _blank_add_form(request: HttpRequest, source: Source, teams: list[Team]) -> SafeString:
+    """The form a saved note is replaced by, remembered per process (rendering a form's fields
+    cost more than the rest of the request), with this request's CSRF token put in."""
+    render = _add_form_html.__wrapped__ if settings.DEBUG else _add_form_html
+    html = render(
+        reverse("notes:create", args=[source.slug]),
+        tuple((team.pk, team.slug, team.name) for team in teams),
+    )
+    return mark_safe(html.replace(_TOKEN_SLOT, get_token(request)))
+
+
 @vary_on_headers("HX-Request")
 @login_required_htmx
 @require_http_methods(["GET", "POST"])
 def note_create_view(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
-    source = get_object_or_404(Source, slug=slug)
+    # The form and the note show the source's title and link to it by slug: nothing else is read.
+    source = source_for_write(slug)
     form = NoteForm(request.POST or None, user=request.user, prefix_id="note-new")
     note = None
     if request.method == "POST" and form.is_valid():
@@ -75,8 +109,7 @@ def note_create_view(request: AuthenticatedHttpRequest, slug: str) -> HttpRespon
         if not request.htmx:
             messages.success(request, "Note saved.")
             return redirect(_source_page(note, f"note-{note.pk}"))
-        blank = NoteForm(user=request.user, teams=form.teams, prefix_id="note-new")
-        context = _form_context(request, source=source, form=blank) | {"created": note}
+        context = {"created": note, "add_form": _blank_add_form(request, source, form.teams)}
         return render(request, f"{FORM_TEMPLATE}#created", context)
     context = _form_context(request, source=source, form=form)
     if request.htmx:

@@ -65,4 +65,4 @@ def test_an_unregistered_model_would_drop_every_readers_pages():
     class Unknown:
         pass
 
-    assert READERS_EPOCH_KEY in _row_keys(Unknown, Unknown(), {})
+    assert READERS_EPOCH_KEY in _row_keys(Unknown, Unknown(), {}).keys

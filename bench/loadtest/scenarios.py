@@ -14,6 +14,11 @@ from django.urls import NoReverseMatch, reverse
 from catalog.models import ReadingList, Source, Tier, Topic
 
 TRIVIAL, PROBE, ANONYMOUS, SIGNED_IN = "trivial", "probe", "anonymous", "signed-in"
+# Capacity targets, as a ratio to the trivial view's requests per second in the same run: every
+# page (GET), anonymous or signed in, and each write its own (docs/benchmarks.md, "Load test").
+PAGE_TARGET = 0.5
+TOGGLE_TARGET = 0.3
+NOTE_TARGET = 0.2
 SEARCH_TERMS = [
     "attention",
     "flash attention",
@@ -41,6 +46,8 @@ class Scenario:
     method: str = "GET"
     data: dict[str, list[str]] = field(default_factory=dict)
     htmx: bool = False
+    # Ratio to the trivial view; None: PAGE_TARGET for a page, no target for the references.
+    target: float | None = None
 
 
 class PlannedScenario(TypedDict):
@@ -53,6 +60,7 @@ class PlannedScenario(TypedDict):
     paths: list[str]
     data: dict[str, list[str]]
     htmx: bool
+    target: float | None
 
 
 SCENARIOS = [
@@ -81,6 +89,7 @@ SCENARIOS = [
         method="POST",
         data={"status": ["to_read", "reading", "read", "remove"]},
         htmx=True,
+        target=TOGGLE_TARGET,
     ),
     Scenario(
         "add a note (POST)",
@@ -90,6 +99,7 @@ SCENARIOS = [
         method="POST",
         data={"body": ["Load test note: worth rereading."], "visibility": ["private"]},
         htmx=True,
+        target=NOTE_TARGET,
     ),
 ]
 
@@ -103,6 +113,12 @@ def _samples(kind: str, size: int) -> list[str]:
     }
     slugs = list(querysets[kind].order_by("?").values_list("slug", flat=True)[:size])
     return slugs
+
+
+def _target(scenario: Scenario) -> float | None:
+    if scenario.target is not None or scenario.audience in (TRIVIAL, PROBE):
+        return scenario.target
+    return PAGE_TARGET if scenario.method == "GET" else None
 
 
 def resolve(
@@ -136,6 +152,7 @@ def resolve(
                 "paths": paths,
                 "data": scenario.data,
                 "htmx": scenario.htmx,
+                "target": _target(scenario),
             }
         )
     return plan, skipped

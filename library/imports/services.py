@@ -1,10 +1,12 @@
 """The import's one write: add the matched sources the reader has not saved yet."""
 
+from functools import partial
+
 from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from readinglist.pagecache import bump_reader_version, bump_team_version
+from readinglist.pagecache import bump_reader_and_team_versions
 
 from ..models import Bookmark
 from .matching import Match
@@ -34,10 +36,7 @@ def add_matches(*, user: User, matches: list[Match], status: str) -> int:
         ignore_conflicts=True,
     )
     if created:
-        # bulk_create() sends no signal: drop the reader's cached pages after commit.
-        def forget_cached_pages() -> None:
-            bump_reader_version(user.pk)
-            bump_team_version()
-
-        transaction.on_commit(forget_cached_pages)
+        # bulk_create() sends no signal: drop the reader's and their teams' cached pages after
+        # commit.
+        transaction.on_commit(partial(bump_reader_and_team_versions, user.pk))
     return len(created)

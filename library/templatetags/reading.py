@@ -20,6 +20,7 @@ from typing import Any
 from django import template
 from django.conf import settings
 from django.http import HttpRequest
+from django.middleware.csrf import get_token
 from django.template import Context
 from django.template.loader import get_template
 from django.utils import timezone
@@ -84,6 +85,44 @@ def _control_html(
             "compact": compact,
         }
     )
+
+
+FIELDS_TEMPLATE = "library/includes/bookmark_control_fields.html"
+
+
+@functools.lru_cache(maxsize=1024)
+def _fields_html(
+    pk: int, slug: str, title: str, status: str, occurrence: str, page_url: str, focus: str
+) -> str:
+    """The fields of one copy of a control, as a change returns them: like _control_html,
+    everything shown is in the arguments, and the CSRF token is a slot."""
+    return get_template(FIELDS_TEMPLATE).render(
+        {
+            "source": SimpleNamespace(pk=pk, slug=slug, title=title),
+            "status": status,
+            "choices": Bookmark.Status.choices,
+            "occurrence": occurrence,
+            "next": page_url,
+            "focus": focus,
+            "csrf_token": _TOKEN_SLOT,
+        }
+    )
+
+
+def control_fields(
+    request: HttpRequest,
+    source: Source,
+    status: str,
+    *,
+    occurrence: str,
+    page_url: str,
+    focus: str = "",
+) -> str:
+    """The fields of `source`'s control after a change (status "" when not saved), remembered
+    per process as the controls on pages are, with this request's CSRF token put in."""
+    render = _fields_html.__wrapped__ if settings.DEBUG else _fields_html
+    html = render(source.pk, source.slug, source.title, status, occurrence, page_url, focus)
+    return html.replace(_TOKEN_SLOT, get_token(request))
 
 
 def _visitor_token(context: Context) -> str | None:

@@ -4,7 +4,6 @@ progress along the Start-here path and the reading lists."""
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -16,6 +15,7 @@ from django.views.decorators.vary import vary_on_headers
 from accounts.requests import AuthenticatedHttpRequest
 from catalog.models import ReadingList, Source
 from catalog.pages import list_sections, path_entries
+from catalog.source_refs import source_for_write
 from readinglist.pagecache import page_cache
 from readinglist.requests import HtmxHttpRequest
 from readinglist.views import login_redirect, login_required_htmx
@@ -24,9 +24,7 @@ from .. import pending, reading, services
 from ..forms import BookmarkActionForm, BulkActionForm, LibraryFilterForm
 from ..models import Bookmark
 from ..page import library_page
-from ..templatetags.reading import OCCURRENCE, control_id
-
-FIELDS_TEMPLATE = "library/includes/bookmark_control_fields.html"
+from ..templatetags.reading import OCCURRENCE, control_fields, control_id
 
 
 def safe_next(request: HttpRequest, candidate: str | None, fallback: str) -> str:
@@ -41,7 +39,8 @@ def safe_next(request: HttpRequest, candidate: str | None, fallback: str) -> str
 @vary_on_headers("HX-Request")
 def bookmark(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The bookmark control: set a reading status, or remove the source from the library."""
-    source = get_object_or_404(Source, slug=slug)
+    # The control shows the title and links by slug: the source's other columns stay unread.
+    source = source_for_write(slug)
     form = BookmarkActionForm(request.POST)
     if not form.is_valid():
         return render(
@@ -93,11 +92,11 @@ def _controls_after_change(
     target = target if OCCURRENCE.fullmatch(target) else ""
     # Each copy's form sends the page's URL with its own anchor appended.
     page_url = back.split("#", 1)[0]
-    context = {"source": source, "status": status, "choices": Bookmark.Status.choices}
 
-    def fields(occurrence: str, **extra: str) -> str:
-        own = {"occurrence": occurrence, "next": page_url, **extra}
-        return render_to_string(FIELDS_TEMPLATE, {**context, **own}, request=request)
+    def fields(occurrence: str, focus: str = "") -> str:
+        return control_fields(
+            request, source, status, occurrence=occurrence, page_url=page_url, focus=focus
+        )
 
     # htmx puts focus back on the clicked button by its id; only Remove, whose button goes
     # away, needs `autofocus` to land on the first status instead.

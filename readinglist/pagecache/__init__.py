@@ -6,18 +6,26 @@ else (versions, stores, splicing, the middleware) is internal; docs/caching.md d
 """
 
 from .policies import dont_store, page_cache
-from .registry import exempt, register, register_memberships, rule_for
+from .registry import (
+    bump_reader_and_team_versions,
+    exempt,
+    register,
+    register_memberships,
+    rule_for,
+)
 from .versions import (
     bump_all_pages,
     bump_catalog_version,
     bump_reader_version,
     bump_team_version,
     catalog_version,
+    trusted_catalog_version,
 )
 
 __all__ = [
     "bump_all_pages",
     "bump_catalog_version",
+    "bump_reader_and_team_versions",
     "bump_reader_version",
     "bump_team_version",
     "catalog_version",
@@ -27,4 +35,5 @@ __all__ = [
     "register",
     "register_memberships",
     "rule_for",
+    "trusted_catalog_version",
 ]

@@ -31,12 +31,14 @@ from django.db import models, transaction
 from django.db.models.signals import m2m_changed, post_delete, post_save
 
 from .versions import (
+    READER_MEMBERSHIPS_KEY,
     READER_VERSION_KEY,
     READERS_EPOCH_KEY,
     TEAM_VERSION_KEY,
     TEAMS_VERSION_KEY,
     VERSION_KEY,
     replace,
+    replace_with_readers_teams,
 )
 
 Scope = Literal["catalog", "reader", "team", "none"]
@@ -117,8 +119,15 @@ def teams_of(user_id: Any) -> list[int] | None:
     """The ids of the teams the reader belongs to, in order; None when no model says so."""
     if not _memberships:
         return None
-    rows = _memberships[0]._default_manager.filter(user_id=user_id)
+    # order_by(): the model's ordering (by team name) would join the teams for nothing.
+    rows = _memberships[0]._default_manager.filter(user_id=user_id).order_by()
     return sorted(rows.values_list("team_id", flat=True))
+
+
+def bump_reader_and_team_versions(user_id: Any) -> None:
+    """Invalidate one reader's pages and those of every team they belong to, as a change to a
+    row of theirs that teammates see does. Call it after writes that send no signals."""
+    replace_with_readers_teams([READER_VERSION_KEY.format(user_id)], [user_id], teams_of)
 
 
 def _team_version_keys(team_ids: Iterable[int | None] | None) -> list[str]:
@@ -145,11 +154,24 @@ def _owner_attname(model: type[models.Model], owner: str) -> str | None:
     return None
 
 
-def _schedule(keys: list[str], using: str | None) -> None:
+@dataclass(frozen=True)
+class Bump:
+    """The versions a change replaces: `keys`, and those of every team `owner` belongs to."""
+
+    keys: list[str]
+    owner: Any = None
+
+
+def _schedule(bump: Bump, using: str | None) -> None:
     # After commit: a page rendered before then could otherwise be stored under the new
-    # version while still showing the old rows.
-    if keys:
-        transaction.on_commit(lambda: replace(*keys), using=using)
+    # version while still showing the old rows. The owner's teams are looked up then too, in
+    # the cache the pages keep them in, rather than in the database inside the transaction.
+    if bump.owner is not None:
+        transaction.on_commit(
+            lambda: replace_with_readers_teams(bump.keys, [bump.owner], teams_of), using=using
+        )
+    elif bump.keys:
+        transaction.on_commit(lambda: replace(*bump.keys), using=using)
 
 
 def _reader_keys(
@@ -161,15 +183,14 @@ def _reader_keys(
     return [*keys, *(READER_VERSION_KEY.format(pk) for pk in readers)]
 
 
-def _teams_shown_in(rule: Invalidation, instance: Any, owner: Any) -> Iterable[int | None] | None:
-    if rule.teams is not None:
-        return list(rule.teams(instance))
-    return teams_of(owner) if owner is not None else None
-
-
 def _membership_keys(instance: Any) -> list[str]:
-    # The team's pages list its members; the reader's own pages show the team's data or not.
-    return [TEAMS_VERSION_KEY.format(instance.team_id), READER_VERSION_KEY.format(instance.user_id)]
+    # The team's pages list its members; the reader's own pages show the team's data or not,
+    # and the reader's team ids kept for their pages change.
+    return [
+        TEAMS_VERSION_KEY.format(instance.team_id),
+        READER_VERSION_KEY.format(instance.user_id),
+        READER_MEMBERSHIPS_KEY.format(instance.user_id),
+    ]
 
 
 def _team_sees(rule: Invalidation, instance: Any, kwargs: dict) -> bool:
@@ -183,27 +204,35 @@ def _team_sees(rule: Invalidation, instance: Any, kwargs: dict) -> bool:
     return not (rule.owner_only and rule.owner_only(instance, bool(kwargs.get("created"))))
 
 
-def _row_keys(sender: type[models.Model], instance: Any, kwargs: dict) -> list[str]:
+def _row_keys(sender: type[models.Model], instance: Any, kwargs: dict) -> Bump:
     if sender in _memberships:
-        return _membership_keys(instance)
+        return Bump(_membership_keys(instance))
     rule = _rules.get(sender)
     if rule is None:
-        return _reader_keys(None, True)
+        return Bump(_reader_keys(None, True))
     if rule.scope == "none":
-        return []
+        return Bump([])
     if rule.scope == "catalog":
-        return [VERSION_KEY]
+        return Bump([VERSION_KEY])
     attname = _owner_attname(sender, rule.owner)
     owner = getattr(instance, attname, None) if attname else None
     if owner is None:
         if rule.scope == "team" and rule.teams is not None:
-            return _team_version_keys(rule.teams(instance))
-        return _reader_keys(None, True)
-    sees = _team_sees(rule, instance, kwargs)
-    return _reader_keys([owner], sees, _teams_shown_in(rule, instance, owner) if sees else None)
+            return Bump(_team_version_keys(rule.teams(instance)))
+        return Bump(_reader_keys(None, True))
+    if not _team_sees(rule, instance, kwargs):
+        return Bump(_reader_keys([owner], False))
+    if rule.teams is not None:
+        return Bump(_reader_keys([owner], True, list(rule.teams(instance))))
+    # Every team the owner belongs to, looked up after commit.
+    return Bump(_reader_keys([owner], False), owner=owner)
 
 
-def _relation_keys(sender: type[models.Model], instance: Any, kwargs: dict) -> list[str]:
+def _relation_keys(sender: type[models.Model], instance: Any, kwargs: dict) -> Bump:
+    return Bump(_relation_key_list(sender, instance, kwargs))
+
+
+def _relation_key_list(sender: type[models.Model], instance: Any, kwargs: dict) -> list[str]:
     rule = _rules.get(sender)
     if rule is not None and rule.scope == "team" and rule.teams is not None:
         # `teams` reads the row the relation hangs from (a session's reading, say).

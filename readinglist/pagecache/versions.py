@@ -20,6 +20,7 @@ no page at all (version reads "fail closed" to a miss), and it retries the bump 
 page it looks up.
 """
 
+import functools
 import threading
 import uuid
 from collections.abc import Callable, Iterable
@@ -39,9 +40,13 @@ READERS_EPOCH_KEY = "readers:epoch"
 TEAM_VERSION_KEY = "readers:team-version"
 READER_VERSION_KEY = "reader:version:{}"
 TEAMS_VERSION_KEY = "team:version:{}"
-# (the reader's version when read, their team ids): valid while the reader's version stands,
-# which every membership change of theirs replaces.
+# ((the reader's memberships version, the readers' epoch) when read, their team ids): valid while
+# both stand. Every membership change of the reader's replaces the first; restores and writes
+# that cannot be tied to a reader replace the second. Kept apart from the reader's own version,
+# which each of their writes replaces, so a reader's bookmark does not cost a query for their
+# teams on the next page.
 READER_TEAMS_KEY = "reader:teams:{}"
+READER_MEMBERSHIPS_KEY = "reader:memberships:{}"
 
 _pending: set[str] = set()
 _pending_lock = threading.Lock()
@@ -62,6 +67,16 @@ def _current(key: str) -> str:
 
 def catalog_version() -> str:
     return _cache().get(VERSION_KEY) or _current(VERSION_KEY)
+
+
+def trusted_catalog_version() -> str | None:
+    """The catalog version, or None when it cannot be trusted (the cache is down, or a bump of
+    this process still waits): for callers that keep catalog rows of their own under it."""
+    try:
+        return catalog_version() if _retry_pending() else None
+    except CACHE_ERRORS as error:
+        warn("version read", error)
+        return None
 
 
 def _write(keys: Iterable[str]) -> None:
@@ -124,39 +139,78 @@ def page_versions(
     cannot be trusted (the cache is down, or a bump of this process still waits).
 
     With `teams_of` (the reader's team ids, from the database), the versions of `reader`'s
-    teams follow, in a second round trip; the ids are kept under the reader's version, so they
-    are read from the database again after any change to the reader's memberships.
+    teams follow, in a second round trip; `keys` then hold the readers' epoch. The ids are kept
+    in the cache (READER_TEAMS_KEY), so they are read from the database again only after a
+    change to the reader's memberships.
     """
     try:
         if not _retry_pending():
             return None
-        teams_key = READER_TEAMS_KEY.format(reader)
-        found = _cache().get_many([*keys, teams_key] if teams_of else keys)
+        kept = [READER_TEAMS_KEY.format(reader), READER_MEMBERSHIPS_KEY.format(reader)]
+        found = _cache().get_many([*keys, *kept] if teams_of else keys)
         # The date the templates count ages from, in UTC: the reader's own zone (active for
         # signed-in readers) would load their row, which a hit must not.
         today = timezone.localdate(timezone=UTC).isoformat()
         versions = (today, *(found.get(k) or _current(k) for k in keys))
         if teams_of is None:
             return versions
-        reader_version = versions[1 + keys.index(READER_VERSION_KEY.format(reader))]
-        return versions + _team_versions(found.get(teams_key), teams_key, reader_version, teams_of)
+        epoch = versions[1 + keys.index(READERS_EPOCH_KEY)]
+        team_ids = _team_ids(reader, found, epoch, teams_of) or []
+        return versions + _team_versions(team_ids)
     except CACHE_ERRORS as error:
         warn("version read", error)
         return None
 
 
-def _team_versions(
-    kept: tuple[str, list[int]] | None,
-    teams_key: str,
-    reader_version: str,
-    teams_of: Callable[[], list[int] | None],
-) -> tuple[str, ...]:
-    if kept is not None and kept[0] == reader_version:
-        team_ids = kept[1]
-    else:
-        team_ids = teams_of() or []
-        _cache().set(teams_key, (reader_version, team_ids), timeout=None)
+def _team_ids(
+    reader: str, found: dict, epoch: str, teams_of: Callable[[], list[int] | None]
+) -> list[int] | None:
+    """The reader's team ids as kept in the cache, or read by `teams_of` and kept."""
+    stamp = (_found_or_current(found, READER_MEMBERSHIPS_KEY.format(reader)), epoch)
+    kept = found.get(READER_TEAMS_KEY.format(reader))
+    if kept is not None and tuple(kept[0]) == stamp:
+        return kept[1]
+    team_ids = teams_of()
+    if team_ids is not None:
+        _cache().set(READER_TEAMS_KEY.format(reader), (stamp, team_ids), timeout=None)
+    return team_ids
+
+
+def _found_or_current(found: dict, key: str) -> str:
+    return found.get(key) or _current(key)
+
+
+def _team_versions(team_ids: list[int]) -> tuple[str, ...]:
     team_keys = [TEAMS_VERSION_KEY.format(pk) for pk in team_ids]
     found = _cache().get_many(team_keys) if team_keys else {}
     # The ids themselves are part of the versions: a page is only for this set of teams.
     return (",".join(map(str, team_ids)), *(found.get(k) or _current(k) for k in team_keys))
+
+
+def replace_with_readers_teams(
+    keys: Iterable[str], readers: Iterable[object], teams_of: Callable[[object], list[int] | None]
+) -> None:
+    """Replace `keys` and the versions of every team each of `readers` belongs to (all teams'
+    when `teams_of` cannot say); never raises, as replace().
+
+    The team ids come from the cache the pages keep them in (two round trips with the bump),
+    and from `teams_of` (the database) only when that copy is missing or stale.
+    """
+    ids = list(dict.fromkeys(map(str, readers)))
+    team_keys: list[str] = []
+    try:
+        own = (READER_TEAMS_KEY, READER_MEMBERSHIPS_KEY)
+        kept = [key.format(r) for r in ids for key in own]
+        found = _cache().get_many([*kept, READERS_EPOCH_KEY])
+        epoch = _found_or_current(found, READERS_EPOCH_KEY)
+        team_ids = [_team_ids(r, found, epoch, functools.partial(teams_of, r)) for r in ids]
+    except CACHE_ERRORS as error:
+        # The bump below will most likely fail too and stay pending: it must name the teams.
+        warn("version read", error)
+        team_ids = [teams_of(r) for r in ids]
+    for teams in team_ids:
+        if teams is None:
+            team_keys.append(TEAM_VERSION_KEY)
+        else:
+            team_keys += (TEAMS_VERSION_KEY.format(pk) for pk in teams)
+    replace(*keys, *dict.fromkeys(team_keys))

@@ -32,11 +32,12 @@ def test_every_anonymous_page_in_the_plan_is_served(plan, client):
 
 def _report(capacity):
     plan = [
-        {"name": "trivial", "audience": TRIVIAL, "method": "GET"},
-        {"name": "probe", "audience": PROBE, "method": "GET"},
-        {"name": "home", "audience": ANONYMOUS, "method": "GET"},
-        {"name": "library", "audience": SIGNED_IN, "method": "GET"},
-        {"name": "toggle", "audience": SIGNED_IN, "method": "POST"},
+        {"name": "trivial", "audience": TRIVIAL, "method": "GET", "target": None},
+        {"name": "probe", "audience": PROBE, "method": "GET", "target": None},
+        {"name": "home", "audience": ANONYMOUS, "method": "GET", "target": 0.5},
+        {"name": "library", "audience": SIGNED_IN, "method": "GET", "target": 0.5},
+        {"name": "toggle", "audience": SIGNED_IN, "method": "POST", "target": 0.3},
+        {"name": "note", "audience": SIGNED_IN, "method": "POST", "target": 0.2},
     ]
     mix = {"seconds": 60, "rows": {}, "errors": []}
     options = {
@@ -61,14 +62,25 @@ def test_report_judges_pages_against_the_trivial_view_not_the_probe():
             "trivial": {"rps": 1000.0},
             "probe": {"rps": 2000.0},
             "home": {"rps": 600.0},
-            "library": {"rps": 200.0},
-            "toggle": {"rps": 10.0},
+            "library": {"rps": 450.0},
+            "toggle": {"rps": 310.0},
+            "note": {"rps": 150.0},
         }
     )
     assert rows["home"][:5] == ["anonymous", "600.0", "0.60", "0.30", "≥50%"]
     assert rows["home"][5] == "✓"
-    # 0.20 of the trivial view misses the signed-in target of 0.25.
-    assert rows["library"][2:6] == ["0.20", "0.10", "≥25%", "✗"]
-    # Writes are reported with no target.
-    assert rows["toggle"][2:] == ["0.01", "0.01", "0"]
-    assert rows["Below"] == ["the", "throughput", "target:", "library"]
+    # Signed-in pages have the same target as anonymous ones: 0.45 misses it.
+    assert rows["library"][2:6] == ["0.45", "0.23", "≥50%", "✗"]
+    # Writes have targets of their own.
+    assert rows["toggle"][2:6] == ["0.31", "0.15", "≥30%", "✓"]
+    assert rows["note"][2:6] == ["0.15", "0.07", "≥20%", "✗"]
+    assert rows["Below"] == ["the", "throughput", "target:", "library,", "note"]
+
+
+def test_every_page_and_write_in_the_plan_has_the_issues_target(plan):
+    targets = {scenario["name"]: scenario["target"] for scenario in plan}
+    assert targets.pop("trivial view (/robots.txt)") is None
+    assert targets.pop("probe (/healthz)") is None
+    assert targets.pop("bookmark toggle (POST)") == 0.3
+    assert targets.pop("add a note (POST)") == 0.2
+    assert set(targets.values()) == {0.5}

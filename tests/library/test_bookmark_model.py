@@ -1,7 +1,10 @@
 """The database carries the bookmark invariants; the services keep the dates sensible."""
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models.deletion import ProtectedError
 
 from library.models import Bookmark
@@ -116,23 +119,33 @@ def test_sources_from_another_app_are_not_needed_to_read_states(reader):
     assert states_for(reader, [source.pk + 1]) == {}
 
 
-def test_a_concurrent_insert_is_found_not_duplicated(reader, small_catalog, monkeypatch):
-    """Two requests both see no bookmark; the second insert hits the unique constraint."""
-    from django.db.models.query import QuerySet
-
+def test_a_bookmark_another_request_made_is_changed_not_duplicated(reader, small_catalog):
+    """The insert meets the row a concurrent request stored and changes it instead."""
     source = small_catalog["flash"]
     first = Bookmark.objects.create(user=reader, source=source, status="reading")
-    real_get = QuerySet.get
-    calls = []
-
-    def get_missing_once(self, *args, **kwargs):
-        if self.model is Bookmark and not calls:
-            calls.append(1)
-            raise Bookmark.DoesNotExist
-        return real_get(self, *args, **kwargs)
-
-    monkeypatch.setattr(QuerySet, "get", get_missing_once)
     bookmark = set_status(user=reader, source=source, status="read")
-    assert calls == [1]
     assert bookmark.pk == first.pk and bookmark.status == "read"
     assert Bookmark.objects.filter(user=reader, source=source).count() == 1
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_parallel_clicks_on_one_control_keep_one_bookmark(reader, small_catalog):
+    """Requests arriving at once for one source each find or make the same row, and its dates
+    stay consistent with whichever status was written last."""
+    source = small_catalog["flash"]
+    statuses = ["to_read", "reading", "read"] * 4
+    start = threading.Barrier(len(statuses))
+
+    def click(status):
+        try:
+            start.wait()
+            return set_status(user=reader, source=source, status=status).status
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(len(statuses)) as pool:
+        assert sorted(pool.map(click, statuses)) == sorted(statuses)
+    stored = Bookmark.objects.get(user=reader, source=source)
+    assert (stored.started_at is None) == (stored.status == "to_read")
+    assert (stored.finished_at is None) == (stored.status != "read")

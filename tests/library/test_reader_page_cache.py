@@ -24,7 +24,7 @@ from django.utils import csp, timezone
 from catalog.changelog import record_change
 from catalog.models import ChangeLogEntry, Source
 from library.models import Bookmark
-from library.services import set_status
+from library.services import remove_bookmark, set_status
 from notes.models import Note
 from readinglist.pagecache import splice
 from readinglist.pagecache.store import process_pages
@@ -459,6 +459,48 @@ def test_team_notes_and_bookmarks_change_the_teams_pages(reader, other_reader, w
     with watch() as seen:
         Bookmark.objects.get(user=reader).delete()
     assert seen() == {reader_key(reader), team_key()}
+
+
+def test_one_statement_bookmark_writes_change_the_readers_and_teams_pages(
+    reader, other_reader, watch, catalog
+):
+    """set_status and remove_bookmark send no signal: they bump the same versions themselves."""
+    with watch() as seen:
+        set_status(user=reader, source=catalog["flash"], status="reading")
+    assert seen() == {reader_key(reader), team_key()}
+    with watch() as seen:
+        set_status(user=reader, source=catalog["flash"], status="reading")
+    assert seen() == set()  # nothing changed
+    with watch(other_reader) as seen:
+        assert remove_bookmark(user=reader, source=catalog["flash"])
+    assert seen() == {team_key()}
+    with watch() as seen:
+        assert not remove_bookmark(user=reader, source=catalog["flash"])
+    assert seen() == set()
+
+
+def membership_lookups(queries):
+    return [q for q in queries if q["sql"].startswith('SELECT "teams_membership"."team_id"')]
+
+
+def test_a_readers_team_ids_outlive_their_writes_but_not_their_memberships(
+    alice, reader, catalog, commits
+):
+    """The team ids a page is keyed by are read from the database once: neither the reader's
+    bookmark (its bump included) nor their next page asks again, until a membership changes."""
+    get(alice, SOURCE)
+    with CaptureQueriesContext(connection) as ctx, commits():
+        alice.post(f"/library/bookmarks/{catalog['flash'].slug}/", {"status": "read"}, headers=HX)
+    assert membership_lookups(ctx.captured_queries) == []
+    with CaptureQueriesContext(connection) as ctx:
+        assert get(alice, SOURCE)["X-Page-Cache"] == "miss"
+    assert membership_lookups(ctx.captured_queries) == []
+    with commits():
+        join_team(reader, slug="kernels")
+    with CaptureQueriesContext(connection) as ctx:
+        page = html(get(alice, SOURCE))
+    assert len(membership_lookups(ctx.captured_queries)) == 1
+    assert "Kernels (its members, with your name)" in page
 
 
 def test_email_addresses_and_groups_change_their_readers_pages(reader, other_reader, watch):

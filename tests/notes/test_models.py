@@ -75,6 +75,23 @@ def test_create_validates(reader):
         note_create(user=reader, source=SourceFactory(), body="", visibility="private")
 
 
+@pytest.mark.parametrize(
+    ("field", "constraint"),
+    [("body", "note_body_max_length"), ("quote", "note_quote_max_length")],
+)
+def test_a_constraint_the_database_refuses_is_reported_as_full_clean_would(
+    reader, field, constraint
+):
+    """Services leave check constraints to the insert; a refusal is a ValidationError with the
+    constraint's message, and nothing is stored."""
+    too_long = "x" * ((Note.BODY_MAX if field == "body" else Note.QUOTE_MAX) + 1)
+    fields = {"body": "fine", field: too_long}
+    with pytest.raises(ValidationError) as refused:
+        note_create(user=reader, source=SourceFactory(), visibility="private", **fields)
+    assert refused.value.messages == [f"Constraint “{constraint}” is violated."]
+    assert not Note.objects.exists()
+
+
 def test_update_records_the_edit_time(reader):
     note = note_create(user=reader, source=SourceFactory(), body="first")
     assert note.edited is None
@@ -98,12 +115,19 @@ def test_delete_hides_at_once_and_restore_brings_back(reader):
     assert Note.objects.visible_to(reader).get() == note
 
 
-def test_deleted_notes_are_purged_after_a_minute_on_the_next_write(reader):
+@pytest.mark.parametrize("write", ["delete", "edit"])
+def test_deleted_notes_are_purged_after_a_minute_on_the_next_deletion_or_edit(reader, write):
     old = NoteFactory(user=reader)
     recent = NoteFactory(user=reader)
     Note.objects.filter(pk=old.pk).update(deleted_at=timezone.now() - PURGE_AFTER - timedelta(1))
     Note.objects.filter(pk=recent.pk).update(deleted_at=timezone.now())
     note_create(user=reader, source=SourceFactory(), body="a new note")
+    assert Note.objects.filter(pk=old.pk).exists()  # adding a note purges nothing
+    other = NoteFactory(user=reader)
+    if write == "delete":
+        note_delete(note=other)
+    else:
+        note_update(note=other, body="edited", quote="", locator="", visibility="private")
     assert not Note.objects.filter(pk=old.pk).exists()
     assert Note.objects.filter(pk=recent.pk).exists()
 

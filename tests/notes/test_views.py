@@ -88,6 +88,34 @@ def test_add_with_htmx_returns_a_fresh_form_and_the_note_out_of_band(signed_in, 
     assert "HX-Request" in response["Vary"]
 
 
+def test_the_fresh_form_after_an_add_is_remembered_with_this_visitors_token(
+    signed_in, reader, flash, settings
+):
+    """The empty form is rendered once per process and team list; each response puts its own
+    CSRF token in, and renaming a team shows at once."""
+    from notes.views import _TOKEN_SLOT
+
+    def fresh_form(body):
+        response = signed_in.post(
+            f"/sources/{flash.slug}/notes/new/", {"body": body, "visibility": "private"}, **HTMX
+        )
+        form = response.content.decode().split("data-hx-swap-oob")[0]
+        assert _TOKEN_SLOT not in form and body not in form
+        token = re.search(r'name="csrfmiddlewaretoken" value="(\w{64})"', form).group(1)
+        return form.replace(token, "TOKEN")
+
+    team = reader.teams.get()
+    remembered = fresh_form("first")
+    assert fresh_form("second") == remembered
+    assert f"{team.name} (its members, with your name)" in remembered
+    settings.DEBUG = True  # rendered afresh from the template
+    assert fresh_form("third") == remembered
+    settings.DEBUG = False
+    team.name = "Renamed"
+    team.save()
+    assert "Renamed (its members, with your name)" in fresh_form("fourth")
+
+
 def test_add_form_page_without_javascript(signed_in, flash):
     response = signed_in.get(f"/sources/{flash.slug}/notes/new/")
     assertContains(response, "<h1>Add a note on FlashAttention</h1>", html=True)
