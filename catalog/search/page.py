@@ -179,9 +179,6 @@ def search_sources(params: SearchParams, *, using: str = "default") -> SearchPag
         # A corrected word is searched beside the word as typed, so neither found anything:
         # "Showing results for" would announce results there are none of.
         query = replace(query, corrected="")
-    if query.partial and not query.complete:
-        # No source has every word even as corrected: the partial matches are the typed words'.
-        query = replace(query, corrected="")
     topics = (
         nearest_topics(params.q, using) if query and (query.partial or not facets.total) else []
     )

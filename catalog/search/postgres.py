@@ -224,6 +224,10 @@ class PostgresBackend(Backend[Entries]):
         terms = found_counts.terms if widens else ()
         if corrected:
             named = named_sources([corrected], using).levels
+            if terms and not strict and not named:
+                # No source has every word even as corrected, nor does the correction name one:
+                # the partial matches are the typed words', and nothing is announced.
+                corrected = ""
         if terms and not named and not strict:
             # "hf transformers": the source all but one word names leads the partial matches
             # when no source has every word.
