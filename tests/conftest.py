@@ -136,6 +136,19 @@ def reader(db):
 
 
 @pytest.fixture
+def signed_in(client, reader):
+    """The test client, signed in as the reader."""
+    client.force_login(reader)
+    return client
+
+
+@pytest.fixture
+def render_every_time(settings):
+    """For tests that count a render's queries or time it: the page cache would answer without."""
+    settings.CATALOG_PAGE_CACHE = False
+
+
+@pytest.fixture
 def other_reader(db):
     return UserFactory(email="other@example.com")
 

@@ -6,7 +6,7 @@ rank by the declared weights, snippets by ts_headline in the same statement as t
 
 import functools
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, TypedDict
+from typing import Any, TypedDict
 
 from django.contrib.postgres.expressions import ArraySubquery
 from django.contrib.postgres.search import (
@@ -15,11 +15,8 @@ from django.contrib.postgres.search import (
     SearchRank,
     TrigramWordSimilarity,
 )
-from django.db.backends.base.base import BaseDatabaseWrapper
-from django.db.backends.postgresql.operations import DatabaseOperations as PostgresOperations
-from django.db.models import F, FloatField, Func, Q, QuerySet
+from django.db.models import F, FloatField, Q, QuerySet
 from django.db.models.expressions import Combinable, RawSQL
-from django.db.models.sql.compiler import SQLCompiler
 
 from ..models import SearchEntry, Source, Topic
 from . import ranking
@@ -128,36 +125,6 @@ class HeadlineMarkers(TypedDict):
 
 
 type Entries = QuerySet[SearchEntry]
-
-
-class Headline(SearchHeadline):
-    """SearchHeadline with its options composed once per process: they are constants here, and
-    composing them opened a cursor per option (about 0.4 ms a page for the cards' two)."""
-
-    composed: ClassVar[dict[tuple[tuple[str, object], ...], str]] = {}
-    options: dict[str, object]  # set by SearchHeadline.__init__ (the stubs leave it out)
-
-    def as_sql(
-        self,
-        compiler: SQLCompiler,
-        connection: BaseDatabaseWrapper,
-        function: str | None = None,
-        template: str | None = None,
-        arg_joiner: str | None = None,
-        **extra_context: Any,
-    ) -> tuple[str, tuple[Any, ...]]:
-        key = tuple(self.options.items())
-        options = self.composed.get(key)
-        if options is None:
-            operations: PostgresOperations = connection.ops  # type: ignore[assignment]
-            options = ", ".join(
-                operations.compose_sql(f"{option}=%s", [value]) for option, value in key
-            )
-            self.composed[key] = options
-        sql, params = Func.as_sql(
-            self, compiler, connection, function=function, template=template, options=", %s"
-        )
-        return sql, (*params, options)
 
 
 class PostgresBackend(Backend[Entries]):
@@ -332,7 +299,7 @@ class PostgresBackend(Backend[Entries]):
         sources = cards(
             ids,
             using,
-            headline=Headline(
+            headline=SearchHeadline(
                 "summary",
                 tsquery,
                 max_words=SNIPPET_WORDS // 2,
@@ -343,7 +310,7 @@ class PostgresBackend(Backend[Entries]):
                 fragment_delimiter=FRAGMENT_DELIMITER,
                 **marked,
             ),
-            title_headline=Headline("title", tsquery, highlight_all=True, **marked),
+            title_headline=SearchHeadline("title", tsquery, highlight_all=True, **marked),
         )
         for source in sources:
             summary_headline = text_annotation(source, "headline") or ""

@@ -11,8 +11,6 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from datetime import date
 from html import escape as escape_html
 from types import SimpleNamespace
 from typing import Any
@@ -28,7 +26,6 @@ from django.utils.safestring import SafeData, SafeString, mark_safe
 
 from accounts.models import User
 from catalog.models import ListEntry, ListSection, ReadingList, Source
-from catalog.search.backend import SNIPPET, marked_title
 from teams.models import Team
 
 from .. import reading
@@ -301,35 +298,6 @@ class _Cards:
 remembered_cards = _Cards()
 
 
-@dataclass(frozen=True)
-class _CardPage:
-    """What every card of one page shares, read once per page rather than once per card."""
-
-    request: HttpRequest | None
-    token: str | None
-    path: str  # escaped, as the cards print it
-    signed_in: bool
-    today: date
-
-
-_CARD_PAGE = "library.reading._CardPage"  # the render context's key for the _CardPage
-
-
-def _card_page(context: template.Context) -> _CardPage:
-    page: _CardPage | None = context.render_context.get(_CARD_PAGE)
-    if page is None:
-        request = _request(context)
-        page = _CardPage(
-            request=request,
-            token=_visitor_token(context),
-            path=escape_html(request.get_full_path()) if request else "",
-            signed_in=bool(request and request.user.is_authenticated),
-            today=timezone.localdate(),  # the age badge
-        )
-        context.render_context[_CARD_PAGE] = page
-    return page
-
-
 def _slotted(text: object, slot: str) -> tuple[object, object, str | None]:
     """(what the card is rendered with, what its key holds, the HTML that replaces the slot)."""
     if not text:
@@ -360,7 +328,8 @@ def source_card(
     page's path, a marked title, a snippet) and the CSRF token are slots filled per page, so a
     remembered card cannot go stale.
     """
-    page = _card_page(context)
+    request = _request(context)
+    token = _visitor_token(context)
     shown_label, label_key, label_html = _slotted(label, _LABEL_SLOT)
     shown_snippet, snippet_key, snippet_html = _slotted(snippet, _SNIPPET_SLOT)
     card_context = {
@@ -368,9 +337,9 @@ def source_card(
         "label": shown_label,
         "snippet": shown_snippet,
         "hide_summary": hide_summary,
-        "request": page.request,
+        "request": request,
         "page_path": _PATH_SLOT,
-        "csrf_token": _TOKEN_SLOT if page.token else None,
+        "csrf_token": _TOKEN_SLOT if token else None,
     }
 
     def render() -> str:
@@ -387,41 +356,18 @@ def source_card(
             label_key,
             snippet_key,
             bool(hide_summary),
-            reading.request_states(page.request).get(source.pk, ""),
-            bool(page.token),
-            page.signed_in,  # visitors get a log-in link
-            page.today,
+            reading.request_states(request).get(source.pk, ""),
+            bool(token),
+            bool(request and request.user.is_authenticated),  # visitors get a log-in link
+            timezone.localdate(),  # the age badge
         )
         html = remembered_cards.get(key, render)
     values = {
-        _PATH_SLOT: page.path,
+        _PATH_SLOT: escape_html(request.get_full_path()) if request else "",
         _LABEL_SLOT: label_html,
         _SNIPPET_SLOT: snippet_html,
-        _TOKEN_SLOT: page.token,
+        _TOKEN_SLOT: token,
     }
     # SafeString(), not mark_safe(), which first checks for lazy text: this is a str. A slot is
     # in the card only when its value is text (see _slotted).
     return SafeString(_CARD_SLOTS.sub(lambda slot: values[slot.group()] or "", html))
-
-
-# A search result's list item, spaced as the template loop it replaces spaced it.
-RESULT_ITEM = "\n        <li>{}</li>\n      "
-
-
-@register.simple_tag(takes_context=True)
-def result_cards(context: Context, sources: Iterable[Source]) -> SafeString:
-    """Each search result's card (source_card) in its `<li>`, with the marked title and snippet
-    the search set on it (`source.marked_title`, `source.snippet`). One tag for the page's cards:
-    a template loop around source_card cost another 10 µs a card (its forloop, and looking up
-    each argument through the context)."""
-    return SafeString(
-        "".join(
-            RESULT_ITEM.format(
-                # The search set both on each result (catalog.search.backend.set_card_text).
-                source_card(
-                    context, source, label=marked_title(source), snippet=getattr(source, SNIPPET)
-                )
-            )
-            for source in sources
-        )
-    )

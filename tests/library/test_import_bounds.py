@@ -21,12 +21,6 @@ def upload(client, name: str, text: str):
     return client.post("/library/import/", {"file": SimpleUploadedFile(name, text.encode())})
 
 
-@pytest.fixture
-def signed_in(client, reader):
-    client.force_login(reader)
-    return client
-
-
 def test_ten_thousand_string_definitions_are_refused_at_once():
     text = _strings(10_000) + "@misc{m, title = s1}\n"
     started = time.monotonic()

@@ -11,12 +11,6 @@ from .test_imports import confirm, upload
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def signed_in(client, reader):
-    client.force_login(reader)
-    return client
-
-
 def test_an_entry_with_a_hostile_url_is_skipped_and_the_rest_imported(
     signed_in, reader, small_catalog
 ):

@@ -25,12 +25,6 @@ NOT_IN_CATALOG = [
 ]
 
 
-@pytest.fixture
-def signed_in(client, reader):
-    client.force_login(reader)
-    return client
-
-
 def upload(client, name, content):
     data = content if isinstance(content, bytes) else content.encode()
     return client.post("/library/import/", {"file": SimpleUploadedFile(name, data)})

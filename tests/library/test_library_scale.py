@@ -13,13 +13,8 @@ from django.test.utils import CaptureQueriesContext
 from library.models import Bookmark
 from library.page import GROUP_SIZE
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("render_every_time")]
 HX = {"HX-Request": "true"}
-
-
-@pytest.fixture(autouse=True)
-def _render_every_time(settings):
-    settings.CATALOG_PAGE_CACHE = False
 
 
 @pytest.fixture

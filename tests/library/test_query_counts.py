@@ -12,14 +12,8 @@ from tests.factories import ListEntryFactory, ListSectionFactory, SourceFactory,
 
 from .controls import pressed
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("render_every_time")]
 STATUSES = itertools.cycle(["to_read", "reading", "read"])
-
-
-@pytest.fixture(autouse=True)
-def _render_every_time(settings):
-    """These tests count the queries of a render: the page cache would answer without one."""
-    settings.CATALOG_PAGE_CACHE = False
 
 
 @pytest.fixture

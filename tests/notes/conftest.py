@@ -13,3 +13,8 @@ def _teammates(reader, other_reader):
     """The reader and the other reader are teammates in "Readers" (slug readers), the team
     any team note in these tests is shared with; readers in no team are made explicitly."""
     join_team(reader, other_reader)
+
+
+@pytest.fixture
+def flash(small_catalog):
+    return small_catalog["flash"]

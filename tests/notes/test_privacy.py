@@ -12,11 +12,6 @@ SECRET = "secret-private-note-text"
 
 
 @pytest.fixture
-def flash(small_catalog):
-    return small_catalog["flash"]
-
-
-@pytest.fixture
 def private_note(other_reader, flash):
     return NoteFactory(user=other_reader, source=flash, body=SECRET, quote="secret quote")
 
@@ -24,12 +19,6 @@ def private_note(other_reader, flash):
 @pytest.fixture
 def team_note(other_reader, flash):
     return NoteFactory(user=other_reader, source=flash, body="team-readable", visibility="team")
-
-
-@pytest.fixture
-def signed_in(client, reader):
-    client.force_login(reader)
-    return client
 
 
 @pytest.mark.parametrize(

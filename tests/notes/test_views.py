@@ -17,17 +17,6 @@ pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
-@pytest.fixture
-def flash(small_catalog):
-    return small_catalog["flash"]
-
-
-@pytest.fixture
-def signed_in(client, reader):
-    client.force_login(reader)
-    return client
-
-
 def test_source_page_shows_own_and_team_notes_newest_first(signed_in, reader, other_reader, flash):
     NoteFactory(user=reader, source=flash, body="my older note")
     NoteFactory(

@@ -16,12 +16,6 @@ from .helpers import form_data, make_proposal
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def signed_in(client, reader):
-    client.force_login(reader)
-    return client
-
-
 @pytest.mark.parametrize(
     ("name", "limit"),
     [("conflict_of_interest", 2000), ("mechanism", 2000), ("workload", 2000), ("title", 300)],

@@ -9,12 +9,6 @@ from .helpers import form_data
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def signed_in(client, reader):
-    client.force_login(reader)
-    return client
-
-
 def _label(page: str, field_id: str) -> str:
     match = re.search(rf'<label for="{field_id}">(.*?)</label>', page, re.S)
     assert match, f"no label for {field_id}"

@@ -21,12 +21,6 @@ HOSTILE = ["http://example.com:99999/", "http://[::1/", "http://[2001:db8::1]/"]
 
 
 @pytest.fixture
-def signed_in(client, reader):
-    client.force_login(reader)
-    return client
-
-
-@pytest.fixture
 def works(small_catalog, tiers):
     vllm = SourceFactory(
         slug="vllm", title="vLLM", url="https://github.com/vllm-project/vllm", kind="repository"

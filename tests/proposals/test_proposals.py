@@ -14,12 +14,6 @@ from .helpers import CLAIM, form_data, make_proposal
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def signed_in(client, reader):
-    client.force_login(reader)
-    return client
-
-
 # The propose page
 
 

@@ -17,12 +17,6 @@ from .helpers import make_proposal
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def signed_in(client, reader):
-    client.force_login(reader)
-    return client
-
-
 def test_the_bookmarklet_only_navigates_to_this_site(client, settings):
     settings.SITE_DOMAIN = "reading.example.org"
     page = client.get("/save/bookmarklet/").content.decode()

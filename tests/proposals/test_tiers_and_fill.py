@@ -10,12 +10,6 @@ from .helpers import form_data
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def signed_in(client, reader):
-    client.force_login(reader)
-    return client
-
-
 def further_reading(catalog, **changes):
     data = form_data(
         catalog,

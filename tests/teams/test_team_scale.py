@@ -11,12 +11,7 @@ from teams.members import MEMBERS_PAGE_SIZE
 from teams.models import Membership
 from tests.factories import SourceFactory, UserFactory
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _render_every_time(settings):
-    settings.CATALOG_PAGE_CACHE = False
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("render_every_time")]
 
 
 @pytest.fixture
