@@ -97,9 +97,12 @@ def counts(raw: str, typed: str, text: str, words: tuple[str, ...], using: str) 
 
 
 def widening_query(terms: tuple[Term, ...]) -> SearchQuery:
-    """Any of the words that widen the match."""
-    text = " | ".join(f"({term.word})" for term in terms if term.widens)
-    return SearchQuery(text, search_type="raw", config=LANGUAGE)
+    """Any of the rare words, or all the words the catalog has (described.COMMON)."""
+    rare = [f"({term.word})" for term in terms if term.widens]
+    if len(rare) < len(terms):
+        # A common word widens only with every other word the catalog has.
+        rare.append("(" + " & ".join(f"({term.word})" for term in terms) + ")")
+    return SearchQuery(" | ".join(rare), search_type="raw", config=LANGUAGE)
 
 
 def weighted(query: str, weight: str) -> SearchQuery:
