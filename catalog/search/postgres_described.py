@@ -96,13 +96,18 @@ def counts(raw: str, typed: str, text: str, words: tuple[str, ...], using: str) 
     return Counts(found["strict"], found["typed"], found["any"], total, terms)
 
 
-def widening_query(terms: tuple[Term, ...]) -> SearchQuery:
-    """Any of the rare words, or all the words the catalog has (described.COMMON)."""
+def widening_text(terms: tuple[Term, ...]) -> str:
+    """Any of the rare words, or all the words the catalog has (described.COMMON), in
+    to_tsquery syntax."""
     rare = [f"({term.word})" for term in terms if term.widens]
     if len(rare) < len(terms):
         # A common word widens only with every other word the catalog has.
         rare.append("(" + " & ".join(f"({term.word})" for term in terms) + ")")
-    return SearchQuery(" | ".join(rare), search_type="raw", config=LANGUAGE)
+    return " | ".join(rare)
+
+
+def widening_query(terms: tuple[Term, ...]) -> SearchQuery:
+    return SearchQuery(widening_text(terms), search_type="raw", config=LANGUAGE)
 
 
 def weighted(query: str, weight: str) -> SearchQuery:
