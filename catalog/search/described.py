@@ -63,8 +63,10 @@ FORMAT_FAMILIES = ("mx", "nv")
 # The all-words match is "thin" below this many sources: then the any-word match fills the page.
 THIN = 10
 # A word that more sources than this have is common: it ranks the any-word matches but does not
-# widen them (at 100,000 sources a common word matches tens of thousands), unless no query word
-# is rarer. Document frequencies are counted up to this.
+# widen them alone (at 100,000 sources a common word matches tens of thousands); a source with
+# every word the catalog has is matched whatever their frequencies. Document frequencies are
+# counted up to this, so the rows the any-word match adds are bounded by the rare words' counts
+# and the all-found-words match, which the index gives.
 COMMON = 2000
 # Where a word is found, as the any-word score weighs it ({D, C, B, A} as ts_rank takes them:
 # summary and authors, topics and venue, aliases, title). The summary says what a source is
@@ -122,21 +124,19 @@ class Term:
 
     word: str
     weight: float  # idf, normalised so that a query's weights add up to 1
-    widens: bool  # whether sources with only this word are matched
+    widens: bool  # whether sources with only this word are matched (a rare word)
 
 
 def weighted_terms(frequencies: dict[str, int], total: int) -> tuple[Term, ...]:
     """The query's words with their weights; words no source has are left out. Only the rare
-    words widen the match, or the rarest word when all are common."""
+    words widen the match alone (the sources with every found word are matched too)."""
     found = {word: df for word, df in frequencies.items() if df > 0}
     if not found:
         return ()
     weights = {word: idf(df, total) for word, df in found.items()}
     whole = sum(weights.values()) or 1.0
-    rarest = min(found.values())
     return tuple(
-        Term(word, weights[word] / whole, widens=df < COMMON or df == rarest)
-        for word, df in found.items()
+        Term(word, weights[word] / whole, widens=df < COMMON) for word, df in found.items()
     )
 
 

@@ -127,10 +127,15 @@ def tsquery_alternatives(word: str, forms: tuple[str, ...]) -> str:
     return " | ".join([word, *(tsquery_form(form) for form in forms)])
 
 
-def expanded_query(words: tuple[str, ...]) -> str:
-    """Every word of `words`, each as itself or any of its forms, as a to_tsquery string; ""
-    when no word has another form."""
-    forms = alternatives(words)
-    if not forms:
-        return ""
-    return " & ".join(f"({tsquery_alternatives(word, forms.get(word, ()))})" for word in words)
+def with_forms(query: str, words: tuple[str, ...]) -> str:
+    """A to_tsquery string of `words` (words_query()'s) with each word that has other forms
+    searched as itself or any of them: one conjunction, so the index reads each word's
+    alternatives once ("(kv) & (cache)" becomes "((kv | key <-> value)) & (cache)")."""
+    original = query
+    for word, forms in alternatives(words).items():
+        # A number format's family is already there (corrections.read_word()).
+        new = tuple(f for f in forms if not re.search(rf"\b{f}\b", original))
+        if new:
+            searched = tsquery_alternatives(word, new)
+            query = re.sub(rf"\b{re.escape(word)}\b(?!:)", f"({searched})", query)
+    return query

@@ -33,7 +33,7 @@ from .backend import (
 from .corrections import words_query
 from .described import THIN, Term, fused_rank, meaningful_words, subject_words
 from .document import LANGUAGE, rank_weights
-from .equivalents import expanded_query
+from .equivalents import with_forms
 from .facets import Facets, facet_counts
 from .names import NAMED_BONUS, named_sources, query_parts
 from .parsing import JOINED_WORD, ParsedQuery, SearchParams
@@ -77,12 +77,6 @@ def in_place(words: tuple[str, ...], subject: tuple[str, ...], corrected: str) -
     if kept == list(words):
         return corrected
     return " ".join(next(replaced) if word in subject else word for word in words)
-
-
-def either(query: str, other: str) -> str:
-    """Two to_tsquery strings as one that matches either; the first alone when the other is
-    empty."""
-    return f"({query}) | ({other})" if query and other else query
 
 
 def text_query(query: ParsedQuery, raw: str) -> SearchQuery:
@@ -177,9 +171,9 @@ class PostgresBackend(Backend[Entries]):
         )
         weigh = typed if corrected and not unknown else ""
         # Each word or a form equivalent to it ("key value cache" finds "KV cache").
-        expanded = expanded_query(subject_words(query.words)) if raw else ""
+        subject = subject_words(query.words)
         found_counts = counts(
-            either(raw, expanded), either(weigh, expanded), query.text, words, using
+            with_forms(raw, subject), with_forms(weigh, subject), query.text, words, using
         )
         strict = found_counts.strict
         if corrected and not unknown and strict <= 2 * found_counts.typed:
@@ -208,7 +202,7 @@ class PostgresBackend(Backend[Entries]):
                 "partial": bool(terms),
                 "complete": strict,
             },
-            tsquery=text_query(query, either(raw, expanded)),
+            tsquery=text_query(query, with_forms(raw, subject)),
             ranked=text_query(query, raw),
             tier_ids=tuple(tiers.items()),
             terms=terms,

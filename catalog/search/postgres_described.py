@@ -96,10 +96,18 @@ def counts(raw: str, typed: str, text: str, words: tuple[str, ...], using: str) 
     return Counts(found["strict"], found["typed"], found["any"], total, terms)
 
 
+def widening_text(terms: tuple[Term, ...]) -> str:
+    """Any of the rare words, or all the words the catalog has (described.COMMON), in
+    to_tsquery syntax."""
+    rare = [f"({term.word})" for term in terms if term.widens]
+    if len(rare) < len(terms):
+        # A common word widens only with every other word the catalog has.
+        rare.append("(" + " & ".join(f"({term.word})" for term in terms) + ")")
+    return " | ".join(rare)
+
+
 def widening_query(terms: tuple[Term, ...]) -> SearchQuery:
-    """Any of the words that widen the match."""
-    text = " | ".join(f"({term.word})" for term in terms if term.widens)
-    return SearchQuery(text, search_type="raw", config=LANGUAGE)
+    return SearchQuery(widening_text(terms), search_type="raw", config=LANGUAGE)
 
 
 def weighted(query: str, weight: str) -> SearchQuery:

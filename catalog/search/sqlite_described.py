@@ -189,7 +189,10 @@ def described_scores(
     for row in rows:
         pk = row["pk"]
         score = sum(term.weight * word_scores[term.word].get(pk, 0.0) for term in terms)
-        widened = score and any(term.widens and pk in word_scores[term.word] for term in terms)
+        # A rare word, or every word the catalog has (described.COMMON).
+        widened = any(term.widens and pk in word_scores[term.word] for term in terms) or all(
+            pk in word_scores[term.word] for term in terms
+        )
         if widened or pk in complete:
             prior = prior_value(row["tier__slug"], row["basis"] != Source.Basis.NONE, row["year"])
             scores[pk] = fused_rank(

@@ -1,21 +1,42 @@
 """The judged query set (judged_queries.toml) against the shipped catalog, beside BM25.
 
-The floors hold on both databases. PostgreSQL scores a little higher than SQLite (see
-docs/search.md): its all-words match stems and corrects typos, while SQLite's requires each word
-as a substring and has no corrections.
+The floors hold on both databases: the figures of docs/search.md less a small margin, and above
+the BM25 baseline in every group. PostgreSQL scores a little higher than SQLite on jargon (see
+docs/search.md): its all-words match stems and corrects typos, while SQLite's requires each
+word as a substring and has no corrections.
 """
 
 import pytest
+from django.db import connection
 
 from bench.relevance import bm25_ranker, evaluate, judged_queries, search_ranker
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 DESCRIBED_GROUPS = ("problem", "concept", "question", "jargon")
-OVERALL_FLOOR = 0.75
-GROUP_FLOOR = 0.6
-NAVIGATIONAL_FLOOR = 0.95
+# The issue's targets, on any set of described queries like these.
+OVERALL_TARGET = 0.75
+GROUP_TARGET = 0.6
 MAX_EMPTY_SHARE = 0.05
+NAVIGATIONAL_FLOOR = 0.95
+# What this set scores (docs/search.md), less about 0.015: a change that loses more is a
+# regression to look at, not noise.
+FLOORS = {
+    "postgresql": {
+        "problem": 0.72,
+        "concept": 0.86,
+        "question": 0.82,
+        "jargon": 0.95,
+        "described": 0.84,
+    },
+    "sqlite": {
+        "problem": 0.72,
+        "concept": 0.86,
+        "question": 0.82,
+        "jargon": 0.90,
+        "described": 0.83,
+    },
+}
 
 
 @pytest.fixture(scope="module")
@@ -32,14 +53,20 @@ def test_the_set_has_at_least_120_described_queries_in_four_groups():
     assert all(1 <= grade <= 5 for query in queries for grade in query.grades.values())
 
 
-def test_described_queries_rank_above_the_floors_and_above_bm25(figures):
-    ours, baseline = figures
+def test_described_queries_meet_the_targets(figures):
+    ours, _ = figures
     described = ours["described"]
-    assert described.ndcg >= OVERALL_FLOOR, described.worst
-    assert described.ndcg > baseline["described"].ndcg
+    assert described.ndcg >= OVERALL_TARGET, described.worst
     assert described.empty_rate <= MAX_EMPTY_SHARE
     for group in DESCRIBED_GROUPS:
-        assert ours[group].ndcg >= GROUP_FLOOR, (group, ours[group].worst)
+        assert ours[group].ndcg >= GROUP_TARGET, (group, ours[group].worst)
+
+
+@pytest.mark.parametrize("group", [*DESCRIBED_GROUPS, "described"])
+def test_each_group_holds_its_figure_and_beats_bm25(figures, group):
+    ours, baseline = figures
+    assert ours[group].ndcg >= FLOORS[connection.vendor][group], (group, ours[group].worst)
+    assert ours[group].ndcg > baseline[group].ndcg, (group, ours[group].worst)
 
 
 def test_navigational_queries_still_find_the_named_source_first(figures):
