@@ -52,9 +52,7 @@ def test_british_spellings_and_comparatives_find_the_catalogs_words():
 
 def test_each_word_of_the_query_is_searched_as_itself_or_its_forms():
     assert with_forms("(kv) & (cache)", ("kv", "cache")) == "((kv | key <-> value)) & (cache)"
-    assert with_forms("(paged) & (attention)", ("paged", "attention")) == (
-        "(paged) & (attention)"
-    )
+    assert with_forms("(paged) & (attention)", ("paged", "attention")) == ("(paged) & (attention)")
     both = with_forms("(mixture) & (experts)", ("mixture", "experts"))
     assert both == "((mixture | moe)) & ((experts | moe))"
     # A prefix stays a prefix, and a format's family is not added twice.
