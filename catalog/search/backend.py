@@ -107,8 +107,17 @@ class Backend[Matches: QuerySet[Any]](ABC):
     `Matches` is what the backend searches: sources, or search entries.
     """
 
-    def prepare(self, query: ParsedQuery, using: str, *, exact: bool = False) -> ParsedQuery:
+    def prepare(
+        self, query: ParsedQuery, using: str, *, exact: bool = False, widen_later: bool = False
+    ) -> ParsedQuery:
+        """The query as the backend searches it. With `widen_later`, a backend may leave what
+        only a thin page needs to widen()."""
         return query
+
+    def widen(self, query: ParsedQuery, shown: int, using: str) -> ParsedQuery | None:
+        """The query with its any-word match, when prepare() left that to the page and the
+        page, `shown` matches, is thin; None when the page stands as it is."""
+        return None
 
     @abstractmethod
     def matches(self, params: SearchParams, query: ParsedQuery, using: str) -> Matches:

@@ -15,6 +15,7 @@ all-words matches in today's order, then the any-word matches by score. Question
 forms drop their filler before either match ("how does X work" requires X only).
 """
 
+import functools
 import math
 import re
 from dataclasses import dataclass
@@ -81,6 +82,9 @@ ALL_WORDS_BONUS = 0.3
 _stemmer = snowballstemmer.stemmer("english")
 
 
+# A search stems each query word and every form of the equivalents table several times, and
+# Snowball in pure Python costs about 50 µs a word: a process remembers the words it has seen.
+@functools.lru_cache(maxsize=8192)
 def stem(word: str) -> str:
     return str(_stemmer.stemWord(word))
 

@@ -10,6 +10,7 @@ The table is general vocabulary of the field (abbreviations and what they stand 
 phrases that say the same), kept short on purpose: every form it adds widens a match.
 """
 
+import functools
 import re
 
 from .described import FILLER, STOP_WORDS, stem, term_alternatives, word_set
@@ -74,6 +75,7 @@ BRITISH_OUR = re.compile(r"([a-z]+i)our(s?)")
 COMPARABLE = word_set("slow fast large small long short low high big cheap quick heavy easy")
 
 
+@functools.cache
 def content(form: str) -> tuple[str, ...]:
     """The stems of the words of a form a query's meaningful words would show: no stop words
     or filler."""
@@ -96,6 +98,19 @@ def spellings(word: str) -> tuple[str, ...]:
     return tuple(found)
 
 
+@functools.cache
+def spelled_forms() -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
+    """The stems of each form of the table a query's words can spell, with its row's other
+    forms, computed once per process."""
+    found = []
+    for row in EQUIVALENTS:
+        for form in row:
+            spelled = content(form)
+            if len(form.split()) == 1 or len(spelled) >= 2:  # "memory" is not "out of memory"
+                found.append((spelled, tuple(other for other in row if other != form)))
+    return tuple(found)
+
+
 def alternatives(words: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
     """For each of a query's meaningful `words`, in order, the forms that count as it besides
     itself: a number format's block-scaled family ("fp6": "mxfp6"), other spellings, its
@@ -104,16 +119,11 @@ def alternatives(words: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
     for word in words:
         found[word] += spellings(word)
     stems = tuple(stem(word) for word in words)
-    for row in EQUIVALENTS:
-        for form in row:
-            spelled = content(form)
-            if not (len(form.split()) == 1 or len(spelled) >= 2):
-                continue  # "memory" alone does not spell "out of memory"
-            others = [other for other in row if other != form]
-            for start in range(len(words) - len(spelled) + 1):
-                if stems[start : start + len(spelled)] == spelled:
-                    for word in words[start : start + len(spelled)]:
-                        found[word] += others
+    for spelled, others in spelled_forms():
+        for start in range(len(words) - len(spelled) + 1):
+            if stems[start : start + len(spelled)] == spelled:
+                for word in words[start : start + len(spelled)]:
+                    found[word] += others
     return {word: tuple(dict.fromkeys(forms)) for word, forms in found.items() if forms}
 
 

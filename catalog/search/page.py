@@ -147,10 +147,15 @@ def matching_sources(params: SearchParams, *, limit: int, using: str = "default"
 def search_sources(params: SearchParams, *, using: str = "default") -> SearchPage:
     """Everything the browse-and-search page shows, in a constant number of queries."""
     backend = backend_for(using)
-    query = backend.prepare(parse_query(params.q), using, exact=params.exact)
+    query = backend.prepare(parse_query(params.q), using, exact=params.exact, widen_later=True)
     matches = backend.matches(params, query, using)
     sort = chosen_sort(params, query)
     facets = backend.facet_counts(matches, sort, query, params.page)
+    if widened := backend.widen(query, facets.total, using):
+        # Few sources have every word: the page ranks those with only some of them too.
+        query = widened
+        matches = backend.matches(params, query, using)
+        facets = backend.facet_counts(matches, sort, query, params.page)
     # The paginator only does the page arithmetic: the facet query already counted the matches.
     paginator: Paginator[Source] = Paginator((), settings.CATALOG_PAGE_SIZE)
     paginator.count = facets.total

@@ -35,9 +35,17 @@ from .described import THIN, Term, fused_rank, meaningful_words, subject_words
 from .document import LANGUAGE, rank_weights
 from .equivalents import with_forms
 from .facets import Facets, facet_counts
-from .names import NAMED_BONUS, named_sources, query_parts
+from .names import NAMED_BONUS, Named, named_sources, query_parts
 from .parsing import JOINED_WORD, ParsedQuery, SearchParams
-from .postgres_described import all_words, counts, cube_root, described_score, widening_query
+from .postgres_described import (
+    NO_COUNTS,
+    Counts,
+    all_words,
+    counts,
+    cube_root,
+    described_score,
+    widening_query,
+)
 from .ranking import double
 from .set_keys import KEY_COUNTS, KEYED_SETS
 from .snippets import (
@@ -52,6 +60,31 @@ from .snippets import (
 
 
 @dataclass(frozen=True)
+class Draft:
+    """A query's words as prepare() read them, before the counts that say whether the
+    all-words match is thin and how rare each word is (postgres_described.counts())."""
+
+    query: ParsedQuery
+    raw: str  # to_tsquery text of the words as searched, corrections included
+    typed: str  # the same of the words as typed
+    corrected: str
+    weigh: str  # the words as typed, when a correction of known words is to be weighed
+    found: Named
+    words: tuple[str, ...]  # the meaningful words an any-word match would rank
+
+    @property
+    def may_defer(self) -> bool:
+        """Whether the counts can wait for the page: with no correction to weigh, they decide
+        only the any-word match, which needs two words and a thin page."""
+        return not self.weigh and len(self.words) >= 2
+
+    def counts(self, using: str) -> Counts:
+        subject = subject_words(self.query.words)
+        raw, weigh = with_forms(self.raw, subject), with_forms(self.weigh, subject)
+        return counts(raw, weigh, self.query.text, self.words, using)
+
+
+@dataclass(frozen=True)
 class PreparedQuery(ParsedQuery):
     """A query with words, as prepare() returns it: what every search statement needs."""
 
@@ -63,6 +96,8 @@ class PreparedQuery(ParsedQuery):
     tier_ids: tuple[tuple[str, int], ...] = ()  # ((tier slug, id), ...)
     # The any-word match, when the all-words match is thin (described.py): its words, weighted.
     terms: tuple[Term, ...] = ()
+    # The words before their counts, when prepare() left these to widen().
+    draft: Draft | None = None
 
 
 def in_place(words: tuple[str, ...], subject: tuple[str, ...], corrected: str) -> str:
@@ -149,39 +184,66 @@ class PostgresBackend(Backend[Entries]):
         "year": (("title",), "m.year DESC NULLS LAST, m.title, m.id"),
     }
 
-    def prepare(self, query: ParsedQuery, using: str, *, exact: bool = False) -> ParsedQuery:
+    def prepare(
+        self, query: ParsedQuery, using: str, *, exact: bool = False, widen_later: bool = False
+    ) -> ParsedQuery:
         if not query:
             return query
         raw, typed, corrected, unknown = "", "", "", False
         plain = not query.uses_operators
         texts, parts = ([query.text], query_parts(query.words)) if plain else ([], [])
         found = named_sources(texts, using, parts=parts)
-        named, tiers = found.levels, found.tiers
         if plain and not exact:
             # "how does speculative decoding work" requires the subject, not the filler.
             raw, typed, corrected, unknown = words_query(subject_words(query.words), using)
-            if named:
+            if found.levels:
                 # The reader typed a name the catalog has ("TPUv4"): nothing to correct.
                 raw, corrected = typed, ""
         if corrected:
             corrected = in_place(query.words, subject_words(query.words), corrected)
-        # "Search instead for" (exact) searches the typed words only: no any-word match either.
-        words = (
-            meaningful_words(subject_words(query.words)) if query.may_widen and not exact else ()
+        draft = Draft(
+            query=query,
+            raw=raw,
+            typed=typed,
+            corrected=corrected,
+            # A correction of known words is weighed against the words as typed.
+            weigh=typed if corrected and not unknown else "",
+            found=found,
+            # "Search instead for" (exact) searches the typed words only: no any-word match.
+            words=(
+                meaningful_words(subject_words(query.words))
+                if query.may_widen and not exact
+                else ()
+            ),
         )
-        weigh = typed if corrected and not unknown else ""
-        # Each word or a form equivalent to it ("key value cache" finds "KV cache").
-        subject = subject_words(query.words)
-        found_counts = counts(
-            with_forms(raw, subject), with_forms(weigh, subject), query.text, words, using
-        )
-        strict = found_counts.strict
-        if corrected and not unknown and strict <= 2 * found_counts.typed:
+        if widen_later and draft.may_defer:
+            # Most pages of several words are not thin: the counts wait for the page to say so.
+            return self._settled(draft, NO_COUNTS, using, deferred=True)
+        return self._settled(draft, draft.counts(using), using)
+
+    def widen(self, query: ParsedQuery, shown: int, using: str) -> ParsedQuery | None:
+        if not isinstance(query, PreparedQuery) or query.draft is None:
+            return None
+        # The page counted the all-words matches and the named sources together (some of the
+        # named ones may match every word too): past THIN without them it cannot be thin.
+        if shown - len(query.named) >= THIN:
+            return None
+        widened = self._settled(query.draft, query.draft.counts(using), using)
+        return widened if widened.partial else None
+
+    def _settled(
+        self, draft: Draft, found_counts: Counts, using: str, *, deferred: bool = False
+    ) -> PreparedQuery:
+        """The query as searched once the counts are known, or as if the match were not thin
+        when they are `deferred` to widen()."""
+        query, raw, corrected = draft.query, draft.raw, draft.corrected
+        named, strict = draft.found.levels, found_counts.strict
+        if draft.weigh and strict <= 2 * found_counts.typed:
             # Known words read as others find no clearly more than as typed: they stand. (A word
             # the catalog never used is a typo, corrected and announced as before.)
-            raw, corrected, strict = typed, "", found_counts.typed
+            raw, corrected, strict = draft.typed, "", found_counts.typed
         # The any-word match, when the all-words match is thin and it adds sources.
-        widens = strict < THIN and len(words) >= 2 and found_counts.any > strict
+        widens = strict < THIN and len(draft.words) >= 2 and found_counts.any > strict
         terms = found_counts.terms if widens else ()
         if corrected:
             named = named_sources([corrected], using).levels
@@ -192,20 +254,22 @@ class PostgresBackend(Backend[Entries]):
         if terms and not named and not strict:
             # "hf transformers": the source all but one word names leads the partial matches
             # when no source has every word.
-            named = found.in_part
+            named = draft.found.in_part
+        subject = subject_words(query.words)
         return PreparedQuery(
             **{
                 **query.__dict__,
                 "corrected": corrected,
                 "named": tuple(named.items()),
-                "named_in_part": tuple(found.in_part.items()),
+                "named_in_part": tuple(draft.found.in_part.items()),
                 "partial": bool(terms),
                 "complete": strict,
             },
             tsquery=text_query(query, with_forms(raw, subject)),
             ranked=text_query(query, raw),
-            tier_ids=tuple(tiers.items()),
+            tier_ids=tuple(draft.found.tiers.items()),
             terms=terms,
+            draft=draft if deferred else None,
         )
 
     def matches(self, params: SearchParams, query: ParsedQuery, using: str) -> Entries:

@@ -65,12 +65,16 @@ class Counts:
     terms: tuple[Term, ...]  # the meaningful words found, weighted
 
 
+# What a search asks no counts for: as many all-words matches as a common word has.
+NO_COUNTS = Counts(strict=COMMON, typed=0, any=0, total=0, terms=())
+
+
 def counts(raw: str, typed: str, text: str, words: tuple[str, ...], using: str) -> Counts:
     """The counts (see the module), in one statement; none when nothing needs them: one
     meaningful word and no correction to weigh (the any-word match of one word is the
     all-words match)."""
     if len(words) < 2 and not typed:
-        return Counts(strict=COMMON, typed=0, any=0, total=0, terms=())
+        return NO_COUNTS
     forms = alternatives(words)
     # A to_tsquery string for each word and the forms that count as it.
     queries = {tsquery_alternatives(word, forms.get(word, ())): word for word in words}

@@ -33,7 +33,9 @@ class ContainsBackend(Backend[SourceQuerySet]):
 
     FIELDS = ("title", "authors", "aliases", "venue", "summary")
 
-    def prepare(self, query: ParsedQuery, using: str, *, exact: bool = False) -> ParsedQuery:
+    def prepare(
+        self, query: ParsedQuery, using: str, *, exact: bool = False, widen_later: bool = False
+    ) -> ParsedQuery:
         if not query or not query.may_widen:
             return query
         plain = not query.uses_operators
