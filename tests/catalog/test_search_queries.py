@@ -54,3 +54,24 @@ def test_search_queries_are_flat_between_20_and_400_sources(
         _, response = run(client, url)
     if "zzzz" not in url and "numbr" not in url:  # typos find results on PostgreSQL only
         assert response.content.decode().count('class="card source-card') > 0
+
+
+def counts_statements(client, url):
+    """The any-word counts statements (postgres_described.COUNTS_SQL) a search ran."""
+    cache.clear()
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(url)
+    assert response.status_code == 200
+    return [q["sql"] for q in ctx.captured_queries if "WITH strict AS" in q["sql"]], response
+
+
+@pytest.mark.postgres
+def test_words_every_source_has_ask_for_no_counts_and_a_thin_page_does(client, many_sources):
+    many_sources(30)  # every title is "Source number N", which "number source" does not name
+    statements, response = counts_statements(client, "/sources/?q=number+source")
+    assert statements == []
+    assert response.content.decode().count('class="card source-card') == 25
+    statements, response = counts_statements(client, "/sources/?q=why+is+my+source+slow+zzzz")
+    assert len(statements) == 1
+    assert "No source has every word" in response.content.decode()
+    assert response.content.decode().count('class="card source-card') == 25
