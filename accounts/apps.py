@@ -8,16 +8,10 @@ class AccountsConfig(AppConfig):
     def ready(self) -> None:
         from allauth.account.models import EmailAddress, EmailConfirmation
         from allauth.socialaccount.models import SocialAccount, SocialApp, SocialToken
-        from django.db.models.signals import post_delete, post_save
 
         from readinglist import pagecache
 
         from .models import User
-        from .remembered_user import forget_changed_user
-
-        # The signed-in reader's remembered row (remembered_user.py) goes with any change.
-        post_save.connect(forget_changed_user, sender=User, dispatch_uid="forget-changed-user")
-        post_delete.connect(forget_changed_user, sender=User, dispatch_uid="forget-deleted-user")
 
         # A reader's rows show on their own pages; the public name (display name, else the
         # email's name) on teammates' pages too. last_login and last_seen_changes_at

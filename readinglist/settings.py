@@ -82,9 +82,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    # Django's AuthenticationMiddleware, reading the signed-in reader's row from Redis when
-    # sessions are kept there (accounts/remembered_user.py).
-    "accounts.remembered_user.RememberedUserMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
     # Times on every page in the signed-in reader's own zone (one clock everywhere).
     "accounts.time_zones.ReaderTimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
