@@ -59,7 +59,7 @@ from .snippets import (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Draft:
     """A query's words as prepare() read them, before the counts that say whether the
     all-words match is thin and how rare each word is (postgres_described.counts())."""
@@ -71,12 +71,19 @@ class Draft:
     weigh: str  # the words as typed, when a correction of known words is to be weighed
     found: Named
     words: tuple[str, ...]  # the meaningful words an any-word match would rank
+    # What the correction names, looked up once however often the draft is settled.
+    _named_as_corrected: dict[str, Named] = field(default_factory=dict, repr=False)
 
     @property
     def may_defer(self) -> bool:
         """Whether the counts can wait for the page: with no correction to weigh, they decide
         only the any-word match, which needs two words and a thin page."""
         return not self.weigh and len(self.words) >= 2
+
+    def named_as_corrected(self, using: str) -> dict[int, float]:
+        if using not in self._named_as_corrected:
+            self._named_as_corrected[using] = named_sources([self.corrected], using)
+        return self._named_as_corrected[using].levels
 
     def counts(self, using: str) -> Counts:
         subject = subject_words(self.query.words)
@@ -246,7 +253,7 @@ class PostgresBackend(Backend[Entries]):
         widens = strict < THIN and len(draft.words) >= 2 and found_counts.any > strict
         terms = found_counts.terms if widens else ()
         if corrected:
-            named = named_sources([corrected], using).levels
+            named = draft.named_as_corrected(using)
             if terms and not strict and not named:
                 # No source has every word even as corrected, nor does the correction name one:
                 # the partial matches are the typed words', and nothing is announced.

@@ -39,8 +39,18 @@ def run(client, url):
         "/sources/?q=source&topic=bulk&tier=core&kind=paper&year=2020-2029&list={list}",
         "/sources/?q=nothing+matches+this+zzzz&topic=bulk",
         "/sources/?q=why+is+my+source+slow+zzzz",
+        "/sources/?q=sourse+numbr+zzzz",
     ],
-    ids=["browse", "page-2", "query", "typo", "query-and-every-filter", "no-results", "partial"],
+    ids=[
+        "browse",
+        "page-2",
+        "query",
+        "typo",
+        "query-and-every-filter",
+        "no-results",
+        "partial",
+        "typos-partial",
+    ],
 )
 def test_search_queries_are_flat_between_20_and_400_sources(
     client, many_sources, url, django_assert_max_num_queries
