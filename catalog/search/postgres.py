@@ -35,13 +35,13 @@ from .described import THIN, Term, fused_rank, meaningful_words, subject_words
 from .document import LANGUAGE, rank_weights
 from .equivalents import with_forms
 from .facets import Facets, facet_counts
-from .names import NAMED_BONUS, Named, named_sources, query_parts
+from .names import NAMED_BONUS, named_sources, query_parts
 from .parsing import JOINED_WORD, ParsedQuery, SearchParams
 from .postgres_described import (
     NO_COUNTS,
     Counts,
+    Draft,
     all_words,
-    counts,
     cube_root,
     described_score,
     widening_query,
@@ -57,38 +57,6 @@ from .snippets import (
     headline_snippet,
     marked_snippet,
 )
-
-
-@dataclass(frozen=True, eq=False)
-class Draft:
-    """A query's words as prepare() read them, before the counts that say whether the
-    all-words match is thin and how rare each word is (postgres_described.counts())."""
-
-    query: ParsedQuery
-    raw: str  # to_tsquery text of the words as searched, corrections included
-    typed: str  # the same of the words as typed
-    corrected: str
-    weigh: str  # the words as typed, when a correction of known words is to be weighed
-    found: Named
-    words: tuple[str, ...]  # the meaningful words an any-word match would rank
-    # What the correction names, looked up once however often the draft is settled.
-    _named_as_corrected: dict[str, Named] = field(default_factory=dict, repr=False)
-
-    @property
-    def may_defer(self) -> bool:
-        """Whether the counts can wait for the page: with no correction to weigh, they decide
-        only the any-word match, which needs two words and a thin page."""
-        return not self.weigh and len(self.words) >= 2
-
-    def named_as_corrected(self, using: str) -> dict[int, float]:
-        if using not in self._named_as_corrected:
-            self._named_as_corrected[using] = named_sources([self.corrected], using)
-        return self._named_as_corrected[using].levels
-
-    def counts(self, using: str) -> Counts:
-        subject = subject_words(self.query.words)
-        raw, weigh = with_forms(self.raw, subject), with_forms(self.weigh, subject)
-        return counts(raw, weigh, self.query.text, self.words, using)
 
 
 @dataclass(frozen=True)
@@ -200,16 +168,18 @@ class PostgresBackend(Backend[Entries]):
         plain = not query.uses_operators
         texts, parts = ([query.text], query_parts(query.words)) if plain else ([], [])
         found = named_sources(texts, using, parts=parts)
+        # "how does speculative decoding work" requires the subject, not the filler.
+        subject = subject_words(query.words)
         if plain and not exact:
-            # "how does speculative decoding work" requires the subject, not the filler.
-            raw, typed, corrected, unknown = words_query(subject_words(query.words), using)
+            raw, typed, corrected, unknown = words_query(subject, using)
             if found.levels:
                 # The reader typed a name the catalog has ("TPUv4"): nothing to correct.
                 raw, corrected = typed, ""
         if corrected:
-            corrected = in_place(query.words, subject_words(query.words), corrected)
+            corrected = in_place(query.words, subject, corrected)
         draft = Draft(
             query=query,
+            subject=subject,
             raw=raw,
             typed=typed,
             corrected=corrected,
@@ -217,11 +187,7 @@ class PostgresBackend(Backend[Entries]):
             weigh=typed if corrected and not unknown else "",
             found=found,
             # "Search instead for" (exact) searches the typed words only: no any-word match.
-            words=(
-                meaningful_words(subject_words(query.words))
-                if query.may_widen and not exact
-                else ()
-            ),
+            words=meaningful_words(subject) if query.may_widen and not exact else (),
         )
         if widen_later and draft.may_defer:
             # Most pages of several words are not thin: the counts wait for the page to say so.
@@ -262,7 +228,6 @@ class PostgresBackend(Backend[Entries]):
             # "hf transformers": the source all but one word names leads the partial matches
             # when no source has every word.
             named = draft.found.in_part
-        subject = subject_words(query.words)
         return PreparedQuery(
             **{
                 **query.__dict__,
@@ -272,7 +237,7 @@ class PostgresBackend(Backend[Entries]):
                 "partial": bool(terms),
                 "complete": strict,
             },
-            tsquery=text_query(query, with_forms(raw, subject)),
+            tsquery=text_query(query, with_forms(raw, draft.subject)),
             ranked=text_query(query, raw),
             tier_ids=tuple(draft.found.tiers.items()),
             terms=terms,

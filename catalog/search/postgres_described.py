@@ -8,7 +8,7 @@ common, and counting further costs time and changes the weights little).
 """
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.contrib.postgres.search import SearchQuery, SearchRank
 from django.db import connections
@@ -17,7 +17,9 @@ from django.db.models.expressions import Combinable
 
 from .described import COMMON, DESCRIBED_WEIGHTS, THIN, Term, weighted_terms
 from .document import LANGUAGE, WEIGHTS
-from .equivalents import FORM_WEIGHT, alternatives, tsquery_alternatives
+from .equivalents import FORM_WEIGHT, alternatives, tsquery_alternatives, with_forms
+from .names import Named, named_sources
+from .parsing import ParsedQuery
 from .ranking import double
 
 # Each count stops at COMMON rows: the GIN index gives the rows, and a capped count reads at
@@ -98,6 +100,38 @@ def counts(raw: str, typed: str, text: str, words: tuple[str, ...], using: str) 
     total = found["total"]
     terms = weighted_terms(frequencies, total)
     return Counts(found["strict"], found["typed"], found["any"], total, terms)
+
+
+@dataclass(frozen=True, eq=False)
+class Draft:
+    """A query's words as prepare() read them, before the counts that say whether the
+    all-words match is thin and how rare each word is (counts())."""
+
+    query: ParsedQuery
+    subject: tuple[str, ...]  # its words without question filler (subject_words())
+    raw: str  # to_tsquery text of the words as searched, corrections included
+    typed: str  # the same of the words as typed
+    corrected: str
+    weigh: str  # the words as typed, when a correction of known words is to be weighed
+    found: Named
+    words: tuple[str, ...]  # the meaningful words an any-word match would rank
+    # What the correction names, looked up once however often the draft is settled.
+    _named_as_corrected: dict[str, Named] = field(default_factory=dict, repr=False)
+
+    @property
+    def may_defer(self) -> bool:
+        """Whether the counts can wait for the page: with no correction to weigh, they decide
+        only the any-word match, which needs two words and a thin page."""
+        return not self.weigh and len(self.words) >= 2
+
+    def named_as_corrected(self, using: str) -> dict[int, float]:
+        if using not in self._named_as_corrected:
+            self._named_as_corrected[using] = named_sources([self.corrected], using)
+        return self._named_as_corrected[using].levels
+
+    def counts(self, using: str) -> Counts:
+        raw, weigh = with_forms(self.raw, self.subject), with_forms(self.weigh, self.subject)
+        return counts(raw, weigh, self.query.text, self.words, using)
 
 
 def widening_text(terms: tuple[Term, ...]) -> str:
