@@ -6,7 +6,8 @@ invented word ("Zenora: ...") that about 60 sources share.
 """
 
 import random
-from typing import TextIO
+from dataclasses import dataclass, field
+from typing import Any, TextIO
 
 from django.core.management.base import OutputWrapper
 from django.db import connection, transaction
@@ -115,19 +116,54 @@ QUERIES = {
 def build_catalog(total: int, stdout: OutputWrapper, stderr: TextIO) -> None:
     """Replace the catalog with `total` synthetic sources: Zipf word lists, 30 topics in a
     two-level tree, 3 lists of 10 sections, 1 to 3 topics each, a fifth of them listed."""
-    from catalog.models import ListEntry, ListSection, ReadingList, Source, Tier, Topic
     from catalog.progress import Progress
 
     rng = random.Random(20261129)
     stdout.write(f"Building {total:,} synthetic sources in {connection.settings_dict['NAME']}")
+    _clear_catalog()
+    shape = _catalog_shape()
+    batch = 2000
+    with Progress(total, "sources", stream=stderr) as bar:
+        for start in range(0, total, batch):
+            rows = [_source(rng, i, shape) for i in range(start, min(start + batch, total))]
+            _save_batch(rng, rows, shape)
+            bar.advance(len(rows))
+    with connection.cursor() as cursor:
+        # Packed as after a restore: adding topics rewrote each search entry once, and
+        # half-empty pages would be measured as search cost.
+        cursor.execute("VACUUM FULL" if connection.vendor == "postgresql" else "VACUUM")
+        cursor.execute("ANALYZE")
+
+
+def _clear_catalog() -> None:
+    from catalog.models import ListEntry, ListSection, ReadingList, Source, Tier, Topic
+
     with transaction.atomic():
         ListEntry.objects.all().delete()
         ListSection.objects.all().delete()
         ReadingList.objects.all().delete()
         Source.topics.through.objects.all().delete()
         Source.objects.all().delete()
-        Topic.objects.all().delete()
+        # A parent topic is protected while it has children: leaves first, up the tree.
+        while Topic.objects.exists():
+            Topic.objects.filter(children__isnull=True).delete()
         Tier.objects.all().delete()
+
+
+@dataclass
+class _Shape:
+    """What every synthetic source is placed in: tiers, topics and list sections."""
+
+    tiers: dict[str, Any]
+    topics: list[Any]
+    sections: list[Any]
+    # The last position used in each section, by section id.
+    positions: dict[int, int] = field(default_factory=dict)
+
+
+def _catalog_shape() -> _Shape:
+    from catalog.models import ListSection, ReadingList, Tier, Topic
+
     tiers = {
         slug: Tier.objects.create(slug=slug, name=slug.replace("-", " ").title(), position=i)
         for i, slug in enumerate(dict.fromkeys(TIERS))
@@ -155,62 +191,61 @@ def build_catalog(total: int, stdout: OutputWrapper, stderr: TextIO) -> None:
             )
             for s in range(1, 11)
         ]
-    weights = [1 / (rank + 1) for rank in range(len(DOMAIN))]  # Zipf: a few common words
+    return _Shape(tiers, topics, sections, {section.pk: 0 for section in sections})
 
-    def words(count: int) -> list[str]:
-        return rng.choices(DOMAIN, weights=weights, k=count)
 
-    batch = 2000
-    positions = {section.pk: 0 for section in sections}
-    with Progress(total, "sources", stream=stderr) as bar:
-        for start in range(0, total, batch):
-            rows = []
-            for i in range(start, min(start + batch, total)):
-                title = " ".join(words(rng.randint(2, 5))).capitalize()
-                if rng.random() < 0.05:
-                    title = f"{rng.choice(RARE).capitalize()}: {title}"
-                summary = " ".join(
-                    rng.choice(FILLER) if rng.random() < 0.3 else w
-                    for w in words(rng.randint(18, 40))
+# Zipf: a few common words.
+_WEIGHTS = [1 / (rank + 1) for rank in range(len(DOMAIN))]
+
+
+def _words(rng: random.Random, count: int) -> list[str]:
+    return rng.choices(DOMAIN, weights=_WEIGHTS, k=count)
+
+
+def _source(rng: random.Random, i: int, shape: _Shape) -> Any:
+    """The i-th synthetic source (unsaved); the draws keep their order so every build is alike."""
+    from catalog.models import Source
+
+    title = " ".join(_words(rng, rng.randint(2, 5))).capitalize()
+    if rng.random() < 0.05:
+        title = f"{rng.choice(RARE).capitalize()}: {title}"
+    summary = " ".join(
+        rng.choice(FILLER) if rng.random() < 0.3 else w for w in _words(rng, rng.randint(18, 40))
+    )
+    authors = ", ".join(f"{rng.choice(FIRST)} {rng.choice(LAST)}" for _ in range(rng.randint(1, 4)))
+    return Source(
+        slug=f"s{i}",
+        title=title,
+        url=f"https://bench.example.org/{i}",
+        kind=rng.choice(KINDS),
+        basis=rng.choice(BASES),
+        authors=authors,
+        venue=rng.choice(["", "NeurIPS", "MLSys", "ISCA", "arXiv", "OSDI"]),
+        year=min(2025, 1995 + int(rng.betavariate(5, 1.5) * 31)),
+        summary=summary.capitalize() + ".",
+        aliases=rng.choice(["", "", "", title.split()[0].upper()[:4]]),
+        tier=shape.tiers[rng.choice(TIERS)],
+    )
+
+
+def _save_batch(rng: random.Random, rows: list[Any], shape: _Shape) -> None:
+    """Save `rows` with 1 to 3 topics each, a fifth of them in a list section."""
+    from catalog.models import ListEntry, Source
+
+    with transaction.atomic():
+        created = Source.objects.bulk_create(rows)
+        links = [
+            Source.topics.through(source_id=s.pk, topic_id=t.pk)
+            for s in created
+            for t in rng.sample(shape.topics, rng.randint(1, 3))
+        ]
+        Source.topics.through.objects.bulk_create(links)
+        entries = []
+        for s in created:
+            if rng.random() < 0.2:
+                section = rng.choice(shape.sections)
+                shape.positions[section.pk] += 1
+                entries.append(
+                    ListEntry(section=section, source=s, position=shape.positions[section.pk])
                 )
-                authors = ", ".join(
-                    f"{rng.choice(FIRST)} {rng.choice(LAST)}" for _ in range(rng.randint(1, 4))
-                )
-                rows.append(
-                    Source(
-                        slug=f"s{i}",
-                        title=title,
-                        url=f"https://bench.example.org/{i}",
-                        kind=rng.choice(KINDS),
-                        basis=rng.choice(BASES),
-                        authors=authors,
-                        venue=rng.choice(["", "NeurIPS", "MLSys", "ISCA", "arXiv", "OSDI"]),
-                        year=min(2025, 1995 + int(rng.betavariate(5, 1.5) * 31)),
-                        summary=summary.capitalize() + ".",
-                        aliases=rng.choice(["", "", "", title.split()[0].upper()[:4]]),
-                        tier=tiers[rng.choice(TIERS)],
-                    )
-                )
-            with transaction.atomic():
-                created = Source.objects.bulk_create(rows)
-                links = [
-                    Source.topics.through(source_id=s.pk, topic_id=t.pk)
-                    for s in created
-                    for t in rng.sample(topics, rng.randint(1, 3))
-                ]
-                Source.topics.through.objects.bulk_create(links)
-                entries = []
-                for s in created:
-                    if rng.random() < 0.2:
-                        section = rng.choice(sections)
-                        positions[section.pk] += 1
-                        entries.append(
-                            ListEntry(section=section, source=s, position=positions[section.pk])
-                        )
-                ListEntry.objects.bulk_create(entries)
-            bar.advance(len(rows))
-    with connection.cursor() as cursor:
-        # Packed as after a restore: adding topics rewrote each search entry once, and
-        # half-empty pages would be measured as search cost.
-        cursor.execute("VACUUM FULL" if connection.vendor == "postgresql" else "VACUUM")
-        cursor.execute("ANALYZE")
+        ListEntry.objects.bulk_create(entries)

@@ -236,11 +236,6 @@ class Command(BaseCommand):
         return {"cookies": cookies, "csrf": cookies["csrftoken"]}
 
     def _report(self, plan: list[PlannedScenario], result: Result, options: dict[str, Any]) -> None:
-        audience = {s["name"]: s["audience"] for s in plan}
-        # Every page has the same target; the writes (a bookmark toggle, a note) their own.
-        targets = {s["name"]: s.get("target") for s in plan}
-        base = _reference_rps(result, audience, TRIVIAL)
-        probe = _reference_rps(result, audience, PROBE)
         out = self.stdout.write
         out("")
         out(
@@ -248,6 +243,26 @@ class Command(BaseCommand):
             f"production settings; cache: {options['cache_label']}; database: "
             f"{connection.vendor}; {os.cpu_count()} CPUs"
         )
+        missed = self._report_capacity(plan, result, options)
+        self._report_mix(result["mix"], options)
+        out(
+            "Throughput targets are ratios to the trivial view: every page (GET) 0.5, a bookmark "
+            "toggle 0.3, adding a note 0.2. The probe is answered before sessions, CSRF and CSP "
+            "run."
+        )
+        if missed:
+            out(self.style.WARNING("Below the throughput target: " + ", ".join(missed)))
+
+    def _report_capacity(
+        self, plan: list[PlannedScenario], result: Result, options: dict[str, Any]
+    ) -> list[str]:
+        """Print each page's capacity beside its target; returns the pages below it."""
+        audience = {s["name"]: s["audience"] for s in plan}
+        # Every page has the same target; the writes (a bookmark toggle, a note) their own.
+        targets = {s["name"]: s.get("target") for s in plan}
+        base = _reference_rps(result, audience, TRIVIAL)
+        probe = _reference_rps(result, audience, PROBE)
+        out = self.stdout.write
         out(
             f"Capacity: each page alone, {options['probe_users']} users, no think time, "
             f"{options['probe_seconds']} s in {options['probe_rounds']} rounds"
@@ -274,7 +289,11 @@ class Command(BaseCommand):
         for row in result["capacity"].values():
             for error in row.get("errors", []):
                 out(f"  error: {error}")
-        mix = result["mix"]
+        return missed
+
+    def _report_mix(self, mix: Result, options: dict[str, Any]) -> None:
+        """Print the mix's latency per page and its errors."""
+        out = self.stdout.write
         out("")
         out(
             f"Mix: {options['users']} users for {mix['seconds']:.0f} s, think time "
@@ -294,13 +313,6 @@ class Command(BaseCommand):
             out(f"  error: {error}")
         out("")
         out(f"Errors in the mix: {failures}")
-        out(
-            "Throughput targets are ratios to the trivial view: every page (GET) 0.5, a bookmark "
-            "toggle 0.3, adding a note 0.2. The probe is answered before sessions, CSRF and CSP "
-            "run."
-        )
-        if missed:
-            out(self.style.WARNING("Below the throughput target: " + ", ".join(missed)))
 
 
 def _reference_rps(result: Result, audience: dict[str, str], kind: str) -> float | None:
