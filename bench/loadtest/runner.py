@@ -31,6 +31,8 @@ from locust import FastHttpUser, User, between, constant, task
 from locust.contrib.fasthttp import ResponseContextManager
 from locust.env import Environment
 
+from bench.loadtest.cpu import server_cpu_seconds
+
 PERCENTILES = (0.5, 0.95, 0.99)
 # The config file is JSON the Django side wrote: a PlannedScenario of
 # bench/loadtest/scenarios.py, and a signed-in reader's cookies and CSRF token.
@@ -104,10 +106,16 @@ def _judge(response: ResponseContextManager) -> None:
 
 
 def _run(
-    user_classes: list[type[User]], users: int, seconds: float, *, after_spawn: bool = False
+    user_classes: list[type[User]],
+    users: int,
+    seconds: float,
+    *,
+    after_spawn: bool = False,
+    server_pid: int | None = None,
 ) -> dict[str, Any]:
     """Run the users for `seconds`; with `after_spawn`, only once all are running (a probe
-    measures the steady state, not the ramp-up)."""
+    measures the steady state, not the ramp-up). With `server_pid`, the CPU seconds that server
+    spent meanwhile are returned too (None where /proc cannot tell)."""
     env = Environment(user_classes=user_classes)
     runner = env.create_local_runner()
     # All users within a second for the mix; as fast as locust advises (100 a second) for a
@@ -118,10 +126,12 @@ def _run(
         assert runner.spawning_greenlet is not None
         runner.spawning_greenlet.join()
         env.stats.reset_all()
+    cpu_before = server_cpu_seconds(server_pid) if server_pid else None
     started = time.monotonic()
     gevent.sleep(seconds)
     runner.quit()
     elapsed = time.monotonic() - started
+    cpu_after = server_cpu_seconds(server_pid) if server_pid else None
     rows: dict[str, dict[str, float]] = {}
     for (name, _method), entry in env.stats.entries.items():
         rows[name] = {
@@ -131,7 +141,8 @@ def _run(
             **{f"p{int(p * 100)}": entry.get_response_time_percentile(p) for p in PERCENTILES},
         }
     errors = [f"{e.name}: {e.error} (x{e.occurrences})" for e in env.stats.errors.values()]
-    return {"seconds": elapsed, "rows": rows, "errors": errors}
+    cpu = cpu_after - cpu_before if cpu_before is not None and cpu_after is not None else None
+    return {"seconds": elapsed, "rows": rows, "errors": errors, "cpu_seconds": cpu}
 
 
 def _probe(
@@ -146,13 +157,25 @@ def _probe(
     scenario_sessions = sessions if scenario["audience"] == "signed-in" else []
     reader = _user_class("Probe", [scenario], scenario_sessions, host, constant(0))
     phase = _run(
-        [reader], config["probe_users"], config["probe_seconds"] / rounds, after_spawn=True
+        [reader],
+        config["probe_users"],
+        config["probe_seconds"] / rounds,
+        after_spawn=True,
+        server_pid=config.get("server_pid"),
     )
     row = phase["rows"].get(scenario["name"], {})
+    if phase["cpu_seconds"] is None or total["cpu_seconds"] is None:
+        total["cpu_seconds"] = None
+    else:
+        total["cpu_seconds"] += phase["cpu_seconds"]
     total["requests"] += row.get("requests", 0)
     total["failures"] += row.get("failures", 0)
     total["seconds"] += phase["seconds"]
     total["errors"] += phase["errors"]
+
+
+def _per_request_ms(cpu_seconds: float | None, requests: int) -> float | None:
+    return 1000 * cpu_seconds / requests if cpu_seconds is not None and requests else None
 
 
 def _warm_readers(plan: list[dict[str, Any]], sessions: list[dict[str, Any]], host: str) -> None:
@@ -190,7 +213,8 @@ def main(config_path: str, result_path: str) -> None:
 
     rounds = max(1, config.get("probe_rounds", 1))
     totals: dict[str, dict[str, Any]] = {
-        s["name"]: {"requests": 0, "failures": 0, "seconds": 0.0, "errors": []} for s in plan
+        s["name"]: {"requests": 0, "failures": 0, "seconds": 0.0, "errors": [], "cpu_seconds": 0.0}
+        for s in plan
     }
     # Pages first, writes after: a bookmark toggle rightly drops the toggling reader's cached
     # pages, so probing writes between the rounds of pages would measure every signed-in page's
@@ -207,7 +231,10 @@ def main(config_path: str, result_path: str) -> None:
                 flush=True,
             )
     for name, total in totals.items():
-        result["capacity"][name] = total | {"rps": total["requests"] / total["seconds"]}
+        result["capacity"][name] = total | {
+            "rps": total["requests"] / total["seconds"],
+            "cpu_ms": _per_request_ms(total["cpu_seconds"], total["requests"]),
+        }
 
     think = between(0, config["think"]) if config["think"] else constant(0)
     anonymous = [s for s in plan if s["audience"] == "anonymous"]

@@ -1,7 +1,11 @@
 import io
+import os
+import subprocess
+import sys
 
 import pytest
 
+from bench.loadtest.cpu import server_cpu_seconds
 from bench.loadtest.scenarios import ANONYMOUS, PROBE, SIGNED_IN, TRIVIAL, resolve
 from bench.management.commands import loadtest
 
@@ -84,3 +88,66 @@ def test_every_page_and_write_in_the_plan_has_the_issues_target(plan):
     assert targets.pop("bookmark toggle (POST)") == 0.3
     assert targets.pop("add a note (POST)") == 0.2
     assert set(targets.values()) == {0.5}
+
+
+def test_report_shows_the_servers_cpu_per_request_where_it_was_read():
+    rows = _report(
+        {
+            "trivial": {"rps": 1000.0, "cpu_ms": 0.9},
+            "probe": {"rps": 2000.0, "cpu_ms": None},
+            "home": {"rps": 600.0, "cpu_ms": 1.234},
+            "library": {"rps": 450.0},
+            "toggle": {"rps": 310.0, "cpu_ms": 3.6},
+            "note": {"rps": 150.0, "cpu_ms": 10.0},
+        }
+    )
+    assert rows["trivial"][-1] == "0.90"
+    assert rows["home"][-2:] == ["0", "1.23"]
+    assert rows["toggle"][-1] == "3.60"
+    # Not read (no /proc), or a result from before the column: a dash, not a zero.
+    assert rows["probe"][-1] == "-"
+    assert rows["library"][-1] == "-"
+
+
+def _fake_process(proc, pid, ppid, utime, stime, name="python"):
+    # proc(5): pid (comm) state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt
+    # utime stime ...
+    fields = ["S", ppid, 0, 0, 0, 0, 0, 0, 0, 0, 0, utime, stime, 0, 0, 20, 0, 1, 0]
+    (proc / str(pid)).mkdir()
+    (proc / str(pid) / "stat").write_text(f"{pid} ({name}) " + " ".join(map(str, fields)))
+
+
+def test_server_cpu_counts_the_arbiter_and_its_workers_only(tmp_path):
+    ticks = os.sysconf("SC_CLK_TCK")
+    _fake_process(tmp_path, 100, 1, 2 * ticks, 1 * ticks, name="gunicorn: master")
+    _fake_process(tmp_path, 101, 100, 5 * ticks, 2 * ticks, name="gunicorn (worker)")
+    _fake_process(tmp_path, 102, 100, 1 * ticks, 0)
+    _fake_process(tmp_path, 200, 1, 50 * ticks, 50 * ticks, name="postgres")
+    (tmp_path / "self").mkdir()
+    assert server_cpu_seconds(100, proc=tmp_path) == pytest.approx(11.0)
+    assert server_cpu_seconds(101, proc=tmp_path) == pytest.approx(7.0)
+    # A server that is gone, or a machine without /proc: nothing to report.
+    assert server_cpu_seconds(300, proc=tmp_path) is None
+    assert server_cpu_seconds(100, proc=tmp_path / "missing") is None
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="/proc is Linux's")
+def test_server_cpu_grows_with_the_work_of_a_real_child():
+    spin = (
+        "import time\n"
+        "end = time.process_time() + 0.3\n"
+        "while time.process_time() < end: pass\n"
+        "print('spun', flush=True)\n"
+        "time.sleep(30)\n"
+    )
+    before = server_cpu_seconds(os.getpid())
+    child = subprocess.Popen([sys.executable, "-c", spin], stdout=subprocess.PIPE, text=True)
+    try:
+        # Read once the child has spent its CPU, however slowly a loaded machine runs it.
+        assert child.stdout is not None and child.stdout.readline() == "spun\n"
+        after = server_cpu_seconds(os.getpid())
+    finally:
+        child.kill()
+        child.wait()
+    assert before is not None and after is not None
+    assert after - before >= 0.25

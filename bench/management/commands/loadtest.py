@@ -147,11 +147,13 @@ class Command(BaseCommand):
             tempfile.TemporaryDirectory() as tmp,
             open(os.path.join(tmp, "gunicorn.log"), "w+") as log,
             self._production(tmp, options["cache_env"], options["threads"]) as env,
-            gunicorn(env=env, workers=options["workers"], log=log) as (url, _process),
+            gunicorn(env=env, workers=options["workers"], log=log) as (url, process),
         ):
             sessions = [self._log_in(url, user.email, password) for user in users]
             config = {
                 "host": url,
+                # The arbiter: the CPU it and its workers spend is read around each probe.
+                "server_pid": process.pid,
                 "plan": plan,
                 "sessions": sessions,
                 "users": options["users"],
@@ -269,7 +271,7 @@ class Command(BaseCommand):
         )
         out(
             f"{'page':<28} {'audience':<10} {'req/s':>8} {'x trivial':>9} {'x probe':>8} "
-            f"{'target':>7}  errors"
+            f"{'target':>7}  errors  app ms"
         )
         missed = []
         for name, row in result["capacity"].items():
@@ -282,13 +284,20 @@ class Command(BaseCommand):
                 if ratio < target:
                     missed.append(name)
             to_probe = f"{rps / probe:.2f}" if probe else "-"
+            cpu_ms = row.get("cpu_ms")
+            app_ms = f"{cpu_ms:.2f}" if cpu_ms is not None else "-"
             out(
                 f"{name:<28} {audience[name]:<10} {rps:>8.1f} {ratio:>9.2f} {to_probe:>8} "
-                f"{verdict:>7}  {row.get('failures', 0)}"
+                f"{verdict:>7}  {row.get('failures', 0):>6}  {app_ms:>6}"
             )
         for row in result["capacity"].values():
             for error in row.get("errors", []):
                 out(f"  error: {error}")
+        out(
+            "app ms: CPU the gunicorn processes spent per request during the probe (user and "
+            "system, from /proc; - where it cannot be read). It moves less than req/s when the "
+            "machine is shared, and it leaves out PostgreSQL, Redis and the load generator."
+        )
         return missed
 
     def _report_mix(self, mix: Result, options: dict[str, Any]) -> None:
