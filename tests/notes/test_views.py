@@ -360,3 +360,25 @@ def test_notes_beyond_the_hourly_limit_are_refused_and_the_text_kept(
     # The hour passes for the oldest: one more fits.
     Note.objects.filter(user=reader).update(created=timezone.now() - timedelta(minutes=61))
     assert signed_in.post(url, data).status_code == 302
+
+
+@pytest.mark.parametrize("limit", [1, 3])
+def test_the_hourly_limit_lets_the_last_note_in_and_refuses_the_next(
+    signed_in, reader, flash, settings, limit
+):
+    settings.NOTES_MAX_PER_HOUR = limit
+    NoteFactory.create_batch(limit - 1, user=reader, source=flash)
+    url = f"/sources/{flash.slug}/notes/new/"
+    assert signed_in.post(url, {"body": "The last", "visibility": "private"}).status_code == 302
+    refused = signed_in.post(url, {"body": "One too many", "visibility": "private"})
+    assertContains(refused, f"You have added {limit} notes in the last hour")
+    assert Note.objects.filter(user=reader).count() == limit
+
+
+def test_a_limit_of_zero_refuses_every_note(signed_in, reader, flash, settings):
+    settings.NOTES_MAX_PER_HOUR = 0
+    refused = signed_in.post(
+        f"/sources/{flash.slug}/notes/new/", {"body": "No", "visibility": "private"}
+    )
+    assertContains(refused, "You have added 0 notes in the last hour")
+    assert not Note.objects.filter(user=reader).exists()
