@@ -5,7 +5,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import CheckConstraint, Exists, OuterRef
+from django.db.models import CheckConstraint
 from django.utils import timezone
 
 from accounts.models import User
@@ -42,6 +42,7 @@ def _save(note: Note, *, new: bool) -> None:
     try:
         with transaction.atomic():
             if new:
+                _lock_author(note.user)
                 problem = note_limit_problem(note.user)
                 if problem:
                     raise ValidationError(problem, code="limit")
@@ -63,27 +64,18 @@ def purge_deleted_notes(*, now: datetime | None = None) -> int:
 
 
 def note_limit_problem(user: User, *, now: datetime | None = None) -> str:
-    """Why `user` may not add a note now, or "". Call it in the transaction that saves the note.
+    """Why `user` may not add a note now, or "".
 
     Team notes reach every member, so an account (and anyone who opens one while sign-up is
     open) may add at most NOTES_MAX_PER_HOUR an hour. Deleted notes count: deleting and adding
     again is still adding. Counted in the database, so every app process agrees.
-
-    The account's row stays locked until the transaction ends: one account's concurrent note
-    writes queue behind each other, where parallel requests would otherwise all count the same
-    committed notes and each find room under the limit. SQLite ignores the lock but lets one
-    transaction write at a time: a racing second writer is refused ("database is locked")
-    rather than let past the limit.
     """
     limit = settings.NOTES_MAX_PER_HOUR
-    if limit > 0:
-        since = (now or timezone.now()) - timedelta(hours=1)
-        # One statement locks the account and asks whether the hour holds a limit-th note: past
-        # the limit the answer is the same, so an account that adds notes fast reads no more.
-        limit_th = Note.objects.filter(user=OuterRef("pk"), created__gte=since)[limit - 1 : limit]
-        locked = User.objects.select_for_update(of=("self",)).filter(pk=user.pk)
-        if not any(locked.values_list(Exists(limit_th), flat=True)):
-            return ""
+    since = (now or timezone.now()) - timedelta(hours=1)
+    # Counted up to the limit: past it the answer is the same, and an account that adds
+    # notes fast reads no more rows for it.
+    if Note.objects.filter(user=user, created__gte=since)[:limit].count() < limit:
+        return ""
     return (
         f"You have added {limit} notes in the last hour, the most one account may. "
         "Your note is not lost: it is still in the form, so save it again a little later."
@@ -107,6 +99,19 @@ def note_create(
     # the write readers make most, and it leaves nothing to purge.
     _save(note, new=True)
     return note
+
+
+def _lock_author(user: User) -> None:
+    """Queue one account's concurrent note writes behind a row lock on the account.
+
+    Without it, parallel requests all count the same committed notes and each finds room under
+    the hourly limit. The lock is a statement of its own: the count after it reads with a fresh
+    snapshot, which sees the note the previous holder committed; a count inside the locking
+    statement would read with the snapshot taken before the wait, and let one note too many in.
+    SQLite ignores the lock, but lets one transaction write at a time: a racing second writer
+    is refused ("database is locked") rather than let past the limit.
+    """
+    list(User.objects.select_for_update().filter(pk=user.pk).values_list("pk"))
 
 
 def _share(note: Note, visibility: str, team: Team | None) -> None:

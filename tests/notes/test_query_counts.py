@@ -105,28 +105,6 @@ def test_saving_a_note_does_not_look_up_its_author_and_source_again(client, read
     assert not [s for s in sql if s.startswith('SELECT 1 AS "a" FROM "catalog_source"')]
 
 
-def test_saving_a_note_locks_its_author_and_checks_the_hour_in_one_statement(
-    client, reader, small_catalog
-):
-    client.force_login(reader)
-    with CaptureQueriesContext(connection) as ctx:
-        response = client.post(
-            "/sources/flashattention/notes/new/", {"body": "Once", "visibility": "private"}
-        )
-    assert response.status_code == 302
-    reads = [
-        q["sql"]
-        for q in ctx.captured_queries
-        if q["sql"].startswith("SELECT") and '"accounts_note"' in q["sql"]
-    ]
-    # Whether the hour holds a limit-th note: never a COUNT over all of the author's notes.
-    assert len(reads) == 1
-    assert "COUNT(" not in reads[0].upper()
-    if connection.features.has_select_for_update:
-        assert reads[0].endswith("FOR UPDATE")
-        assert sum("FOR UPDATE" in q["sql"] for q in ctx.captured_queries) == 1
-
-
 def test_team_notes_pages_without_counting_every_shared_note(
     client, reader, other_reader, small_catalog, settings
 ):
