@@ -109,29 +109,12 @@ def test_report_shows_the_servers_cpu_per_request_where_it_was_read():
     assert rows["library"][-1] == "-"
 
 
-def _fake_process(proc, pid, ppid, utime, stime, name="python"):
-    # proc(5): pid (comm) state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt
-    # utime stime ...
-    fields = ["S", ppid, 0, 0, 0, 0, 0, 0, 0, 0, 0, utime, stime, 0, 0, 20, 0, 1, 0]
-    (proc / str(pid)).mkdir()
-    (proc / str(pid) / "stat").write_text(f"{pid} ({name}) " + " ".join(map(str, fields)))
+def test_server_cpu_is_none_for_a_server_that_is_gone():
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    assert server_cpu_seconds(gone.pid) is None
 
 
-def test_server_cpu_counts_the_arbiter_and_its_workers_only(tmp_path):
-    ticks = os.sysconf("SC_CLK_TCK")
-    _fake_process(tmp_path, 100, 1, 2 * ticks, 1 * ticks, name="gunicorn: master")
-    _fake_process(tmp_path, 101, 100, 5 * ticks, 2 * ticks, name="gunicorn (worker)")
-    _fake_process(tmp_path, 102, 100, 1 * ticks, 0)
-    _fake_process(tmp_path, 200, 1, 50 * ticks, 50 * ticks, name="postgres")
-    (tmp_path / "self").mkdir()
-    assert server_cpu_seconds(100, proc=tmp_path) == pytest.approx(11.0)
-    assert server_cpu_seconds(101, proc=tmp_path) == pytest.approx(7.0)
-    # A server that is gone, or a machine without /proc: nothing to report.
-    assert server_cpu_seconds(300, proc=tmp_path) is None
-    assert server_cpu_seconds(100, proc=tmp_path / "missing") is None
-
-
-@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="/proc is Linux's")
 def test_server_cpu_grows_with_the_work_of_a_real_child():
     spin = (
         "import time\n"

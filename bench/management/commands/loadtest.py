@@ -295,7 +295,7 @@ class Command(BaseCommand):
                 out(f"  error: {error}")
         out(
             "app ms: CPU the gunicorn processes spent per request during the probe (user and "
-            "system, from /proc; - where it cannot be read).\nIt moves less than req/s when the "
+            "system; - where it cannot be read).\nIt moves less than req/s when the "
             "machine is shared, and it leaves out PostgreSQL, Redis and the load generator."
         )
         return missed
