@@ -32,6 +32,7 @@ JOURNAL = re.compile(
     re.IGNORECASE,
 )
 REPORT = re.compile(r"\b(technical report|tech report)\b", re.IGNORECASE)
+PREPRINT = re.compile(r"\b(arxiv|corr)\b", re.IGNORECASE)
 # "X et al." in short records; the full lists of long papers end with ", and others".
 ET_AL = re.compile(r",?\s*\b(?:et al\b\.?|and others\s*$)", re.IGNORECASE)
 EDITORS = re.compile(r"\(eds?\.\)", re.IGNORECASE)
@@ -144,15 +145,17 @@ def classify(source: Source) -> Citation:
         elif venue and REPORT.search(venue):
             citation.bibtex_type, citation.csl_type = "techreport", "report"
             citation.institution = REPORT.sub("", venue).strip(" ,") or venue
-        elif citation.arxiv_id or "arxiv" in venue.lower():
+        elif PREPRINT.search(venue) or (citation.arxiv_id and not venue):
             citation.bibtex_type, citation.csl_type = "article", "article"
             citation.container = "arXiv preprint" + (
                 f" arXiv:{citation.arxiv_id}" if citation.arxiv_id else ""
             )
             citation.container_field = "journal"
         elif venue:
-            citation.bibtex_type, citation.csl_type = "misc", "article"
-            citation.container, citation.container_field = venue, "howpublished"
+            # A named venue that is no conference and no report is a journal whose name says
+            # nothing of it ("Neurocomputing", "Nature"); an arXiv copy stays as its eprint.
+            citation.bibtex_type, citation.csl_type = "article", "article-journal"
+            citation.container, citation.container_field = venue, "journal"
         else:
             citation.csl_type = "article"
     elif source.kind == Kind.BOOK:

@@ -77,6 +77,20 @@ class TestEntryTypes:
         assert fields(entry)["journal"] == "IEEE Micro"
         assert to_csl([source])[0]["type"] == "article-journal"
 
+    @pytest.mark.parametrize("venue", ["Neurocomputing", "Nature"])
+    def test_a_journal_not_named_so_keeps_its_name_beside_the_arxiv_copy(self, tiers, venue):
+        source = SourceFactory(
+            venue=venue, url="https://arxiv.org/abs/2104.09864", authors="Jianlin Su"
+        )
+        entry = one_entry(source)
+        assert entry.entry_type == "article"
+        values = fields(entry)
+        assert values["journal"] == venue
+        assert values["eprint"] == "2104.09864"
+        item = to_csl([source])[0]
+        assert item["type"] == "article-journal"
+        assert item["container-title"] == venue
+
     def test_arxiv_only_paper_is_preprint_article_with_eprint(self, tiers):
         source = SourceFactory(
             venue="arXiv", url="https://arxiv.org/abs/2307.08691", authors="Tri Dao"
