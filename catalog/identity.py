@@ -20,6 +20,12 @@ ARXIV_ID = re.compile(rf"^(?:{ARXIV_NEW}|{ARXIV_OLD})$")
 DOI = re.compile(r"^10\.\d{4,9}/\S+$")
 REPOSITORY = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/[A-Za-z0-9._-]{1,100}$")
 _ARXIV_TEXT = re.compile(rf"^(?:(?i:arxiv):\s*)?(?P<id>{ARXIV_NEW}|{ARXIV_OLD})(?:v\d+)?$")
+# An id cited in prose: "arXiv:2009.03300", "arXiv preprint arXiv:2009.03300" (Google Scholar's
+# journal field), "arXiv 2009.03300".
+_ARXIV_IN_PROSE = re.compile(
+    rf"\barxiv(?:\s*preprint)?(?:\s*arxiv)?\s*[:\s]\s*(?P<id>{ARXIV_NEW}|{ARXIV_OLD})(?:v\d+)?\b",
+    re.I,
+)
 _ARXIV_DOI = re.compile(rf"^10\.48550/arxiv\.(?P<id>{ARXIV_NEW})$", re.I)
 _DOI_IN_TEXT = re.compile(r"(?P<doi>10\.\d{4,9}/[^\s?#]+)")
 _DOI_PREFIX = re.compile(r"^(?:doi:\s*|https?://(?:dx\.)?doi\.org/)", re.I)
@@ -94,6 +100,14 @@ def normalise_arxiv(text: str) -> str:
         return arxiv_id(canonical_url(text))
     except InvalidURL:
         return ""
+
+
+def arxiv_in_prose(*texts: str) -> str:
+    """The first arXiv id cited in free text, such as a reference's journal or note, or ""."""
+    for text in texts:
+        if match := _ARXIV_IN_PROSE.search(text or ""):
+            return match["id"]
+    return ""
 
 
 def normalise_doi(text: str) -> str:

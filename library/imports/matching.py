@@ -45,14 +45,23 @@ class CatalogIndex:
         self.by_key: dict[str, Source] = {}
         self.by_name: dict[str, Source] = {}
         sources = Source.objects.published().only(
-            "id", "slug", "title", "url", "aliases", "arxiv_id", "doi", "isbn", "repository"
+            "id",
+            "slug",
+            "title",
+            "full_title",
+            "url",
+            "aliases",
+            "arxiv_id",
+            "doi",
+            "isbn",
+            "repository",
         )
         by_pk: dict[int, Source] = {}
         for source in sources:
             by_pk[source.pk] = source
             for key in source_keys(source):
                 self.by_key.setdefault(key, source)
-            for name in (source.title, *source.alias_list):
+            for name in (source.title, source.full_title, *source.alias_list):
                 self.by_name.setdefault(_name(name), source)
         labels = ListEntry.objects.exclude(label="").values_list("source_id", "label")
         for source_id, label in labels:

@@ -21,6 +21,7 @@ from bibtexparser.library import Library
 from bibtexparser.model import Block
 from pylatexenc.latex2text import LatexNodes2Text
 
+from catalog.identity import arxiv_in_prose
 from proposals.identifiers import normalise_arxiv, normalise_doi
 
 from .entries import (
@@ -41,6 +42,9 @@ from .entries import (
 # bibtexparser logs every malformed block; the import reports them to the reader instead.
 logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)
 
+# Where exports cite a paper's arXiv copy in words: Google Scholar's "arXiv preprint arXiv:…"
+# journal, a "note" or "howpublished" of "arXiv:…".
+_ARXIV_PROSE_FIELDS = ("journal", "journaltitle", "note", "howpublished", "booktitle")
 _BIBTEX_KINDS = {"article": "paper", "inproceedings": "paper", "book": "book", "misc": ""}
 # Where a BibTeX block starts: "@" and its type, then "{" or "(" (both are allowed).
 _BLOCK_START = re.compile(r"@\s*([A-Za-z]+)\s*[{(]")
@@ -84,7 +88,13 @@ def _entry_from_fields(line: int, key: str, kind: str, fields: dict) -> ImportEn
     url = clean_text(fields.get("url", ""), URL_MAX)
     doi = normalise_doi(clean_text(fields.get("doi", ""), URL_MAX))
     eprint = clean_text(fields.get("eprint", "") or fields.get("arxivid", ""), 100)
-    arxiv = normalise_arxiv(eprint) or normalise_arxiv(url) or _arxiv_from_doi(doi)
+    cited = (fields.get(name, "") for name in _ARXIV_PROSE_FIELDS)
+    arxiv = (
+        normalise_arxiv(eprint)
+        or normalise_arxiv(url)
+        or _arxiv_from_doi(doi)
+        or arxiv_in_prose(*(text[:500] for text in cited if isinstance(text, str)))
+    )
     return ImportEntry(
         line=line,
         key=clean_text(key, 200),
@@ -236,6 +246,15 @@ def _load_json(text: str) -> object:
     return items
 
 
+# Zotero writes an arXiv copy's id as its "number" ("arXiv:2009.03300"); others as a note.
+_CSL_ARXIV_FIELDS = ("number", "container-title", "note")
+
+
+def _csl_text(item: dict, name: str) -> str:
+    value = item.get(name, "")
+    return value[:500] if isinstance(value, str) else ""
+
+
 def parse_csl_json(text: str) -> tuple[list[ImportEntry], list[str]]:
     items = _load_json(text)
     if isinstance(items, dict):
@@ -257,7 +276,9 @@ def parse_csl_json(text: str) -> tuple[list[ImportEntry], list[str]]:
             authors=_csl_authors(item.get("author")),
             year=_csl_year(item),
             doi=doi,
-            arxiv=normalise_arxiv(url) or _arxiv_from_doi(doi),
+            arxiv=normalise_arxiv(url)
+            or _arxiv_from_doi(doi)
+            or arxiv_in_prose(*(_csl_text(item, name) for name in _CSL_ARXIV_FIELDS)),
             url=url,
             kind="paper" if item.get("type") in ("article-journal", "paper-conference") else "",
         )

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from catalog.identity import (
     InvalidIdentifier,
+    arxiv_in_prose,
     check_arxiv,
     check_doi,
     check_isbn,
@@ -186,3 +187,18 @@ def test_identity_raises_only_invalid_url_and_is_stable(text):
         return
     if keys.url:
         assert set(work_keys(keys.url).keys) >= {k for k in keys.keys if not k.startswith("url:")}
+
+
+@pytest.mark.parametrize(
+    ("texts", "expected"),
+    [
+        (("arXiv preprint arXiv:2009.03300",), "2009.03300"),
+        (("", "See arXiv:2403.02310v2 for the long version"), "2403.02310"),
+        (("arXiv 1706.03762",), "1706.03762"),
+        (("ARXIV:hep-th/9901001",), "hep-th/9901001"),
+        (("arXiv preprint", "Proceedings of ICML 2023"), ""),
+        (("2009.03300 without its archive",), ""),
+    ],
+)
+def test_an_arxiv_id_is_found_where_a_reference_cites_it_in_words(texts, expected):
+    assert arxiv_in_prose(*texts) == expected

@@ -52,3 +52,42 @@ def test_a_repository_subpage_with_tracking_finds_the_repository(signed_in, read
     )
     confirm(signed_in, upload(signed_in, "x.bib", text).content.decode())
     assert Bookmark.objects.get(user=reader).source == repo
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        (
+            "scholar.bib",
+            "@article{h, title = {Other}, journal = {arXiv preprint arXiv:2009.03300}}",
+        ),
+        ("note.bib", "@misc{h, title = {Other}, note = {arXiv:2009.03300v3}}"),
+        (
+            "zotero.json",
+            '[{"id": "h", "type": "article", "title": "Other", '
+            '"number": "arXiv:2009.03300", "publisher": "arXiv"}]',
+        ),
+    ],
+)
+def test_an_arxiv_id_cited_in_words_finds_the_paper(signed_in, reader, small_catalog, name, text):
+    paper = SourceFactory(
+        slug="mmlu", url="https://arxiv.org/abs/2009.03300", arxiv_id="2009.03300"
+    )
+    page = upload(signed_in, name, text).content.decode()
+    assert "<td>arXiv id</td>" in page
+    confirm(signed_in, page)
+    assert Bookmark.objects.get(user=reader).source == paper
+
+
+def test_a_reference_by_the_full_published_title_finds_the_source(signed_in, reader, small_catalog):
+    paper = SourceFactory(
+        slug="mmlu",
+        title="MMLU",
+        full_title="Measuring Massive Multitask Language Understanding",
+        url="https://openreview.net/forum?id=d7KBjmI3GmQ",
+    )
+    text = "@inproceedings{h, title = {Measuring Massive Multitask Language Understanding}}"
+    page = upload(signed_in, "x.bib", text).content.decode()
+    assert "<td>title</td>" in page
+    confirm(signed_in, page)
+    assert Bookmark.objects.get(user=reader).source == paper
