@@ -336,7 +336,7 @@ OUTBOUND_MAX_BYTES = env.int("OUTBOUND_MAX_BYTES", default=2_000_000)
 OUTBOUND_MAX_CONCURRENT = env.int("OUTBOUND_MAX_CONCURRENT", default=4)
 OUTBOUND_CACHE_ALIAS = "pages"
 # Per-reader limits on what makes the site fetch or parse for a reader: "Fill from link" on the
-# proposal form, and library imports (BibTeX, CSL-JSON). Counted in the database.
+# proposal form, and library imports (BibTeX, RIS, CSL-JSON). Counted in the database.
 PROPOSALS_FILLS_PER_HOUR = env.int("PROPOSALS_FILLS_PER_HOUR", default=30)
 LIBRARY_IMPORTS_PER_HOUR = env.int("LIBRARY_IMPORTS_PER_HOUR", default=10)
 # The curator's inbox (candidates/): what `collect_candidates` reads, and the relevance cut

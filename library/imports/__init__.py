@@ -1,2 +1,2 @@
-"""Bring a reference manager's library in: parse BibTeX or CSL-JSON, match each entry to the
+"""Bring a reference manager's library in: parse BibTeX, RIS or CSL-JSON, match each entry to the
 catalog, preview, and only on the reader's confirmation add the matched sources."""

@@ -3,6 +3,8 @@
 import re
 from dataclasses import asdict, dataclass
 
+from catalog.identity import normalise_arxiv
+
 MAX_BYTES = 5 * 1024 * 1024
 MAX_ENTRIES = 2000
 # BibTeX @string abbreviations (journal names, months): real files define dozens to a few
@@ -58,6 +60,20 @@ class ImportEntry:
         return bool(self.title or self.doi or self.arxiv or self.url)
 
 
+def authors_line(names: list[str]) -> str:
+    """ "Family, Given" names as one line: "Given Family, …", or the first "et al." past three."""
+    people = [" ".join(reversed([p.strip() for p in n.split(",", 1)])).strip() for n in names]
+    people = [person for person in people if person]
+    text = f"{people[0]} et al." if len(people) > 3 else ", ".join(people)
+    return clean_text(text, AUTHORS_MAX)
+
+
+def arxiv_from_doi(doi: str) -> str:
+    """The arXiv id in an arXiv DOI (10.48550/arXiv.…), or ""."""
+    prefix = "10.48550/arxiv."
+    return normalise_arxiv(doi.removeprefix(prefix)) if doi.startswith(prefix) else ""
+
+
 def year_from(value: object) -> int | None:
     match = re.search(r"\b(1[89]\d\d|20\d\d|2100)\b", str(value or ""))
     return int(match[1]) if match else None
@@ -71,7 +87,9 @@ def read_upload(data: bytes) -> str:
             "Export a smaller part of your library, or split the file."
         )
     if b"\x00" in data[:MAX_BYTES]:
-        raise ImportRefused("This is not a BibTeX or CSL-JSON text file (it holds binary data).")
+        raise ImportRefused(
+            "This is not a BibTeX, RIS or CSL-JSON text file (it holds binary data)."
+        )
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:

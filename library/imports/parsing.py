@@ -1,4 +1,5 @@
-"""BibTeX (bibtexparser 2) and CSL-JSON (Zotero, Better BibTeX) into ImportEntry rows.
+"""BibTeX (bibtexparser 2) and CSL-JSON (Zotero, Better BibTeX) into ImportEntry rows; RIS is
+read in library/imports/ris.py.
 
 A malformed entry is reported by its line and the others are kept; a file that cannot be read at
 all is refused with a reason. LaTeX in fields is decoded to text; no LaTeX command is ever run, so
@@ -34,10 +35,13 @@ from .entries import (
     URL_MAX,
     ImportEntry,
     ImportRefused,
+    arxiv_from_doi,
+    authors_line,
     check_count,
     clean_text,
     year_from,
 )
+from .ris import is_ris, parse_ris
 
 # bibtexparser logs every malformed block; the import reports them to the reader instead.
 logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)
@@ -56,18 +60,17 @@ _PLAIN_MARKS = str.maketrans({"{": None, "}": None, "~": " "})
 
 
 def parse(text: str, filename: str = "") -> tuple[list[ImportEntry], list[str]]:
-    """Entries and problems; JSON is read as CSL-JSON, anything else as BibTeX."""
+    """Entries and problems; JSON is read as CSL-JSON, RIS as RIS, anything else as BibTeX."""
     stripped = text.lstrip()
     if filename.lower().endswith(".json") or stripped[:1] in ("[", "{"):
         return parse_csl_json(text)
+    if filename.lower().endswith(".ris") or is_ris(stripped):
+        return parse_ris(text)
     return parse_bibtex(text)
 
 
 def _authors_bibtex(value: str) -> str:
-    names = [" ".join(reversed([p.strip() for p in n.split(",", 1)])) for n in value.split(" and ")]
-    names = [name for name in names if name]
-    text = f"{names[0]} et al." if len(names) > 3 else ", ".join(names)
-    return clean_text(text, AUTHORS_MAX)
+    return authors_line(value.split(" and "))
 
 
 def _decoded(value: object, limit: int) -> str:
@@ -92,7 +95,7 @@ def _entry_from_fields(line: int, key: str, kind: str, fields: dict) -> ImportEn
     arxiv = (
         normalise_arxiv(eprint)
         or normalise_arxiv(url)
-        or _arxiv_from_doi(doi)
+        or arxiv_from_doi(doi)
         or arxiv_in_prose(*(text[:500] for text in cited if isinstance(text, str)))
     )
     return ImportEntry(
@@ -106,11 +109,6 @@ def _entry_from_fields(line: int, key: str, kind: str, fields: dict) -> ImportEn
         url=url,
         kind=_BIBTEX_KINDS.get(kind.lower(), ""),
     )
-
-
-def _arxiv_from_doi(doi: str) -> str:
-    prefix = "10.48550/arxiv."
-    return normalise_arxiv(doi.removeprefix(prefix)) if doi.startswith(prefix) else ""
 
 
 def _check_blocks(text: str) -> None:
@@ -277,7 +275,7 @@ def parse_csl_json(text: str) -> tuple[list[ImportEntry], list[str]]:
             year=_csl_year(item),
             doi=doi,
             arxiv=normalise_arxiv(url)
-            or _arxiv_from_doi(doi)
+            or arxiv_from_doi(doi)
             or arxiv_in_prose(*(_csl_text(item, name) for name in _CSL_ARXIV_FIELDS)),
             url=url,
             kind="paper" if item.get("type") in ("article-journal", "paper-conference") else "",

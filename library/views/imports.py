@@ -1,4 +1,4 @@
-"""/library/import/: upload a BibTeX or CSL-JSON file, preview the matches, then confirm.
+"""/library/import/: upload a BibTeX, RIS or CSL-JSON file, preview the matches, then confirm.
 
 Nothing is written before the reader confirms. The preview's parsed entries wait in the session
 (never in the page, where they could be altered) and are matched again on confirmation, since the
@@ -37,10 +37,10 @@ IMPORTS_USED = (
 
 class UploadForm(forms.Form):
     file = forms.FileField(
-        label="BibTeX or CSL-JSON file",
-        help_text="From Zotero: File → Export Library… → BibTeX or CSL JSON. At most 5 MB and "
-        "2,000 entries.",
-        widget=forms.ClearableFileInput(attrs={"accept": ".bib,.bibtex,.json,.txt"}),
+        label="BibTeX, RIS or CSL-JSON file",
+        help_text="From Zotero: File → Export Library… → BibTeX, RIS or CSL JSON; from EndNote "
+        "or Mendeley: export as RIS. At most 5 MB and 2,000 entries.",
+        widget=forms.ClearableFileInput(attrs={"accept": ".bib,.bibtex,.ris,.json,.txt"}),
     )
 
 
