@@ -26,6 +26,8 @@ from .entries import (
 
 _START = re.compile(r"^TY  -", re.MULTILINE)
 _END = re.compile(r"^ER  -")
+_BIBTEX_ENTRY = re.compile(r"^\s*@\s*[A-Za-z]+\s*[{(]", re.MULTILINE)
+_HEAD_CHARS = 4096
 # RIS reference types read as papers and books; the rest (web pages, software, …) carry none.
 _KINDS = {
     **dict.fromkeys(("JOUR", "EJOUR", "JFULL", "CONF", "CPAPER", "INPR", "MANSCPT"), "paper"),
@@ -38,8 +40,10 @@ _PROSE_CHARS = 500
 
 
 def is_ris(text: str) -> bool:
-    """Whether `text` (stripped of leading space) starts as a RIS file does."""
-    return text.startswith("TY  -")
+    """Whether `text` reads as RIS: a TY line near its start (some exports put a few header
+    lines first, "Provider: …") and no BibTeX entry there."""
+    head = text[:_HEAD_CHARS]
+    return bool(_START.search(head)) and not _BIBTEX_ENTRY.search(head)
 
 
 def _records(text: str) -> Iterator[tuple[int, str | None]]:

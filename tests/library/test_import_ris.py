@@ -31,10 +31,11 @@ def test_an_endnote_export_is_previewed_then_imported(signed_in, reader, full_ca
     assert saved == {"pagedattention", "mmlu", "flashattention", "pmpp"}
 
 
-def test_windows_line_ends_and_a_byte_order_mark_are_read_without_the_extension(
+def test_windows_line_ends_a_header_and_a_byte_order_mark_are_read_without_the_extension(
     signed_in, reader, full_catalog
 ):
-    data = ("\ufeff" + EXPORT.replace("\n", "\r\n")).encode()
+    header = "Provider: A Publisher\nContent: text/plain; charset=UTF-8\n\n"
+    data = ("\ufeff" + header + EXPORT.replace("\n", "\r\n")).encode()
     page = upload(signed_in, "export.txt", data).content.decode()
     assert "4 references matched the catalog" in page
 
