@@ -43,7 +43,8 @@ FILLER = word_set(
     """how what why which when where who does do did is are can could should would will work works
     working worked way ways best good better vs versus difference different differ compare
     compared explain explained meaning mean means use using used get getting make need want
-    tell learn understand something thing things anything kind sort type"""
+    tell learn understand something thing things anything kind sort type many much lot lots
+    several one really actually exactly happen happens happening"""
 )
 # Words in the query: letters and digits ("sm_100" is "sm100", as names are compared).
 QUERY_TOKEN = re.compile(r"[a-z0-9]+")
