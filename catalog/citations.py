@@ -1,4 +1,5 @@
-"""Citations of sources: BibTeX (written with bibtexparser) and CSL-JSON.
+"""Citations of sources: BibTeX (written with bibtexparser) and CSL-JSON; RIS is written in
+citations_ris.py from the same classification.
 
 Both formats start from one neutral reading of a Source (`Citation`), so a source is classified
 once: a paper at a conference is `inproceedings`/`paper-conference`, in a journal

@@ -5,7 +5,7 @@ from .views import browse, changes, exports, search
 
 
 class CitationFormat:
-    regex = "bib|json"
+    regex = "bib|json|ris"
 
     def to_python(self, value: str) -> str:
         return value

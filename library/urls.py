@@ -19,6 +19,7 @@ urlpatterns = [
     path("export.json", exports.export_json, name="export-json"),
     path("export.bib", exports.export_bibtex, name="export-bibtex"),
     path("export.csl.json", exports.export_csl, name="export-csl"),
+    path("export.ris", exports.export_ris, name="export-ris"),
     path("lists/<slug:slug>.md", exports.list_markdown, name="export-list-markdown"),
     path("for-you/", for_you.for_you, name="for-you"),
     path("following/", follows.following, name="follows"),

@@ -1,4 +1,5 @@
-"""Citations as downloads: one source, a reading list, or a search result, as BibTeX or CSL-JSON."""
+"""Citations as downloads: one source, a reading list, or a search result, as BibTeX, CSL-JSON or
+RIS."""
 
 import json
 from collections.abc import Callable, Iterable
@@ -10,6 +11,7 @@ from django.views.decorators.http import require_GET
 from readinglist.requests import HtmxHttpRequest
 
 from ..citations import filename, to_bibtex, to_csl
+from ..citations_ris import to_ris
 from ..forms import SearchForm
 from ..models import ReadingList, Source
 from ..querysets import SourceQuerySet, each_once
@@ -19,6 +21,7 @@ from ..search import matching_sources
 MAX_EXPORTED = 1000
 BIBTEX_TYPE = "application/x-bibtex; charset=utf-8"
 CSL_TYPE = "application/vnd.citationstyles.csl+json; charset=utf-8"
+RIS_TYPE = "application/x-research-info-systems; charset=utf-8"
 
 
 def bibtex_response(sources: Iterable[Source], stem: str) -> HttpResponse:
@@ -34,9 +37,16 @@ def csl_response(sources: Iterable[Source], stem: str) -> HttpResponse:
     return response
 
 
+def ris_response(sources: Iterable[Source], stem: str) -> HttpResponse:
+    response = HttpResponse(to_ris(sources), content_type=RIS_TYPE)
+    response["Content-Disposition"] = f'attachment; filename="{filename(stem, "ris")}"'
+    return response
+
+
 RESPONSES: dict[str, Callable[[Iterable[Source], str], HttpResponse]] = {
     "bib": bibtex_response,
     "json": csl_response,
+    "ris": ris_response,
 }
 
 

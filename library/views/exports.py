@@ -9,7 +9,7 @@ from django.views.decorators.http import require_GET
 from accounts.requests import AuthenticatedHttpRequest
 from catalog.citations import filename
 from catalog.models import ReadingList
-from catalog.views.exports import bibtex_response, csl_response
+from catalog.views.exports import bibtex_response, csl_response, ris_response
 from readinglist.views import login_required_htmx
 
 from ..exports import library_csv, library_document, library_sources, reading_list_markdown
@@ -60,6 +60,12 @@ def export_bibtex(request: AuthenticatedHttpRequest) -> HttpResponse:
 @login_required_htmx
 def export_csl(request: AuthenticatedHttpRequest) -> HttpResponse:
     return csl_response(library_sources(request.user), _stem() + "-csl")
+
+
+@require_GET
+@login_required_htmx
+def export_ris(request: AuthenticatedHttpRequest) -> HttpResponse:
+    return ris_response(library_sources(request.user), _stem())
 
 
 @require_GET

@@ -3,6 +3,7 @@ import json
 
 import bibtexparser
 import pytest
+import rispy
 
 from catalog.citations import (
     base_key,
@@ -13,6 +14,7 @@ from catalog.citations import (
     to_bibtex,
     to_csl,
 )
+from catalog.citations_ris import to_ris
 from catalog.models import Source
 from tests.factories import ListEntryFactory, ListSectionFactory, SourceFactory
 
@@ -259,6 +261,7 @@ class TestDownloads:
         assert "<summary>Cite</summary>" in page
         assert f"/sources/{flash.slug}/cite.bib" in page
         assert f"/sources/{flash.slug}/cite.json" in page
+        assert f"/sources/{flash.slug}/cite.ris" in page
         assert "dao2022flashattention" in page
 
     def test_source_bib_download(self, client, small_catalog):
@@ -275,6 +278,23 @@ class TestDownloads:
         items = json.loads(response.content)
         assert items[0]["title"] == "FlashAttention"
 
+    def test_source_ris_download_reads_back(self, client, small_catalog):
+        flash = small_catalog["flash"]
+        flash.url, flash.doi = "https://arxiv.org/abs/2205.14135", "10.5555/3600270.3601459"
+        flash.save()
+        response = client.get("/sources/flashattention/cite.ris")
+        assert response.status_code == 200
+        assert response["Content-Type"].startswith("application/x-research-info-systems")
+        assert 'filename="flashattention.ris"' in response["Content-Disposition"]
+        text = response.content.decode()
+        assert text.startswith("TY  - ")
+        [reference] = rispy.loads(text)
+        assert reference["id"] == "dao2022flashattention"
+        assert reference["title"] == "FlashAttention"
+        assert reference["authors"] == ["Dao, Tri"]
+        assert reference["doi"] == "10.5555/3600270.3601459"
+        assert reference["notes"] == ["arXiv:2205.14135", "Further authors not listed (et al.)."]
+
     def test_unknown_source_is_404(self, client, small_catalog):
         assert client.get("/sources/nope/cite.bib").status_code == 404
 
@@ -290,6 +310,13 @@ class TestDownloads:
         ]
         items = json.loads(client.get(f"/lists/{small_catalog['list'].slug}/cite.json").content)
         assert [item["title"] for item in items][-1] == "FlashAttention"
+        ris = client.get(f"/lists/{small_catalog['list'].slug}/cite.ris").content.decode()
+        assert [reference["title"] for reference in rispy.loads(ris)] == [
+            "How to Scale Your Model",
+            "Attention Is All You Need",
+            "Roofline",
+            "FlashAttention",
+        ]
 
     def test_search_result_export_applies_query_and_filters(self, client, small_catalog):
         response = client.get("/sources/cite.bib", {"q": "attention"})
@@ -327,3 +354,17 @@ def test_classify_never_fails_on_empty_fields(tiers):
     source = SourceFactory(authors="", venue="", year=None, url="")
     citation = classify(source)
     assert citation.bibtex_type == "misc"
+
+
+@pytest.mark.django_db
+def test_a_line_break_in_a_field_cannot_start_a_field_of_its_own(tiers):
+    source = SourceFactory(
+        title="Evil\nER  - \nTY  - JOUR\nTI  - Injected",
+        authors="Mallory\r\nAU  - Eve",
+        venue="Nature",
+    )
+    [reference] = rispy.loads(to_ris([source]))
+    assert reference["title"] == "Evil ER  -  TY  - JOUR TI  - Injected"
+    assert len(reference["authors"]) == 1  # one name, whatever it reads as
+    assert reference["type_of_reference"] == "JOUR"
+    assert reference["secondary_title"] == "Nature"

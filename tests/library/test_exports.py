@@ -5,6 +5,7 @@ from datetime import timedelta
 
 import bibtexparser
 import pytest
+import rispy
 from django.utils import timezone
 
 from library.models import Bookmark
@@ -16,6 +17,7 @@ EXPORTS = [
     "/library/export.json",
     "/library/export.bib",
     "/library/export.csl.json",
+    "/library/export.ris",
 ]
 
 
@@ -142,6 +144,8 @@ class TestLibraryData:
         ]
         items = json.loads(client.get("/library/export.csl.json").content)
         assert [item["title"] for item in items][-1] == "FlashAttention"
+        references = rispy.loads(client.get("/library/export.ris").content.decode())
+        assert [reference["title"] for reference in references][-1] == "FlashAttention"
 
     def test_empty_library_exports_cleanly(self, client, reader, tiers):
         client.force_login(reader)
@@ -152,6 +156,7 @@ class TestLibraryData:
             bibtexparser.parse_string(client.get("/library/export.bib").content.decode()).entries
             == []
         )
+        assert client.get("/library/export.ris").content == b""
 
     def test_export_page_links_every_download(self, client, library, reader):
         client.force_login(reader)
