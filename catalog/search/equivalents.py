@@ -16,8 +16,9 @@ import re
 from .described import FILLER, STOP_WORDS, stem, term_alternatives, word_set
 
 # Each row: forms that mean the same. A form of several words counts as a phrase (its words in
-# order; "key value" finds "key-value"); a query that spells a form out ("mixture of experts")
-# lets each of its words count as the row's other forms too ("MoE").
+# order; "key value" finds "key-value"); a query that spells a form out ("mixture of experts"),
+# its words side by side in any order, lets each of them count as the row's other forms too
+# ("MoE").
 EQUIVALENTS: tuple[tuple[str, ...], ...] = (
     # Abbreviations and what they stand for.
     ("kv", "key value"),
@@ -114,14 +115,17 @@ def spelled_forms() -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
 def alternatives(words: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
     """For each of a query's meaningful `words`, in order, the forms that count as it besides
     itself: a number format's block-scaled family ("fp6": "mxfp6"), other spellings, its
-    row's other forms, and the other forms of a row whose form the words spell out together."""
+    row's other forms, and the other forms of a row whose form the words spell out together,
+    side by side in any order."""
     found: dict[str, list[str]] = {word: [*term_alternatives(word)[1:]] for word in words}
     for word in words:
         found[word] += spellings(word)
     stems = tuple(stem(word) for word in words)
     for spelled, others in spelled_forms():
+        # Side by side in any order: "latency of the first token" spells "first token latency".
+        wanted = sorted(spelled)
         for start in range(len(words) - len(spelled) + 1):
-            if stems[start : start + len(spelled)] == spelled:
+            if sorted(stems[start : start + len(spelled)]) == wanted:
                 for word in words[start : start + len(spelled)]:
                     found[word] += others
     return {word: tuple(dict.fromkeys(forms)) for word, forms in found.items() if forms}

@@ -35,6 +35,15 @@ def test_words_that_spell_a_form_out_each_count_as_its_abbreviation():
     assert "routing" not in found
 
 
+def test_words_side_by_side_in_another_order_spell_a_form_out():
+    # "latency of the first token": the stop words gone, its words spell "first token latency".
+    found = alternatives(("reduce", "latency", "first", "token"))
+    assert found["latency"] == found["first"] == found["token"] == ("ttft", "time to first token")
+    assert "reduce" not in found
+    # Apart, they do not: "tensor cores for parallel code" is not tensor parallelism.
+    assert alternatives(("tensor", "cores", "parallel", "code")) == {}
+
+
 def test_a_word_alone_does_not_spell_a_phrase_out():
     # "memory" is a word of "out of memory", which alone it does not mean.
     assert "memory" not in alternatives(("gpu", "memory"))
