@@ -26,6 +26,7 @@ _ARXIV_IN_PROSE = re.compile(
     rf"\barxiv(?:\s*preprint)?(?:\s*arxiv)?\s*[:\s]\s*(?P<id>{ARXIV_NEW}|{ARXIV_OLD})(?:v\d+)?\b",
     re.I,
 )
+_PROSE_CHARS = 500
 _ARXIV_DOI = re.compile(rf"^10\.48550/arxiv\.(?P<id>{ARXIV_NEW})$", re.I)
 _DOI_IN_TEXT = re.compile(r"(?P<doi>10\.\d{4,9}/[^\s?#]+)")
 _DOI_PREFIX = re.compile(r"^(?:doi:\s*|https?://(?:dx\.)?doi\.org/)", re.I)
@@ -102,10 +103,12 @@ def normalise_arxiv(text: str) -> str:
         return ""
 
 
-def arxiv_in_prose(*texts: str) -> str:
-    """The first arXiv id cited in free text, such as a reference's journal or note, or ""."""
+def arxiv_in_prose(*texts: object) -> str:
+    """The first arXiv id cited in free text, such as a reference's journal or note, or "".
+    Only the start of each text is read (a citation is short; an imported field may not be),
+    and what is not text is passed over."""
     for text in texts:
-        if match := _ARXIV_IN_PROSE.search(text or ""):
+        if isinstance(text, str) and (match := _ARXIV_IN_PROSE.search(text[:_PROSE_CHARS])):
             return match["id"]
     return ""
 

@@ -60,12 +60,18 @@ class ImportEntry:
         return bool(self.title or self.doi or self.arxiv or self.url)
 
 
-def authors_line(names: list[str]) -> str:
-    """ "Family, Given" names as one line: "Given Family, …", or the first "et al." past three."""
-    people = [" ".join(reversed([p.strip() for p in n.split(",", 1)])).strip() for n in names]
-    people = [person for person in people if person]
+def names_line(names: list[str]) -> str:
+    """People's names as one line: "A, B, C", or the first "et al." past three."""
+    people = [name for name in names if name]
     text = f"{people[0]} et al." if len(people) > 3 else ", ".join(people)
     return clean_text(text, AUTHORS_MAX)
+
+
+def authors_line(names: list[str]) -> str:
+    """ "Family, Given" names as one line of "Given Family" (names_line)."""
+    return names_line(
+        [" ".join(reversed([p.strip() for p in n.split(",", 1)])).strip() for n in names]
+    )
 
 
 def arxiv_from_doi(doi: str) -> str:

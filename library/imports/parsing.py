@@ -26,7 +26,6 @@ from catalog.identity import arxiv_in_prose
 from proposals.identifiers import normalise_arxiv, normalise_doi
 
 from .entries import (
-    AUTHORS_MAX,
     MAX_EXPANDED_CHARS,
     MAX_JSON_DEPTH,
     MAX_NUMBER_DIGITS,
@@ -39,6 +38,7 @@ from .entries import (
     authors_line,
     check_count,
     clean_text,
+    names_line,
     year_from,
 )
 from .ris import is_ris, parse_ris
@@ -91,12 +91,11 @@ def _entry_from_fields(line: int, key: str, kind: str, fields: dict) -> ImportEn
     url = clean_text(fields.get("url", ""), URL_MAX)
     doi = normalise_doi(clean_text(fields.get("doi", ""), URL_MAX))
     eprint = clean_text(fields.get("eprint", "") or fields.get("arxivid", ""), 100)
-    cited = (fields.get(name, "") for name in _ARXIV_PROSE_FIELDS)
     arxiv = (
         normalise_arxiv(eprint)
         or normalise_arxiv(url)
         or arxiv_from_doi(doi)
-        or arxiv_in_prose(*(text[:500] for text in cited if isinstance(text, str)))
+        or arxiv_in_prose(*(fields.get(name) for name in _ARXIV_PROSE_FIELDS))
     )
     return ImportEntry(
         line=line,
@@ -185,8 +184,7 @@ def _csl_authors(authors: object) -> str:
         if isinstance(author, dict):
             parts = (author.get("given"), author.get("family"))
             names.append(" ".join(str(p) for p in parts if p) or str(author.get("literal", "")))
-    text = f"{names[0]} et al." if len(names) > 3 else ", ".join(names)
-    return clean_text(text, AUTHORS_MAX)
+    return names_line(names)
 
 
 def _csl_year(item: dict) -> int | None:
@@ -248,11 +246,6 @@ def _load_json(text: str) -> object:
 _CSL_ARXIV_FIELDS = ("number", "container-title", "note")
 
 
-def _csl_text(item: dict, name: str) -> str:
-    value = item.get(name, "")
-    return value[:500] if isinstance(value, str) else ""
-
-
 def parse_csl_json(text: str) -> tuple[list[ImportEntry], list[str]]:
     items = _load_json(text)
     if isinstance(items, dict):
@@ -276,7 +269,7 @@ def parse_csl_json(text: str) -> tuple[list[ImportEntry], list[str]]:
             doi=doi,
             arxiv=normalise_arxiv(url)
             or arxiv_from_doi(doi)
-            or arxiv_in_prose(*(_csl_text(item, name) for name in _CSL_ARXIV_FIELDS)),
+            or arxiv_in_prose(*(item.get(name) for name in _CSL_ARXIV_FIELDS)),
             url=url,
             kind="paper" if item.get("type") in ("article-journal", "paper-conference") else "",
         )

@@ -36,7 +36,6 @@ _KINDS = {
 # Where RIS files cite an arXiv copy in words: the journal (Google Scholar's "arXiv preprint
 # arXiv:…"), the secondary title, or a note.
 _PROSE = ("journal_name", "secondary_title", "alternate_title3", "notes")
-_PROSE_CHARS = 500
 
 
 def is_ris(text: str) -> bool:
@@ -78,7 +77,7 @@ def _entry(line: int, reference: dict) -> ImportEntry:
     )
     urls = [clean_text(url, URL_MAX) for url in _strings(reference.get("urls"))]
     doi = normalise_doi(clean_text(" ".join(_strings(reference.get("doi")))[:URL_MAX], URL_MAX))
-    prose = [text[:_PROSE_CHARS] for key in _PROSE for text in _strings(reference.get(key))]
+    prose = [text for key in _PROSE for text in _strings(reference.get(key))]
     arxiv = (
         next((found for url in urls if (found := normalise_arxiv(url))), "")
         or arxiv_from_doi(doi)
