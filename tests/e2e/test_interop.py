@@ -5,6 +5,7 @@ import re
 from pathlib import Path
 
 import bibtexparser
+import rispy
 from playwright.sync_api import expect
 
 from library.models import Bookmark
@@ -69,6 +70,15 @@ def test_reader_exports_their_library(desktop_page, log_in, small_catalog, reade
     assert len(document["bookmarks"]) == 2
 
     with page.expect_download() as download_info:
+        page.get_by_role("link", name="RIS (.ris)").click()
+    assert download_info.value.suggested_filename.endswith(".ris")
+    references = rispy.loads(Path(download_info.value.path()).read_text(encoding="utf-8"))
+    assert {reference["title"] for reference in references} == {
+        "FlashAttention",
+        "How to Scale Your Model",
+    }
+
+    with page.expect_download() as download_info:
         page.get_by_role("link", name="Primary sources (Markdown)").click()
     markdown = Path(download_info.value.path()).read_text(encoding="utf-8")
     assert "- [x] [How to Scale Your Model]" in markdown
@@ -103,3 +113,29 @@ def test_signed_in_reader_sees_what_changed(desktop_page, log_in, small_catalog,
     expect(page).to_have_url(re.compile(r"/changes/\?kind=retired$"))
     page.goto("/")
     expect(page.locator("section.changes-since")).to_contain_text("Nothing has changed")
+
+
+def test_reader_imports_an_endnote_ris_file(desktop_page, log_in, small_catalog, reader, tmp_path):
+    page = desktop_page
+    export = tmp_path / "My EndNote Library.ris"
+    export.write_text(
+        "TY  - CPAPER\nTI  - Another name for it\nUR  - https://example.org/fa?utm_source=x\n"
+        "N1  - Not in the catalog\nER  - \n\n"
+        "TY  - JOUR\nTI  - FlashAttention\nPY  - 2022\nER  - \n\n"
+        "TY  - JOUR\nTI  - A reference the export cut short\n",
+        encoding="utf-8",
+    )
+    log_in(page, reader)
+    page.goto("/library/import/")
+    page.get_by_label("BibTeX, RIS or CSL-JSON file").set_input_files(export)
+    page.get_by_role("button", name="Preview the import").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Check the import")
+    expect(
+        page.get_by_text("1 reference matched the catalog, 1 did not, 1 could not be read")
+    ).to_be_visible()
+    expect(page.get_by_text("Line 12: this reference has no end (ER) line")).to_be_visible()
+    assert not Bookmark.objects.filter(user=reader).exists()
+
+    page.get_by_role("button", name="Add 1 source to my library").click()
+    expect(page).to_have_url(re.compile(r"/library/"))
+    assert Bookmark.objects.get(user=reader).source == small_catalog["flash"]
