@@ -6,11 +6,14 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.messages import get_messages
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from pytest_django.asserts import assertContains, assertNotContains
 
 from notes.models import Note
 from notes.querysets import UNDO_WINDOW
+from notes.services import note_limit_problem
 from tests.factories import NoteFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -382,3 +385,14 @@ def test_a_limit_of_zero_refuses_every_note(signed_in, reader, flash, settings):
     )
     assertContains(refused, "You have added 0 notes in the last hour")
     assert not Note.objects.filter(user=reader).exists()
+
+
+def test_the_hourly_count_stops_at_the_limit_without_sorting_the_hour(reader, flash, settings):
+    # Ordered, the database would sort every note of the hour before it could stop.
+    settings.NOTES_MAX_PER_HOUR = 3
+    NoteFactory.create_batch(5, user=reader, source=flash)
+    with CaptureQueriesContext(connection) as queries:
+        assert "You have added 3 notes" in note_limit_problem(reader)
+    (count,) = [q["sql"] for q in queries.captured_queries if "COUNT(" in q["sql"]]
+    assert "ORDER BY" not in count
+    assert "LIMIT 3" in count
