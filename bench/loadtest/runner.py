@@ -31,7 +31,7 @@ from locust import FastHttpUser, User, between, constant, task
 from locust.contrib.fasthttp import ResponseContextManager
 from locust.env import Environment
 
-from bench.loadtest.cpu import server_cpu_seconds
+from bench.loadtest.cpu import machine_cpu_seconds, server_cpu_seconds, services_cpu_seconds
 
 PERCENTILES = (0.5, 0.95, 0.99)
 # The config file is JSON the Django side wrote: a PlannedScenario of
@@ -39,6 +39,24 @@ PERCENTILES = (0.5, 0.95, 0.99)
 Planned = dict[str, Any]
 Session = dict[str, Any]
 WaitTime = Callable[[User], float]
+# Whose CPU a probe reads: the server under test, PostgreSQL and Redis, the whole machine.
+CPU_PARTS = ("app", "db", "all")
+CpuReading = dict[str, float | None]
+
+
+def _cpu_reading(server_pid: int | None) -> CpuReading:
+    return {
+        "app": server_cpu_seconds(server_pid) if server_pid else None,
+        "db": services_cpu_seconds(),
+        "all": machine_cpu_seconds(),
+    }
+
+
+def _cpu_spent(before: CpuReading, after: CpuReading) -> CpuReading:
+    return {
+        part: None if before[part] is None or after[part] is None else after[part] - before[part]
+        for part in CPU_PARTS
+    }
 
 
 def _user_class(
@@ -114,8 +132,9 @@ def _run(
     server_pid: int | None = None,
 ) -> dict[str, Any]:
     """Run the users for `seconds`; with `after_spawn`, only once all are running (a probe
-    measures the steady state, not the ramp-up). With `server_pid`, the CPU seconds that server
-    spent meanwhile are returned too (None where /proc cannot tell)."""
+    measures the steady state, not the ramp-up). The CPU seconds spent meanwhile are returned
+    too: by the server at `server_pid`, by PostgreSQL and Redis, by the machine (None where
+    /proc cannot tell)."""
     env = Environment(user_classes=user_classes)
     runner = env.create_local_runner()
     # All users within a second for the mix; as fast as locust advises (100 a second) for a
@@ -126,12 +145,12 @@ def _run(
         assert runner.spawning_greenlet is not None
         runner.spawning_greenlet.join()
         env.stats.reset_all()
-    cpu_before = server_cpu_seconds(server_pid) if server_pid else None
+    cpu_before = _cpu_reading(server_pid)
     started = time.monotonic()
     gevent.sleep(seconds)
     runner.quit()
     elapsed = time.monotonic() - started
-    cpu_after = server_cpu_seconds(server_pid) if server_pid else None
+    cpu = _cpu_spent(cpu_before, _cpu_reading(server_pid))
     rows: dict[str, dict[str, float]] = {}
     for (name, _method), entry in env.stats.entries.items():
         rows[name] = {
@@ -141,8 +160,7 @@ def _run(
             **{f"p{int(p * 100)}": entry.get_response_time_percentile(p) for p in PERCENTILES},
         }
     errors = [f"{e.name}: {e.error} (x{e.occurrences})" for e in env.stats.errors.values()]
-    cpu = cpu_after - cpu_before if cpu_before is not None and cpu_after is not None else None
-    return {"seconds": elapsed, "rows": rows, "errors": errors, "cpu_seconds": cpu}
+    return {"seconds": elapsed, "rows": rows, "errors": errors, "cpu": cpu}
 
 
 def _probe(
@@ -164,10 +182,9 @@ def _probe(
         server_pid=config.get("server_pid"),
     )
     row = phase["rows"].get(scenario["name"], {})
-    if phase["cpu_seconds"] is None or total["cpu_seconds"] is None:
-        total["cpu_seconds"] = None
-    else:
-        total["cpu_seconds"] += phase["cpu_seconds"]
+    for part, spent in phase["cpu"].items():
+        known = total["cpu"][part]
+        total["cpu"][part] = None if spent is None or known is None else known + spent
     total["requests"] += row.get("requests", 0)
     total["failures"] += row.get("failures", 0)
     total["seconds"] += phase["seconds"]
@@ -213,7 +230,13 @@ def main(config_path: str, result_path: str) -> None:
 
     rounds = max(1, config.get("probe_rounds", 1))
     totals: dict[str, dict[str, Any]] = {
-        s["name"]: {"requests": 0, "failures": 0, "seconds": 0.0, "errors": [], "cpu_seconds": 0.0}
+        s["name"]: {
+            "requests": 0,
+            "failures": 0,
+            "seconds": 0.0,
+            "errors": [],
+            "cpu": dict.fromkeys(CPU_PARTS, 0.0),
+        }
         for s in plan
     }
     # Pages first, writes after: a bookmark toggle rightly drops the toggling reader's cached
@@ -231,9 +254,12 @@ def main(config_path: str, result_path: str) -> None:
                 flush=True,
             )
     for name, total in totals.items():
+        cpu = total.pop("cpu")
         result["capacity"][name] = total | {
             "rps": total["requests"] / total["seconds"],
-            "cpu_ms": _per_request_ms(total["cpu_seconds"], total["requests"]),
+            "cpu_ms": _per_request_ms(cpu["app"], total["requests"]),
+            "db_cpu_ms": _per_request_ms(cpu["db"], total["requests"]),
+            "machine_cpu_ms": _per_request_ms(cpu["all"], total["requests"]),
         }
 
     think = between(0, config["think"]) if config["think"] else constant(0)

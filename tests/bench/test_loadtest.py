@@ -2,10 +2,12 @@ import io
 import os
 import subprocess
 import sys
+import time
 
+import psutil
 import pytest
 
-from bench.loadtest.cpu import server_cpu_seconds
+from bench.loadtest.cpu import machine_cpu_seconds, server_cpu_seconds, services_cpu_seconds
 from bench.loadtest.scenarios import ANONYMOUS, PROBE, SIGNED_IN, TRIVIAL, resolve
 from bench.management.commands import loadtest
 
@@ -90,23 +92,39 @@ def test_every_page_and_write_in_the_plan_has_the_issues_target(plan):
     assert set(targets.values()) == {0.5}
 
 
-def test_report_shows_the_servers_cpu_per_request_where_it_was_read():
+def test_report_shows_cpu_per_request_where_it_was_read():
     rows = _report(
         {
-            "trivial": {"rps": 1000.0, "cpu_ms": 0.9},
+            "trivial": {"rps": 1000.0, "cpu_ms": 0.9, "db_cpu_ms": 0.0, "machine_cpu_ms": 1.1},
             "probe": {"rps": 2000.0, "cpu_ms": None},
             "home": {"rps": 600.0, "cpu_ms": 1.234},
             "library": {"rps": 450.0},
-            "toggle": {"rps": 310.0, "cpu_ms": 3.6},
+            "toggle": {"rps": 310.0, "cpu_ms": 3.6, "db_cpu_ms": 0.52, "machine_cpu_ms": 4.4},
             "note": {"rps": 150.0, "cpu_ms": 10.0},
         }
     )
-    assert rows["trivial"][-1] == "0.90"
-    assert rows["home"][-2:] == ["0", "1.23"]
-    assert rows["toggle"][-1] == "3.60"
-    # Not read (no /proc), or a result from before the column: a dash, not a zero.
-    assert rows["probe"][-1] == "-"
-    assert rows["library"][-1] == "-"
+    # app, db (PostgreSQL and Redis), all (the machine)
+    assert rows["trivial"][-3:] == ["0.90", "0.00", "1.10"]
+    assert rows["toggle"][-3:] == ["3.60", "0.52", "4.40"]
+    assert rows["home"][-4:] == ["0", "1.23", "-", "-"]
+    # Not read (no /proc), or a result from before the columns: a dash, not a zero.
+    assert rows["probe"][-3:] == ["-", "-", "-"]
+    assert rows["library"][-3:] == ["-", "-", "-"]
+
+
+def test_the_services_cpu_is_read_from_the_processes_named_and_none_without_one():
+    # This test process stands in for a service: its own name is what is looked for.
+    own_name = psutil.Process().name()
+    assert services_cpu_seconds((own_name,)) > 0
+    assert services_cpu_seconds(("no-such-service-anywhere",)) is None
+
+
+def test_the_machines_cpu_grows_with_work_done_here():
+    before = machine_cpu_seconds()
+    end = time.process_time() + 0.2
+    while time.process_time() < end:
+        pass
+    assert machine_cpu_seconds() - before >= 0.15
 
 
 def test_server_cpu_is_none_for_a_server_that_is_gone():

@@ -271,7 +271,7 @@ class Command(BaseCommand):
         )
         out(
             f"{'page':<28} {'audience':<10} {'req/s':>8} {'x trivial':>9} {'x probe':>8} "
-            f"{'target':>7}  errors  app ms"
+            f"{'target':>7}  errors  app ms   db ms  all ms"
         )
         missed = []
         for name, row in result["capacity"].items():
@@ -284,19 +284,22 @@ class Command(BaseCommand):
                 if ratio < target:
                     missed.append(name)
             to_probe = f"{rps / probe:.2f}" if probe else "-"
-            cpu_ms = row.get("cpu_ms")
-            app_ms = f"{cpu_ms:.2f}" if cpu_ms is not None else "-"
+            cpu = "  ".join(
+                f"{_ms(row.get(key)):>6}" for key in ("cpu_ms", "db_cpu_ms", "machine_cpu_ms")
+            )
             out(
                 f"{name:<28} {audience[name]:<10} {rps:>8.1f} {ratio:>9.2f} {to_probe:>8} "
-                f"{verdict:>7}  {row.get('failures', 0):>6}  {app_ms:>6}"
+                f"{verdict:>7}  {row.get('failures', 0):>6}  {cpu}"
             )
         for row in result["capacity"].values():
             for error in row.get("errors", []):
                 out(f"  error: {error}")
         out(
-            "app ms: CPU the gunicorn processes spent per request during the probe (user and "
-            "system; - where it cannot be read).\nIt moves less than req/s when the "
-            "machine is shared, and it leaves out PostgreSQL, Redis and the load generator."
+            "CPU per request during the probe (user and system; - where it cannot be read): "
+            "app, the gunicorn processes;\ndb, PostgreSQL and Redis; all, the whole machine, "
+            "the load generator included. They move less than req/s when the machine is "
+            "shared;\nwith every core busy, a page's capacity is the machine's CPU over its "
+            "all ms."
         )
         return missed
 
@@ -322,6 +325,10 @@ class Command(BaseCommand):
             out(f"  error: {error}")
         out("")
         out(f"Errors in the mix: {failures}")
+
+
+def _ms(value: float | None) -> str:
+    return f"{value:.2f}" if value is not None else "-"
 
 
 def _reference_rps(result: Result, audience: dict[str, str], kind: str) -> float | None:
