@@ -53,10 +53,11 @@ def _cpu_reading(server_pid: int | None) -> CpuReading:
 
 
 def _cpu_spent(before: CpuReading, after: CpuReading) -> CpuReading:
-    return {
-        part: None if before[part] is None or after[part] is None else after[part] - before[part]
-        for part in CPU_PARTS
-    }
+    spent: CpuReading = {}
+    for part in CPU_PARTS:
+        start, end = before[part], after[part]
+        spent[part] = None if start is None or end is None else end - start
+    return spent
 
 
 def _user_class(
