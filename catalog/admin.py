@@ -147,7 +147,10 @@ class SourceAdmin(admin.ModelAdmin):
                 "description": "A frontier source moves into the core only when all three exist.",
             },
         ),
-        ("Description", {"fields": ["summary", "aliases", "related", "replaced_by"]}),
+        (
+            "Description",
+            {"fields": ["summary", "aliases", "keywords", "related", "replaced_by"]},
+        ),
         ("History", {"fields": ["created", "updated"]}),
         ("Link health", {"fields": LINK_HEALTH_FIELDS, "classes": ["collapse"]}),
     ]

@@ -275,6 +275,7 @@ def _source_fields(row: _Row, url: str, tiers: set[str], topic_slugs: set[str]) 
         "topics": topics,
         "summary": row.text("summary"),
         "aliases": _aliases(row),
+        "keywords": _keywords(row),
         "related": list(row.item.get("related", [])),
         "replaced_by": row.text("replaced_by"),
         "status": status,
@@ -289,6 +290,19 @@ def _aliases(row: _Row) -> str:
     if isinstance(aliases, str):
         aliases = [a.strip() for a in aliases.split(",") if a.strip()]
     return ", ".join(aliases)
+
+
+def _keywords(row: _Row) -> str:
+    """Keywords as one "; "-separated string; the file may give a list of phrases or such a
+    string."""
+    keywords = row.item.get("keywords", [])
+    if isinstance(keywords, str):
+        keywords = keywords.split(";")
+    if not isinstance(keywords, list) or not all(isinstance(k, str) for k in keywords):
+        row.fail("keywords", "must be a list of phrases")
+    if any(";" in phrase for phrase in keywords):
+        row.fail("keywords", "a phrase may not contain ';'")
+    return "; ".join(phrase.strip() for phrase in keywords if phrase.strip())
 
 
 def _year(row: _Row) -> int | None:

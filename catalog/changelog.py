@@ -34,6 +34,7 @@ DESCRIPTIVE_FIELDS = {
     "year": "year",
     "summary": "summary",
     "aliases": "aliases",
+    "keywords": "keywords",
     "topics": "topics",
     "awaiting_evidence": "awaiting evidence",
 }
@@ -52,6 +53,7 @@ class SourceSnapshot:
     year: int | None
     summary: str
     aliases: str
+    keywords: str
     topics: frozenset[int]
     awaiting_evidence: bool
     status: str
@@ -78,6 +80,7 @@ def snapshot(source: Source | None) -> SourceSnapshot | None:
         year=source.year,
         summary=source.summary,
         aliases=source.aliases,
+        keywords=source.keywords,
         topics=frozenset(topic.pk for topic in source.topics.all()),
         awaiting_evidence=source.awaiting_evidence,
         status=source.status,

@@ -131,6 +131,7 @@ def _sources() -> list[CatalogItem]:
             "topics": [t.slug for t in s.topics.all()],
             "summary": s.summary,
             "aliases": s.alias_list,
+            "keywords": s.keyword_list,
             "related": [r.slug for r in s.related.all()],
             "replaced_by": s.replaced_by.slug if s.replaced_by else "",
             "status": s.status,

@@ -28,9 +28,10 @@ SOURCE_FIELDS = [
     "awaiting_evidence",
     "verified_on",
 ]
-# The full record and identifiers: a validated file always has them; a document built without
-# them (a test's, a script's) leaves the stored values alone.
+# The full record, identifiers and keywords: a validated file always has them; a document built
+# without them (a test's, a script's) leaves the stored values alone.
 RECORD_FIELDS = [
+    "keywords",
     "full_title",
     "arxiv_id",
     "doi",

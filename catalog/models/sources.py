@@ -185,6 +185,15 @@ class Source(models.Model):
     aliases = models.CharField(
         max_length=300, blank=True, help_text="Other names and acronyms, comma-separated."
     )
+    # Readers describe a need in words a summary seldom uses ("model too large for one GPU" for
+    # tensor parallelism); these are searched beside the summary.
+    keywords = models.TextField(
+        blank=True,
+        help_text=(
+            "Phrases a reader might search with that the title and summary do not use: the "
+            "problem it solves, plain words for its ideas. Separated by semicolons."
+        ),
+    )
     tier = models.ForeignKey(Tier, on_delete=models.PROTECT, related_name="sources")
     topics = models.ManyToManyField(Topic, related_name="sources", blank=True)
     related = models.ManyToManyField("self", blank=True, symmetrical=True)
@@ -336,6 +345,10 @@ class Source(models.Model):
     @property
     def alias_list(self) -> list[str]:
         return [alias.strip() for alias in self.aliases.split(",") if alias.strip()]
+
+    @property
+    def keyword_list(self) -> list[str]:
+        return [phrase.strip() for phrase in self.keywords.split(";") if phrase.strip()]
 
     @property
     def is_retired(self) -> bool:

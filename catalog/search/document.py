@@ -144,7 +144,8 @@ type Document = tuple[Field | Related, ...]
 # ("AMD", "NVIDIA"); the others weigh least and come last, so that a long list neither ranks a
 # source by its authors nor moves the summary's words away from the title's, which ts_rank's
 # proximity rewards. The parts of camel-case names weigh as the summary: "attention" inside
-# "FlashAttention" says what the source is about, less than a word of its title does.
+# "FlashAttention" says what the source is about, less than a word of its title does. Keywords
+# (a reader's words for what the source is about) weigh as the summary too.
 SEARCH_DOCUMENT: Document = (
     Field("title", "A"),
     Field("aliases", "B", list_separator=","),
@@ -152,11 +153,18 @@ SEARCH_DOCUMENT: Document = (
     Field("venue", "C"),
     Related("topics", "name", "C"),
     Field("summary", "D"),
+    Field("keywords", "D", list_separator=";"),
     Field("title", "D", camel_parts=True),
     Field("aliases", "D", list_separator=",", camel_parts=True),
     Field("summary", "D", camel_parts=True),
     Field("authors", "D", items="rest"),
 )
+
+
+def without(*names: str, document: Document = SEARCH_DOCUMENT) -> Document:
+    """The document without the parts of source columns `names`: what a migration installs
+    before those columns exist (a SQL function's body is checked against the table)."""
+    return tuple(part for part in document if part.name not in names)
 
 
 def rank_weights() -> list[float]:

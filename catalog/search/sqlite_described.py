@@ -2,10 +2,10 @@
 
 SQLite has no full-text index here, so the sources that may have a query word (or a form of it,
 equivalents.py) are fetched by substring (the start a word shares with its stem), their title,
-aliases, authors, venue, topic names and summary are stemmed with the Snowball English stemmer
-(PostgreSQL's english configuration uses the same algorithm), and each source is scored by the
-words it really has, as PostgreSQL's ts_rank scores them: by field, a little more for repeats,
-and by rarity among the published sources.
+aliases, authors, venue, topic names, summary and keywords are stemmed with the Snowball English
+stemmer (PostgreSQL's english configuration uses the same algorithm), and each source is scored
+by the words it really has, as PostgreSQL's ts_rank scores them: by field, a little more for
+repeats, and by rarity among the published sources.
 """
 
 import itertools
@@ -76,10 +76,12 @@ def prior_value(tier: str, primary: bool, year: int | None) -> float:
 def field_stems(row: dict, topics: list[str]) -> Fields:
     """A source's stems per field with the field's weight, as the PostgreSQL document declares
     them (document.SEARCH_DOCUMENT): the title; aliases and first author; topics and venue; the
-    summary, the parts of camel-case names, the other authors. Each stem counted."""
+    summary, the keywords, the parts of camel-case names, the other authors. Each stem
+    counted."""
     first, _, others = row["authors"].partition(",")
     named = [row["title"], row["aliases"], row["summary"]]
-    rest = " ".join([row["summary"], *(camel_parts(text) for text in named), others])
+    described = [row["summary"], row["keywords"]]
+    rest = " ".join([*described, *(camel_parts(text) for text in named), others])
     return [
         (TITLE, Counter(text_stems(row["title"]))),
         (NAMES, Counter(text_stems(f"{row['aliases']} {first}"))),
@@ -135,7 +137,7 @@ def searched_prefix(form: str) -> str:
 
 def candidates(forms: dict[str, tuple[str, ...]]) -> Q:
     """The sources that may have a word or a form of it ({word: its other forms})."""
-    fields = ("title", "aliases", "authors", "venue", "summary")
+    fields = ("title", "aliases", "authors", "venue", "summary", "keywords")
     maybe = Q()
     for word, others in forms.items():
         for form in (word, *others):
@@ -151,7 +153,7 @@ def candidate_rows(
 ) -> tuple[list[dict], dict[int, list[str]]]:
     """The candidates' searched columns, and their topics' names: a row per source and topic,
     in one query."""
-    columns = ("pk", "title", "aliases", "authors", "venue", "summary", "year", "basis")
+    columns = ("pk", "title", "aliases", "authors", "venue", "summary", "keywords", "year", "basis")
     rows_by_id: dict[int, dict] = {}
     topic_names: dict[int, list[str]] = defaultdict(list)
     for row in published.filter(candidates(forms)).values(*columns, "tier__slug", "topics__name"):

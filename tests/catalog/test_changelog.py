@@ -61,6 +61,15 @@ class TestRecording:
         assert found[Kind.REPLACED] == "Superseded by The new one."
         assert found[Kind.UPDATED] == "Changed summary."
 
+    def test_changed_keywords_are_an_update(self):
+        source = SourceFactory(keywords="model sharding")
+        before = snapshot(source)
+        source.keywords = "model sharding; splitting layers across GPUs"
+        source.save()
+        assert dict(changes_between(before, snapshot(source))) == {
+            Kind.UPDATED: "Changed keywords."
+        }
+
     def test_demotion_and_retirement(self, tiers):
         source = SourceFactory(tier=tiers["core"])
         before = snapshot(source)

@@ -117,6 +117,26 @@ def test_full_catalog_loads_twice_idempotently(db):
     assert "Nothing to change" in second
 
 
+@pytest.mark.parametrize(
+    "given",
+    [
+        '["model sharding", " splitting layers across GPUs "]',
+        '"model sharding;splitting layers across GPUs; "',
+    ],
+)
+def test_keywords_load_from_a_list_or_a_semicolon_separated_string(tmp_path, given):
+    load(
+        write(
+            tmp_path,
+            MINIMAL.replace('summary = "The first', f'keywords = {given}\nsummary = "The first'),
+        )
+    )
+    alpha = Source.objects.get(slug="alpha")
+    assert alpha.keywords == "model sharding; splitting layers across GPUs"
+    assert alpha.keyword_list == ["model sharding", "splitting layers across GPUs"]
+    assert Source.objects.get(slug="beta").keywords == ""
+
+
 def test_round_trip_through_an_export_into_an_empty_database(tmp_path):
     load(DEFAULT_CATALOG)
     first = tmp_path / "first.json"
@@ -130,9 +150,21 @@ def test_round_trip_through_an_export_into_an_empty_database(tmp_path):
     second = tmp_path / "second.json"
     call_command("export_catalog", output=str(second), stderr=io.StringIO())
     assert json.loads(first.read_text()) == json.loads(second.read_text())
+    exported = {s["slug"]: s for s in json.loads(first.read_text())["sources"]}
+    assert "model sharding" in exported["megatron-lm"]["keywords"]
 
 
 BAD_FILES = [
+    (
+        "keywords not phrases",
+        MINIMAL.replace('summary = "The first', 'keywords = 3\nsummary = "The first'),
+        r"source 'alpha': field 'keywords': must be a list of phrases",
+    ),
+    (
+        "semicolon inside a keyword",
+        MINIMAL.replace('summary = "The first', 'keywords = ["a; b"]\nsummary = "The first'),
+        r"source 'alpha': field 'keywords': a phrase may not contain ';'",
+    ),
     (
         "bad toml",
         MINIMAL.replace('name = "Core"', 'name = "Core'),

@@ -57,7 +57,13 @@ def test_every_result_has_a_meaningful_word_of_the_query(shipped_catalog, query)
     assert page.query.partial and page.page.object_list
     for source in Source.objects.filter(pk__in=[s.pk for s in page.page.object_list]):
         text = " ".join(
-            [source.title, source.aliases, source.summary, *(t.name for t in source.topics.all())]
+            [
+                source.title,
+                source.aliases,
+                source.summary,
+                source.keywords,
+                *(t.name for t in source.topics.all()),
+            ]
         )
         assert wanted & set(document_stems(text)), source.slug
 
