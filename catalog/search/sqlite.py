@@ -26,12 +26,15 @@ from .ranking import prior_expression
 from .snippets import first_sentence, marked_words, plain_snippet, words_pattern
 from .sqlite_described import contains_word, described_scores
 
+# Words this short are whole tokens (or their plural) rather than parts of longer words.
+SHORT_WORD = 3
+
 
 class ContainsBackend(Backend[SourceQuerySet]):
     """Every word must appear somewhere; sources with the words in their title or aliases come
     first."""
 
-    FIELDS = ("title", "authors", "aliases", "venue", "summary")
+    FIELDS = ("title", "authors", "aliases", "venue", "summary", "keywords")
 
     def prepare(
         self, query: ParsedQuery, using: str, *, exact: bool = False, widen_later: bool = False
@@ -107,8 +110,9 @@ class ContainsBackend(Backend[SourceQuerySet]):
 
     def _contains_any(self, word: str, forms: tuple[str, ...]) -> Q:
         """`word` or a form equivalent to it (equivalents.py); a phrase form as written or
-        hyphenated ("key value", "key-value")."""
-        condition = self._contains(word)
+        hyphenated ("key value", "key-value"). A word of three letters or fewer is a whole token,
+        as PostgreSQL reads it: "rag" is not the one in "outrageously", nor "sm" in "small"."""
+        condition = self._contains(word, whole=len(word) <= SHORT_WORD)
         for form in forms:
             if " " in form:
                 condition |= self._contains(form) | self._contains(form.replace(" ", "-"))
