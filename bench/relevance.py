@@ -4,8 +4,8 @@ The judged set (`tests/catalog/relevance/judged_queries.toml`) holds described q
 groups and the navigational ones; each lists the sources relevant to it, graded 1 to 5. The
 figures are the usual ones: nDCG@10 (graded gain, log2 discount), MRR@10 (the first source
 graded 3 or more), recall@5 (of the sources graded 3 or more) and the share of queries with
-no result. A BM25 ranking over the same text the search reads (title, aliases, summary, topic
-names), stemmed the same way, is the baseline, computed in the same run.
+no result. A BM25 ranking over the same text the search reads (title, aliases, summary,
+keywords, topic names), stemmed the same way, is the baseline, computed in the same run.
 """
 
 import math
@@ -21,6 +21,8 @@ from django.conf import settings
 from catalog.models import Source
 
 JUDGED_QUERIES = Path(settings.BASE_DIR) / "tests" / "catalog" / "relevance" / "judged_queries.toml"
+# Queries written by readers who saw neither the judged set nor the code: not for tuning.
+HELDOUT_QUERIES = JUDGED_QUERIES.with_name("heldout_queries.toml")
 GROUPS = ("problem", "concept", "question", "jargon", "navigational")
 CUTOFF = 10
 RECALL_CUTOFF = 5
@@ -135,13 +137,13 @@ def search_ranker(using: str = "default") -> Ranker:
 
 
 def bm25_ranker(using: str = "default") -> Ranker:
-    """BM25 (Okapi, the library's defaults) over the published sources' title, aliases, summary
-    and topic names, stemmed as the described-needs match stems them."""
+    """BM25 (Okapi, the library's defaults) over the published sources' title, aliases, summary,
+    keywords and topic names, stemmed as the described-needs match stems them."""
     from rank_bm25 import BM25Okapi  # a development dependency: only judging needs it
 
     sources = list(Source.objects.using(using).published().prefetch_related("topics"))
     texts = [
-        " ".join([s.title, s.aliases, s.summary, *(t.name for t in s.topics.all())])
+        " ".join([s.title, s.aliases, s.summary, s.keywords, *(t.name for t in s.topics.all())])
         for s in sources
     ]
     index = BM25Okapi([baseline_stems(text) for text in texts])

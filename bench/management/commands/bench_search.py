@@ -99,6 +99,8 @@ class Command(BaseCommand):
         beside BM25 over the same text, on the shipped catalog loaded into a database of its
         own (created and dropped here, as a test database is)."""
         from bench.relevance import (
+            HELDOUT_QUERIES,
+            JUDGED_QUERIES,
             bm25_ranker,
             evaluate,
             judged_queries,
@@ -112,19 +114,22 @@ class Command(BaseCommand):
             connection.settings_dict["TEST"]["NAME"] = f"{BENCH_DB}_relevance"
         creation = connection.creation
         old_name = creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
+        figures = []
         try:
             load_catalog(read_catalog(), progress=False)
-            queries = judged_queries()
-            ours = evaluate(queries, search_ranker())
-            baseline = evaluate(queries, bm25_ranker())
+            for name, path in (("judged", JUDGED_QUERIES), ("held-out", HELDOUT_QUERIES)):
+                queries = judged_queries(path)
+                ours = evaluate(queries, search_ranker())
+                figures.append((name, len(queries), ours, evaluate(queries, bm25_ranker())))
         finally:
             creation.destroy_test_db(old_name, verbosity=0)
-        self.stdout.write(
-            f"\nRelevance: {len(queries)} judged queries on the shipped catalog, "
-            f"{connection.vendor}; BM25 over title, aliases, summary and topics, stemmed\n"
-        )
-        for line in report_lines(ours, baseline):
-            self.stdout.write(line)
+        for name, count, ours, baseline in figures:
+            self.stdout.write(
+                f"\nRelevance: {count} {name} queries on the shipped catalog, {connection.vendor}; "
+                "BM25 over title, aliases, summary, keywords and topics, stemmed\n"
+            )
+            for line in report_lines(ours, baseline):
+                self.stdout.write(line)
 
     def bench_database_url(self) -> str:
         db = settings.DATABASES["default"]
