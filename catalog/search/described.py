@@ -18,6 +18,7 @@ forms drop their filler before either match ("how does X work" requires X only).
 import functools
 import math
 import re
+import threading
 from dataclasses import dataclass
 
 import snowballstemmer
@@ -80,14 +81,19 @@ DESCRIBED_WEIGHTS = (0.7, 0.4, 0.9, 1.0)
 # then still below one that has the rarest of them in its title.
 ALL_WORDS_BONUS = 0.3
 
-_stemmer = snowballstemmer.stemmer("english")
+# A Snowball stemmer keeps the word it is working on in itself, so two threads of a server
+# stemming at once would corrupt each other's word: each thread has its own.
+_stemmers = threading.local()
 
 
 # A search stems each query word and every form of the equivalents table several times, and
 # Snowball in pure Python costs about 50 µs a word: a process remembers the words it has seen.
 @functools.lru_cache(maxsize=8192)
 def stem(word: str) -> str:
-    return str(_stemmer.stemWord(word))
+    stemmer = getattr(_stemmers, "english", None)
+    if stemmer is None:
+        stemmer = _stemmers.english = snowballstemmer.stemmer("english")
+    return str(stemmer.stemWord(word))
 
 
 def is_technical(word: str) -> bool:
