@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from django.db import connections
 
+from .described import subject_words
 from .sql_objects import Function
 
 BASE_MARK = "~"
@@ -42,6 +43,8 @@ TECHNICAL_TOKEN = re.compile(r"[A-Za-z]{1,5}_?[0-9]+[A-Za-z]{0,2}")
 # Times the name level, added to the text rank: a version step (1.0) outweighs any text rank.
 NAMED_BONUS = 100.0
 MAX_PART_WORDS = 4
+# The words that join the things a reader compares.
+COMPARING = frozenset(("vs", "versus", "or", "and"))
 
 # The same rules in SQL. IMMUTABLE, so an expression index can hold its result.
 NAMES_FUNCTION = Function(
@@ -211,6 +214,22 @@ def query_parts(words: Sequence[str]) -> list[str]:
     if not 2 <= len(words) <= MAX_PART_WORDS:
         return []
     return [" ".join(words[1:]), " ".join(words[:-1])]
+
+
+def compared_sides(text: str) -> list[str]:
+    """The sides of a comparison ("sglang vs vllm", "difference between gptq and awq"), each
+    without its question filler, when there are two or more: each may name a source. Read from
+    the text, since the query's words are deduplicated ("FlashAttention-2 vs FlashAttention-3")."""
+    sides: list[list[str]] = [[]]
+    for word in text.lower().split():
+        if word in COMPARING:
+            sides.append([])
+        else:
+            sides[-1].append(word)
+    subjects = [subject_words(tuple(side)) for side in sides if side]
+    if len(subjects) < 2:
+        return []
+    return [" ".join(subject) for subject in subjects if len(subject) <= MAX_PART_WORDS]
 
 
 def named_sources(texts: Iterable[str], using: str, *, parts: Iterable[str] = ()) -> Named:

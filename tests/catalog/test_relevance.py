@@ -285,6 +285,27 @@ def test_a_trusted_sources_name_with_one_more_word_finds_or_suggests_it(shipped_
     assert not failed
 
 
+def test_a_comparison_of_two_names_finds_both_first(shipped_catalog):
+    """A comparison ("X vs Y", "difference between X and Y") names two sources, whatever else
+    mentions both: each side that names a source puts it first, as the name alone would."""
+    names = sorted(
+        short
+        for source in SOURCES
+        if source["tier"] in TRUSTED_TIERS
+        and len((short := source["title"].split(":", 1)[0]).split()) == 1
+        and len(named_exactly(short)) == 1
+    )
+    pairs = list(zip(names[::2], names[1::2], strict=False))
+    assert len(pairs) > 10
+    failed = []
+    for first, second in pairs:
+        expected = named_exactly(first) | named_exactly(second)
+        for query in (f"{first} vs {second}", f"difference between {first} and {second}"):
+            if set(top := top_slugs(query, 2)) != expected:
+                failed.append(f"{query!r}: {top}")
+    assert not failed
+
+
 @pytest.mark.postgres
 def test_a_name_inside_a_query_that_matches_changes_nothing(shipped_catalog):
     # "flash attention" names FlashAttention, but only FlashAttention-3 is about Hopper.
