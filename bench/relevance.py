@@ -23,6 +23,8 @@ from catalog.models import Source
 JUDGED_QUERIES = Path(settings.BASE_DIR) / "tests" / "catalog" / "relevance" / "judged_queries.toml"
 # Queries written by readers who saw neither the judged set nor the code: not for tuning.
 HELDOUT_QUERIES = JUDGED_QUERIES.with_name("heldout_queries.toml")
+# A second such set, written after the first round of keywords without seeing them.
+FRESH_QUERIES = JUDGED_QUERIES.with_name("fresh_queries.toml")
 GROUPS = ("problem", "concept", "question", "jargon", "navigational")
 CUTOFF = 10
 RECALL_CUTOFF = 5

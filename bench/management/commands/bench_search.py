@@ -99,6 +99,7 @@ class Command(BaseCommand):
         beside BM25 over the same text, on the shipped catalog loaded into a database of its
         own (created and dropped here, as a test database is)."""
         from bench.relevance import (
+            FRESH_QUERIES,
             HELDOUT_QUERIES,
             JUDGED_QUERIES,
             bm25_ranker,
@@ -117,7 +118,12 @@ class Command(BaseCommand):
         figures = []
         try:
             load_catalog(read_catalog(), progress=False)
-            for name, path in (("judged", JUDGED_QUERIES), ("held-out", HELDOUT_QUERIES)):
+            sets = (
+                ("judged", JUDGED_QUERIES),
+                ("held-out", HELDOUT_QUERIES),
+                ("fresh held-out", FRESH_QUERIES),
+            )
+            for name, path in sets:
                 queries = judged_queries(path)
                 ours = evaluate(queries, search_ranker())
                 figures.append((name, len(queries), ours, evaluate(queries, bm25_ranker())))
