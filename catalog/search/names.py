@@ -232,6 +232,12 @@ def compared_sides(text: str) -> list[str]:
     return [" ".join(subject) for subject in subjects if len(subject) <= MAX_PART_WORDS]
 
 
+def names_asked(text: str, words: Sequence[str]) -> tuple[list[str], list[str]]:
+    """What a plain query may name a source by: the texts (the query itself and each side of a
+    comparison), and the parts, for when the whole names none (query_parts())."""
+    return [text, *compared_sides(text)], query_parts(words)
+
+
 def named_sources(texts: Iterable[str], using: str, *, parts: Iterable[str] = ()) -> Named:
     """The published sources the query texts (or its correction) name, and those its `parts`
     name when the whole names none; one statement on PostgreSQL, which reads the tiers too."""

@@ -35,7 +35,7 @@ from .described import THIN, Term, fused_rank, meaningful_words, subject_words
 from .document import LANGUAGE, rank_weights
 from .equivalents import with_forms
 from .facets import Facets, facet_counts
-from .names import NAMED_BONUS, compared_sides, named_sources, query_parts
+from .names import NAMED_BONUS, named_sources, names_asked
 from .parsing import JOINED_WORD, ParsedQuery, SearchParams
 from .postgres_described import (
     NO_COUNTS,
@@ -166,11 +166,7 @@ class PostgresBackend(Backend[Entries]):
             return query
         raw, typed, corrected, unknown = "", "", "", False
         plain = not query.uses_operators
-        texts, parts = (
-            ([query.text, *compared_sides(query.text)], query_parts(query.words))
-            if plain
-            else ([], [])
-        )
+        texts, parts = names_asked(query.text, query.words) if plain else ([], [])
         found = named_sources(texts, using, parts=parts)
         # "how does speculative decoding work" requires the subject, not the filler.
         subject = subject_words(query.words)

@@ -20,7 +20,7 @@ from .backend import (
 from .described import STOP_WORDS, meaningful_words, subject_words
 from .equivalents import alternatives
 from .facets import JOIN_COUNTS, MATCH_COLUMNS, Facets, facet_counts
-from .names import compared_sides, named_sources, query_parts
+from .names import named_sources, names_asked
 from .parsing import ParsedQuery, SearchParams
 from .ranking import prior_expression
 from .snippets import first_sentence, marked_words, plain_snippet, words_pattern
@@ -42,11 +42,7 @@ class ContainsBackend(Backend[SourceQuerySet]):
         if not query or not query.may_widen:
             return query
         plain = not query.uses_operators
-        texts, parts = (
-            ([query.text, *compared_sides(query.text)], query_parts(query.words))
-            if plain
-            else ([], [])
-        )
+        texts, parts = names_asked(query.text, query.words) if plain else ([], [])
         found = named_sources(texts, using, parts=parts)
         # "how does speculative decoding work" requires the subject, not the filler.
         subject = replace(query, words=subject_words(query.words)) if plain else query
