@@ -31,7 +31,14 @@ from .backend import (
     text_annotation,
 )
 from .corrections import words_query
-from .described import THIN, Term, fused_rank, meaningful_words, subject_words
+from .described import (
+    THIN,
+    Term,
+    fused_rank,
+    meaning_factor,
+    meaningful_words,
+    subject_words,
+)
 from .document import LANGUAGE, rank_weights
 from .equivalents import with_forms
 from .facets import Facets, facet_counts
@@ -47,6 +54,7 @@ from .postgres_described import (
     widening_query,
 )
 from .ranking import double
+from .semantic import similarities
 from .set_keys import KEY_COUNTS, KEYED_SETS
 from .snippets import (
     FRAGMENT_DELIMITER,
@@ -73,6 +81,8 @@ class PreparedQuery(ParsedQuery):
     terms: tuple[Term, ...] = ()
     # The words before their counts, when prepare() left these to widen().
     draft: Draft | None = None
+    # With the any-word match: the sources nearest the query in meaning ((id, similarity), ...).
+    nearest: tuple[tuple[int, float], ...] = ()
 
 
 def in_place(words: tuple[str, ...], subject: tuple[str, ...], corrected: str) -> str:
@@ -120,6 +130,20 @@ def entry_prior_sql(tier_ids: tuple[tuple[str, int], ...], using: str) -> tuple[
     )
     sql, params = query.get_compiler(using).compile(query.annotations["prior"])
     return sql, list(params)
+
+
+def meaning_sql(nearest: tuple[tuple[int, float], ...]) -> Combinable | float:
+    """described.meaning_factor() of each entry's source: one array lookup, as the names'
+    bonus is; 1 for a source not among the nearest."""
+    if not nearest:
+        return 1.0
+    ids, similarity = zip(*nearest, strict=True)
+    return RawSQL(
+        'COALESCE((%s::float8[])[array_position(%s::int[], "catalog_search_entry"."source_id")],'
+        " 1.0)",
+        ([meaning_factor(value) for value in similarity], list(ids)),
+        output_field=FloatField(),
+    )
 
 
 class HeadlineMarkers(TypedDict):
@@ -242,6 +266,7 @@ class PostgresBackend(Backend[Entries]):
             tier_ids=tuple(draft.found.tiers.items()),
             terms=terms,
             draft=draft if deferred else None,
+            nearest=tuple(similarities(query.text, using).items()) if terms else (),
         )
 
     def matches(self, params: SearchParams, query: ParsedQuery, using: str) -> Entries:
@@ -280,6 +305,7 @@ class PostgresBackend(Backend[Entries]):
                 all_words=all_words(query.tsquery),
                 described=described_score(query.terms),
                 nudge=cube_root(prior),
+                meaning=meaning_sql(query.nearest),
             )
         else:
             rank = SearchRank(F("document"), query.ranked, weights=self.WEIGHTS) * prior

@@ -23,6 +23,7 @@ from .described import (
     camel_parts,
     fused_rank,
     is_technical,
+    meaning_factor,
     nudge,
     stem,
     text_stems,
@@ -30,6 +31,7 @@ from .described import (
 )
 from .equivalents import FORM_WEIGHT, alternatives, content
 from .ranking import REFERENCE_YEAR, TIER_PRIORS, YEAR_WEIGHT
+from .semantic import similarities
 
 SUMMARY, TOPICS, NAMES, TITLE = DESCRIBED_WEIGHTS
 # At most this many any-word matches are kept, the best scored: the page orders them by a CASE
@@ -187,6 +189,7 @@ def described_scores(
         for word in words
     }
     terms = weighted_terms({w: len(found) for w, found in word_scores.items()}, counted["total"])
+    nearest = similarities(" ".join(words), published.db)
     scores: dict[int, float] = {}
     for row in rows:
         pk = row["pk"]
@@ -202,6 +205,7 @@ def described_scores(
                 all_words=float(pk in complete),
                 described=score,
                 nudge=nudge(prior),
+                meaning=meaning_factor(nearest.get(pk, 0.0)),
             )
     if all(all(pk in word_scores[word] for word in words) for pk in scores):
         return counted["strict"], {}  # every source with some of the words has all of them

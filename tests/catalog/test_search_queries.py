@@ -13,6 +13,9 @@ def _memory_cache(settings):
     # Count the search's own queries, not those of a database-backed page cache.
     memory = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     settings.CACHES = {"default": memory, "pages": {**memory, "LOCATION": "pages"}}
+    # Every request renders, and the catalog version stays: a process builds the catalog's
+    # semantic index once per version (catalog/search/semantic.py), not once per page.
+    settings.CATALOG_PAGE_CACHE = False
 
 
 # Topic, tier and list lookups (3), corrections (1, PostgreSQL), facets (1), the page's ids (1,
@@ -21,8 +24,12 @@ def _memory_cache(settings):
 MAX_QUERIES = 8
 
 
+def warm(client, url):
+    """The first described query after a catalog change builds the index: not counted."""
+    client.get(url)
+
+
 def run(client, url):
-    cache.clear()  # the anonymous page cache would otherwise answer without the database
     with CaptureQueriesContext(connection) as ctx:
         response = client.get(url)
     assert response.status_code == 200
@@ -57,9 +64,11 @@ def test_search_queries_are_flat_between_20_and_400_sources(
 ):
     sources = many_sources(20)
     url = url.format(list=sources[0].entries.first().section.reading_list.slug)
+    warm(client, url)
     small, response = run(client, url)
     assert small <= MAX_QUERIES
     many_sources(380)
+    warm(client, url)
     with django_assert_max_num_queries(small):
         _, response = run(client, url)
     if "zzzz" not in url and "numbr" not in url:  # typos find results on PostgreSQL only

@@ -1,11 +1,11 @@
 """The judged query set (judged_queries.toml) against the shipped catalog, beside BM25.
 
-The floors hold on both databases: the figures of docs/search.md less a small margin, level with
+The floors hold on both databases: the figures of docs/search.md less a small margin, above
 the BM25 baseline over the described groups, and no group far below it. The baseline reads the
 same text, keywords included, so the keywords lifted it as much as the search (docs/search.md):
-the search's edge over it is names, typos, equivalent forms and phrases. The two held-out sets
-(heldout_queries.toml, fresh_queries.toml), which nobody tuned on, must stay above the
-baseline.
+the search's edge over it is closeness in meaning, names, typos, equivalent forms and phrases.
+The two held-out sets (heldout_queries.toml, fresh_queries.toml), which nobody tuned on, must
+stay above the baseline too.
 
 PostgreSQL scores a little higher than SQLite (see docs/search.md): its all-words match stems
 and corrects typos, while SQLite's requires each word as a substring and has no corrections.
@@ -35,26 +35,25 @@ NAVIGATIONAL_FLOOR = 0.95
 # regression to look at, not noise.
 FLOORS = {
     "postgresql": {
-        "problem": 0.845,
-        "concept": 0.9,
-        "question": 0.805,
+        "problem": 0.87,
+        "concept": 0.91,
+        "question": 0.83,
         "jargon": 0.9,
-        "described": 0.865,
+        "described": 0.88,
     },
     "sqlite": {
-        "problem": 0.845,
-        "concept": 0.895,
-        "question": 0.795,
+        "problem": 0.87,
+        "concept": 0.91,
+        "question": 0.82,
         "jargon": 0.895,
-        "described": 0.86,
+        "described": 0.875,
     },
 }
-# How far one group of 32 or 33 queries may sit below the baseline: a query or two. The judged
-# set's described groups together must be level with it: the weights were tuned on this set,
-# and every keyword lifts the baseline as much as the search. The held-out sets must beat it.
+# How far one group of 32 or 33 queries may sit below the baseline: a query or two. Every set's
+# described groups together must beat it: every keyword lifts the baseline as much as the
+# search, and what the baseline lacks is meaning (semantic.py), names, forms and phrases.
 GROUP_BELOW_BM25 = 0.02
-DESCRIBED_BELOW_BM25 = 0.005
-HELDOUT_FLOORS = {HELDOUT_QUERIES: 0.745, FRESH_QUERIES: 0.79}
+HELDOUT_FLOORS = {HELDOUT_QUERIES: 0.765, FRESH_QUERIES: 0.8}
 
 
 @pytest.fixture(scope="module")
@@ -85,7 +84,7 @@ def test_each_group_holds_its_figure_and_keeps_up_with_bm25(figures, group):
     ours, baseline = figures
     assert ours[group].ndcg >= FLOORS[connection.vendor][group], (group, ours[group].worst)
     if group == "described":
-        assert ours[group].ndcg >= baseline[group].ndcg - DESCRIBED_BELOW_BM25, ours[group].worst
+        assert ours[group].ndcg > baseline[group].ndcg, ours[group].worst
     else:
         assert ours[group].ndcg >= baseline[group].ndcg - GROUP_BELOW_BM25, ours[group].worst
 
