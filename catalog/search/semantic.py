@@ -115,7 +115,10 @@ def build_index(ids: list[int], texts: list[str]) -> SemanticIndex | None:
     if len(texts) < SMALL_CATALOG:
         return None
     vectorizer = TfidfVectorizer(analyzer=Stems(), sublinear_tf=True, dtype=np.float32)
-    matrix = vectorizer.fit_transform(texts)
+    try:
+        matrix = vectorizer.fit_transform(texts)
+    except ValueError:  # no words at all: nothing is close to anything
+        return None
     dimensions = min(DIMENSIONS, matrix.shape[0] - 1, matrix.shape[1] - 1)
     if dimensions < 2:
         return None

@@ -48,6 +48,7 @@ def test_nothing_is_near_words_the_catalog_lacks_or_a_catalog_too_small():
     assert index.nearest("quantum annealing") == {}
     assert index.nearest("how does it work") == {}  # filler only
     assert semantic.build_index([1, 2], ["paging kv cache", "hbm bandwidth"]) is None
+    assert semantic.build_index(list(range(30)), ["..."] * 30) is None
 
 
 def test_nearest_keeps_the_closest_and_positive_only():
