@@ -37,9 +37,9 @@ DIMENSIONS = 50
 NEAREST = 100
 # Below this many sources (or distinct words) there is no latent structure to find.
 SMALL_CATALOG = 20
-# Each process builds the index on the first described query after a catalog change: 0.1 s at
-# today's 200 sources and 0.7 s at 5,000, but 34 s at 100,000 (docs/search.md). Past this many
-# published sources the page ranks by the words alone.
+# Each process builds the index on the first described query after a catalog change: 0.1 s for
+# the shipped 200 sources and 0.7 s for 5,000, but 34 s for 100,000 (docs/search.md). Past this
+# many published sources the page ranks by the words alone.
 MAX_SOURCES = 5_000
 
 
