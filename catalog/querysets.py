@@ -50,6 +50,17 @@ class SourceQuerySet(models.QuerySet["Source"]):
             key=lambda pair: (NAMED_BY.index(pair[1]), pair[0].pk),
         )
 
+    def topic_names(self) -> dict[int, list[str]]:
+        """{source id: its topics' names} for these sources, in one query (the texts related
+        sources and search's latent index are built from)."""
+        links = self.model.topics.through.objects.using(self.db).filter(
+            source__in=self.values("pk")
+        )
+        names: dict[int, list[str]] = {}
+        for source_id, name in links.values_list("source_id", "topic__name"):
+            names.setdefault(source_id, []).append(name)
+        return names
+
     def for_cards(self) -> SourceQuerySet:
         """Everything a source card shows (cards show no topics), in one query."""
         return self.select_related("tier")

@@ -73,10 +73,7 @@ class CatalogVectors:
 
 def source_documents() -> tuple[list[int], list[str], list[str]]:
     """(ids, titles, texts) of every published source, in two queries."""
-    topic_names: dict[int, list[str]] = {}
-    links = Source.topics.through.objects.filter(source__status=Source.Status.PUBLISHED)
-    for source_id, name in links.values_list("source_id", "topic__name"):
-        topic_names.setdefault(source_id, []).append(name)
+    topic_names = Source.objects.published().topic_names()
     ids, titles, texts = [], [], []
     rows = Source.objects.published().order_by("pk")
     for pk, title, aliases, summary in rows.values_list("pk", "title", "aliases", "summary"):

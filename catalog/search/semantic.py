@@ -27,7 +27,7 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 from readinglist.pagecache import trusted_catalog_version
 
 from ..models import Source
-from .described import ACRONYM_PLURAL, DOCUMENT_TOKEN, camel_parts, query_stems, stem
+from .described import document_stems, query_stems
 
 # Dimensions of the latent space: enough to keep the catalog's topics apart, few enough that
 # words of one topic share a direction (30, 50, 80 and 120 scored within 0.006 of each other on
@@ -38,7 +38,7 @@ NEAREST = 100
 # Below this many sources (or distinct words) there is no latent structure to find.
 SMALL_CATALOG = 20
 # Each process builds the index on the first described query after a catalog change: 0.1 s for
-# the shipped 200 sources and 0.7 s for 5,000, but 34 s for 100,000 (docs/search.md). Past this
+# the shipped 200 sources and 1 s for 5,000, but 21 s for 100,000 (docs/search.md). Past this
 # many published sources the page ranks by the words alone.
 MAX_SOURCES = 5_000
 
@@ -80,41 +80,21 @@ class SemanticIndex:
 def source_texts(using: str) -> tuple[list[int], list[str]]:
     """(ids, texts) of every published source: title, aliases, summary, keywords and topic
     names, as the any-word match reads them; in two queries."""
-    topic_names: dict[int, list[str]] = {}
-    links = Source.topics.through.objects.using(using).filter(
-        source__status=Source.Status.PUBLISHED
-    )
-    for source_id, name in links.values_list("source_id", "topic__name"):
-        topic_names.setdefault(source_id, []).append(name)
+    published = Source.objects.using(using).published()
+    topic_names = published.topic_names()
     ids, texts = [], []
     columns = ("pk", "title", "aliases", "summary", "keywords")
-    for pk, *fields in Source.objects.using(using).published().order_by("pk").values_list(*columns):
+    for pk, *fields in published.order_by("pk").values_list(*columns):
         ids.append(pk)
         texts.append(" ".join([*fields, *topic_names.get(pk, [])]).replace(";", " "))
     return ids, texts
-
-
-class Stems:
-    """A text's stems as the any-word match reads them (described.document_stems()), each
-    distinct word stemmed once per build: Snowball in Python costs ~50 µs a word."""
-
-    def __init__(self) -> None:
-        self.known: dict[str, str] = {}
-
-    def __call__(self, text: str) -> list[str]:
-        text = " ".join([text, camel_parts(text), *ACRONYM_PLURAL.findall(text)])
-        known = self.known
-        return [
-            known.get(token) or known.setdefault(token, stem(token))
-            for token in DOCUMENT_TOKEN.findall(text.lower())
-        ]
 
 
 def build_index(ids: list[int], texts: list[str]) -> SemanticIndex | None:
     """The latent index of these texts, or None for a catalog too small to have one."""
     if len(texts) < SMALL_CATALOG:
         return None
-    vectorizer = TfidfVectorizer(analyzer=Stems(), sublinear_tf=True, dtype=np.float32)
+    vectorizer = TfidfVectorizer(analyzer=document_stems, sublinear_tf=True, dtype=np.float32)
     try:
         matrix = vectorizer.fit_transform(texts)
     except ValueError:  # no words at all: nothing is close to anything
