@@ -1,9 +1,12 @@
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from allauth.account.admin import EmailAddressAdmin as BaseEmailAddressAdmin
+from allauth.account.models import EmailAddress
 from django import forms
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 
 from .models import User
@@ -67,3 +70,17 @@ class UserAdmin(BaseUserAdmin):
         if not request.user.is_superuser:
             raise PermissionDenied
         return super().user_change_password(request, id, form_url)
+
+
+# allauth's own registration lets anyone who may view addresses mark them verified.
+admin.site.unregister(EmailAddress)
+
+
+@admin.register(EmailAddress)
+class EmailAddressAdmin(BaseEmailAddressAdmin):
+    """Marking an address verified proves who owns it (sign-in by SSO trusts that), so it
+    needs the permission to change addresses, not only to see them."""
+
+    @admin.action(description="Mark selected email addresses as verified", permissions=["change"])
+    def make_verified(self, request: HttpRequest, queryset: QuerySet[EmailAddress]) -> None:
+        super().make_verified(request, queryset)

@@ -169,7 +169,7 @@ class CandidateAdmin(admin.ModelAdmin):
         self._names = dict(Topic.objects.values_list("slug", "name"))
         return super().changelist_view(request, extra_context)
 
-    @admin.action(description="Make a proposal from the selected candidate")
+    @admin.action(description="Make a proposal from the selected candidate", permissions=["change"])
     def make_proposal(
         self, request: HttpRequest, queryset: QuerySet[Candidate]
     ) -> HttpResponse | None:
@@ -179,7 +179,7 @@ class CandidateAdmin(admin.ModelAdmin):
         candidate = queryset.get()
         return HttpResponseRedirect(proposal_form_url(candidate))
 
-    @admin.action(description="Dismiss selected candidates…")
+    @admin.action(description="Dismiss selected candidates…", permissions=["change"])
     def dismiss_selected(
         self, request: HttpRequest, queryset: QuerySet[Candidate]
     ) -> HttpResponse | None:
@@ -203,7 +203,7 @@ class CandidateAdmin(admin.ModelAdmin):
         }
         return TemplateResponse(request, "admin/candidates/candidate/dismiss.html", context)
 
-    @admin.action(description="Snooze selected candidates for 30 days")
+    @admin.action(description="Snooze selected candidates for 30 days", permissions=["change"])
     def snooze_selected(self, request: HttpRequest, queryset: QuerySet[Candidate]) -> None:
         count = snooze(list(queryset))
         self.message_user(
@@ -243,7 +243,7 @@ class UpstreamReleaseAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    @admin.action(description="Mark the selected releases re-verified")
+    @admin.action(description="Mark the selected releases re-verified", permissions=["change"])
     def mark_verified(self, request: HttpRequest, queryset: QuerySet[UpstreamRelease]) -> None:
         count = queryset.update(status=UpstreamRelease.Status.VERIFIED)
         self.message_user(

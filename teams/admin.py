@@ -101,7 +101,10 @@ class TeamDomainAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    @admin.action(description="Revoke the selected domains (their readers stop joining)")
+    @admin.action(
+        description="Revoke the selected domains (their readers stop joining)",
+        permissions=["change"],
+    )
     def revoke_domains(self, request: HttpRequest, queryset: QuerySet[TeamDomain]) -> None:
         count = domains.revoke(queryset)
         self.message_user(request, f"{count} domain(s) revoked.")
