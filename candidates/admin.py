@@ -224,9 +224,9 @@ def proposal_form_url(candidate: Candidate) -> str:
         "kind": "paper" if candidate.origin == Candidate.Origin.ARXIV else "article",
         "topics": list(Topic.objects.filter(slug__in=slugs).values_list("pk", flat=True)),
     }
-    tier = Tier.objects.filter(slug=candidate.suggested_tier).values_list("pk", flat=True).first()
-    if tier is not None:
-        values["tier"] = tier
+    # The form's tier radios are keyed by slug, as the candidate's suggestion is.
+    if Tier.objects.filter(slug=candidate.suggested_tier).exists():
+        values["tier"] = candidate.suggested_tier
     if candidate.published:
         values["year"] = candidate.published.year
     return f"{reverse('proposals:propose')}?{urlencode(values, doseq=True)}"

@@ -1,5 +1,6 @@
 """Triage in the admin: the inbox, dismiss with a reason, snooze, and make a proposal."""
 
+import re
 from datetime import timedelta
 from urllib.parse import parse_qs, urlsplit
 
@@ -125,11 +126,33 @@ def test_make_a_proposal_opens_the_proposal_form_filled_in(staff, tiers):
     assert target.path == reverse("proposals:propose")
     query = parse_qs(target.query)
     assert query["url"] == [one.url] and query["title"] == ["KVSwap"]
-    assert query["tier"] == [str(tiers["frontier"].pk)]
+    assert query["tier"] == ["frontier"]
     assert query["topics"] == [str(kv_cache.pk)]
     form = staff.get(response["Location"]).content.decode()
     assert 'value="KVSwap"' in form
     assert f'value="{kv_cache.pk}"' in form and "checked" in form
+
+
+def checked_radios(page: str, name: str) -> list[str]:
+    inputs = re.findall(r"<input\b[^>]*>", page)
+    return [
+        re.search(r'value="([^"]*)"', tag)[1]
+        for tag in inputs
+        if f'name="{name}"' in tag and 'type="radio"' in tag and re.search(r"\bchecked\b", tag)
+    ]
+
+
+def test_make_a_proposal_keeps_the_suggested_tier_and_shows_what_it_asks(staff, tiers):
+    one = candidate("KVSwap")
+
+    response = staff.post(
+        reverse(CHANGELIST), {"action": "make_proposal", ACTION_CHECKBOX_NAME: [one.pk]}
+    )
+    form = staff.get(response["Location"]).content.decode()
+
+    assert checked_radios(form, "tier") == ["frontier"]
+    # The questions the Frontier tier asks are in the page, for the checked radio to show.
+    assert re.search(r'data-tiers="[^"]*\bfrontier\b', form)
 
 
 def test_readers_cannot_see_the_inbox(client, reader):
