@@ -8,9 +8,12 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.db.models import Q, QuerySet
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect
 from django.template.response import TemplateResponse
-from django.urls import reverse
+from django.urls import URLPattern, path, reverse
+from django.views.decorators.http import require_POST
 from django.utils.html import format_html, format_html_join
 
 from catalog.models import Tier, Topic
@@ -140,6 +143,7 @@ class CandidateAdmin(admin.ModelAdmin):
         "found",
     ]
     exclude = ["suggested_topics", "nearest", "topic_slugs", "key"]
+    change_form_template = "admin/candidates/candidate/change_form.html"
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -168,6 +172,33 @@ class CandidateAdmin(admin.ModelAdmin):
         # Topic names are read once per page rather than once per row.
         self._names = dict(Topic.objects.values_list("slug", "name"))
         return super().changelist_view(request, extra_context)
+
+    # The triage of one candidate, from its own page: each posts to the action it repeats.
+
+    def get_urls(self) -> list[URLPattern]:
+        def one(action: str) -> URLPattern:
+            view = require_POST(self.admin_site.admin_view(self._triage_one(action)))
+            return path(f"<int:pk>/{action}/", view, name=f"candidates_candidate_{action}")
+
+        return [one("propose"), one("dismiss"), one("snooze"), *super().get_urls()]
+
+    def _triage_one(self, action: str) -> Any:
+        run = {
+            "propose": self.make_proposal,
+            "dismiss": self.dismiss_selected,
+            "snooze": self.snooze_selected,
+        }[action]
+
+        def view(request: HttpRequest, pk: int) -> HttpResponse:
+            if not self.has_change_permission(request):
+                raise PermissionDenied
+            chosen = self.get_queryset(request).filter(pk=pk)
+            if not chosen.exists():
+                raise Http404("No such candidate.")
+            done = run(request, chosen)
+            return done or redirect("admin:candidates_candidate_change", pk)
+
+        return view
 
     @admin.action(description="Make a proposal from the selected candidate", permissions=["change"])
     def make_proposal(
