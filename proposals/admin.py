@@ -248,6 +248,7 @@ class ProposalAdmin(admin.ModelAdmin):
                 )
             except ValidationError as error:
                 return self._refused(request, proposal, form, error, action="accept")
+            self.log_change(request, proposal, f"Accepted: in the catalog as “{source.title}”.")
             self.message_user(
                 request,
                 format_html(
@@ -296,6 +297,7 @@ class ProposalAdmin(admin.ModelAdmin):
                 service(proposal=proposal, by=request.user, reason=form.cleaned_data["reason"])
             except ValidationError as error:
                 return self._refused(request, proposal, form, error, action=action)
+            self.log_change(request, proposal, f"{done}: {form.cleaned_data['reason']}")
             self.message_user(request, f"{done}: “{proposal.title}”.", messages.SUCCESS)
             return redirect("admin:proposals_proposal_changelist")
         return self._page(request, proposal, form, action=action, title=title)
@@ -326,9 +328,15 @@ class ProposalAdmin(admin.ModelAdmin):
     ) -> TemplateResponse | None:
         form = ReasonForm(request.POST if "apply" in request.POST else None)
         if "apply" in request.POST and form.is_valid():
+            chosen = list(queryset)
             count = bulk_reject(
-                proposals=list(queryset), by=request.user, reason=form.cleaned_data["reason"]
+                proposals=chosen, by=request.user, reason=form.cleaned_data["reason"]
             )
+            # Only those this rejected: a proposal decided before keeps its own entry.
+            for proposal in Proposal.objects.filter(
+                pk__in=[p.pk for p in chosen if p.is_open], status=Proposal.Status.REJECTED
+            ):
+                self.log_change(request, proposal, "Rejected as spam.")
             self.message_user(
                 request,
                 ngettext(
