@@ -7,14 +7,14 @@ from urllib.parse import urlencode
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
-from django.db.models import Q, QuerySet
 from django.core.exceptions import PermissionDenied
+from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
-from django.views.decorators.http import require_POST
 from django.utils.html import format_html, format_html_join
+from django.views.decorators.http import require_POST
 
 from catalog.models import Tier, Topic
 from readinglist.admin import ReadOnlyAdminMixin

