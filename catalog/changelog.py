@@ -6,6 +6,7 @@ record what a reader would care about: promoted, demoted, retired, replaced, lin
 re-verified, or updated).
 """
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
 from functools import partial
@@ -93,6 +94,25 @@ def snapshot(source: Source | None) -> SourceSnapshot | None:
     )
 
 
+def _empty(value: object) -> bool:
+    return value is None or value == "" or value == frozenset()
+
+
+def introduced_fields(snapshots: Iterable[SourceSnapshot]) -> frozenset[str]:
+    """The descriptive fields no source has a value in yet: fields an upgrade just added.
+
+    The load that first fills them in brings the database up to its catalog file; it changes
+    nothing a reader was shown, so it is not news (an upgrade adding keywords would otherwise
+    log every source as "updated", on /changes/ and in every follower's digest).
+    """
+    unfilled = set(DESCRIPTIVE_FIELDS)
+    for before in snapshots:
+        unfilled = {name for name in unfilled if _empty(getattr(before, name))}
+        if not unfilled:
+            break
+    return frozenset(unfilled)
+
+
 def record_change(
     *,
     source: Source | None,
@@ -114,9 +134,13 @@ def record_change(
 
 
 def changes_between(
-    before: SourceSnapshot | None, after: SourceSnapshot | None
+    before: SourceSnapshot | None,
+    after: SourceSnapshot | None,
+    *,
+    introduced: frozenset[str] = frozenset(),
 ) -> list[tuple[str, str]]:
-    """The (kind, detail) pairs a reader would want to hear about, from two snapshots."""
+    """The (kind, detail) pairs a reader would want to hear about, from two snapshots; fields
+    `introduced` by an upgrade (see introduced_fields) are filled in, not changed."""
     if after is None:
         return []
     if before is None:
@@ -149,7 +173,7 @@ def changes_between(
     changed = [
         label
         for name, label in DESCRIPTIVE_FIELDS.items()
-        if getattr(before, name) != getattr(after, name)
+        if name not in introduced and getattr(before, name) != getattr(after, name)
     ]
     if changed:
         found.append((Kind.UPDATED, "Changed " + ", ".join(changed) + "."))
@@ -162,12 +186,13 @@ def record_source_edit(
     source: Source,
     actor: User | AnonymousUser | None = None,
     via: str,
+    introduced: frozenset[str] = frozenset(),
 ) -> list[ChangeLogEntry]:
     """Record every change between `before` (a snapshot, or None for a new source) and `source`
     as it is now. Returns the entries written."""
     return [
         record_change(source=source, kind=kind, detail=detail, actor=actor, via=via)
-        for kind, detail in changes_between(before, snapshot(source))
+        for kind, detail in changes_between(before, snapshot(source), introduced=introduced)
     ]
 
 

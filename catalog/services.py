@@ -10,7 +10,7 @@ from django.db import models, transaction
 from readinglist.pagecache import bump_catalog_version
 
 from .catalog_document import CatalogDocument, CatalogItem
-from .changelog import record_change, record_source_edit, snapshot
+from .changelog import introduced_fields, record_change, record_source_edit, snapshot
 from .models import ChangeLogEntry, ListEntry, ListSection, ReadingList, Source, Tier, Topic
 from .progress import Progress
 
@@ -159,6 +159,7 @@ def _load_sources(
         source.slug: source
         for source in Source.objects.select_related("tier").prefetch_related("topics")
     }
+    introduced = introduced_fields(snapshot(source) for source in existing.values())
     sources = {}
     for s in items:
         values = {name: s[name] for name in SOURCE_FIELDS} | {"tier": tiers[s["tier"]]}
@@ -171,14 +172,16 @@ def _load_sources(
             report.created["sources"] += 1
             record_source_edit(before=None, source=source, via=ChangeLogEntry.Via.LOADER)
         else:
-            changed = _update_source(source, values, wanted_topics)
+            changed = _update_source(source, values, wanted_topics, introduced)
             (report.updated if changed else report.unchanged)["sources"] += 1
         sources[s["slug"]] = source
         advance()
     return sources
 
 
-def _update_source(source: Source, values: dict[str, Any], wanted_topics: set[int]) -> bool:
+def _update_source(
+    source: Source, values: dict[str, Any], wanted_topics: set[int], introduced: frozenset[str]
+) -> bool:
     before = snapshot(source)
     changed = [name for name, value in values.items() if getattr(source, name) != value]
     if changed:
@@ -189,7 +192,9 @@ def _update_source(source: Source, values: dict[str, Any], wanted_topics: set[in
         source.topics.set(wanted_topics)
         changed.append("topics")
     if changed:
-        record_source_edit(before=before, source=source, via=ChangeLogEntry.Via.LOADER)
+        record_source_edit(
+            before=before, source=source, via=ChangeLogEntry.Via.LOADER, introduced=introduced
+        )
     return bool(changed)
 
 

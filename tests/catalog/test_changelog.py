@@ -161,6 +161,38 @@ class TestLoader:
         assert not report.changed
         assert ChangeLogEntry.objects.count() == count
 
+    def test_fields_an_upgrade_adds_are_filled_in_without_a_log_entry(self):
+        slugs = ["alpha", "beta", "gamma"]
+        load_catalog(_doc([_source(slug, summary=slug) for slug in slugs]), progress=False)
+        ChangeLogEntry.objects.all().delete()
+
+        # As after a migration that adds fields: the file has values the database never held.
+        introduced = {"keywords": "model sharding", "venue": "OSDI", "full_title": "A Paper"}
+        upgraded = [_source(slug, summary=slug, **introduced) for slug in slugs]
+        report = load_catalog(_doc(upgraded), progress=False)
+
+        assert report.updated["sources"] == 3
+        assert Source.objects.filter(keywords="model sharding", venue="OSDI").count() == 3
+        assert list(ChangeLogEntry.objects.all()) == []
+
+        upgraded[1]["summary"] = "Rewritten."
+        load_catalog(_doc(upgraded), progress=False)
+        (entry,) = ChangeLogEntry.objects.all()
+        assert (entry.source_title, entry.kind, entry.detail) == (
+            "Beta",
+            Kind.UPDATED,
+            "Changed summary.",
+        )
+
+    def test_a_field_some_sources_had_is_logged_when_it_changes(self):
+        load_catalog(_doc([_source("alpha", venue="OSDI"), _source("beta")]), progress=False)
+        ChangeLogEntry.objects.all().delete()
+
+        load_catalog(_doc([_source("alpha", venue="OSDI"), _source("beta", venue="SOSP")]))
+
+        (entry,) = ChangeLogEntry.objects.all()
+        assert (entry.source_title, entry.detail) == ("Beta", "Changed venue.")
+
     def test_the_change_log_does_not_keep_a_removed_source_alive(self):
         load_catalog(_doc([_source("alpha"), _source("beta")]), progress=False)
         report = load_catalog(_doc([_source("alpha")]), progress=False)
