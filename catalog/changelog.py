@@ -98,7 +98,7 @@ def _empty(value: object) -> bool:
     return value is None or value == "" or value == frozenset()
 
 
-def introduced_fields(snapshots: Iterable[SourceSnapshot]) -> frozenset[str]:
+def introduced_fields(snapshots: Iterable[SourceSnapshot | None]) -> frozenset[str]:
     """The descriptive fields no source has a value in yet: fields an upgrade just added.
 
     The load that first fills them in brings the database up to its catalog file; it changes
@@ -106,7 +106,7 @@ def introduced_fields(snapshots: Iterable[SourceSnapshot]) -> frozenset[str]:
     log every source as "updated", on /changes/ and in every follower's digest).
     """
     unfilled = set(DESCRIPTIVE_FIELDS)
-    for before in snapshots:
+    for before in filter(None, snapshots):
         unfilled = {name for name in unfilled if _empty(getattr(before, name))}
         if not unfilled:
             break
