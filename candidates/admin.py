@@ -288,5 +288,13 @@ class UpstreamReleaseAdmin(admin.ModelAdmin):
 class FeedStateAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     """Each feed's last outcome, written by the collectors and only read here."""
 
-    list_display = ["url", "last_success", "last_checked", "last_error"]
-    readonly_fields = ["url", "etag", "last_modified", "last_success", "last_checked", "last_error"]
+    list_display = ["url", "last_success", "last_checked", "last_error", "skipped_entries"]
+    readonly_fields = [
+        "url",
+        "etag",
+        "last_modified",
+        "last_success",
+        "last_checked",
+        "last_error",
+        "skipped_entries",
+    ]

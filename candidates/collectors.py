@@ -37,7 +37,10 @@ class Fetch:
 
     name: str
     url: str
+    state_url: str = ""
     entries: list[Entry] = field(default_factory=list)
+    # Why each entry that could not be used was skipped; the feed's other entries still count.
+    skipped: list[str] = field(default_factory=list)
     error: str = ""
     network_error: bool = False
     unchanged: bool = False
@@ -46,7 +49,7 @@ class Fetch:
 def fetch_feed(name: str, url: str, *, now: datetime, state_url: str = "") -> Fetch:
     """Fetch and read one feed, remembering its validators and outcome on its FeedState."""
     state, _ = FeedState.objects.get_or_create(url=(state_url or url)[:2000])
-    outcome = Fetch(name=name, url=url)
+    outcome = Fetch(name=name, url=url, state_url=state.url)
     try:
         answer = http.fetch(
             url,
@@ -62,8 +65,10 @@ def fetch_feed(name: str, url: str, *, now: datetime, state_url: str = "") -> Fe
         elif answer.status != 200:
             raise FeedError(f"{name} answered {answer.status}.")
         else:
-            outcome.entries = parse_feed(answer.body, name=name)
+            parsed = parse_feed(answer.body, name=name)
+            outcome.entries, outcome.skipped = parsed.entries, parsed.skipped
             state.etag, state.last_modified = answer.etag[:500], answer.last_modified[:100]
+            state.skipped_entries = len(parsed.skipped)
     except (http.OutboundError, FeedError) as exc:
         outcome.error = str(exc)
         outcome.network_error = isinstance(exc, http.NETWORK_ERRORS)
@@ -71,6 +76,12 @@ def fetch_feed(name: str, url: str, *, now: datetime, state_url: str = "") -> Fe
     state.last_error = outcome.error
     state.save()
     return outcome
+
+
+def record_error(outcome: Fetch, error: str) -> None:
+    """A feed read well whose entries could not be stored: its error, for the admin."""
+    outcome.error = error
+    FeedState.objects.filter(url=outcome.state_url or outcome.url[:2000]).update(last_error=error)
 
 
 def mark_success(url: str, now: datetime) -> None:

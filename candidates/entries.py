@@ -66,18 +66,41 @@ def _entry(raw: Any) -> Entry | None:
     )
 
 
-def parse_feed(body: bytes | str, *, name: str = "the feed") -> list[Entry]:
+@dataclass
+class ParsedFeed:
+    """A feed's usable entries, and why each entry that could not be used was skipped."""
+
+    entries: list[Entry] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+
+
+def _skip_reason(raw: Any, error: Exception) -> str:
+    title = clean(str(raw.get("title", "")))[:120] or "an entry without a title"
+    return f"“{title}”: {error}"[:300]
+
+
+def parse_feed(body: bytes | str, *, name: str = "the feed") -> ParsedFeed:
     """The entries of an RSS or Atom body, newest as the feed orders them.
 
     Raises FeedError when the body holds no feed at all; a feed that is broken part-way keeps
-    the entries read before the break (feedparser's "bozo" flag alone is not fatal).
+    the entries read before the break (feedparser's "bozo" flag alone is not fatal). A feed
+    fails one entry at a time: an entry that cannot be read (a date feedparser makes year 0,
+    anything else that raises) is skipped with its reason, and the others are read.
     """
     parsed = feedparser.parse(body, sanitize_html=False, resolve_relative_uris=False)
-    entries = [e for e in map(_entry, parsed.entries[:MAX_ENTRIES]) if e is not None]
-    if not entries and (parsed.bozo or not parsed.feed):
+    read = ParsedFeed()
+    for raw in parsed.entries[:MAX_ENTRIES]:
+        try:
+            entry = _entry(raw)
+        except Exception as exc:  # whatever one entry holds, the feed's other entries count
+            read.skipped.append(_skip_reason(raw, exc))
+            continue
+        if entry is not None:
+            read.entries.append(entry)
+    if not read.entries and not read.skipped and (parsed.bozo or not parsed.feed):
         reason = getattr(parsed, "bozo_exception", None) or "no entries"
         raise FeedError(f"{name} is not a readable RSS or Atom feed ({reason}).")
-    return entries
+    return read
 
 
 def total_results(body: bytes | str) -> int | None:

@@ -139,6 +139,9 @@ class FeedState(models.Model):
     last_success = models.DateTimeField(null=True, blank=True)
     last_checked = models.DateTimeField(null=True, blank=True)
     last_error = models.TextField(blank=True)
+    skipped_entries = models.PositiveIntegerField(
+        default=0, help_text="Entries of the last read that could not be used (a broken date…)."
+    )
 
     class Meta:
         ordering = ["url"]

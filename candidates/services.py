@@ -26,6 +26,26 @@ class Added:
         return sum(candidate.relevant for candidate in self.new)
 
 
+@dataclass
+class RunNotes:
+    """What a run could not do, for the operator's terminal and the maintainers' email."""
+
+    skipped: dict[str, list[str]] = field(default_factory=dict)
+
+    def skip(self, feed: str, reasons: list[str]) -> None:
+        if reasons:
+            self.skipped.setdefault(feed, []).extend(reasons)
+
+    def lines(self) -> list[str]:
+        found = []
+        for feed, reasons in self.skipped.items():
+            count = len(reasons)
+            entries = f"{count} entr{'y' if count == 1 else 'ies'}"
+            example = reasons[0] if count == 1 else f"for example {reasons[0]}"
+            found.append(f"{entries} of {feed} could not be read ({example}).")
+        return found
+
+
 def _candidate(
     entry: Entry, keys: list[str], origin: str, feed: str, score: Score, now: datetime
 ) -> Candidate:

@@ -33,6 +33,7 @@ class _Handler(BaseHTTPRequestHandler):
             "/example-org/engine/releases.atom": "releases.atom",
             "/blog/feed.rss": "blog.rss",
             "/malformed.xml": "malformed.xml",
+            "/bad-dates.atom": "bad_dates.atom",
         }
         name = routes.get(path)
         if name is None:

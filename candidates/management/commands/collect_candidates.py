@@ -16,6 +16,7 @@ from candidates.collectors import (
     configured_feeds,
     fetch_feed,
     mark_success,
+    record_error,
     releases_url,
     repositories,
     since_last_success,
@@ -26,7 +27,7 @@ from candidates.known import known_keys
 from candidates.models import Candidate
 from candidates.releases import record_releases
 from candidates.scoring import Scorer, catalog_scorer
-from candidates.services import Added, add_entries
+from candidates.services import Added, RunNotes, add_entries
 
 COLLECTORS = ("arxiv", "releases", "feeds")
 
@@ -65,6 +66,7 @@ class Command(BaseCommand):
         self.scorer: Scorer = catalog_scorer()
         self.known = known_keys()
         self.totals = Added()
+        self.notes = RunNotes()
         if options["feed"]:
             self._from_files([Path(name) for name in options["feed"]])
         else:
@@ -76,14 +78,15 @@ class Command(BaseCommand):
     def _from_files(self, paths: list[Path]) -> None:
         for path in paths:
             try:
-                entries = parse_feed(path.read_bytes(), name=str(path))
+                parsed = parse_feed(path.read_bytes(), name=str(path))
             except OSError as exc:
                 raise CommandError(f"{path}: {exc.strerror or exc}") from exc
             except FeedError as exc:
                 raise CommandError(str(exc)) from exc
-            is_arxiv = any(entry.arxiv for entry in entries)
+            self._skipped(path.name, parsed.skipped)
+            is_arxiv = any(entry.arxiv for entry in parsed.entries)
             origin = Candidate.Origin.ARXIV if is_arxiv else Candidate.Origin.FEED
-            self._add(entries, origin=origin, feed=path.name)
+            self._add(parsed.entries, origin=origin, feed=path.name)
 
     # The network
 
@@ -110,7 +113,7 @@ class Command(BaseCommand):
         outcomes = []
         for outcome in arxiv_pages(since=since, now=self.now):
             outcomes.append(outcome)
-            self._add(outcome.entries, origin=Candidate.Origin.ARXIV, feed="arXiv")
+            self._store(outcome, origin=Candidate.Origin.ARXIV)
         if outcomes and not any(o.error for o in outcomes) and not self.dry_run:
             mark_success(query_url, self.now)
         return outcomes
@@ -120,7 +123,14 @@ class Command(BaseCommand):
         for source, repository in repositories():
             outcome = fetch_feed(f"{repository} releases", releases_url(repository), now=self.now)
             outcomes.append(outcome)
-            flagged = record_releases(source, outcome.entries, dry_run=self.dry_run, now=self.now)
+            self._skipped(outcome.name, outcome.skipped)
+            try:
+                flagged = record_releases(
+                    source, outcome.entries, dry_run=self.dry_run, now=self.now
+                )
+            except Exception as exc:  # one repository's odd release must not stop the run
+                record_error(outcome, f"Its releases could not be recorded: {exc}")
+                continue
             for release in flagged:
                 self._say(f"New upstream release: {source.title} {release.version}")
         return outcomes
@@ -130,8 +140,16 @@ class Command(BaseCommand):
         for name, url in configured_feeds():
             outcome = fetch_feed(name, url, now=self.now)
             outcomes.append(outcome)
-            self._add(outcome.entries, origin=Candidate.Origin.FEED, feed=name)
+            self._store(outcome, origin=Candidate.Origin.FEED)
         return outcomes
+
+    def _store(self, outcome: Fetch, *, origin: str) -> None:
+        """Add one feed's entries; whatever that raises is the feed's error, not the run's."""
+        self._skipped(outcome.name, outcome.skipped)
+        try:
+            self._add(outcome.entries, origin=origin, feed=outcome.name)
+        except Exception as exc:  # the later feeds and collectors still run
+            record_error(outcome, f"Its entries could not be stored: {exc}")
 
     # Reporting
 
@@ -156,6 +174,14 @@ class Command(BaseCommand):
                     f"  would add ({candidate.relevance:.2f}, {mark}): {candidate.title}"
                 )
 
+    def _skipped(self, feed: str, reasons: list[str]) -> None:
+        if reasons:
+            count = len(reasons)
+            self.stderr.write(
+                f"Skipped {count} entr{'y' if count == 1 else 'ies'} of {feed}: {reasons[0]}"
+            )
+            self.notes.skip(feed, reasons)
+
     def _say(self, line: str) -> None:
         if self.progress:
             self.stdout.write(line)
@@ -167,6 +193,6 @@ class Command(BaseCommand):
             f"{self.totals.known} already known, {self.totals.unusable} without a usable link."
         )
         if not self.dry_run:
-            sent = send_candidate_alerts(now=self.now)
+            sent = send_candidate_alerts(now=self.now, notes=self.notes)
             if sent:
                 self.stdout.write(f"Emailed {sent} maintainers about new candidates.")
