@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 from django.conf import settings
 from django.utils import timezone
@@ -71,11 +71,28 @@ def fetch_feed(name: str, url: str, *, now: datetime, state_url: str = "") -> Fe
             state.skipped_entries = len(parsed.skipped)
     except (http.OutboundError, FeedError) as exc:
         outcome.error = str(exc)
-        outcome.network_error = isinstance(exc, http.NETWORK_ERRORS)
+        if isinstance(exc, http.Slow):
+            host = urlsplit(url).hostname or url
+            outcome.error = (
+                f"{host} is slow: it answered, but not within {FEED_DEADLINE_SECONDS:g} s."
+            )
+        outcome.network_error = http.reached_no_host(exc)
     state.last_checked = now
-    state.last_error = outcome.error
+    if not outcome.network_error:
+        # An answer from no host at all may be this machine's outage: the run records it once
+        # it knows (readinglist.outage), so an outage is never kept as the feed's error.
+        state.last_error = outcome.error
     state.save()
     return outcome
+
+
+def held_back(outcome: Fetch, count: int) -> None:
+    """Count what the per-feed cap left for later runs; while anything waits, the next run
+    reads the whole feed again (no validators), since a 304 would hide what is left."""
+    changes: dict[str, object] = {"held_back_entries": count}
+    if count:
+        changes |= {"etag": "", "last_modified": ""}
+    FeedState.objects.filter(url=outcome.state_url or outcome.url[:2000]).update(**changes)
 
 
 def record_error(outcome: Fetch, error: str) -> None:

@@ -142,6 +142,10 @@ class FeedState(models.Model):
     skipped_entries = models.PositiveIntegerField(
         default=0, help_text="Entries of the last read that could not be used (a broken date…)."
     )
+    held_back_entries = models.PositiveIntegerField(
+        default=0,
+        help_text="New entries of the last read left for later runs by the per-feed cap.",
+    )
 
     class Meta:
         ordering = ["url"]

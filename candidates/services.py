@@ -20,6 +20,8 @@ class Added:
     new: list[Candidate] = field(default_factory=list)
     known: int = 0
     unusable: int = 0
+    # New works beyond the run's limit: not stored, not remembered, so a later run adds them.
+    held_back: int = 0
 
     @property
     def relevant(self) -> int:
@@ -31,10 +33,15 @@ class RunNotes:
     """What a run could not do, for the operator's terminal and the maintainers' email."""
 
     skipped: dict[str, list[str]] = field(default_factory=dict)
+    held_back: dict[str, int] = field(default_factory=dict)
 
     def skip(self, feed: str, reasons: list[str]) -> None:
         if reasons:
             self.skipped.setdefault(feed, []).extend(reasons)
+
+    def hold_back(self, feed: str, count: int) -> None:
+        if count:
+            self.held_back[feed] = self.held_back.get(feed, 0) + count
 
     def lines(self) -> list[str]:
         found = []
@@ -43,6 +50,11 @@ class RunNotes:
             entries = f"{count} entr{'y' if count == 1 else 'ies'}"
             example = reasons[0] if count == 1 else f"for example {reasons[0]}"
             found.append(f"{entries} of {feed} could not be read ({example}).")
+        for feed, count in self.held_back.items():
+            found.append(
+                f"{count} new entr{'y' if count == 1 else 'ies'} of {feed} wait for later runs "
+                "(the per-feed limit of a run, CANDIDATES_MAX_NEW_PER_FEED)."
+            )
         return found
 
 
@@ -81,11 +93,13 @@ def add_entries(
     known: set[str],
     dry_run: bool = False,
     now: datetime | None = None,
+    limit: int | None = None,
 ) -> Added:
     """Store the entries that are new works; `known` (every key already seen) grows with them.
 
     A work already catalogued, proposed or collected is counted, never stored again, so a
-    second run over the same feed adds nothing. With dry_run nothing is written.
+    second run over the same feed adds nothing. At most `limit` new works are stored, in the
+    entries' order; the others are counted as held back. With dry_run nothing is written.
     """
     now = now or timezone.now()
     added = Added()
@@ -96,6 +110,8 @@ def add_entries(
             added.unusable += 1
         elif known.intersection(keys):
             added.known += 1
+        elif limit is not None and len(fresh) >= limit:
+            added.held_back += 1
         else:
             known.update(keys)
             fresh.append((entry, keys))

@@ -62,6 +62,11 @@ class TimedOut(FetchFailed):
     """The exchange did not finish within its deadline."""
 
 
+class Slow(TimedOut):
+    """The host answered (it accepted the connection, or an earlier hop answered) but did not
+    finish within the deadline: a slow host, not a missing network."""
+
+
 class Unreachable(FetchFailed):
     """The connection was refused, reset or could not be made."""
 
@@ -80,6 +85,13 @@ class TooManyRedirects(FetchFailed):
 
 # Failures that say "the network or the host is not there", not "this page is wrong".
 NETWORK_ERRORS = (HostNotFound, Unreachable, TimedOut)
+
+
+def reached_no_host(error: BaseException) -> bool:
+    """Whether a failed fetch got no answer from any host at all: no DNS answer, no connection.
+    Batch jobs read a run of such failures as this machine's outage (readinglist.outage); a
+    slow host did answer, so it is the host's own failure."""
+    return isinstance(error, NETWORK_ERRORS) and not isinstance(error, Slow)
 
 
 def user_agent() -> str:
@@ -310,8 +322,13 @@ class _Exchange:
     context: ssl.SSLContext
 
     def follow(self, url: str, max_redirects: int) -> Fetched:
-        for _hop in range(max_redirects + 1):
-            answer = self.one_hop(url)
+        for hop in range(max_redirects + 1):
+            try:
+                answer = self.one_hop(url)
+            except TimedOut as exc:
+                if hop and not isinstance(exc, Slow):  # an earlier hop did answer
+                    raise Slow(str(exc)) from exc
+                raise
             if max_redirects == 0 or answer.status not in REDIRECTS or not answer.location:
                 return answer
             url = urljoin(url, answer.location)
@@ -336,8 +353,11 @@ class _Exchange:
                 ) as response,
             ):
                 body = b"" if self.method == "HEAD" else _read_capped(response, self.max_bytes)
-        except httpcore.TimeoutException as exc:
+        except httpcore.ConnectTimeout as exc:
             raise TimedOut(f"{target.host} took too long to answer.") from exc
+        except httpcore.TimeoutException as exc:
+            # Connected: the host is there, it answers too slowly.
+            raise Slow(f"{target.host} took too long to answer.") from exc
         except httpcore.ConnectError as exc:
             # httpcore keeps the socket's error as the argument (its pool re-raises without
             # a cause).

@@ -354,3 +354,6 @@ CANDIDATES_ARXIV_DELAY = env.float("CANDIDATES_ARXIV_DELAY", default=3.0)
 CANDIDATES_GITHUB_URL = env.str("CANDIDATES_GITHUB_URL", default="https://github.com")
 CANDIDATES_FEEDS = env.list("CANDIDATES_FEEDS", default=[])
 CANDIDATES_RELEVANCE_CUT = env.float("CANDIDATES_RELEVANCE_CUT", default=0.12)
+# New candidates one feed may add in one run; the rest wait for later runs (the daily email
+# lists 30, so a hundred is more than a morning's triage, yet no feed can flood the inbox).
+CANDIDATES_MAX_NEW_PER_FEED = env.int("CANDIDATES_MAX_NEW_PER_FEED", default=100)

@@ -11,6 +11,18 @@ FIXTURES = Path(__file__).parent / "fixtures"
 ETAG = '"recorded-1"'
 
 
+def many_entries(count: int) -> bytes:
+    """An RSS feed of `count` distinct posts about serving models, newest first."""
+    items = "".join(
+        f"<item><title>Serving note {n}: batching KV cache pages on GPUs</title>"
+        f"<link>https://many.example.org/posts/{n}</link>"
+        f"<description>How post {n} batches LLM decoding over paged KV cache.</description></item>"
+        for n in range(count, 0, -1)
+    )
+    channel = f"<channel><title>Many</title>{items}</channel>"
+    return f'<?xml version="1.0"?><rss version="2.0">{channel}</rss>'.encode()
+
+
 class _Handler(BaseHTTPRequestHandler):
     server_version = "fixture/1"
 
@@ -26,6 +38,8 @@ class _Handler(BaseHTTPRequestHandler):
             time.sleep(5)
         if path == "/private-redirect":
             return self._answer(302, b"", {"Location": "http://10.255.255.1/feed.xml"})
+        if path == "/many.rss":
+            return self._answer(200, many_entries(30), {"ETag": ETAG})
         if path == "/huge":
             return self._answer(200, b"<rss>" + b"<item>x</item>" * 400_000 + b"</rss>")
         routes = {

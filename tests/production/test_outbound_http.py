@@ -111,6 +111,18 @@ def test_a_trickling_server_is_cut_at_the_total_deadline(loopback_allowed, body_
     assert 1.4 < elapsed < 2.5
 
 
+def test_a_slow_host_is_told_from_one_that_cannot_be_reached(loopback_allowed):
+    with trickling_server(0.2) as url, pytest.raises(outbound.Slow) as slow:
+        outbound.fetch(url, deadline=0.5)
+    assert not outbound.reached_no_host(slow.value)
+    with socket.socket() as unused:
+        unused.bind(("127.0.0.1", 0))
+        closed = unused.getsockname()[1]
+    with pytest.raises(outbound.Unreachable) as unreachable:
+        outbound.fetch(f"http://127.0.0.1:{closed}/", deadline=0.5)
+    assert outbound.reached_no_host(unreachable.value)
+
+
 def test_a_trickling_server_holds_the_fill_form_only_a_few_seconds(
     client, django_user_model, loopback_allowed, settings
 ):
@@ -144,7 +156,7 @@ def test_when_every_slot_is_taken_a_fetch_is_refused_at_once(server, settings):
             outbound.fetch(url, deadline=5)
         assert time.monotonic() - started < 0.2
         holder.join()
-    assert outcomes == [outbound.TimedOut]
+    assert outcomes == [outbound.Slow]
     # The slot is free again once the first fetch ended.
     assert outbound.fetch(f"{server}/feed").status == 200
 

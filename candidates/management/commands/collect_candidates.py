@@ -5,6 +5,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from candidates.alerts import send_candidate_alerts
@@ -15,6 +16,7 @@ from candidates.collectors import (
     arxiv_query,
     configured_feeds,
     fetch_feed,
+    held_back,
     mark_success,
     record_error,
     releases_url,
@@ -28,6 +30,7 @@ from candidates.models import Candidate
 from candidates.releases import record_releases
 from candidates.scoring import Scorer, catalog_scorer
 from candidates.services import Added, RunNotes, add_entries
+from readinglist.outage import OutageWatch
 
 COLLECTORS = ("arxiv", "releases", "feeds")
 
@@ -67,6 +70,8 @@ class Command(BaseCommand):
         self.known = known_keys()
         self.totals = Added()
         self.notes = RunNotes()
+        self.cap = max(settings.CANDIDATES_MAX_NEW_PER_FEED, 1)
+        self.added_per_feed: dict[str, int] = {}
         if options["feed"]:
             self._from_files([Path(name) for name in options["feed"]])
         else:
@@ -98,14 +103,17 @@ class Command(BaseCommand):
             outcomes += self._releases()
         if "feeds" in collectors:
             outcomes += self._feeds()
-        failed = [o for o in outcomes if o.error]
-        for outcome in failed:
-            self.stderr.write(f"Skipped {outcome.name}: {outcome.error}")
-        if outcomes and all(o.network_error for o in outcomes):
+        # A feed no host answered for is its own failure only once some host did answer.
+        watch: OutageWatch[Fetch] = OutageWatch(lambda o: record_error(o, o.error))
+        for outcome in outcomes:
+            watch.arrived(outcome, reached=not outcome.network_error)
+        if watch.offline:
             raise CommandError(
-                "No feed could be reached: this machine seems to have no network. "
-                "Nothing was collected; run it again when the network is back."
+                watch.message("feed", f"{watch.held[0].name}: {watch.held[0].error}")
             )
+        for outcome in outcomes:
+            if outcome.error:
+                self.stderr.write(f"Skipped {outcome.name}: {outcome.error}")
 
     def _arxiv(self, since_text: str | None) -> list[Fetch]:
         query_url = arxiv_page_url(arxiv_query(), 0)
@@ -113,8 +121,11 @@ class Command(BaseCommand):
         outcomes = []
         for outcome in arxiv_pages(since=since, now=self.now):
             outcomes.append(outcome)
-            self._store(outcome, origin=Candidate.Origin.ARXIV)
-        if outcomes and not any(o.error for o in outcomes) and not self.dry_run:
+            if self._store(outcome, origin=Candidate.Origin.ARXIV):
+                break  # the cap is reached: older pages wait for the next run
+        complete = not any(o.error for o in outcomes) and "arXiv" not in self.notes.held_back
+        if outcomes and complete and not self.dry_run:
+            # Only a run that took everything moves "since": the next run reads back as far.
             mark_success(query_url, self.now)
         return outcomes
 
@@ -143,17 +154,24 @@ class Command(BaseCommand):
             self._store(outcome, origin=Candidate.Origin.FEED)
         return outcomes
 
-    def _store(self, outcome: Fetch, *, origin: str) -> None:
-        """Add one feed's entries; whatever that raises is the feed's error, not the run's."""
+    def _store(self, outcome: Fetch, *, origin: str) -> int:
+        """Add one feed's entries, at most the cap a feed a run; returns how many it held back.
+        Whatever storing raises is the feed's error, not the run's."""
         self._skipped(outcome.name, outcome.skipped)
         try:
-            self._add(outcome.entries, origin=origin, feed=outcome.name)
+            waiting = self._add(outcome.entries, origin=origin, feed=outcome.name)
         except Exception as exc:  # the later feeds and collectors still run
             record_error(outcome, f"Its entries could not be stored: {exc}")
+            return 0
+        if not self.dry_run and not outcome.error and not outcome.unchanged:
+            held_back(outcome, waiting)
+        return waiting
 
     # Reporting
 
-    def _add(self, entries: list[Entry], *, origin: str, feed: str) -> None:
+    def _add(self, entries: list[Entry], *, origin: str, feed: str) -> int:
+        """Add what is new, within what is left of the feed's cap; returns how many waited."""
+        so_far = self.added_per_feed.get(feed, 0)
         added = add_entries(
             entries,
             origin=origin,
@@ -162,17 +180,25 @@ class Command(BaseCommand):
             known=self.known,
             dry_run=self.dry_run,
             now=self.now,
+            limit=self.cap - so_far,
         )
+        self.added_per_feed[feed] = so_far + len(added.new)
         self.totals.new += added.new
         self.totals.known += added.known
         self.totals.unusable += added.unusable
-        self._say(f"{feed}: {len(entries)} entries, {len(added.new)} new, {added.known} known")
+        self.totals.held_back += added.held_back
+        self.notes.hold_back(feed, added.held_back)
+        waiting = f", {added.held_back} left for later runs" if added.held_back else ""
+        self._say(
+            f"{feed}: {len(entries)} entries, {len(added.new)} new, {added.known} known{waiting}"
+        )
         if self.dry_run:
             for candidate in added.new:
                 mark = "relevant" if candidate.relevant else "below the cut"
                 self.stdout.write(
                     f"  would add ({candidate.relevance:.2f}, {mark}): {candidate.title}"
                 )
+        return added.held_back
 
     def _skipped(self, feed: str, reasons: list[str]) -> None:
         if reasons:
@@ -190,7 +216,12 @@ class Command(BaseCommand):
         verb = "Would add" if self.dry_run else "Added"
         self.stdout.write(
             f"{verb} {len(self.totals.new)} candidates ({self.totals.relevant} relevant); "
-            f"{self.totals.known} already known, {self.totals.unusable} without a usable link."
+            f"{self.totals.known} already known, {self.totals.unusable} without a usable link"
+            + (
+                f", {self.totals.held_back} left for later runs (at most {self.cap} a feed a run)."
+                if self.totals.held_back
+                else "."
+            )
         )
         if not self.dry_run:
             sent = send_candidate_alerts(now=self.now, notes=self.notes)
