@@ -4,6 +4,7 @@ from typing import Any, NoReturn
 
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.account.models import EmailAddress
+from allauth.account.utils import filter_users_by_email
 from allauth.core.exceptions import ImmediateHttpResponse
 from allauth.socialaccount.adapter import DefaultSocialAccountAdapter
 from allauth.socialaccount.adapter import get_adapter as get_social_adapter
@@ -11,7 +12,6 @@ from allauth.socialaccount.models import SocialLogin
 from allauth.socialaccount.providers.base import Provider
 from django import forms
 from django.conf import settings
-from django.contrib import messages
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.forms import BaseForm
@@ -20,7 +20,6 @@ from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
 from requests import RequestException, Response, Session
 
-from .signals import unverified_account_reclaimed
 from .signup import (
     AFTER_SIGNUP_SESSION_KEY,
     AFTER_VERIFICATION_SESSION_KEY,
@@ -105,10 +104,18 @@ class SocialAccountAdapter(DefaultSocialAccountAdapter):
             _refuse(request, rule)
         return True
 
+    def authenticate_by_email(self, sociallogin: SocialLogin) -> tuple[Any, str] | None:
+        """allauth's sign-in by email, onto accounts that proved the address only: whoever
+        registered an address they never verified may not own it, and signing its owner in
+        there would show them what that person planted (notes, teams, a password they know)."""
+        found = super().authenticate_by_email(sociallogin)
+        if found is None:
+            return None
+        user, email = found
+        return found if _proved(user, email) else None
+
     def pre_social_login(self, request: HttpRequest, sociallogin: SocialLogin) -> None:
         if sociallogin.is_existing:
-            if sociallogin.account.pk is None:  # an account found by its email address
-                _reclaim_if_unverified(request, sociallogin)
             return
         provider = sociallogin.provider.name
         # The site's sign-up rule first: when it refuses, that is the reason to give, whatever
@@ -127,6 +134,15 @@ class SocialAccountAdapter(DefaultSocialAccountAdapter):
                 request,
                 f"{provider} has not verified your email address {email}. Verify it with "
                 f"{provider}, then log in again.",
+            )
+        if taken := _held_unverified(sociallogin):
+            _refuse(
+                request,
+                f"An account on this site already uses {taken}, but its address was never "
+                f"verified, so {provider} cannot log you into it. If the account is yours, "
+                "log in with its password and verify the address from your account page, then "
+                f"use {provider} again. If you did not create it, reset its password from the "
+                "Log in page: the email we send proves the address is yours.",
             )
 
     def on_authentication_error(
@@ -169,6 +185,21 @@ class SocialAccountAdapter(DefaultSocialAccountAdapter):
         return session
 
 
+def _held_unverified(sociallogin: SocialLogin) -> str:
+    """An address the provider vouches for that an account here holds without having proved
+    it, or "": signing up would take the address, and signing in would hand over the account."""
+    vouched = [address.email for address in sociallogin.email_addresses if address.verified]
+    for email in vouched:
+        for user in filter_users_by_email(email):
+            if not _proved(user, email):
+                return email
+    return ""
+
+
+def _proved(user: Any, email: str) -> bool:
+    return EmailAddress.objects.filter(user=user, email__iexact=email, verified=True).exists()
+
+
 def _signup_rule_refusal(request: HttpRequest, sociallogin: SocialLogin) -> str:
     """Why ACCOUNT_SIGNUP_MODE refuses this new account, or "" when it admits it."""
     mode = signup_mode()
@@ -193,31 +224,6 @@ def _signup_rule_refusal(request: HttpRequest, sociallogin: SocialLogin) -> str:
             "emailed first, then log in with the invited address."
         )
     return ""
-
-
-def _reclaim_if_unverified(request: HttpRequest, sociallogin: SocialLogin) -> None:
-    """The provider vouches for the address, the account here never proved it: whoever made
-    the account may have registered someone else's address to be waiting in their teams. The
-    address's owner gets the account without what that person could have set up: no password,
-    no display name, no team memberships."""
-    vouched = [address.email for address in sociallogin.email_addresses if address.verified]
-    user = sociallogin.user
-    owned = EmailAddress.objects.filter(user=user, verified=True)
-    if not vouched or any(owned.filter(email__iexact=email).exists() for email in vouched):
-        return
-    with transaction.atomic():
-        # A new password hash also signs out every session the registrant had.
-        user.set_unusable_password()
-        user.display_name = ""
-        user.save(update_fields=["password", "display_name"])
-        EmailAddress.objects.filter(user=user, email__iexact=vouched[0]).update(verified=True)
-        unverified_account_reclaimed.send(sender=type(user), user=user)
-    messages.info(
-        request,
-        f"This site had an account for {vouched[0]} whose address was never verified. It is "
-        "yours now: its password, display name and team memberships were cleared, since "
-        "someone else may have set them up.",
-    )
 
 
 def _invitation_used_up(request: HttpRequest) -> HttpResponse:

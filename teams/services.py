@@ -286,25 +286,3 @@ def delete_team(*, team: Team, by: User) -> None:
     told = list(team.members.filter(is_active=True).exclude(pk=by.pk).values_list("pk", flat=True))
     team.delete()
     transaction.on_commit(lambda: mail_team_deleted.enqueue(name, by.public_name, told))
-
-
-@transaction.atomic
-def drop_memberships(*, user: User) -> int:
-    """Take a reader out of every team (their account may have been set up by someone else).
-    A team left without owners gets its longest-standing member as owner; an empty one goes.
-    Returns how many teams they left."""
-    left = 0
-    for own in Membership.objects.select_for_update().filter(user=user).select_related("team"):
-        team = own.team
-        own.delete()
-        left += 1
-        rest = Membership.objects.filter(team=team).order_by("joined", "pk")
-        heir = rest.first()
-        if heir is None:
-            team.delete()
-            continue
-        if not rest.filter(role=Role.OWNER).exists():
-            heir.role = Role.OWNER
-            heir.save(update_fields=["role"])
-        _rotate_calendar(team, reason="membership")
-    return left

@@ -12,7 +12,6 @@ from django.http import HttpRequest
 from django.urls import reverse
 
 from accounts.models import User
-from accounts.signals import unverified_account_reclaimed
 from accounts.signup import AFTER_SIGNUP_SESSION_KEY, AFTER_VERIFICATION_SESSION_KEY
 
 from . import domains, joining, services
@@ -112,14 +111,7 @@ def pending_invitation(request: HttpRequest | None) -> Invitation | None:
     return invitation
 
 
-def on_unverified_account_reclaimed(sender: object, user: User, **kwargs: Any) -> None:
-    services.drop_memberships(user=user)
-
-
 def connect_signals() -> None:
-    unverified_account_reclaimed.connect(
-        on_unverified_account_reclaimed, dispatch_uid="teams.unverified_account_reclaimed"
-    )
     email_confirmed.connect(on_email_confirmed, dispatch_uid="teams.email_confirmed")
     user_signed_up.connect(on_user_signed_up, dispatch_uid="teams.user_signed_up")
     social_account_added.connect(on_social_account_added, dispatch_uid="teams.social_added")

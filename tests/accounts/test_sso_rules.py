@@ -6,7 +6,6 @@ from types import SimpleNamespace
 import pytest
 from allauth.account.models import EmailAddress
 from allauth.core.exceptions import ImmediateHttpResponse
-from django.contrib.messages import get_messages
 from django.contrib.messages.storage.fallback import FallbackStorage
 from django.contrib.sessions.backends.db import SessionStore
 
@@ -84,36 +83,35 @@ def planted(db):
     return user
 
 
-def test_verified_sign_in_takes_over_an_unverified_account_clean(rf, planted):
-    request = sso_request(rf)
-    login = sign_in(("alice@acme.example", True), user=planted)
+def social_login(rf, *addresses):
+    """allauth's own sign-in object, looked up as allauth does, for the given addresses."""
+    from allauth.socialaccount.models import SocialAccount, SocialLogin
 
-    SocialAccountAdapter(None).pre_social_login(request, login)
-
-    planted.refresh_from_db()
-    assert not planted.has_usable_password()
-    assert planted.display_name == ""
-    assert not Membership.objects.filter(user=planted).exists()
-    assert not Team.objects.filter(slug="mallorys").exists()  # nobody else was in it
-    assert EmailAddress.objects.get(user=planted).verified
-    (message,) = get_messages(request)
-    assert "its password, display name and team memberships were cleared" in str(message)
-
-
-def test_a_verified_account_is_left_alone(rf, planted):
-    EmailAddress.objects.filter(user=planted).update(verified=True)
-    SocialAccountAdapter(None).pre_social_login(
-        sso_request(rf), sign_in(("alice@acme.example", True), user=planted)
+    return SocialLogin(
+        provider=SimpleNamespace(name="Acme SSO", app=None, get_settings=lambda: {}),
+        account=SocialAccount(provider="acme", uid="alice-at-acme"),
+        user=UserFactory.build(email=addresses[0][0]),
+        email_addresses=[EmailAddress(email=email, verified=ok) for email, ok in addresses],
     )
+
+
+def test_a_verified_sign_in_never_lands_in_an_unverified_account(rf, planted):
+    adapter = SocialAccountAdapter(sso_request(rf))
+
+    assert adapter.authenticate_by_email(social_login(rf, ("alice@acme.example", True))) is None
+
+    page = refusal(rf, sign_in(("alice@acme.example", True)))
+    assert "already uses alice@acme.example, but its address was never verified" in page
+    assert "log in with its password and verify the address" in page
     planted.refresh_from_db()
     assert planted.has_usable_password() and planted.display_name == "Alice (really Mallory)"
-    assert Membership.objects.filter(user=planted).count() == 2
+    assert not planted.socialaccount_set.exists()
 
 
-def test_a_sole_owner_leaving_hands_the_team_to_its_longest_member(db):
-    user = UserFactory(email="mallory@acme.example")
-    team = services.create_team(name="Kernels", owner=user)
-    first = UserFactory(email="first@acme.example")
-    Membership.objects.create(team=team, user=first)
-    assert services.drop_memberships(user=user) == 1
-    assert Membership.objects.get(team=team, user=first).role == "owner"
+def test_a_verified_account_is_signed_into(rf, planted):
+    EmailAddress.objects.filter(user=planted).update(verified=True)
+    adapter = SocialAccountAdapter(sso_request(rf))
+
+    found = adapter.authenticate_by_email(social_login(rf, ("alice@acme.example", True)))
+
+    assert found == (planted, "alice@acme.example")

@@ -1,6 +1,7 @@
 """Sign-in with an OpenID Connect provider in a real browser: allauth's real views against
 oidc-provider-mock, a real provider served on 127.0.0.1 by the test itself."""
 
+import re
 import socket
 
 import pytest
@@ -86,6 +87,30 @@ def test_sign_in_connects_an_existing_account_with_the_same_verified_email(deskt
     expect(page.get_by_role("link", name="My library")).to_be_visible()
     assert Reader.objects.filter(email__iexact=ALICE).count() == 1
     assert existing.socialaccount_set.filter(provider="acme").exists()
+
+
+def test_sign_in_never_lands_in_an_account_whose_address_was_never_verified(
+    desktop_page, acme, tiers
+):
+    from allauth.account.models import EmailAddress
+
+    from tests.factories import NoteFactory
+
+    # Someone registered alice's address first, never verified it, and wrote a note there.
+    planted = UserFactory(email=ALICE, display_name="Mallory")
+    EmailAddress.objects.create(user=planted, email=ALICE, verified=False, primary=True)
+    NoteFactory(user=planted, body="Planted by Mallory")
+    page = desktop_page
+    start_sign_in(page)
+    page.get_by_role("button", name=f"Authorize as {ALICE}").click()
+    expect(page.get_by_role("alert")).to_contain_text(
+        f"already uses {ALICE}, but its address was never verified"
+    )
+    page.goto("/library/notes/")
+    expect(page).to_have_url(re.compile(r"/accounts/login/"))
+    expect(page.get_by_text("Planted by Mallory")).to_have_count(0)
+    assert not planted.socialaccount_set.exists()
+    assert Reader.objects.filter(email__iexact=ALICE).count() == 1
 
 
 def test_unverified_email_at_the_provider_is_refused_clearly(desktop_page, acme, db):
