@@ -5,14 +5,26 @@ catalog loader and search).
 A work is known by its canonical URL (without `www.`), its arXiv id, its DOI, its ISBN, its
 GitHub repository and its OpenReview id. Two strings name the same work when they share a key.
 The syntax checks the loader applies to the catalog file's identifiers live here too.
+
+Input is normalised and bounded before it is matched (catalog.urlcanon.prepared): too long,
+invisible control or bidirectional characters are refused with a reason; compatibility forms
+fold to ASCII (NFKC), and so do any script's digits in an arXiv id, DOI or ISBN. A host that
+mixes Latin letters with look-alikes from another script stays a different host, and its keys
+say so (`WorkKeys.lookalike`) for the page to warn the person.
 """
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from .urlcanon import InvalidURL, arxiv_id, canonical_url
+from .urlcanon import MAX_INPUT_CHARS, InvalidURL, arxiv_id, ascii_digits, canonical_url, prepared
+
+MAX_IDENTITY_CHARS = MAX_INPUT_CHARS
+# Scripts with letters that pass for Latin ones (Cyrillic a, Greek omicron, Cyrillic palochka):
+# mixed with Latin in one host, they make an address that looks like another site's.
+_LOOKALIKE_SCRIPTS = {"CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE", "COPTIC"}
 
 ARXIV_NEW = r"\d{4}\.\d{4,5}"
 ARXIV_OLD = r"[a-z][a-z\-]*(?:\.[A-Z]{2})?/\d{7}"
@@ -55,6 +67,8 @@ class WorkKeys:
     repository: str = ""  # GitHub owner/name
     is_repository_root: bool = False  # the URL is the repository's own page
     openreview: str = ""
+    # Why the host looks like another site's (Latin letters mixed with look-alikes), or "".
+    lookalike: str = ""
 
     @property
     def keys(self) -> tuple[str, ...]:
@@ -92,9 +106,17 @@ def _compared(url: str) -> str:
     return f"https://{rest.removeprefix('www.')}"
 
 
+def _plain(text: str) -> str:
+    """Prepared input with ASCII digits, or "" for input that `prepared` refuses."""
+    try:
+        return ascii_digits(prepared(text))
+    except InvalidURL:
+        return ""
+
+
 def normalise_arxiv(text: str) -> str:
     """The arXiv id in an id or URL of any form (abs, pdf, html, vN, "arXiv:"), or ""."""
-    text = (text or "").strip()
+    text = _plain(text)
     if match := _ARXIV_TEXT.match(text):
         return match["id"]
     try:
@@ -108,14 +130,17 @@ def arxiv_in_prose(*texts: object) -> str:
     Only the start of each text is read (a citation is short; an imported field may not be),
     and what is not text is passed over."""
     for text in texts:
-        if isinstance(text, str) and (match := _ARXIV_IN_PROSE.search(text[:_PROSE_CHARS])):
+        if not isinstance(text, str):
+            continue
+        start = ascii_digits(unicodedata.normalize("NFKC", text[:_PROSE_CHARS]))
+        if match := _ARXIV_IN_PROSE.search(start):
             return match["id"]
     return ""
 
 
 def normalise_doi(text: str) -> str:
     """The DOI in a bare DOI, a doi: name or any URL that carries one, lower-cased, or ""."""
-    text = unquote((text or "").strip())
+    text = _plain(unquote(_plain(text)))
     match = _DOI_IN_TEXT.search(_DOI_PREFIX.sub("", text))
     if not match:
         return ""
@@ -125,7 +150,7 @@ def normalise_doi(text: str) -> str:
 
 def isbn13(text: str) -> str:
     """The ISBN-13 (digits only) of an ISBN-10 or ISBN-13 with a valid check digit, or ""."""
-    match = _ISBN_TEXT.match((text or "").strip())
+    match = _ISBN_TEXT.match(_plain(text))
     if not match:
         return ""
     digits = match["isbn"].replace("-", "").replace(" ", "").upper()
@@ -168,12 +193,31 @@ def _doi_in_url(host: str, path: str, query: str) -> str:
     return ""
 
 
+def lookalike_host(host: str) -> str:
+    """Why a host (in its ASCII form) looks like another site's, or "": Latin letters mixed
+    with letters of a script that has look-alikes of them (a Cyrillic "a" in "arxiv.org")."""
+    try:
+        shown = host.encode("ascii").decode("idna") if "xn--" in host else host
+    except UnicodeError:
+        return ""
+    scripts = {unicodedata.name(ch, "").split(" ")[0] for ch in shown if ch.isalpha()}
+    mixed = sorted(scripts & _LOOKALIKE_SCRIPTS)
+    if "LATIN" not in scripts or not mixed:
+        return ""
+    others = " and ".join(name.title() for name in mixed)
+    return (
+        f"This address uses look-alike characters: its host {shown} mixes Latin letters with "
+        f"{others} ones, so it is a different site ({host}) from the one it resembles. Check "
+        "that it is the address you mean."
+    )
+
+
 def _url_keys(url: str) -> WorkKeys:
     parts = urlsplit(url)
     host = (parts.hostname or "").removeprefix("www.")
     repository, root = _repository(host, parts.path)
-    doi = _doi_in_url(host, parts.path, parts.query)
-    paper = arxiv_id(url)
+    doi = ascii_digits(_doi_in_url(host, parts.path, parts.query))
+    paper = ascii_digits(arxiv_id(url))
     if not paper and (arxiv_doi := _ARXIV_DOI.match(doi)):
         paper = arxiv_doi["id"]
     return WorkKeys(
@@ -184,6 +228,7 @@ def _url_keys(url: str) -> WorkKeys:
         repository=repository,
         is_repository_root=root,
         openreview=_openreview(host, parts.path, parts.query),
+        lookalike=lookalike_host(parts.hostname or ""),
     )
 
 
@@ -191,11 +236,14 @@ def work_keys(text: str) -> WorkKeys:
     """The keys of the work a URL or identifier names; empty keys for an empty string.
 
     Raises InvalidURL (a ValueError with a reason for a form) for anything that is neither an
-    identifier nor an absolute http(s) URL, so hostile input never raises anything else.
+    identifier nor an absolute http(s) URL, so hostile input never raises anything else; too
+    long or carrying invisible characters is refused before it is parsed.
     """
-    text = (text or "").strip()
+    text = prepared(text)
     if not text:
         return WorkKeys()
+    if "://" not in text:  # an identifier: any script's digits are its digits
+        text = ascii_digits(text)
     if paper := _ARXIV_TEXT.match(text):
         url = f"https://arxiv.org/abs/{paper['id']}"
         return WorkKeys(url=url, canonical_url=url, arxiv=paper["id"])
@@ -237,8 +285,17 @@ def work_keys_or_empty(text: str) -> WorkKeys:
         return WorkKeys()
 
 
+def _checked_text(value: str) -> str:
+    """A catalog file's identifier as it is checked: prepared, with ASCII digits."""
+    try:
+        return ascii_digits(prepared(value))
+    except InvalidURL as exc:
+        raise InvalidIdentifier(str(exc)) from exc
+
+
 def check_arxiv(value: str) -> str:
     """A catalog file's arXiv id: new-style NNNN.NNNNN or old-style archive/NNNNNNN, no version."""
+    value = _checked_text(value)
     if not ARXIV_ID.match(value):
         raise InvalidIdentifier(
             f"'{value}' is not an arXiv id (like 1706.03762 or cs/0101001, no version)"
@@ -248,6 +305,7 @@ def check_arxiv(value: str) -> str:
 
 def check_doi(value: str) -> str:
     """A catalog file's DOI: bare (10.NNNN/suffix), without https://doi.org/; kept lower-case."""
+    value = _checked_text(value)
     if not DOI.match(value):
         raise InvalidIdentifier(f"'{value}' is not a bare DOI (like 10.1145/3600006.3613165)")
     return value.lower()
@@ -255,7 +313,7 @@ def check_doi(value: str) -> str:
 
 def check_isbn(value: str) -> str:
     """A catalog file's ISBN, stored as ISBN-13 digits."""
-    digits = value.replace("-", "")
+    digits = _checked_text(value).replace("-", "")
     if not re.fullmatch(r"\d{9}[\dX]|\d{13}", digits) or not (isbn := isbn13(digits)):
         raise InvalidIdentifier(f"'{value}' is not a valid ISBN-10 or ISBN-13 (check digit)")
     return isbn
@@ -263,6 +321,7 @@ def check_isbn(value: str) -> str:
 
 def check_repository(value: str) -> str:
     """A catalog file's repository: GitHub owner/name."""
+    value = _checked_text(value)
     if not REPOSITORY.match(value) or value.split("/")[1] in {".", ".."}:
         raise InvalidIdentifier(f"'{value}' is not a GitHub owner/name (like vllm-project/vllm)")
     return value

@@ -7,10 +7,15 @@ The `www.` of a host is kept here, because some sites answer only on it; catalog
 compares URLs without it.
 
 Hostile input (an out-of-range port, an unclosed IPv6 bracket, control characters) raises
-InvalidURL with a reason a form can show, never anything else.
+InvalidURL with a reason a form can show, never anything else. Input is bounded and normalised
+before it is parsed (`prepared`): at most MAX_INPUT_CHARS characters, refused at once when
+longer; invisible control and bidirectional-override characters refused; Unicode compatibility
+forms folded (NFKC: full-width letters and digits become ASCII). A host is kept in its ASCII
+(IDNA) form, so a look-alike host is plainly another host.
 """
 
 import re
+import unicodedata
 from urllib.parse import urlsplit, urlunsplit
 
 _ARXIV_HOSTS = {"arxiv.org", "www.arxiv.org", "export.arxiv.org"}
@@ -40,8 +45,55 @@ _TRACKING_NAMES = {
 _TRACKING_PREFIXES = ("utm_", "mc_", "pk_", "hsa_", "oly_")
 
 
+# The longest address or identifier accepted (a URL field's length); longer input is refused
+# before any of it is read.
+MAX_INPUT_CHARS = 2000
+
+
 class InvalidURL(ValueError):
     pass
+
+
+def _invisible(text: str) -> str:
+    """The first control or format character (bidi overrides, zero-width marks), named, or ""."""
+    for ch in text:
+        if unicodedata.category(ch) in ("Cc", "Cf"):
+            name = unicodedata.name(ch, "a control character")
+            return f"{name}, U+{ord(ch):04X}"
+    return ""
+
+
+def prepared(raw: str) -> str:
+    """The input as it is matched: bounded, stripped, without invisible characters, NFKC.
+
+    Raises InvalidURL for input over MAX_INPUT_CHARS (without reading it) and for control or
+    bidirectional characters, which can make one address look like another.
+    """
+    raw = raw or ""
+    if len(raw) > MAX_INPUT_CHARS:
+        raise InvalidURL(
+            f"This is {len(raw):,} characters long; an address or identifier has at most "
+            f"{MAX_INPUT_CHARS:,}."
+        )
+    text = raw.strip()
+    if invisible := _invisible(text):
+        raise InvalidURL(
+            f"This contains an invisible character ({invisible}) that can disguise an address; "
+            "remove it and try again."
+        )
+    text = unicodedata.normalize("NFKC", text)
+    if len(text) > MAX_INPUT_CHARS:
+        raise InvalidURL(
+            f"This is too long; an address has at most {MAX_INPUT_CHARS:,} characters."
+        )
+    return text
+
+
+def ascii_digits(text: str) -> str:
+    """Any script's decimal digits as ASCII digits (٢٤٠٣ → 2403), for identifiers."""
+    if text.isascii():
+        return text
+    return "".join(str(unicodedata.decimal(ch)) if ch.isdecimal() else ch for ch in text)
 
 
 def _is_tracking(pair: str) -> bool:
@@ -60,6 +112,12 @@ def _host(scheme: str, netloc_host: str | None, port: int | None) -> str:
     host = netloc_host.lower().rstrip(".")
     if not host or any(ch in host for ch in "/\\@[]%"):
         raise InvalidURL("The address has no valid host name.")
+    if not host.isascii():
+        # Its ASCII (IDNA) form, as browsers send it: a Cyrillic "a" is visibly another host.
+        try:
+            host = host.encode("idna").decode("ascii")
+        except UnicodeError as exc:
+            raise InvalidURL("The address has no valid host name.") from exc
     if ":" in host:
         host = f"[{host}]"  # an IPv6 literal keeps its brackets
     if port is not None and port != _DEFAULT_PORTS[scheme]:
@@ -73,13 +131,11 @@ def canonical_url(raw: str) -> str:
     Raises InvalidURL for anything that is not an absolute http(s) URL or that contains
     white space (the seeds lost underscores as spaces; we never guess them back silently).
     """
-    url = (raw or "").strip()
+    url = prepared(raw)
     if not url:
         return ""
     if any(ch.isspace() for ch in url):
         raise InvalidURL("A URL may not contain spaces.")
-    if any(ord(ch) < 32 or ord(ch) == 127 for ch in url):
-        raise InvalidURL("A URL may not contain control characters.")
     try:
         parts = urlsplit(url)
         scheme = parts.scheme.lower()
@@ -95,7 +151,7 @@ def canonical_url(raw: str) -> str:
         raise InvalidURL("This is not a valid web address (port 0).")
     host = _host(scheme, hostname, port)
     if host in _ARXIV_HOSTS and (match := _ARXIV_PATH.match(parts.path)):
-        return f"https://arxiv.org/abs/{match['id']}"
+        return f"https://arxiv.org/abs/{ascii_digits(match['id'])}"
     path = parts.path
     if path.endswith("/") and path != "/":
         path = path.rstrip("/")

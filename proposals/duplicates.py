@@ -44,6 +44,7 @@ class SimilarSource:
 class DuplicateReport:
     url: str = ""
     invalid: str = ""
+    lookalike: str = ""
     source: Source | None = None
     matched_by: str = ""
     proposal: Proposal | None = None
@@ -70,6 +71,7 @@ def find_duplicates(
         except InvalidURL as exc:
             report.invalid = str(exc)
         report.url = keys.url
+        report.lookalike = keys.lookalike
     if keys:
         _match_by_identifiers(report, keys)
     report.proposal = _open_proposal(keys, title, exclude_proposal)

@@ -11,7 +11,7 @@ from django.utils.text import slugify
 from catalog.identity import work_keys_or_empty
 from catalog.models import Source, Tier, Topic
 from catalog.models.sources import MAX_YEAR, MIN_YEAR
-from catalog.urlcanon import InvalidURL, canonical_url
+from catalog.urlcanon import InvalidURL, canonical_url, prepared
 
 from .choosers import SourceByTitleField, proposable_tiers
 from .duplicates import DuplicateReport, find_duplicates
@@ -38,14 +38,23 @@ FIELD_TEMPLATE = "proposals/forms/field.html"
 _http_url = URLValidator(schemes=["http", "https"])
 
 
+def _too_long_url(url: str) -> forms.ValidationError:
+    return forms.ValidationError(
+        f"A URL can be at most {URL_MAX_LENGTH:,} characters; this one has {len(url):,}."
+    )
+
+
 def clean_proposed_url(raw: str | None) -> str:
     url = (raw or "").strip()
-    if len(url) <= URL_MAX_LENGTH:
-        url = work_keys_or_empty(url).url or url  # a bare arXiv id or DOI becomes its URL
     if len(url) > URL_MAX_LENGTH:
-        raise forms.ValidationError(
-            f"A URL can be at most {URL_MAX_LENGTH:,} characters; this one has {len(url):,}."
-        )
+        raise _too_long_url(url)
+    try:
+        url = prepared(url)  # invisible characters are refused with their name
+    except InvalidURL as exc:
+        raise forms.ValidationError(str(exc)) from exc
+    url = work_keys_or_empty(url).url or url  # a bare arXiv id or DOI becomes its URL
+    if len(url) > URL_MAX_LENGTH:
+        raise _too_long_url(url)
     try:
         url = canonical_url(url)
         _http_url(url)

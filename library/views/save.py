@@ -43,7 +43,8 @@ def bookmarklet(request: HttpRequest) -> HttpResponse:
 @require_GET
 @login_required_htmx
 def save(request: AuthenticatedHttpRequest) -> HttpResponse:
-    url = request.GET.get("url", "").strip()[:2000]
+    # Not cut short: an over-long address is refused with its length by the identity check.
+    url = request.GET.get("url", "").strip()
     title = clean_title(request.GET.get("title", ""))[:TITLE_MAX]
     # No report without an address.
     report = find_duplicates(url=url) if url else None
