@@ -21,7 +21,9 @@ ALLOWED: dict[str, set[str]] = {
     "library": {"catalog", "proposals", "teams"},
     "notes": {"catalog", "library", "teams"},
     "candidates": {"catalog", "proposals"},
-    "bench": {"catalog", "proposals", "teams", "library", "notes", "candidates"},
+    # The operator's tools work on the whole database through Django's registry, naming no app.
+    "operations": set(),
+    "bench": {"catalog", "proposals", "teams", "library", "notes", "candidates", "operations"},
 }
 APPS = set(ALLOWED)
 EVERY_APP_MAY_USE = {"accounts"}
