@@ -270,11 +270,24 @@ def identified(links: list[FoundLink]) -> tuple[list[tuple[FoundLink, WorkKeys]]
         except InvalidURL as exc:
             errors.append(f"“{clean_text(address)[:120]}” is not a web address ({exc}); skipped.")
             continue
-        if not keys or seen & set(keys.keys):
+        if not keys or (work := work_key(keys)) in seen:
             continue
-        seen |= set(keys.keys)
+        seen.add(work)
         keyed.append((link, keys))
     return keyed, errors
+
+
+def work_key(keys: WorkKeys) -> str:
+    """The key two links must share to name one work: an identifier, the repository for its
+    own page, else the URL (two pages of one repository are two works)."""
+    for kind, value in (("arxiv", keys.arxiv), ("doi", keys.doi), ("isbn", keys.isbn)):
+        if value:
+            return f"{kind}:{value}"
+    if keys.openreview:
+        return f"openreview:{keys.openreview}"
+    if keys.is_repository_root:
+        return f"repository:{keys.repository.lower()}"
+    return f"url:{keys.canonical_url.casefold()}"
 
 
 def reading_address(address: str) -> bool:

@@ -295,3 +295,20 @@ def test_matching_any_text_never_raises(catalog, text):
 
     assert all(link.source is not None for link in result.matched)
     assert all(link.source is None for link in result.unmatched)
+
+
+def test_two_pages_of_one_repository_are_two_links(catalog):
+    SourceFactory(slug="vllm-docs", url="https://github.com/vllm-project/vllm/blob/main/docs/a.md")
+    text = (
+        "- [Docs](https://github.com/vllm-project/vllm/blob/main/docs/a.md)\n"
+        "- [Other docs](https://github.com/vllm-project/vllm/blob/main/docs/b.md)\n"
+        "- [Repository](https://github.com/vllm-project/vllm)\n"
+    )
+
+    result = match_markdown(text)
+
+    assert [(link.text, link.source.slug) for link in result.matched] == [
+        ("Docs", "vllm-docs"),
+        ("Other docs", "vllm"),
+    ]
+    assert result.unmatched == []
