@@ -43,16 +43,12 @@ START_HERE_SECTION = "start-here"
 START_HERE_TITLE = "Start here"
 TIER_ORDER = {Tier.START_HERE: 0, Tier.CORE: 1, Tier.FRONTIER: 2, Tier.FURTHER_READING: 3}
 OFF_PATH = 10_000
-
-
-def word_set(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
+WORD = re.compile(r"[a-z0-9]+")
 # Words that say how a goal is put rather than what it is about ("get our team ready to …",
 # "build a …", "write my first …"); the catalog's text is matched against the rest.
-STOP_WORDS = word_set(
-    """a about after all an and any are as at be before being between both build building but
+STOP_WORDS = frozenset(
+    WORD.findall(
+        """a about after all an and any are as at be before being between both build building but
     by can could create design different differ do does doing done each for from get getting go
     going good got has have how i implement improve in into is it its just know learn learning
     let like make many more most much my need new of on one onto or our out over own read
@@ -60,8 +56,8 @@ STOP_WORDS = word_set(
     teams than that the their them then there these they this those through to too understand
     up us use using very want way ways we week weekly well what when where which while who why
     will with work would write writing you your"""
+    )
 )
-WORD = re.compile(r"[a-z0-9]+")
 _stemmers = threading.local()
 
 
@@ -222,10 +218,6 @@ def focused(candidates: list[Source], matched: dict[int, list[str]]) -> list[Sou
     return [source for source in candidates if score[source.pk] >= bar]
 
 
-def topic_ids(pk: int, facts: CatalogFacts) -> set[int]:
-    return {topic_id for topic_id, _, _ in facts.topics.get(pk, [])}
-
-
 def on_topic(leading: list[Source], facts: CatalogFacts) -> list[Source]:
     """The candidates in the goal's topics: those most of search's first candidates have (a
     topic's parent counting as theirs too), a vote counting more the higher search ranks it."""
@@ -238,7 +230,7 @@ def on_topic(leading: list[Source], facts: CatalogFacts) -> list[Source]:
     return [
         source
         for rank, source in enumerate(leading)
-        if rank < ALWAYS or topic_ids(source.pk, facts) & goal_topics
+        if rank < ALWAYS or {topic for topic, _, _ in facts.topics.get(source.pk, [])} & goal_topics
     ]
 
 
