@@ -23,7 +23,16 @@ ALLOWED: dict[str, set[str]] = {
     "candidates": {"catalog", "proposals"},
     # The operator's tools work on the whole database through Django's registry, naming no app.
     "operations": set(),
-    "bench": {"catalog", "proposals", "teams", "library", "notes", "candidates", "operations"},
+    "bench": {
+        "catalog",
+        "proposals",
+        "teams",
+        "library",
+        "notes",
+        "candidates",
+        "operations",
+        "paths",
+    },
 }
 APPS = set(ALLOWED)
 EVERY_APP_MAY_USE = {"accounts"}
