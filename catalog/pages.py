@@ -1,7 +1,5 @@
 """Read models for pages that gather several querysets (home, list, path)."""
 
-from collections import defaultdict
-
 from django.db.models import Prefetch
 
 from .models import ListEntry, ListSection, ReadingList, Source, Tier, Topic
@@ -35,17 +33,6 @@ def list_sections(reading_list: ReadingList) -> list[ListSection]:
         .order_by("position")
         .prefetch_related(Prefetch("entries", queryset=entries))
     )
-
-
-def topic_tree() -> list[Topic]:
-    """Every topic with its source count, top level first, each with its `subtopics`: one query."""
-    topics = list(Topic.objects.with_counts())
-    children: defaultdict[int | None, list[Topic]] = defaultdict(list)
-    for topic in topics:
-        children[topic.parent_id].append(topic)
-    for topic in topics:
-        topic.subtopics = children[topic.pk]
-    return children[None]
 
 
 def home_context() -> dict[str, object]:

@@ -52,9 +52,9 @@ class PageSitemap(Sitemap):
         return [
             "catalog:home",
             "catalog:source-list",
-            "catalog:topic-index",
-            "catalog:tier-index",
-            "catalog:list-index",
+            "pages:topic-index",
+            "pages:tier-index",
+            "pages:list-index",
             "catalog:changes",
             "proposals:decision-log",
         ]

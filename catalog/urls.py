@@ -22,12 +22,6 @@ urlpatterns = [
     path("", browse.home, name="home"),
     path("sources/", search.source_list, name="source-list"),
     path("sources/<slug:slug>/", browse.source_detail, name="source-detail"),
-    path("topics/", browse.topic_index, name="topic-index"),
-    path("topics/<slug:slug>/", browse.topic_detail, name="topic-detail"),
-    path("tiers/", browse.tier_index, name="tier-index"),
-    path("tiers/<slug:slug>/", browse.tier_detail, name="tier-detail"),
-    path("lists/", browse.list_index, name="list-index"),
-    path("lists/<slug:slug>/", browse.list_detail, name="list-detail"),
     path("catalog.json", browse.catalog_json, name="catalog-json"),
     # Interop and freshness: citations, feeds and the change log.
     path("sources/cite.<citefmt:fmt>", exports.search_citation, name="search-cite"),

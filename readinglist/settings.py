@@ -66,6 +66,8 @@ INSTALLED_APPS = [
     "notes",
     "teams",
     "candidates",
+    # The site's pages, which combine every app above (home, source, topic, tier, list, search).
+    "pages",
     # Per-reader rate limits counted in the database (readinglist/ratelimits).
     "readinglist.ratelimits",
     "bench",

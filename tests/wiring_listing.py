@@ -23,6 +23,7 @@ PACKAGES = (
     "catalog",
     "library",
     "notes",
+    "pages",
     "proposals",
     "readinglist",
     "teams",

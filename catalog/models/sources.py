@@ -46,7 +46,7 @@ class Tier(models.Model):
         return self.name
 
     def get_absolute_url(self) -> str:
-        return reverse("catalog:tier-detail", args=[self.slug])
+        return reverse("pages:tier-detail", args=[self.slug])
 
     @property
     def is_frontier(self) -> bool:
@@ -76,7 +76,7 @@ class Topic(models.Model):
         return self.name
 
     def get_absolute_url(self) -> str:
-        return reverse("catalog:topic-detail", args=[self.slug])
+        return reverse("pages:topic-detail", args=[self.slug])
 
     def clean(self) -> None:
         if self.parent_id and self.parent is not None and self.parent.parent_id:
@@ -105,7 +105,7 @@ class ReadingList(models.Model):
         return self.title
 
     def get_absolute_url(self) -> str:
-        return reverse("catalog:list-detail", args=[self.slug])
+        return reverse("pages:list-detail", args=[self.slug])
 
 
 class ListSection(models.Model):

@@ -10,10 +10,10 @@ from django.utils.html import escape
 from catalog.models import Source
 
 TEMPLATE = (
-    "{% load site_urls %}{% fixed_url 'catalog:tier-detail' 'start-here' %}|"
+    "{% load site_urls %}{% fixed_url 'pages:tier-detail' 'start-here' %}|"
     "{% fixed_url 'catalog:search-cite' 'bib' as cite %}{{ cite }}|{% fixed_url 'catalog:home' %}"
 )
-EXPECTED = "{% url 'catalog:tier-detail' 'start-here' %}|{% url 'catalog:search-cite' 'bib' %}|"
+EXPECTED = "{% url 'pages:tier-detail' 'start-here' %}|{% url 'catalog:search-cite' 'bib' %}|"
 EXPECTED += "{% url 'catalog:home' %}"
 
 
