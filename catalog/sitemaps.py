@@ -50,7 +50,7 @@ class PageSitemap(Sitemap):
 
     def items(self) -> list[str]:
         return [
-            "catalog:home",
+            "pages:home",
             "catalog:source-list",
             "pages:topic-index",
             "pages:tier-index",

@@ -1,8 +1,9 @@
-"""What the topic index gathers from the catalog's querysets."""
+"""What the home page and the topic index gather from the catalog's querysets."""
 
 from collections import defaultdict
 
-from catalog.models import Topic
+from catalog.lists import companion_entries, path_entries
+from catalog.models import ReadingList, Source, Tier, Topic
 
 
 def topic_tree() -> list[Topic]:
@@ -14,3 +15,14 @@ def topic_tree() -> list[Topic]:
     for topic in topics:
         topic.subtopics = children[topic.pk]
     return children[None]
+
+
+def home_context() -> dict[str, object]:
+    return {
+        "path": path_entries(),
+        "companions": companion_entries(),
+        "tiers": Tier.objects.all(),
+        "topics": Topic.objects.filter(parent=None).with_counts(),
+        "lists": ReadingList.objects.all(),
+        "recent": Source.objects.published().for_cards().newest()[:6],
+    }

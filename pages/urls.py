@@ -2,11 +2,13 @@
 
 from django.urls import path
 
-from .views import browse
+from .views import browse, home, sources
 
 app_name = "pages"
 
 urlpatterns = [
+    path("", home.home, name="home"),
+    path("sources/<slug:slug>/", sources.source_detail, name="source-detail"),
     path("topics/", browse.topic_index, name="topic-index"),
     path("topics/<slug:slug>/", browse.topic_detail, name="topic-detail"),
     path("tiers/", browse.tier_index, name="tier-index"),

@@ -20,7 +20,7 @@ LIBRARIES = {
     "citations": "catalog",
     "search_page": "catalog",
     "site_urls": "catalog",
-    "welcome": "catalog",
+    "welcome": "pages",
     "following": "library",
     "reading": "library",
     "notes": "notes",

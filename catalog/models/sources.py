@@ -63,7 +63,7 @@ class Topic(models.Model):
     position = models.PositiveSmallIntegerField(default=0)
 
     objects = TopicQuerySet.as_manager()
-    # Set on the top-level topics catalog.pages.topic_tree returns: their children, counted.
+    # Set on the top-level topics pages.context.topic_tree returns: their children, counted.
     subtopics: list["Topic"]
 
     class Meta:
@@ -290,7 +290,7 @@ class Source(models.Model):
         super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
-        return reverse("catalog:source-detail", args=[self.slug])
+        return reverse("pages:source-detail", args=[self.slug])
 
     def clean(self) -> None:
         errors: dict[str, str] = {}

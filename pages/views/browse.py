@@ -6,8 +6,8 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
+from catalog.lists import companion_entries, list_sections, path_entries
 from catalog.models import ReadingList, Source, Tier, Topic
-from catalog.pages import companion_entries, list_sections, path_entries
 from readinglist.pagecache import page_cache
 from readinglist.requests import HtmxHttpRequest
 

@@ -20,11 +20,11 @@ SIGNED_OUT, SIGNED_IN, BOTH = "signed out", "signed in", "both"
 # Every page template, by route name and arguments, and who can see it. Extend as pages land;
 # routes that do not exist yet are left out (and listed in the failure message if none match).
 PAGES = [
-    ("catalog:home", [], "", BOTH),
+    ("pages:home", [], "", BOTH),
     ("catalog:source-list", [], "", BOTH),
     ("catalog:source-list", [], "?q=attention", BOTH),
     ("catalog:source-list", [], "?q=zzzznothing", SIGNED_OUT),
-    ("catalog:source-detail", ["flashattention"], "", BOTH),
+    ("pages:source-detail", ["flashattention"], "", BOTH),
     ("pages:topic-detail", ["attention"], "", BOTH),
     ("pages:tier-detail", ["start-here"], "", BOTH),
     ("pages:tier-detail", ["core"], "", SIGNED_OUT),

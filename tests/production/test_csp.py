@@ -55,9 +55,9 @@ def test_no_template_has_inline_code_or_styles(template):
 
 # Pages to render, as (url name, args). Extend as features land.
 PAGES = [
-    ("catalog:home", []),
+    ("pages:home", []),
     ("catalog:source-list", []),
-    ("catalog:source-detail", ["flashattention"]),
+    ("pages:source-detail", ["flashattention"]),
     ("pages:topic-detail", ["attention"]),
     ("pages:tier-detail", ["start-here"]),
     ("pages:list-detail", ["wafer"]),
