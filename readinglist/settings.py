@@ -66,6 +66,8 @@ INSTALLED_APPS = [
     "notes",
     "teams",
     "candidates",
+    # The operator's tools: backup, restore, the schedule runner, maintainer creation.
+    "operations",
     # The site's pages, which combine every app above (home, source, topic, tier, list, search).
     "pages",
     # Per-reader rate limits counted in the database (readinglist/ratelimits).
@@ -162,7 +164,7 @@ LOGIN_REDIRECT_URL = "/"
 SITE_ID = 1
 # The site's public address and name, for what is read away from a request: links in emails
 # (allauth's, proposal decisions) and in the sitemap. The sites framework's record is rewritten
-# to these after every migrate (catalog/site_record.py), so it is never django's example.com.
+# to these after every migrate (operations/site_record.py), so it is never django's example.com.
 _NAMED_HOSTS = [host.lstrip(".") for host in ALLOWED_HOSTS if "*" not in host]
 SITE_DOMAIN = env.str(
     "SITE_DOMAIN",

@@ -21,9 +21,11 @@ ALLOWED: dict[str, set[str]] = {
     "library": {"catalog", "proposals", "teams"},
     "notes": {"catalog", "library", "teams"},
     "candidates": {"catalog", "proposals"},
-    "bench": {"catalog", "proposals", "teams", "library", "notes", "candidates"},
+    # The operator's tools work on the whole database through Django's registry, naming no app.
+    "operations": set(),
+    "bench": {"catalog", "proposals", "teams", "library", "notes", "candidates", "operations"},
     # The site's pages combine every app; nothing imports them (the project's urls.py mounts them).
-    "pages": {"catalog", "proposals", "teams", "library", "notes", "candidates"},
+    "pages": {"catalog", "proposals", "teams", "library", "notes", "candidates", "operations"},
 }
 APPS = set(ALLOWED)
 EVERY_APP_MAY_USE = {"accounts"}

@@ -3,7 +3,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from catalog.backups import backup
+from operations.backups import backup
 
 
 class Command(BaseCommand):

@@ -11,9 +11,9 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
-from catalog.backups import empty_database, non_empty_tables
 from catalog.models import Source
 from library.models import Bookmark
+from operations.backups import empty_database, non_empty_tables
 from tests.production.test_security import run_python
 
 # Real processes and whole databases: minutes, so `make test-fast` leaves them out.

@@ -2,7 +2,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from catalog.backups import RestoreRefused, restore
+from operations.backups import RestoreRefused, restore
 
 
 class Command(BaseCommand):

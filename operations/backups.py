@@ -40,7 +40,7 @@ def backup(*, output: str | os.PathLike, using: str = DEFAULT_DB_ALIAS) -> None:
     renamed over `output`, which also means a failed backup never leaves half a file there.
     """
     if FORMAT not in serializers.get_serializer_formats():
-        serializers.register_serializer(FORMAT, "catalog.backup_format")
+        serializers.register_serializer(FORMAT, "operations.backup_format")
     target = Path(output).resolve()
     # The same suffix, because dumpdata picks the compression from the name it writes to.
     handle, partial = tempfile.mkstemp(
