@@ -51,7 +51,7 @@ class PageSitemap(Sitemap):
     def items(self) -> list[str]:
         return [
             "pages:home",
-            "catalog:source-list",
+            "pages:source-list",
             "pages:topic-index",
             "pages:tier-index",
             "pages:list-index",

@@ -1,7 +1,7 @@
 from django.urls import path, register_converter
 
 from .feeds import LatestSourcesFeed, ReadingListFeed, TopicFeed
-from .views import changes, exports, search
+from .views import changes, exports
 
 
 class CitationFormat:
@@ -19,7 +19,6 @@ register_converter(CitationFormat, "citefmt")
 app_name = "catalog"
 
 urlpatterns = [
-    path("sources/", search.source_list, name="source-list"),
     path("catalog.json", exports.catalog_json, name="catalog-json"),
     # Interop and freshness: citations, feeds and the change log.
     path("sources/cite.<citefmt:fmt>", exports.search_citation, name="search-cite"),

@@ -2,12 +2,13 @@
 
 from django.urls import path
 
-from .views import browse, home, sources
+from .views import browse, home, search, sources
 
 app_name = "pages"
 
 urlpatterns = [
     path("", home.home, name="home"),
+    path("sources/", search.source_list, name="source-list"),
     path("sources/<slug:slug>/", sources.source_detail, name="source-detail"),
     path("topics/", browse.topic_index, name="topic-index"),
     path("topics/<slug:slug>/", browse.topic_detail, name="topic-detail"),

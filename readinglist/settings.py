@@ -110,6 +110,8 @@ TEMPLATES = [
         "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
+            # The project's own tags, for every app's templates: links reversed once per process.
+            "libraries": {"site_urls": "readinglist.templatetags.site_urls"},
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",

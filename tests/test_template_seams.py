@@ -18,8 +18,7 @@ TEMPLATES = ROOT / "templates"
 # Which app owns each tag library and URL namespace.
 LIBRARIES = {
     "citations": "catalog",
-    "search_page": "catalog",
-    "site_urls": "catalog",
+    "search_page": "pages",
     "welcome": "pages",
     "following": "library",
     "reading": "library",
@@ -48,6 +47,9 @@ SHARED_LIBRARIES = {
     "socialaccount",
     "django_htmx",
     "account",
+    # The project's own (readinglist/templatetags/, named in settings.TEMPLATES): links reversed
+    # once per process, for the layout and every app's templates.
+    "site_urls",
 }
 SHARED_NAMESPACES = {"admin"}
 # The site's pages (home, search, a source, topic, tier or list) are its public addresses: any

@@ -21,9 +21,9 @@ SIGNED_OUT, SIGNED_IN, BOTH = "signed out", "signed in", "both"
 # routes that do not exist yet are left out (and listed in the failure message if none match).
 PAGES = [
     ("pages:home", [], "", BOTH),
-    ("catalog:source-list", [], "", BOTH),
-    ("catalog:source-list", [], "?q=attention", BOTH),
-    ("catalog:source-list", [], "?q=zzzznothing", SIGNED_OUT),
+    ("pages:source-list", [], "", BOTH),
+    ("pages:source-list", [], "?q=attention", BOTH),
+    ("pages:source-list", [], "?q=zzzznothing", SIGNED_OUT),
     ("pages:source-detail", ["flashattention"], "", BOTH),
     ("pages:topic-detail", ["attention"], "", BOTH),
     ("pages:tier-detail", ["start-here"], "", BOTH),

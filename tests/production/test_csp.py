@@ -56,7 +56,7 @@ def test_no_template_has_inline_code_or_styles(template):
 # Pages to render, as (url name, args). Extend as features land.
 PAGES = [
     ("pages:home", []),
-    ("catalog:source-list", []),
+    ("pages:source-list", []),
     ("pages:source-detail", ["flashattention"]),
     ("pages:topic-detail", ["attention"]),
     ("pages:tier-detail", ["start-here"]),
