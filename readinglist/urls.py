@@ -4,7 +4,7 @@ from django.urls import include, path
 from django.views.generic import TemplateView
 
 from accounts.urls import account_urlpatterns
-from catalog.sitemaps import SITEMAPS
+from pages.sitemaps import SITEMAPS
 
 from . import health
 
