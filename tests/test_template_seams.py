@@ -3,6 +3,9 @@
 A template folder may load the tag libraries and name the URLs of its own app, of the apps its
 app may import (tests/test_layers.py), of Django and allauth, and of the seams below, each with
 the reason the architecture page gives. Anything else is an arrow the Python never draws.
+
+The site's pages (templates/pages/) combine every app, as their row in tests/test_layers.py
+says, so they need no seam; catalog's templates, like its Python, use no other app at all.
 """
 
 import re
@@ -60,10 +63,6 @@ PUBLIC_NAMESPACES = {"pages"}
 # The seams: a page of one app renders another app's state through that app's inclusion tags,
 # so the Python stays one-way (docs/architecture.md, "Template seams").
 SEAMS: dict[str, set[str]] = {
-    # A catalog page shows the reader's bookmark, progress, follows, notes and teammates'
-    # activity; each is rendered by the owning app's tags, and nothing for anonymous visitors.
-    # A search that finds little offers to propose the missing source.
-    "catalog": {"library", "notes", "teams", "proposals", "pages"},
     # A team page shows members' progress and the notes shared with the team.
     "teams": {"library", "notes"},
     # Sign-in pages link to the reader's library once signed in.
@@ -117,6 +116,13 @@ def test_templates_use_only_the_apps_their_app_may(folder):
         name for name in namespaces - linkable if NAMESPACES.get(name, "?") not in allowed
     }
     assert (wrong_libraries, wrong_namespaces) == (set(), set())
+
+
+def test_catalog_templates_use_catalog_and_django_alone():
+    libraries, namespaces = uses(TEMPLATES / "catalog")
+    assert {LIBRARIES.get(name, "?") for name in libraries - SHARED_LIBRARIES} <= {"catalog"}
+    assert {NAMESPACES.get(name, "?") for name in namespaces - SHARED_NAMESPACES} <= {"catalog"}
+    assert "catalog" not in SEAMS
 
 
 def test_the_rule_sees_a_template_reaching_up(tmp_path):

@@ -1,3 +1,6 @@
+"""The home page: the Start-here path, tiers, lists, topics, what is new, and for a signed-in
+reader their reading groups and what changed since their last visit."""
+
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
