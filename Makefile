@@ -82,12 +82,15 @@ maintainer: $(RUN_STAMP)
 	$(DEV) $(PY) manage.py create_maintainer "$(EMAIL)"
 
 # Production: whole-database backup and restore (catalog and readers' data), and the load test.
+# A deployment's .env decides (the site's address a restore's migrate writes, the database);
+# the development values apply only where there is none.
+OPS_ENV := $(if $(wildcard .env),,$(DEV))
 backup: $(RUN_STAMP)
-	$(DEV) $(PY) manage.py backup $(if $(FILE),--output "$(FILE)")
+	$(OPS_ENV) $(PY) manage.py backup $(if $(FILE),--output "$(FILE)")
 
 restore: $(RUN_STAMP)
 	@if [ -z "$(FILE)" ]; then echo "Usage: make restore FILE=readinglist-backup-….json.gz [FORCE=1]" >&2; exit 1; fi
-	$(DEV) $(PY) manage.py restore "$(FILE)" $(if $(FORCE),--force)
+	$(OPS_ENV) $(PY) manage.py restore "$(FILE)" $(if $(FORCE),--force)
 
 # Needs PostgreSQL for figures worth quoting: DATABASE_URL=postgres://… make loadtest
 # (it uses Redis at REDIS_URL or 127.0.0.1:6379 when one answers; LOADTEST_ARGS="--cache database")

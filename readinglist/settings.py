@@ -320,6 +320,10 @@ LINKCHECK_BLOCKING_HOSTS = env.list(
         "reddit.com",
     ],
 )
+# Where `manage.py backup` writes when not given --output: the working folder by default; the
+# image's is read-only, so the compose stack sets a volume's path.
+BACKUP_DIR = env.str("BACKUP_DIR", default=".")
+
 LINKCHECK_CONTACT_URL = env.str(
     "LINKCHECK_CONTACT_URL", default="https://github.com/readinglist/readinglist"
 )
