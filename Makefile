@@ -113,10 +113,13 @@ format: $(DEV_STAMP)
 # Search benchmark: 100,000 synthetic sources in a separate database (readinglist_bench on the
 # same server), never the one DATABASE_URL names. ARGS="--runs 3 --rebuild" to vary it. Then
 # "For you" at 10,000 sources (readinglist_bench_foryou); FORYOU_ARGS="--runs 50" to vary it.
+# Then goal drafts judged on the shipped catalog (readinglist_bench_paths) and their times, and a
+# Markdown import's; PATHS_ARGS="--runs 5" to vary it.
 BENCH_DATABASE_URL ?= $(or $(DATABASE_URL),postgres://postgres@127.0.0.1:5432/readinglist)
 bench: $(RUN_STAMP)
 	DEBUG=true DATABASE_URL=$(BENCH_DATABASE_URL) $(PY) manage.py bench_search $(ARGS)
 	DEBUG=true DATABASE_URL=$(BENCH_DATABASE_URL) $(PY) manage.py bench_foryou $(FORYOU_ARGS)
+	DEBUG=true DATABASE_URL=$(BENCH_DATABASE_URL) $(PY) manage.py bench_paths $(PATHS_ARGS)
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .tools

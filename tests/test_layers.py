@@ -24,9 +24,27 @@ ALLOWED: dict[str, set[str]] = {
     "candidates": {"catalog", "proposals"},
     # The operator's tools work on the whole database through Django's registry, naming no app.
     "operations": set(),
-    "bench": {"catalog", "proposals", "teams", "library", "notes", "candidates", "operations"},
+    "bench": {
+        "catalog",
+        "proposals",
+        "teams",
+        "library",
+        "notes",
+        "candidates",
+        "operations",
+        "paths",
+    },
     # The site's pages combine every app; nothing imports them (the project's urls.py mounts them).
-    "pages": {"catalog", "proposals", "teams", "library", "notes", "candidates", "operations"},
+    "pages": {
+        "catalog",
+        "proposals",
+        "teams",
+        "library",
+        "notes",
+        "candidates",
+        "operations",
+        "paths",
+    },
 }
 APPS = set(ALLOWED)
 EVERY_APP_MAY_USE = {"accounts"}
