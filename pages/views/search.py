@@ -3,11 +3,10 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
+from catalog.forms import SearchForm
+from catalog.search import search_sources
 from readinglist.pagecache import page_cache
 from readinglist.requests import HtmxHttpRequest
-
-from ..forms import SearchForm
-from ..search import search_sources
 
 
 @page_cache(shared=True, reader=True, params=SearchForm.base_fields)
@@ -22,7 +21,7 @@ def source_list(request: HtmxHttpRequest) -> HttpResponse:
     params.exact = request.GET.get("exact") == "1"
     results = search_sources(params)
     results.facets.link(request.GET)
-    template = "catalog/source_list.html"
+    template = "pages/source_list.html"
     if request.htmx:
         template += "#results"
     context = {"form": form, "params": params, "results": results, "page": results.page}
