@@ -1,6 +1,6 @@
 """Judging search: a set of reader queries with graded sources, and the figures over it.
 
-The judged set (`tests/catalog/relevance/judged_queries.toml`) holds described queries in four
+The judged set (`tests/search/relevance/judged_queries.toml`) holds described queries in four
 groups and the navigational ones; each lists the sources relevant to it, graded 1 to 5. The
 figures are the usual ones: nDCG@10 (graded gain, log2 discount), MRR@10 (the first source
 graded 3 or more), recall@5 (of the sources graded 3 or more) and the share of queries with
@@ -20,7 +20,7 @@ from django.conf import settings
 
 from catalog.models import Source
 
-JUDGED_QUERIES = Path(settings.BASE_DIR) / "tests" / "catalog" / "relevance" / "judged_queries.toml"
+JUDGED_QUERIES = Path(settings.BASE_DIR) / "tests" / "search" / "relevance" / "judged_queries.toml"
 # Queries written by readers who saw neither the judged set nor the code: not for tuning.
 HELDOUT_QUERIES = JUDGED_QUERIES.with_name("heldout_queries.toml")
 # A second such set, written after the first round of keywords without seeing them.
@@ -45,7 +45,7 @@ def baseline_stems(text: str) -> list[str]:
 
 
 def baseline_query_stems(text: str) -> list[str]:
-    from catalog.search.described import meaningful_words, subject_words
+    from search.described import meaningful_words, subject_words
 
     words = tuple(BASELINE_TOKEN.findall(text.lower()))
     return [_baseline_stemmer.stemWord(word) for word in meaningful_words(subject_words(words))]
@@ -128,8 +128,8 @@ def _figures(rows: list[tuple[JudgedQuery, list[str]]]) -> Figures:
 
 def search_ranker(using: str = "default") -> Ranker:
     """The slugs /sources/?q= shows on its first page, in order."""
-    from catalog.search.page import search_sources
-    from catalog.search.parsing import SearchParams
+    from search.page import search_sources
+    from search.parsing import SearchParams
 
     def ranked(text: str) -> list[str]:
         page = search_sources(SearchParams(q=text), using=using)

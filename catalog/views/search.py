@@ -5,9 +5,8 @@ from django.views.decorators.vary import vary_on_headers
 
 from readinglist.pagecache import page_cache
 from readinglist.requests import HtmxHttpRequest
-
-from ..forms import SearchForm
-from ..search import search_sources
+from search.forms import SearchForm
+from search.page import search_sources
 
 
 @page_cache(shared=True, reader=True, params=SearchForm.base_fields)

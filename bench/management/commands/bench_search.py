@@ -377,10 +377,10 @@ def floor_statements(text: str) -> dict[str, Statement]:
     """
     from django.http import QueryDict
 
-    from catalog.forms import SearchForm
-    from catalog.search import backend_for, parse_query
-    from catalog.search.parsing import chosen_sort
-    from catalog.search.set_keys import KEYED_SETS
+    from search.forms import SearchForm
+    from search.page import backend_for
+    from search.parsing import chosen_sort, parse_query
+    from search.set_keys import KEYED_SETS
 
     form = SearchForm(QueryDict(text if "=" in text else f"q={quote(text)}"))
     form.is_valid()

@@ -114,12 +114,12 @@ def template_loops(loops: dict[str, dict[str, str]]) -> Iterator[None]:
 
 
 def variants() -> dict[str, Callable[[], AbstractContextManager[None]]]:
-    from catalog.search import backend, postgres, sqlite
     from catalog.templatetags import site_urls
     from library import reading as library_reading
     from library.templatetags import reading
     from notes.models import Note
     from readinglist.markdown import as_markup, render_markdown
+    from search import backend, postgres, sqlite
 
     def library_per_call(request: HttpRequest | None) -> dict[int, str]:
         return library_reading.states_for(request.user) if request else {}
