@@ -1,4 +1,6 @@
-"""Facet counts per tier, kind, year, topic and list, in one statement, and what they link to."""
+"""The fourth stage of a search, facets: counts per tier, kind, year, topic and list of the
+matches, in one statement that also picks the page's ids where it can, and what the counts link
+to. `count()` is the stage's one entry."""
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -7,9 +9,10 @@ from urllib.parse import urlencode
 from django.conf import settings
 from django.db import connections
 from django.db.models import QuerySet
-from django.http import QueryDict
 
 from catalog.models import ListEntry, ListSection, ReadingList, Source, Tier, Topic
+
+from .shared import Ranked
 
 
 @dataclass
@@ -91,11 +94,11 @@ class Facets:
         # Every source has exactly one tier, so the tier counts add up to the number of matches.
         return sum(item.count for item in self.tiers)
 
-    def link(self, current: QueryDict) -> None:
-        """Give every item its `href`: the `current` QueryDict with the item's change and no
-        page, as `{% querystring current item.change page=None %}` writes it. One base for
-        the ~50 links of a page instead of a QueryDict built per link (~1 ms a page)."""
-        base = {key: values for key, values in current.lists() if key != "page"}
+    def link(self, base: dict[str, list[str]]) -> None:
+        """Give every item its `href`: the page's parameters (`base`, {key: [values]}, without
+        the page) with the item's change, as `{% querystring request.GET item.change
+        page=None %}` writes it. One base for the ~50 links of a page instead of a QueryDict
+        built per link (~1 ms a page)."""
         for items in (self.decade_items, self.topics, self.tiers, self.kinds, self.lists):
             for item in items:
                 item.href = query_string(base, item.change)
@@ -150,6 +153,13 @@ SELECT 'page', array_to_string(ARRAY(
 """
 
 FACET_LISTS = {"tier": "tiers", "kind": "kinds", "topic": "topics", "list": "lists"}
+
+
+def count(ranked: Ranked, page: int) -> Facets:
+    """The stage's one entry: the facets of the ranked matches, and the ids of page `page` when
+    the ranking lets the statement pick them."""
+    order = (page, ranked.page_order) if ranked.page_order else None
+    return facet_counts(ranked.facet_rows, ranked.columns, ranked.set_counts, page=order)
 
 
 def facet_counts(

@@ -3,6 +3,7 @@ import re
 from typing import Any
 
 from django import forms
+from django.http import QueryDict
 
 from catalog.models import ReadingList, Source, Tier, Topic
 from catalog.models.sources import MAX_YEAR, MIN_YEAR
@@ -27,7 +28,8 @@ class SearchTextField(forms.CharField):
 
 
 class SearchForm(forms.Form):
-    """Parses /sources/ parameters. Odd values are clamped and reported in `notices`; only a
+    """Parses /sources/ parameters: the only reader of the request's query string, for the page
+    and its citation export alike. Odd values are clamped and reported in `notices`; only a
     malformed year makes the form invalid, because no sensible reading of it exists."""
 
     q = SearchTextField(
@@ -42,6 +44,8 @@ class SearchForm(forms.Form):
     list = SearchTextField(required=False)
     year = SearchTextField(required=False)
     page = SearchTextField(required=False)
+    # Set by the "search instead for" link of a corrected query: the words as typed.
+    exact = SearchTextField(required=False)
 
     # The default is the best match when searching and the lists' own order when browsing; the
     # select is outside the region live search swaps, so one label must fit both.
@@ -95,6 +99,9 @@ class SearchForm(forms.Form):
             return ""
         return kind
 
+    def clean_exact(self) -> bool:
+        return self.cleaned_data["exact"] == "1"
+
     def clean_page(self) -> int:
         page = self.cleaned_data["page"].strip()
         return int(page) if page.isdigit() and 0 < int(page) < 10**6 else 1
@@ -120,6 +127,16 @@ class SearchForm(forms.Form):
             )
         return (min(first, last), max(first, last))
 
+    # `builtins.list`: in this class body `list` is the reading-list field.
+    def link_base(self) -> dict[str, builtins.list[str]]:
+        """The parameters as given, each with its values, without the page: what every facet
+        link starts from (facets.Facets.link())."""
+        if isinstance(self.data, QueryDict):
+            given = dict(self.data.lists())
+        else:
+            given = {k: v if isinstance(v, builtins.list) else [v] for k, v in self.data.items()}
+        return {key: [str(v) for v in values] for key, values in given.items() if key != "page"}
+
     def params(self) -> SearchParams:
         """What to search for. On an invalid form, the parts that were valid still apply."""
         data = getattr(self, "cleaned_data", {})
@@ -134,4 +151,5 @@ class SearchForm(forms.Form):
             year_to=year[1] if year else None,
             sort=data.get("sort", ""),
             page=data.get("page", 1),
+            exact=data.get("exact", False),
         )

@@ -99,14 +99,14 @@ UNSTORE_NAMES_SQL = (
     "ALTER TABLE catalog_source DROP COLUMN IF EXISTS search_names;"
 )
 
-# The sources a query names and, in the same round trip, every tier's id (the ranking priors are
-# per tier): a tier row carries its slug as its one "name".
-NAMED_SQL = """
-SELECT 'tier', id, ARRAY[slug] FROM catalog_tier
+# Every tier's id (the ranking priors are per tier) and the sources a query names, as rows of
+# (kind, key, number, list): ('tier', slug, id, NULL) and ('source', '', id, its names). The
+# match stage on PostgreSQL asks these in the same statement as the rest of what it needs.
+NAMED_ROWS = """
+SELECT 'tier'::text, slug::text, id::bigint, NULL::text[] FROM catalog_tier
 UNION ALL
-SELECT 'source', id, search_names FROM catalog_source
-WHERE status = 'published' AND search_names && %s::text[]
-"""
+SELECT 'source', '', id, search_names FROM catalog_source
+WHERE status = 'published' AND search_names && %(keys)s::text[]"""
 
 
 def normalised(text: str) -> str:
@@ -238,21 +238,36 @@ def names_asked(text: str, words: Sequence[str]) -> tuple[list[str], list[str]]:
     return [text, *compared_sides(text)], query_parts(words)
 
 
+def name_keys(texts: Iterable[str], parts: Iterable[str] = ()) -> list[str]:
+    """The stored names (NAMED_ROWS' parameter) the query texts and parts may mean."""
+    return list(dict.fromkeys(key for text in [*texts, *parts] if text for key in query_keys(text)))
+
+
+def named_from(
+    rows: list[tuple[int, set[str] | list[str]]], texts: Iterable[str], parts: Iterable[str] = ()
+) -> Named:
+    """What the query names among `rows` ((source id, its names)): the whole query's texts,
+    else its `parts`."""
+    texts = [text for text in dict.fromkeys(texts) if text]
+    levels = _levels(rows, texts)
+    parts = [part for part in dict.fromkeys(parts) if part]
+    return Named(levels, {} if levels else _levels(rows, parts))
+
+
 def named_sources(texts: Iterable[str], using: str, *, parts: Iterable[str] = ()) -> Named:
     """The published sources the query texts (or its correction) name, and those its `parts`
     name when the whole names none; one statement on PostgreSQL, which reads the tiers too."""
-    texts = [text for text in dict.fromkeys(texts) if text]
-    parts = [part for part in dict.fromkeys(parts) if part]
-    keys = list(dict.fromkeys(key for text in [*texts, *parts] for key in query_keys(text)))
+    texts, parts = list(texts), list(parts)
+    keys = name_keys(texts, parts)
     connection = connections[using]
     tiers = {}
+    rows: list[tuple[int, set[str] | list[str]]] = []
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute(NAMED_SQL, [keys])
-            rows = []
-            for kind, pk, names in cursor.fetchall():
+            cursor.execute(NAMED_ROWS, {"keys": keys})
+            for kind, slug, pk, names in cursor.fetchall():
                 if kind == "tier":
-                    tiers[names[0]] = pk
+                    tiers[slug] = pk
                 else:
                     rows.append((pk, names))
     elif keys:
@@ -260,13 +275,11 @@ def named_sources(texts: Iterable[str], using: str, *, parts: Iterable[str] = ()
 
         published = Source.objects.using(using).published().values_list("id", "title", "aliases")
         rows = [(pk, source_names(title, aliases)) for pk, title, aliases in published]
-    else:
-        rows = []
-    levels = _levels(rows, texts)
-    return Named(levels, {} if levels else _levels(rows, parts), tiers)
+    named = named_from(rows, texts, parts)
+    return Named(named.levels, named.in_part, tiers)
 
 
-def _levels(rows: list[tuple[int, set[str]]], texts: list[str]) -> dict[int, float]:
+def _levels(rows: list[tuple[int, set[str] | list[str]]], texts: list[str]) -> dict[int, float]:
     keys = [(key, is_technical_token(text)) for text in texts for key in query_names(text)]
     levels = {}
     for pk, names in rows:

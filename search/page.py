@@ -1,24 +1,30 @@
-"""The browse-and-search page assembled: matches, facets, the page of cards, chips."""
+"""The last stage of a search, page: the page of cards the reader sees, and the one interface.
+
+`search_sources(params)` runs the stages in order, each once: the query parsed once
+(`params.query`, parsing.py), matched against the catalog (match.py), ranked (rank.py), its
+facets counted with the page's ids (facets.py), then the page here: pagination, the cards with
+their snippets, and the help a thin or empty page gives (suggestions, nearest topics).
+`matching_sources()` gives the same sources unpaged.
+"""
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.paginator import Page, Paginator
-from django.db import connections
 from django.utils.html import format_html
 
 from catalog.models import Source, Topic
 
-from .backend import SUGGESTIONS, Backend, Suggestion, cards, marked_title, set_marked_title
-from .described import document_stems, query_stems
-from .facets import Facets, YearChart
-from .identifiers import first_on_page, identified_source_ids
-from .parsing import ParsedQuery, SearchParams, chosen_sort, parse_query
-from .postgres import PostgresBackend
-from .sqlite import ContainsBackend
+from . import postgres_page, sqlite_page
+from .described import document_stems
+from .facets import Facets, YearChart, count
+from .match import match
+from .parsing import SearchParams, chosen_sort
+from .postgres_match import PostgresMatched
+from .rank import rank
+from .shared import SUGGESTIONS, Matched, Suggestion, cards, marked_title, set_marked_title
 
 NEAREST_TOPICS = 3
 CLEAR_FILTERS = {"topic": None, "tier": None, "kind": None, "list": None, "year": None}
@@ -37,7 +43,7 @@ class Chip:
 class SearchPage:
     page: Page[Source]
     facets: Facets
-    query: ParsedQuery
+    query: Matched  # the query as searched: corrected, partial, complete
     sort: str
     chips: list[Chip] = field(default_factory=list)
     suggestions: list[Suggestion] = field(default_factory=list)
@@ -45,14 +51,6 @@ class SearchPage:
     # with the query.
     nearest_topics: list[Topic] = field(default_factory=list)
     clear_filters: dict = field(default_factory=lambda: dict(CLEAR_FILTERS))
-
-
-def backend_for(using: str) -> Backend[Any]:
-    """The backend for the connection's vendor. Which one, and so what its matches are (search
-    entries or sources), is known only at run time; a backend only gets back its own matches."""
-    if connections[using].vendor == "postgresql":
-        return PostgresBackend()
-    return ContainsBackend()
 
 
 def mark_selected(facets: Facets, params: SearchParams) -> None:
@@ -126,9 +124,9 @@ def tell_apart(sources: list[Source]) -> None:
         )
 
 
-def named_in_part(query: ParsedQuery, using: str) -> list[Suggestion]:
+def named_in_part(matched: Matched, using: str) -> list[Suggestion]:
     """The sources all but one word of the query names, most exactly named first."""
-    levels = dict(query.named_in_part)
+    levels = dict(matched.named_in_part)
     if not levels:
         return []
     rows = Source.objects.using(using).filter(pk__in=levels).values_list("pk", "title", "slug")
@@ -138,72 +136,81 @@ def named_in_part(query: ParsedQuery, using: str) -> list[Suggestion]:
 
 def matching_sources(params: SearchParams, *, limit: int, using: str = "default") -> list[Source]:
     """Every source a search shows (up to `limit`), in the order it shows them, unpaged."""
-    backend = backend_for(using)
-    query = backend.prepare(parse_query(params.q), using, exact=params.exact)
-    matches = backend.matches(params, query, using)
-    ids = backend.ordered_ids(matches, chosen_sort(params, query), query)
-    return cards(list(ids[:limit]), using)
+    ranked = rank(match(params, using), chosen_sort(params))
+    return cards(list(ranked.ids[:limit]), using)
+
+
+def first_on_page(identified: tuple[int, ...], ids: list[int]) -> list[int]:
+    """The page's sources with the identified ones first, each once."""
+    return [*identified, *(pk for pk in ids if pk not in identified)]
+
+
+def result_cards(ids: list[int], matched: Matched, using: str) -> list[Source]:
+    if isinstance(matched, PostgresMatched):
+        return postgres_page.result_cards(ids, matched, using)
+    return sqlite_page.result_cards(ids, matched, using)
+
+
+def suggestions(matched: Matched, using: str) -> list[Suggestion]:
+    """A source the query names but for one word ("pmpp book"), then the closest titles across
+    the whole catalog: the filters may be what hid them."""
+    if isinstance(matched, PostgresMatched):
+        closest = postgres_page.suggestions(matched, using)
+    else:
+        closest = sqlite_page.suggestions(matched, using)
+    found = named_in_part(matched, using) + closest
+    return list({s.slug: s for s in found}.values())[:SUGGESTIONS]
 
 
 def search_sources(params: SearchParams, *, using: str = "default") -> SearchPage:
     """Everything the browse-and-search page shows, in a constant number of queries."""
-    backend = backend_for(using)
-    query = backend.prepare(parse_query(params.q), using, exact=params.exact, widen_later=True)
-    matches = backend.matches(params, query, using)
-    sort = chosen_sort(params, query)
-    facets = backend.facet_counts(matches, sort, query, params.page)
-    if widened := backend.widen(query, facets.total, using):
-        # Few sources have every word: the page ranks those with only some of them too.
-        query = widened
-        matches = backend.matches(params, query, using)
-        facets = backend.facet_counts(matches, sort, query, params.page)
+    matched = match(params, using)
+    sort = chosen_sort(params)
+    ranked = rank(matched, sort)
+    facets = count(ranked, params.page)
     # The paginator only does the page arithmetic: the facet query already counted the matches.
     paginator: Paginator[Source] = Paginator((), settings.CATALOG_PAGE_SIZE)
     paginator.count = facets.total
     page = paginator.get_page(params.page)
-    if facets.page_ids and page.number == params.page:
+    if facets.page_ids is not None and page.number == params.page:
         ids = facets.page_ids  # picked by the facet statement
     elif facets.total:
-        # A page past the end (shown as the last page), or a backend that does not pick pages.
-        ordered = backend.ordered_ids(matches, sort, query)
-        ids = list(ordered[page.start_index() - 1 : page.end_index()])
+        # A page past the end (shown as the last page), or a ranking the statement cannot pick.
+        ids = list(ranked.ids[page.start_index() - 1 : page.end_index()])
     else:
         ids = []
     # A query that is an identifier (an arXiv id, a DOI…) finds its source first.
-    if (identified := identified_source_ids(params.q, using)) and page.number == 1:
-        ids = first_on_page(identified, list(ids))
+    if matched.identified and page.number == 1:
+        ids = first_on_page(matched.identified, ids)
         paginator.count = max(facets.total, len(set(ids)))
-    sources = backend.result_cards(ids, query, using)
+    sources = result_cards(ids, matched, using)
     tell_apart(sources)
     page.object_list = sources
-    suggestions: list[Suggestion] = []
-    if not facets.total and not identified and query:
-        # A source the query names but for one word ("pmpp book"), then the closest titles
-        # across the whole catalog: the filters may be what hid them.
-        found = named_in_part(query, using) + backend.suggestions(query, using)
-        suggestions = list({s.slug: s for s in found}.values())[:SUGGESTIONS]
+    found: list[Suggestion] = []
+    if not facets.total and not matched.identified and matched:
+        found = suggestions(matched, using)
         # A corrected word is searched beside the word as typed, so neither found anything:
         # "Showing results for" would announce results there are none of.
-        query = replace(query, corrected="")
+        matched = replace(matched, corrected="")
     topics = (
-        nearest_topics(params.q, using) if query and (query.partial or not facets.total) else []
+        nearest_topics(matched, using) if matched and (matched.partial or not facets.total) else []
     )
     mark_selected(facets, params)
     return SearchPage(
         page=page,
         facets=facets,
-        query=query,
+        query=matched,
         sort=sort,
         chips=active_chips(params),
-        suggestions=suggestions,
+        suggestions=found,
         nearest_topics=topics,
     )
 
 
-def nearest_topics(text: str, using: str) -> list[Topic]:
+def nearest_topics(matched: Matched, using: str) -> list[Topic]:
     """The topics that share the most of the query's meaningful words (stemmed) in their name
     or description, most shared first: where a reader whose words the catalog lacks can start."""
-    wanted = set(query_stems(text))
+    wanted = set(matched.query.stems)
     if not wanted:
         return []
     scored = []

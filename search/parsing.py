@@ -1,9 +1,23 @@
-"""What the reader asked for: the query they typed, and the filters and order the page carries."""
+"""The first stage of a search, parse: what the reader asked for, read once.
 
+`parse_query()` turns the text into a `ParsedQuery`: its words, phrases, exclusions and `or`,
+and everything later stages need from the text itself (the subject without question filler,
+the words an any-word match ranks and their stems, what may name a source, whether it is an
+identifier). Later stages read this object, never the text again. `SearchParams` carries it
+with the page's filters, order and page number; `search.forms.SearchForm` builds them from
+the request.
+"""
+
+import functools
 import re
 from dataclasses import dataclass, field
 
+from catalog.identity import WorkKeys, work_keys
 from catalog.models import ReadingList, Tier, Topic
+from catalog.urlcanon import InvalidURL
+
+from .described import meaningful_words, stem, subject_words
+from .names import names_asked
 
 MAX_QUERY_LENGTH = 200
 MAX_WORDS = 16
@@ -32,20 +46,21 @@ class ParsedQuery:
     # With `or`: the words in order, each group one word or those `or` joins, as websearch
     # reads them ("compute or memory bound": (compute, memory), (bound,)).
     any_of_groups: tuple[tuple[str, ...], ...] = ()
-    # The query as searched after typo correction, when a word was replaced ("" if none).
-    corrected: str = ""
-    # ((source id, name level), ...): the sources the query names (see names.py), and those
-    # that all but its first or last word names ("pmpp book"), which a search that finds
-    # nothing suggests.
-    named: tuple[tuple[int, float], ...] = ()
-    named_in_part: tuple[tuple[int, float], ...] = ()
-    # Whether the page also ranks the any-word match (described.py): the all-words match was
-    # thin, so some results have only some of the words.
-    partial: bool = False
-    # How many sources have every word (counted up to described.COMMON), when `partial`.
-    complete: int = 0
-    # ((source id, any-word score), ...): the any-word matches where they are scored in Python.
-    described: tuple[tuple[int, float], ...] = ()
+    # Set by the "search instead for" link of a corrected query: the words as typed, with no
+    # correction, prefix or any-word match.
+    exact: bool = False
+    # The words that say what the query is about: without question filler ("how does X work"
+    # requires X only; described.subject_words()).
+    subject: tuple[str, ...] = ()
+    # The subject's meaningful words, which an any-word match ranks when the all-words match is
+    # thin (none with quotes or exclusions, which narrow on purpose, nor when exact), and the
+    # stems of the subject's meaningful words (closeness in meaning, the nearest topics).
+    meaningful: tuple[str, ...] = ()
+    stems: tuple[str, ...] = ()
+    # What a plain query may name a source by (names.names_asked()): the texts, and the parts
+    # for when the whole names none.
+    names: tuple[str, ...] = ()
+    name_parts: tuple[str, ...] = ()
 
     def __bool__(self) -> bool:
         return bool(self.words or self.phrases)
@@ -64,7 +79,21 @@ class ParsedQuery:
 
     @property
     def highlight_words(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys([*self.words, *(w for p in self.phrases for w in p.split())]))
+        """The words a card marks: the subject's and the phrases'."""
+        return tuple(dict.fromkeys([*self.subject, *(w for p in self.phrases for w in p.split())]))
+
+    @functools.cached_property
+    def identifier(self) -> WorkKeys | None:
+        """The keys of the work the query names by an identifier (an arXiv id, a DOI, an ISBN,
+        a repository's address...), or None: ordinary words are not identifiers."""
+        text = self.text.strip()
+        if not text or len(text) > 2000 or " " in text.removeprefix("arXiv: "):
+            return None
+        try:
+            keys = work_keys(text)
+        except InvalidURL:
+            return None  # words, not an identifier
+        return keys or None
 
 
 def clean_query_text(raw: str | None) -> tuple[str, bool]:
@@ -74,8 +103,9 @@ def clean_query_text(raw: str | None) -> tuple[str, bool]:
     return text[:MAX_QUERY_LENGTH].strip(), len(text) > MAX_QUERY_LENGTH
 
 
-def parse_query(text: str) -> ParsedQuery:
-    """Words, "quoted phrases", -exclusions and `or`, reduced to plain word characters.
+def parse_query(text: str, *, exact: bool = False) -> ParsedQuery:
+    """Words, "quoted phrases", -exclusions and `or`, reduced to plain word characters, and what
+    later stages read from them.
 
     Everything that is not a word character is dropped here, so `&|!:*()` and quotes can never
     reach tsquery syntax, and unbalanced quotes simply run to the end of the query.
@@ -110,13 +140,26 @@ def parse_query(text: str) -> ParsedQuery:
             groups[-1].append(items.pop(0))
         groups.extend([item] for item in items)
         joined = False
+    unique = tuple(dict.fromkeys(words))[:MAX_WORDS]
+    plain = not (phrases or excluded or any_of)
+    subject = subject_words(unique)
+    texts, parts = names_asked(text, unique) if plain else ([], [])
+    meaningful = meaningful_words(subject)
+    in_phrases = tuple(word for phrase in phrases for word in phrase.split())
+    about = meaningful_words(subject_words(unique + in_phrases))
     return ParsedQuery(
         text=text,
-        words=tuple(dict.fromkeys(words))[:MAX_WORDS],
+        words=unique,
         phrases=tuple(phrases)[:MAX_WORDS],
         excluded=tuple(excluded)[:MAX_WORDS],
         any_of=any_of,
         any_of_groups=tuple(tuple(group) for group in groups)[:MAX_WORDS] if any_of else (),
+        exact=exact,
+        subject=subject if plain else unique,
+        meaningful=meaningful if (not (phrases or excluded) and not exact) else (),
+        stems=tuple(stem(word) for word in about),
+        names=tuple(texts),
+        name_parts=tuple(parts),
     )
 
 
@@ -132,6 +175,11 @@ class SearchParams:
     sort: str = ""
     page: int = 1
     exact: bool = False  # search the words as typed, without typo correction
+
+    @functools.cached_property
+    def query(self) -> ParsedQuery:
+        """The query, parsed once: every later stage reads this, never `q` again."""
+        return parse_query(self.q, exact=self.exact)
 
     @property
     def year_text(self) -> str:
@@ -151,7 +199,7 @@ class SearchParams:
         return bool(self.filter_count)
 
 
-def chosen_sort(params: SearchParams, query: ParsedQuery) -> str:
+def chosen_sort(params: SearchParams) -> str:
     """The order the page uses: best match when searching, the lists' own order when browsing."""
-    sort = params.sort or ("relevance" if query else "list")
-    return "list" if sort == "relevance" and not query else sort
+    sort = params.sort or ("relevance" if params.query else "list")
+    return "list" if sort == "relevance" and not params.query else sort

@@ -7,7 +7,7 @@ it. The prior multiplies the text rank (PostgreSQL) or breaks ties between equal
 """
 
 from django.db.models import Case, F, FloatField, Q, Subquery, Value, When
-from django.db.models.expressions import CombinedExpression
+from django.db.models.expressions import Combinable, CombinedExpression
 from django.db.models.functions import Cast, Coalesce, Greatest
 
 from catalog.models import Tier
@@ -27,6 +27,12 @@ PRIMARY_PRIOR = 1.3
 # strong one. Counted from a fixed year so that ranks do not drift with the calendar.
 YEAR_WEIGHT = 0.003
 REFERENCE_YEAR = 2040
+# Orders that do not depend on the query; sources and search entries both have these fields.
+ORDERINGS: dict[str, tuple[str | Combinable, ...]] = {
+    "newest": ("-created", "-pk"),
+    "title": ("title", "pk"),
+    "year": (F("year").desc(nulls_last=True), "title", "pk"),
+}
 
 
 def double(number: float) -> Cast:

@@ -27,7 +27,7 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 from catalog.models import Source
 from readinglist.pagecache import trusted_catalog_version
 
-from .described import document_stems, query_stems
+from .described import document_stems
 
 # Dimensions of the latent space: enough to keep the catalog's topics apart, few enough that
 # words of one topic share a direction (30, 50, 80 and 120 scored within 0.006 of each other on
@@ -51,15 +51,13 @@ class SemanticIndex:
     ids: np.ndarray  # source ids, one per row
     vectors: np.ndarray  # rows: unit vectors in the latent space
 
-    def nearest(self, text: str, limit: int = NEAREST) -> dict[int, float]:
+    def nearest(self, stems: tuple[str, ...], limit: int = NEAREST) -> dict[int, float]:
         """{source id: cosine similarity} of the `limit` sources nearest the query's
         meaningful words, positive similarities only; empty when the catalog has none of
         them. The query is weighed as the sources were (sublinear TF times IDF), by hand:
         the library's transform checks cost ten times the arithmetic."""
         counts = Counter(
-            column
-            for word in query_stems(text)
-            if (column := self.vocabulary.get(word)) is not None
+            column for word in stems if (column := self.vocabulary.get(word)) is not None
         )
         if not counts:
             return {}
@@ -143,7 +141,8 @@ def catalog_index(using: str) -> SemanticIndex | None:
     return kept[1]
 
 
-def similarities(text: str, using: str) -> dict[int, float]:
-    """{source id: similarity} of the sources nearest `text` (SemanticIndex.nearest())."""
+def similarities(stems: tuple[str, ...], using: str) -> dict[int, float]:
+    """{source id: similarity} of the sources nearest a query's meaningful stems
+    (SemanticIndex.nearest())."""
     index = catalog_index(using)
-    return index.nearest(text) if index is not None else {}
+    return index.nearest(stems) if index is not None else {}

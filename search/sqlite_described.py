@@ -167,7 +167,10 @@ def candidate_rows(
 
 
 def described_scores(
-    published: SourceQuerySet, words: tuple[str, ...], strict: SourceQuerySet
+    published: SourceQuerySet,
+    words: tuple[str, ...],
+    strict: SourceQuerySet,
+    stems: tuple[str, ...],
 ) -> tuple[int, dict[int, float]]:
     """(the all-words match's size, {source id: fused score}) for the query's meaningful words;
     the scores only when that match is thin and there are two words or more. Every source with
@@ -190,7 +193,7 @@ def described_scores(
         for word in words
     }
     terms = weighted_terms({w: len(found) for w, found in word_scores.items()}, counted["total"])
-    nearest = similarities(" ".join(words), published.db)
+    nearest = similarities(stems, published.db)
     scores: dict[int, float] = {}
     for row in rows:
         pk = row["pk"]

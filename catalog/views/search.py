@@ -17,10 +17,8 @@ def source_list(request: HtmxHttpRequest) -> HttpResponse:
     form = SearchForm(request.GET)
     valid = form.is_valid()
     params = form.params()
-    # Set by the "search instead for" link of a corrected query: the words as typed.
-    params.exact = request.GET.get("exact") == "1"
     results = search_sources(params)
-    results.facets.link(request.GET)
+    results.facets.link(form.link_base())
     template = "catalog/source_list.html"
     if request.htmx:
         template += "#results"

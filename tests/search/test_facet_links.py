@@ -6,6 +6,7 @@ from django.template import Context, Template
 from django.utils.html import escape
 
 from search.facets import FacetItem, Facets, query_string
+from search.forms import SearchForm
 
 TAG = Template("{% querystring current change page=None %}")
 
@@ -38,7 +39,7 @@ def test_every_facet_item_gets_its_link():
         lists=[FacetItem("wafer", "Wafer", 1, change={"list": "wafer"})],
         decade_items=[FacetItem("2020-2029", "2020s", 3, change={"year": "2020-2029"})],
     )
-    facets.link(QueryDict("q=gemm&topic=a&page=4"))
+    facets.link(SearchForm(QueryDict("q=gemm&topic=a&page=4")).link_base())
     assert [item.href for item in facets.topics] == ["?q=gemm"]
     assert [item.href for item in facets.tiers] == ["?q=gemm&topic=a&tier=core"]
     assert [item.href for item in facets.kinds] == ["?q=gemm&topic=a&kind=paper"]

@@ -75,22 +75,32 @@ def test_search_queries_are_flat_between_20_and_400_sources(
         assert response.content.decode().count('class="card source-card') > 0
 
 
-def counts_statements(client, url):
-    """The any-word counts statements (postgres_described.COUNTS_SQL) a search ran."""
+def search_statements(client, url):
+    """The statements a search ran: what it read before matching (the tiers and the sources the
+    query names, with the vocabulary and the counts: postgres_match.lookup_sql()), and its facet
+    statements (facets.FACET_SQL)."""
     cache.clear()
     with CaptureQueriesContext(connection) as ctx:
         response = client.get(url)
     assert response.status_code == 200
-    return [q["sql"] for q in ctx.captured_queries if "WITH strict AS" in q["sql"]], response
+    sql = [q["sql"] for q in ctx.captured_queries]
+    lookups = [s for s in sql if "search_names &&" in s]
+    facets = [s for s in sql if "g (tier_id, kind, year, n)" in s]
+    return lookups, facets, response
 
 
 @pytest.mark.postgres
-def test_words_every_source_has_ask_for_no_counts_and_a_thin_page_does(client, many_sources):
+def test_a_thin_page_costs_no_more_statements_than_a_full_one(client, many_sources):
     many_sources(30)  # every title is "Source number N", which "number source" does not name
-    statements, response = counts_statements(client, "/sources/?q=number+source")
-    assert statements == []
+    lookups, facets, response = search_statements(client, "/sources/?q=number+source")
+    assert (len(lookups), len(facets)) == (1, 1)
+    # Every source has both words: the counts stopped at the all-words match.
+    assert "No source has every word" not in response.content.decode()
     assert response.content.decode().count('class="card source-card') == 25
-    statements, response = counts_statements(client, "/sources/?q=why+is+my+source+slow+zzzz")
-    assert len(statements) == 1
+    lookups, facets, response = search_statements(client, "/sources/?q=why+is+my+source+slow+zzzz")
+    # The same statement counted the words and found the match thin: the any-word match is
+    # ranked in the one facet statement.
+    assert (len(lookups), len(facets)) == (1, 1)
+    assert "WITH " in lookups[0] and "catalog_search_word" in lookups[0]
     assert "No source has every word" in response.content.decode()
     assert response.content.decode().count('class="card source-card') == 25

@@ -6,9 +6,10 @@ from django.db import connection
 
 from catalog.models import ListSection, ReadingList, Source
 from search.document import SEARCH_DOCUMENT, Field
+from search.match import match
 from search.page import search_sources
-from search.parsing import SearchParams, parse_query
-from search.postgres import PostgresBackend
+from search.parsing import SearchParams
+from search.rank import rank
 from search.triggers import declared_functions, declared_triggers
 from tests.factories import (
     ListEntryFactory,
@@ -213,22 +214,19 @@ def test_list_order_from_the_entries_matches_the_sources_list_order(tiers, setti
         shown += [source.pk for source in page.object_list]
     assert shown == expected
     # The fallback (a page past the end) orders the same way.
-    matches = PostgresBackend().matches(SearchParams(), "", "default")
-    assert list(PostgresBackend().ordered_ids(matches, "list", "")) == expected
+    assert list(rank(match(SearchParams()), "list").ids) == expected
 
 
 @pytest.mark.postgres
 @pytest.mark.parametrize("sort", ["relevance", "list", "newest", "title", "year"])
 def test_pages_picked_by_the_facet_statement_follow_the_orm_ordering(tiers, settings, sort):
-    """PostgresBackend.PAGE_ORDERS restates each ordering in SQL: the two must agree."""
+    """postgres_rank.PAGE_ORDERS restates each ordering in SQL: the two must agree."""
     settings.CATALOG_PAGE_SIZE = 4
     for n in range(10):
         # Ties on year and on rank, so the tie-breaks are compared too.
         SourceFactory(title=f"Kernel paper {n % 3}", year=2020 + n % 2 if n % 4 else None)
     params = SearchParams(q="kernel" if sort == "relevance" else "", sort=sort)
-    backend = PostgresBackend()
-    query = backend.prepare(parse_query(params.q), "default")
-    ordered = list(backend.ordered_ids(backend.matches(params, query, "default"), sort, query))
+    ordered = list(rank(match(params), sort).ids)
     shown = []
     for number in (1, 2, 3):
         params.page = number

@@ -378,16 +378,16 @@ def floor_statements(text: str) -> dict[str, Statement]:
     from django.http import QueryDict
 
     from search.forms import SearchForm
-    from search.page import backend_for
-    from search.parsing import chosen_sort, parse_query
+    from search.match import match
+    from search.parsing import chosen_sort
+    from search.rank import rank
     from search.set_keys import KEYED_SETS
 
     form = SearchForm(QueryDict(text if "=" in text else f"q={quote(text)}"))
     form.is_valid()
     params = form.params()
-    backend = backend_for("default")
-    query = backend.prepare(parse_query(params.q), "default")
-    matches = backend.matches(params, query, "default")
+    matched = match(params, "default")
+    matches = matched.rows
     columns = matches.order_by().values_list("tier_id", "kind", "year", *KEYED_SETS)
     inner, inner_params = columns.query.sql_with_params()
     read = (
@@ -395,8 +395,7 @@ def floor_statements(text: str) -> dict[str, Statement]:
         f"sum(length(m.topic_key)), sum(length(m.list_key)) FROM ({inner}) m",
         inner_params,
     )
-    page = backend.ordered_ids(matches, chosen_sort(params, query), query)
-    page = page[: settings.CATALOG_PAGE_SIZE]
+    page = rank(matched, chosen_sort(params)).ids[: settings.CATALOG_PAGE_SIZE]
     return {"rank": page.query.sql_with_params(), "read": read}
 
 

@@ -15,7 +15,7 @@ from search.described import (
 from search.equivalents import alternatives, spellings, with_forms
 from search.page import matching_sources, search_sources
 from search.parsing import SearchParams, parse_query
-from search.postgres_described import widening_text
+from search.postgres_match import widening_text
 
 
 def top(query: str, count: int = 10) -> list[str]:

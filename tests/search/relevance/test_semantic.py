@@ -9,8 +9,13 @@ from bench.relevance import evaluate, judged_queries, search_ranker
 from readinglist.pagecache import bump_catalog_version
 from search import semantic
 from search.page import search_sources
-from search.parsing import SearchParams
+from search.parsing import SearchParams, parse_query
 from tests.factories import SourceFactory
+
+
+def stems(text):
+    return parse_query(text).stems
+
 
 # Two subjects, twelve sources each: paging the KV cache, and HBM bandwidth. "memory" is in both
 # (two KV sources and four HBM ones), "paging" in two KV sources only.
@@ -35,7 +40,7 @@ def two_dimensions(monkeypatch):
 def test_a_source_of_the_query_s_subject_is_closer_than_one_sharing_a_word(two_dimensions):
     index = semantic.build_index(*subject_texts())
     assert index is not None
-    nearest = index.nearest("why is memory paging slow")
+    nearest = index.nearest(stems("why is memory paging slow"))
     kv_with_memory = [nearest.get(pk, 0.0) for pk in (3, 4)]
     hbm_with_memory = [nearest.get(pk, 0.0) for pk in (5, 6, 7, 8)]
     # Both share only "memory" with the query; the KV ones are about what it describes.
@@ -47,8 +52,8 @@ def test_a_source_of_the_query_s_subject_is_closer_than_one_sharing_a_word(two_d
 def test_nothing_is_near_words_the_catalog_lacks_or_a_catalog_too_small():
     index = semantic.build_index(*subject_texts())
     assert index is not None
-    assert index.nearest("quantum annealing") == {}
-    assert index.nearest("how does it work") == {}  # filler only
+    assert index.nearest(stems("quantum annealing")) == {}
+    assert index.nearest(stems("how does it work")) == {}  # filler only
     assert semantic.build_index([1, 2], ["paging kv cache", "hbm bandwidth"]) is None
     assert semantic.build_index(list(range(30)), ["..."] * 30) is None
 
@@ -56,7 +61,7 @@ def test_nothing_is_near_words_the_catalog_lacks_or_a_catalog_too_small():
 def test_nearest_keeps_the_closest_and_positive_only():
     index = semantic.build_index(*subject_texts())
     assert index is not None
-    nearest = index.nearest("paging kv cache", limit=5)
+    nearest = index.nearest(stems("paging kv cache"), limit=5)
     assert 0 < len(nearest) <= 5
     assert all(value > 0 for value in nearest.values())
     assert {1, 2} <= set(nearest)
@@ -116,7 +121,7 @@ def test_a_catalog_past_the_limit_is_not_indexed(subjects, monkeypatch):
     monkeypatch.setattr(semantic, "MAX_SOURCES", len(subjects) - 1)
     bump_catalog_version()
     assert semantic.catalog_index("default") is None
-    assert semantic.similarities("memory paging", "default") == {}
+    assert semantic.similarities(stems("memory paging"), "default") == {}
 
 
 @pytest.mark.slow

@@ -1,26 +1,17 @@
-"""What both backends share: the page's filters, the orders that ignore the query, the cards."""
+"""What the stages share on either database: the matches (`Matched`), the page's filters, the
+cards and the text a search card shows."""
 
-from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Expression, F, Q, QuerySet
-from django.db.models.expressions import Combinable
+from django.db.models import Expression, Q, QuerySet
 
 from catalog.models import ListEntry, Source, Topic
 
-from .facets import Facets
 from .parsing import ParsedQuery, SearchParams
 
 SUGGESTIONS = 3
-
-# Orders that do not depend on the query; sources and search entries both have these fields.
-ORDERINGS: dict[str, tuple[str | Combinable, ...]] = {
-    "newest": ("-created", "-pk"),
-    "title": ("title", "pk"),
-    "year": (F("year").desc(nulls_last=True), "title", "pk"),
-}
 
 
 @dataclass(frozen=True)
@@ -102,53 +93,44 @@ def plain_cards(ids: list[int], using: str) -> list[Source]:
     return sources
 
 
-class Backend[Matches: QuerySet[Any]](ABC):
-    """Given matches, the ids of the sources in the chosen order, and the page's cards.
+@dataclass(frozen=True)
+class Matched:
+    """The query as searched, and what it matches.
 
-    `Matches` is what the backend searches: sources, or search entries.
+    The page reads `corrected` ("Showing results for…"), `partial` and `complete` (some
+    results have only some of the words), and `identified` (the sources an identifier names).
     """
 
-    def prepare(
-        self, query: ParsedQuery, using: str, *, exact: bool = False, widen_later: bool = False
-    ) -> ParsedQuery:
-        """The query as the backend searches it. With `widen_later`, a backend may leave what
-        only a thin page needs to widen()."""
-        return query
+    query: ParsedQuery
+    rows: QuerySet[Any]  # search entries or sources, narrowed by the page's filters
+    # The query as searched after typo correction, when a word was replaced ("" if none).
+    corrected: str = ""
+    # ((source id, name level), ...): the sources the query names (see names.py), and those
+    # that all but its first or last word names ("pmpp book"), which a search that finds
+    # nothing suggests.
+    named: tuple[tuple[int, float], ...] = ()
+    named_in_part: tuple[tuple[int, float], ...] = ()
+    # Whether the page also ranks the any-word match (described.py): the all-words match was
+    # thin, so some results have only some of the words.
+    partial: bool = False
+    # How many sources have every word (counted up to described.COMMON), when `partial`.
+    complete: int = 0
+    # The published sources the query names by an identifier, best match first.
+    identified: tuple[int, ...] = ()
 
-    def widen(self, query: ParsedQuery, shown: int, using: str) -> ParsedQuery | None:
-        """The query with its any-word match, when prepare() left that to the page and the
-        page, `shown` matches, is thin; None when the page stands as it is."""
-        return None
+    def __bool__(self) -> bool:
+        return bool(self.query)
 
-    @abstractmethod
-    def matches(self, params: SearchParams, query: ParsedQuery, using: str) -> Matches:
-        """Each backend's own."""
 
-    @abstractmethod
-    def facet_counts(self, matches: Matches, sort: str, query: ParsedQuery, page: int) -> Facets:
-        """Each backend's own."""
+@dataclass(frozen=True)
+class Ranked:
+    """The matches in the page's order (`ids`), and what the facet statement reads of them: a
+    row of `columns` per match (source id, tier, kind, year, then what the backend keeps), how
+    topics and lists are counted (`set_counts`: facets.JOIN_COUNTS or set_keys.KEY_COUNTS),
+    and an ORDER BY over the columns when the facet statement is to pick the page's ids."""
 
-    @abstractmethod
-    def suggestions(self, query: ParsedQuery, using: str) -> list[Suggestion]:
-        """Each backend's own."""
-
-    @abstractmethod
-    def result_cards(self, ids: list[int], query: ParsedQuery, using: str) -> list[Source]:
-        """The page's cards, with snippets and marked titles when there is a query."""
-
-    def ordered_ids(self, matches: Matches, sort: str, query: ParsedQuery) -> QuerySet[Any, int]:
-        if sort == "relevance":
-            ordered = self.by_relevance(matches, query)
-        elif sort == "list":
-            ordered = self.in_list_order(matches)
-        else:
-            ordered = matches.order_by(*ORDERINGS[sort])
-        return ordered.values_list("pk", flat=True)
-
-    @abstractmethod
-    def by_relevance(self, matches: Matches, query: ParsedQuery) -> Matches:
-        """Each backend's own."""
-
-    @abstractmethod
-    def in_list_order(self, matches: Matches) -> Matches:
-        """Each backend's own."""
+    ids: QuerySet[Any, int]
+    facet_rows: QuerySet[Any]
+    columns: tuple[str, ...]
+    set_counts: dict[str, str]
+    page_order: str | None = None
