@@ -16,7 +16,7 @@ from catalog.identity import WorkKeys, work_keys
 from catalog.models import ReadingList, Tier, Topic
 from catalog.urlcanon import InvalidURL
 
-from .described import meaningful_words, stem, subject_words
+from .described import meaningful_words, query_stems, subject_words
 from .names import names_asked
 
 MAX_QUERY_LENGTH = 200
@@ -54,7 +54,8 @@ class ParsedQuery:
     subject: tuple[str, ...] = ()
     # The subject's meaningful words, which an any-word match ranks when the all-words match is
     # thin (none with quotes or exclusions, which narrow on purpose, nor when exact), and the
-    # stems of the subject's meaningful words (closeness in meaning, the nearest topics).
+    # stems of the text's meaningful words, every run of letters and digits its own word
+    # ("sm_100" is "sm" and "100"): closeness in meaning, the nearest topics.
     meaningful: tuple[str, ...] = ()
     stems: tuple[str, ...] = ()
     # What a plain query may name a source by (names.names_asked()): the texts, and the parts
@@ -145,8 +146,6 @@ def parse_query(text: str, *, exact: bool = False) -> ParsedQuery:
     subject = subject_words(unique)
     texts, parts = names_asked(text, unique) if plain else ([], [])
     meaningful = meaningful_words(subject)
-    in_phrases = tuple(word for phrase in phrases for word in phrase.split())
-    about = meaningful_words(subject_words(unique + in_phrases))
     return ParsedQuery(
         text=text,
         words=unique,
@@ -157,7 +156,7 @@ def parse_query(text: str, *, exact: bool = False) -> ParsedQuery:
         exact=exact,
         subject=subject if plain else unique,
         meaningful=meaningful if (not (phrases or excluded) and not exact) else (),
-        stems=tuple(stem(word) for word in about),
+        stems=tuple(query_stems(text)),
         names=tuple(texts),
         name_parts=tuple(parts),
     )

@@ -59,7 +59,14 @@ UNION ALL
 SELECT 'word', w.term, CASE WHEN NOT (SELECT yes FROM thin) THEN 0 ELSE (
   SELECT count(*) FROM (SELECT 1 FROM catalog_search_entry
   WHERE document @@ to_tsquery('english', w.term) LIMIT %(cap)s) AS s) END, NULL
-FROM unnest(%(terms)s::text[]) AS w(term)"""
+FROM unnest(%(terms)s::text[]) AS w(term)
+UNION ALL
+SELECT 'joined', '', 0, CASE WHEN NOT %(joined)s OR NOT (SELECT yes FROM thin) THEN NULL ELSE
+  ARRAY(SELECT source_id::text FROM catalog_search_entry
+  WHERE document @@ (websearch_to_tsquery('english', %(text)s) || to_tsquery('english', %(raw)s))
+  LIMIT %(joined_cap)s) END"""
+# How many entries a joined word's matches are read up to: past it the page is not thin.
+JOINED_CAP = 200
 
 
 @dataclass(frozen=True)
@@ -69,6 +76,9 @@ class Counts:
     any: int  # the entries with any of the meaningful words, up to COMMON
     total: int
     terms: tuple[Term, ...]  # the meaningful words found, weighted
+    # When the text has a joined word ("FlashAttention-3", "2-CTA") and the match is thin: the
+    # entries the page matches, the words as the parser reads them too (text_query()).
+    joined: frozenset[int] | None = None
 
 
 COUNTED = ("strict", "typed", "any", "total")
@@ -93,6 +103,8 @@ def counts_params(raw: str, typed: str, query: ParsedQuery) -> dict[str, str | i
         "strict_cap": COMMON if typed else THIN,
         "thin": THIN,
         "terms": queries,
+        "joined": bool(raw) and bool(JOINED_WORD.search(query.text)),
+        "joined_cap": JOINED_CAP,
     }
 
 
@@ -102,7 +114,15 @@ def counts_from(rows: list[tuple]) -> Counts:
     found = {kind: number for kind, _, number, _ in rows if kind in COUNTED}
     frequencies = {key: number for kind, key, number, _ in rows if kind == "word"}
     terms = weighted_terms(frequencies, found["total"])
-    return Counts(found["strict"], found["typed"], found["any"], found["total"], terms)
+    joined = next((ids for kind, _, _, ids in rows if kind == "joined"), None)
+    return Counts(
+        found["strict"],
+        found["typed"],
+        found["any"],
+        found["total"],
+        terms,
+        None if joined is None else frozenset(int(pk) for pk in joined),
+    )
 
 
 def needs_counts(query: ParsedQuery, weigh: str) -> bool:
@@ -249,15 +269,19 @@ def settled(query: ParsedQuery, lookup: Lookup, using: str) -> dict:
         # Known words read as others find no clearly more than as typed: they stand. (A word
         # the catalog never used is a typo, corrected and announced as before.)
         raw, corrected, strict = lookup.typed, "", numbers.typed
-    # The any-word match, when the all-words match is thin and it adds sources.
-    widens = strict < THIN and len(query.meaningful) >= 2 and numbers.any > strict
-    terms = numbers.terms if widens else ()
     if corrected:
         named = named_sources([corrected], using).levels
-        if terms and not strict and not named:
-            # No source has every word even as corrected, nor does the correction name one:
-            # the partial matches are the typed words', and nothing is announced.
-            corrected = ""
+    # The any-word match, when the all-words match is thin and it adds sources.
+    widens = strict < THIN and len(query.meaningful) >= 2 and numbers.any > strict
+    if widens and numbers.joined is not None and not weigh:
+        # A joined word is matched as the parser reads it too: the page is thin only when,
+        # the named sources aside, that match is.
+        widens = len(numbers.joined - set(named)) < THIN
+    terms = numbers.terms if widens else ()
+    if corrected and terms and not strict and not named:
+        # No source has every word even as corrected, nor does the correction name one: the
+        # partial matches are the typed words', and nothing is announced.
+        corrected = ""
     if terms and not named and not strict:
         # "hf transformers": the source all but one word names leads the partial matches
         # when no source has every word.
