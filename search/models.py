@@ -48,3 +48,49 @@ class SearchEntry(models.Model):
 
     def __str__(self) -> str:
         return self.title
+
+
+class CatalogGap(models.Model):
+    """A search the catalog had no good answer for: what readers looked for and did not find,
+    grouped by the words they typed and counted, as input for the curator's inbox.
+
+    Nothing about who searched is kept: no reader, address, session or time of a single
+    search, only the normalised text, how many searches asked it and when first and last.
+    """
+
+    MAX_LENGTH = 200
+
+    text = models.CharField(max_length=MAX_LENGTH, unique=True)
+    searches = models.PositiveIntegerField(default=1)
+    first_seen = models.DateTimeField(auto_now_add=True)
+    last_seen = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-searches", "-last_seen"]
+        verbose_name = "catalog gap"
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(text=""), name="search_catalog_gap_text_not_empty"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class LatentIndex(models.Model):
+    """The catalog's latent index (semantic.py), stored: built by the worker after the catalog
+    changes (tasks.py) and read by every process in milliseconds, so no reader builds it.
+
+    One row per database. `built_for` is the catalog version the index was built from (the page
+    cache's, which every catalog change replaces): a process whose version is newer uses it
+    while the worker builds the next.
+    """
+
+    built_for = models.CharField(max_length=64)
+    built_at = models.DateTimeField(auto_now=True)
+    sources = models.PositiveIntegerField()
+    data = models.BinaryField()  # SemanticIndex.to_bytes(); empty for a catalog without one
+
+    def __str__(self) -> str:
+        return f"latent index of {self.sources} sources, built {self.built_at:%Y-%m-%d %H:%M}"

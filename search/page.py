@@ -18,6 +18,7 @@ from django.utils.html import format_html
 from catalog.models import Source, Topic
 
 from . import postgres_page, sqlite_page
+from .confidence import no_good_match
 from .described import document_stems
 from .facets import Facets, YearChart, count
 from .match import match
@@ -51,6 +52,8 @@ class SearchPage:
     # with the query.
     nearest_topics: list[Topic] = field(default_factory=list)
     clear_filters: dict = field(default_factory=lambda: dict(CLEAR_FILTERS))
+    # Nothing in the catalog answers the query well (confidence.py): the page says so.
+    no_good_match: bool = False
 
 
 def mark_selected(facets: Facets, params: SearchParams) -> None:
@@ -183,6 +186,8 @@ def search_sources(params: SearchParams, *, using: str = "default") -> SearchPag
     if matched.identified and page.number == 1:
         ids = first_on_page(matched.identified, ids)
         paginator.count = max(facets.total, len(set(ids)))
+    # A filtered search may miss what the catalog holds: only a whole-catalog one is judged.
+    unanswered = page.number == 1 and not params.has_filters and no_good_match(matched, ids, using)
     sources = result_cards(ids, matched, using)
     tell_apart(sources)
     page.object_list = sources
@@ -204,6 +209,7 @@ def search_sources(params: SearchParams, *, using: str = "default") -> SearchPag
         chips=active_chips(params),
         suggestions=found,
         nearest_topics=topics,
+        no_good_match=unanswered,
     )
 
 

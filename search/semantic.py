@@ -16,13 +16,15 @@ vectors are (catalog/related/vectors.py); while that version cannot be read (the
 there is no similarity and the page ranks by the words alone.
 """
 
+import dataclasses
+import functools
+import io
 import threading
+import time
 from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.decomposition import TruncatedSVD
-from sklearn.feature_extraction.text import TfidfVectorizer
 
 from catalog.models import Source
 from readinglist.pagecache import trusted_catalog_version
@@ -43,13 +45,61 @@ SMALL_CATALOG = 20
 MAX_SOURCES = 5_000
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SemanticIndex:
     vocabulary: dict[str, int]  # stem -> column
     idf: np.ndarray  # by column
     components: np.ndarray  # dimensions x columns: each column a stem's direction
     ids: np.ndarray  # source ids, one per row
     vectors: np.ndarray  # rows: unit vectors in the latent space
+    # Each row's stems, as columns: row r's are indices[indptr[r]:indptr[r + 1]].
+    indptr: np.ndarray
+    indices: np.ndarray
+
+    @functools.cached_property
+    def rows(self) -> dict[int, int]:
+        """{source id: its row}."""
+        return {int(pk): row for row, pk in enumerate(self.ids)}
+
+    def to_bytes(self) -> bytes:
+        """The index as stored (LatentIndex.data): its arrays in one .npz, no pickles."""
+        buffer = io.BytesIO()
+        arrays = {
+            f.name: getattr(self, f.name)
+            for f in dataclasses.fields(self)
+            if f.name != "vocabulary"
+        }
+        words = np.array(sorted(self.vocabulary, key=self.vocabulary.__getitem__), dtype=str)
+        np.savez(buffer, words=words, **arrays)
+        return buffer.getvalue()
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> "SemanticIndex":
+        with np.load(io.BytesIO(data), allow_pickle=False) as stored:
+            arrays = {name: stored[name] for name in stored.files}
+        words = arrays.pop("words")
+        return cls(vocabulary={str(w): column for column, w in enumerate(words)}, **arrays)
+
+    def coverage(self, stems: tuple[str, ...], ids: list[int]) -> float:
+        """The largest share of the query's meaning any of the sources `ids` has: the rarity
+        (IDF) of the query stems a source has, over that of all of them. A stem no source has
+        counts as the rarest there is, so a query of words the catalog never uses is covered
+        by nothing."""
+        columns = [self.vocabulary.get(stem) for stem in dict.fromkeys(stems)]
+        if not columns:
+            return 1.0
+        rarest = float(self.idf.max()) if len(self.idf) else 1.0
+        weights = [float(self.idf[c]) if c is not None else rarest for c in columns]
+        whole = sum(weights)
+        best = 0.0
+        for pk in ids:
+            row = self.rows.get(pk)
+            if row is None:
+                continue
+            has = set(self.indices[self.indptr[row] : self.indptr[row + 1]].tolist())
+            found = sum(w for c, w in zip(columns, weights, strict=True) if c in has)
+            best = max(best, found / whole)
+        return best
 
     def nearest(self, stems: tuple[str, ...], limit: int = NEAREST) -> dict[int, float]:
         """{source id: cosine similarity} of the `limit` sources nearest the query's
@@ -92,6 +142,10 @@ def build_index(ids: list[int], texts: list[str]) -> SemanticIndex | None:
     """The latent index of these texts, or None for a catalog too small to have one."""
     if len(texts) < SMALL_CATALOG:
         return None
+    # Only the worker builds: a process that serves pages never imports scikit-learn for this.
+    from sklearn.decomposition import TruncatedSVD
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
     vectorizer = TfidfVectorizer(analyzer=document_stems, sublinear_tf=True, dtype=np.float32)
     try:
         matrix = vectorizer.fit_transform(texts)
@@ -109,6 +163,8 @@ def build_index(ids: list[int], texts: list[str]) -> SemanticIndex | None:
         components=reduction.components_.astype(np.float32),
         ids=np.array(ids, dtype=np.int64),
         vectors=(vectors / np.where(lengths > 0, lengths, 1.0)).astype(np.float32),
+        indptr=matrix.indptr.astype(np.int32),
+        indices=matrix.indices.astype(np.int32),
     )
 
 
@@ -119,26 +175,71 @@ def catalog_build(using: str) -> SemanticIndex | None:
     return build_index(*source_texts(using))
 
 
+def rebuild(using: str = "default") -> SemanticIndex | None:
+    """Build the index of the catalog as it is now and store it for every process: what the
+    worker's task does after a catalog change (tasks.py)."""
+    from .models import LatentIndex
+
+    version = trusted_catalog_version() or ""
+    index = catalog_build(using)
+    LatentIndex.objects.using(using).update_or_create(
+        pk=1,
+        defaults={
+            "built_for": version,
+            "sources": 0 if index is None else len(index.ids),
+            "data": b"" if index is None else index.to_bytes(),
+        },
+    )
+    return index
+
+
+def stored(using: str) -> tuple[str, SemanticIndex | None] | None:
+    """(the catalog version it was built for, the index) as stored, or None if none is."""
+    from .models import LatentIndex
+
+    row = LatentIndex.objects.using(using).filter(pk=1).values_list("built_for", "data").first()
+    if row is None:
+        return None
+    built_for, data = row
+    return built_for, SemanticIndex.from_bytes(bytes(data)) if data else None
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A process's copy of the stored index, for the catalog version it last read it at."""
+
+    version: str
+    index: SemanticIndex | None
+    current: bool  # built for that version, not an earlier one
+    read_at: float
+
+
+# A stored index built for an older catalog version is read again at most this often (seconds),
+# until the worker has stored the current one.
+RECHECK = 10.0
 _lock = threading.Lock()
-# database alias -> (catalog version, its index)
-_kept: dict[str, tuple[str, SemanticIndex | None]] = {}
+_kept: dict[str, Kept] = {}  # database alias -> its index
 
 
 def catalog_index(using: str) -> SemanticIndex | None:
-    """The index of the catalog in `using` as it is now, built at most once per catalog
-    version; None when the version cannot be read or the catalog is too small."""
+    """The stored index of the catalog in `using`, read once per catalog version (a query and
+    a few milliseconds), never built on a reader's request unless no index was ever stored
+    (a new database no worker has indexed yet): then the first reader builds and stores it.
+    None when the version cannot be read (the cache is down) or the catalog has no index."""
     version = trusted_catalog_version()
     if version is None:
         return None
     kept = _kept.get(using)
-    if kept is not None and kept[0] == version:
-        return kept[1]
+    fresh = kept is not None and (kept.current or time.monotonic() - kept.read_at < RECHECK)
+    if kept is not None and kept.version == version and fresh:
+        return kept.index
     with _lock:
-        kept = _kept.get(using)
-        if kept is None or kept[0] != version:
-            kept = (version, catalog_build(using))
-            _kept[using] = kept
-    return kept[1]
+        found = stored(using)
+        if found is None:
+            found = (version, rebuild(using))
+        built_for, index = found
+        _kept[using] = Kept(version, index, built_for == version, time.monotonic())
+    return index
 
 
 def similarities(stems: tuple[str, ...], using: str) -> dict[int, float]:

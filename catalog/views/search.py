@@ -5,6 +5,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from readinglist.pagecache import page_cache
 from readinglist.requests import HtmxHttpRequest
+from search import gaps
 from search.forms import SearchForm
 from search.page import search_sources
 
@@ -18,6 +19,8 @@ def source_list(request: HtmxHttpRequest) -> HttpResponse:
     valid = form.is_valid()
     params = form.params()
     results = search_sources(params)
+    if results.no_good_match:
+        gaps.record(params.q)
     results.facets.link(form.link_base())
     template = "catalog/source_list.html"
     if request.htmx:

@@ -20,8 +20,9 @@ def _memory_cache(settings):
 
 # Topic, tier and list lookups (3), corrections (1, PostgreSQL), facets (1), the page's ids (1,
 # SQLite; on PostgreSQL the facet statement picks them), the page's sources (1; on PostgreSQL
-# with their snippets), "did you mean" (1, only when nothing matched).
-MAX_QUERIES = 8
+# with their snippets), "did you mean" (1, only when nothing matched), the catalog gap's count
+# (1, only when nothing answers well: search/gaps.py).
+MAX_QUERIES = 9
 
 
 def warm(client, url):

@@ -102,6 +102,8 @@ class Command(BaseCommand):
             FRESH_QUERIES,
             HELDOUT_QUERIES,
             JUDGED_QUERIES,
+            PARAPHRASE_QUERIES,
+            UNCOVERED_QUERIES,
             bm25_ranker,
             evaluate,
             judged_queries,
@@ -122,6 +124,8 @@ class Command(BaseCommand):
                 ("judged", JUDGED_QUERIES),
                 ("held-out", HELDOUT_QUERIES),
                 ("fresh held-out", FRESH_QUERIES),
+                ("paraphrase", PARAPHRASE_QUERIES),
+                ("uncovered", UNCOVERED_QUERIES),
             )
             for name, path in sets:
                 queries = judged_queries(path)

@@ -7,9 +7,10 @@ from django.test.utils import CaptureQueriesContext
 
 from bench.relevance import evaluate, judged_queries, search_ranker
 from readinglist.pagecache import bump_catalog_version
-from search import semantic
+from search import index_updates, semantic
 from search.page import search_sources
 from search.parsing import SearchParams, parse_query
+from search.tasks import rebuild_latent_index
 from tests.factories import SourceFactory
 
 
@@ -102,19 +103,58 @@ def test_without_the_index_the_words_alone_decide(two_dimensions, subjects, monk
     assert len(found) == 8
 
 
-def statements(using: str = "default") -> int:
+def statements(using: str = "default") -> tuple[int, int]:
+    """(statements on the sources, statements on the stored index) a process's index costs."""
     with CaptureQueriesContext(connection) as ctx:
         semantic.catalog_index(using)
-    return sum("catalog_source" in query["sql"] for query in ctx.captured_queries)
+    sql = [query["sql"] for query in ctx.captured_queries]
+    return sum("catalog_source" in s for s in sql), sum("search_latentindex" in s for s in sql)
 
 
-def test_a_process_builds_the_index_once_per_catalog_version(subjects):
+def test_a_process_reads_the_stored_index_once_per_catalog_version(subjects, monkeypatch):
     bump_catalog_version()
-    assert statements() == 3  # the count, the topics, the sources
-    assert statements() == 0
-    assert semantic.catalog_index("default") is not None
+    # Nothing stored yet (no worker ran): the first reader builds it once and stores it.
+    built, stored = statements()
+    assert built == 3 and stored >= 2  # the count, the topics, the sources; read and store
+    assert statements() == (0, 0)
     bump_catalog_version()  # any committed catalog change does this
-    assert statements() == 3
+    # The worker has not rebuilt yet: the stored index serves, read in one statement.
+    assert statements() == (0, 1)
+    rebuild_latent_index.call()  # what the worker runs after the change
+    monkeypatch.setattr(semantic, "_kept", {})  # a fresh process
+    assert statements() == (0, 1)
+    assert semantic.catalog_index("default") is not None
+
+
+def test_a_catalog_change_enqueues_one_rebuild_when_it_commits(
+    subjects, django_capture_on_commit_callbacks, monkeypatch
+):
+    enqueued = []
+
+    class Task:
+        def enqueue(self):
+            enqueued.append(1)
+
+    monkeypatch.setattr(index_updates, "rebuild_latent_index", Task())
+    # The fixture's sources were saved in the test's own transaction, whose commit never runs.
+    monkeypatch.setattr(index_updates._local, "pending", None, raising=False)
+    with django_capture_on_commit_callbacks(execute=True):
+        subjects[0].summary = "paging kv cache blocks"
+        subjects[0].save()
+        subjects[1].topics.clear()
+    assert enqueued == [1]
+    with django_capture_on_commit_callbacks(execute=True):
+        subjects[0].save(update_fields=["link_status"])  # nothing the index reads
+    assert enqueued == [1]
+
+
+def test_the_stored_index_is_the_index_built(subjects):
+    built = semantic.build_index(*semantic.source_texts("default"))
+    assert built is not None
+    again = semantic.SemanticIndex.from_bytes(built.to_bytes())
+    query = stems("why is memory paging slow")
+    assert again.nearest(query) == built.nearest(query)
+    assert again.vocabulary == built.vocabulary
 
 
 def test_a_catalog_past_the_limit_is_not_indexed(subjects, monkeypatch):
