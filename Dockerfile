@@ -10,7 +10,7 @@ RUN python -m venv /venv
 # Dependencies first, from pyproject alone, so code edits do not reinstall them: an empty
 # package stands in for the project while pip resolves its dependencies, then goes again.
 COPY pyproject.toml README.md ./
-RUN mkdir -p readinglist && touch readinglist/__init__.py \
+RUN mkdir -p readinglist && echo '__version__ = "0"' > readinglist/__init__.py \
     && /venv/bin/pip install . \
     && /venv/bin/pip uninstall --yes readinglist \
     && rm -rf readinglist build

@@ -82,12 +82,15 @@ maintainer: $(RUN_STAMP)
 	$(DEV) $(PY) manage.py create_maintainer "$(EMAIL)"
 
 # Production: whole-database backup and restore (catalog and readers' data), and the load test.
+# A deployment's .env decides (the site's address a restore's migrate writes, the database);
+# the development values apply only where there is none.
+OPS_ENV := $(if $(wildcard .env),,$(DEV))
 backup: $(RUN_STAMP)
-	$(DEV) $(PY) manage.py backup $(if $(FILE),--output "$(FILE)")
+	$(OPS_ENV) $(PY) manage.py backup $(if $(FILE),--output "$(FILE)")
 
 restore: $(RUN_STAMP)
 	@if [ -z "$(FILE)" ]; then echo "Usage: make restore FILE=readinglist-backup-….json.gz [FORCE=1]" >&2; exit 1; fi
-	$(DEV) $(PY) manage.py restore "$(FILE)" $(if $(FORCE),--force)
+	$(OPS_ENV) $(PY) manage.py restore "$(FILE)" $(if $(FORCE),--force)
 
 # Needs PostgreSQL for figures worth quoting: DATABASE_URL=postgres://… make loadtest
 # (it uses Redis at REDIS_URL or 127.0.0.1:6379 when one answers; LOADTEST_ARGS="--cache database")
@@ -110,10 +113,13 @@ format: $(DEV_STAMP)
 # Search benchmark: 100,000 synthetic sources in a separate database (readinglist_bench on the
 # same server), never the one DATABASE_URL names. ARGS="--runs 3 --rebuild" to vary it. Then
 # "For you" at 10,000 sources (readinglist_bench_foryou); FORYOU_ARGS="--runs 50" to vary it.
+# Then goal drafts judged on the shipped catalog (readinglist_bench_paths) and their times, and a
+# Markdown import's; PATHS_ARGS="--runs 5" to vary it.
 BENCH_DATABASE_URL ?= $(or $(DATABASE_URL),postgres://postgres@127.0.0.1:5432/readinglist)
 bench: $(RUN_STAMP)
 	DEBUG=true DATABASE_URL=$(BENCH_DATABASE_URL) $(PY) manage.py bench_search $(ARGS)
 	DEBUG=true DATABASE_URL=$(BENCH_DATABASE_URL) $(PY) manage.py bench_foryou $(FORYOU_ARGS)
+	DEBUG=true DATABASE_URL=$(BENCH_DATABASE_URL) $(PY) manage.py bench_paths $(PATHS_ARGS)
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .tools

@@ -2,7 +2,7 @@
 
 /sitemap.xml is an index of one sitemap per section, sources in pages of 5,000, so no request
 renders more than 5,000 URLs whatever the catalog's size. Links are absolute on the site's
-configured domain (SITE_DOMAIN, catalog/site_record.py).
+configured domain (SITE_DOMAIN, operations/site_record.py).
 """
 
 from datetime import datetime

@@ -67,6 +67,8 @@ INSTALLED_APPS = [
     "notes",
     "teams",
     "candidates",
+    # The operator's tools: backup, restore, the schedule runner, maintainer creation.
+    "operations",
     # Per-reader rate limits counted in the database (readinglist/ratelimits).
     "readinglist.ratelimits",
     "bench",
@@ -161,7 +163,7 @@ LOGIN_REDIRECT_URL = "/"
 SITE_ID = 1
 # The site's public address and name, for what is read away from a request: links in emails
 # (allauth's, proposal decisions) and in the sitemap. The sites framework's record is rewritten
-# to these after every migrate (catalog/site_record.py), so it is never django's example.com.
+# to these after every migrate (operations/site_record.py), so it is never django's example.com.
 _NAMED_HOSTS = [host.lstrip(".") for host in ALLOWED_HOSTS if "*" not in host]
 SITE_DOMAIN = env.str(
     "SITE_DOMAIN",
@@ -315,6 +317,10 @@ LINKCHECK_BLOCKING_HOSTS = env.list(
         "reddit.com",
     ],
 )
+# Where `manage.py backup` writes when not given --output: the working folder by default; the
+# image's is read-only, so the compose stack sets a volume's path.
+BACKUP_DIR = env.str("BACKUP_DIR", default=".")
+
 LINKCHECK_CONTACT_URL = env.str(
     "LINKCHECK_CONTACT_URL", default="https://github.com/readinglist/readinglist"
 )

@@ -24,7 +24,19 @@ ALLOWED: dict[str, set[str]] = {
     "library": {"catalog", "proposals", "teams", "search"},
     "notes": {"catalog", "library", "teams"},
     "candidates": {"catalog", "proposals"},
-    "bench": {"catalog", "search", "proposals", "teams", "library", "notes", "candidates"},
+    # The operator's tools work on the whole database through Django's registry, naming no app.
+    "operations": set(),
+    "bench": {
+        "catalog",
+        "search",
+        "proposals",
+        "teams",
+        "library",
+        "notes",
+        "candidates",
+        "operations",
+        "paths",
+    },
 }
 # Modules that break their app's row until they move, each with where it goes: the /sources/
 # page and its citation export call search, and belong with the site's pages.

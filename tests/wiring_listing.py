@@ -16,16 +16,12 @@ from django.apps import apps
 from django.dispatch import Signal
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = (
-    "accounts",
-    "bench",
-    "candidates",
-    "catalog",
-    "library",
-    "notes",
-    "proposals",
-    "readinglist",
-    "teams",
+# Every app of the project (a folder with an apps.py) and the project package itself.
+PACKAGES = tuple(
+    sorted(
+        {p.parent.name for p in ROOT.glob("*/apps.py") if p.parent.name != "tests"}
+        | {"readinglist"}
+    )
 )
 BEGIN, END = "<!-- BEGIN GENERATED: tests/wiring_listing.py -->", "<!-- END GENERATED -->"
 

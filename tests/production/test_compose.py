@@ -84,3 +84,38 @@ def test_no_page_with_a_secret_next_to_reflected_input_is_compressed(db):
     ]
     for url in secret_pages:
         assert any(fnmatch.fnmatch(url, glob) for glob in skipped), url
+
+
+def compose_environment(service: dict, **given: str) -> dict[str, str]:
+    """The environment compose gives a service when only `given` is set (as in the quick start,
+    where .env holds SECRET_KEY): `${VAR:-default}` takes its default."""
+
+    def resolve(value: object) -> str:
+        def one(match: re.Match[str]) -> str:
+            name, default = match.group(1), match.group(3) or ""
+            return given.get(name) or ("" if match.group(2) == ":?" else default)
+
+        return re.sub(r"\$\{(\w+)(?:(:-|:\?)([^}]*))?\}", one, str(value))
+
+    return {name: resolve(value) for name, value in service["environment"].items()}
+
+
+def test_the_quick_start_emails_links_that_open(services, tmp_path):
+    """Sign-up confirmations, password resets and invitations point where the proxy answers:
+    plain HTTP on the published port, not https."""
+    from tests.production.test_security import run_python
+
+    environment = compose_environment(services["web"], SECRET_KEY="compose-quick-start")
+    environment |= {"DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}", "REDIS_URL": None}
+    code = (
+        "import django; django.setup(); from django.conf import settings; "
+        "from readinglist.site_address import site_url; "
+        "print(settings.ACCOUNT_DEFAULT_HTTP_PROTOCOL, site_url('/accounts/confirm-email/k/'))"
+    )
+    result = run_python(["-c", code], **environment)
+    assert result.returncode == 0, result.stderr
+    protocol, link = result.stdout.split()
+    assert (protocol, link) == ("http", "http://localhost:8000/accounts/confirm-email/k/")
+    caddy = (BASE_DIR / "deploy" / "Caddyfile").read_text()
+    assert re.search(r"^:8000 \{", caddy, re.M), "the proxy serves plain HTTP on :8000"
+    assert services["proxy"]["ports"] == ["${PORT:-8000}:8000"]

@@ -86,3 +86,22 @@ def test_the_validator_installs_into_a_fresh_clone_without_tools(tmp_path):
     assert result.returncode == 0, result.stderr
     assert (tmp_path / stamp).is_file()
     assert "--prefix .tools vnu-jar@" in (tmp_path / "log").read_text()
+
+
+def test_backup_and_restore_leave_a_deployments_env_file_in_charge(tmp_path):
+    """With a .env beside it, `make restore` passes no development address or DEBUG of its own:
+    the restore's migrate writes the site's address from the deployment's settings."""
+    for name in ("Makefile", "pyproject.toml"):
+        shutil.copy(BASE_DIR / name, tmp_path / name)
+    env = {**os.environ, "PYTHON": sys.executable}
+    command = ["make", "--dry-run", "--always-make", "restore", "FILE=x.json.gz"]
+
+    def planned_restore() -> str:
+        result = subprocess.run(
+            command, cwd=tmp_path, env=env, capture_output=True, text=True, check=True
+        )
+        return next(line for line in result.stdout.splitlines() if "manage.py restore" in line)
+
+    assert "SITE_DOMAIN=" in planned_restore()  # a fresh clone: the development values
+    (tmp_path / ".env").write_text("SITE_DOMAIN=reading.example.org\n")
+    assert "SITE_DOMAIN=" not in planned_restore() and "DEBUG=" not in planned_restore()

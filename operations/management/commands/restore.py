@@ -2,13 +2,14 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from catalog.backups import RestoreRefused, restore
+from operations.backups import RestoreRefused, restore
 
 
 class Command(BaseCommand):
     help = (
-        "Load a backup made by `manage.py backup` into an empty database "
-        "(migrating it first when it is not migrated yet)."
+        "Load a backup made by `manage.py backup`, by this release or an older one, into an "
+        "empty database: the database is brought to the backup's schema, the rows are loaded, "
+        "then migrated forward."
     )
     # Some apps' checks open a database connection, which creates an SQLite file: the backup
     # is checked before anything touches the database, and migrate runs the checks itself.
@@ -24,9 +25,8 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, path: str, force: bool, **options: Any) -> None:
         try:
-            migrated = restore(path=path, force=force)
+            target = restore(path=path, force=force)
         except RestoreRefused as error:
             raise CommandError(str(error)) from error
-        if migrated:
-            self.stdout.write("The database was not migrated: applied its migrations first.")
+        self.stdout.write(f"Loaded at {target.description}, then migrated to this release.")
         self.stdout.write(self.style.SUCCESS(f"Restored {path}"))

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import pytest
 from django.core.management import CommandError, call_command, get_commands, load_command_class
 
-from catalog.management.commands import run_schedule
+from operations.management.commands import run_schedule
 from readinglist.local_server import BASE_DIR
 from readinglist.schedule import SCHEDULE, Job, crontab
 

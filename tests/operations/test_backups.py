@@ -11,9 +11,9 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
-from catalog.backups import empty_database, non_empty_tables
 from catalog.models import Source
 from library.models import Bookmark
+from operations.backups import empty_database, non_empty_tables
 from tests.production.test_security import run_python
 
 # Real processes and whole databases: minutes, so `make test-fast` leaves them out.
@@ -29,9 +29,10 @@ def row_counts():
 
 
 def dump(path):
+    """The rows a backup holds (its stamp is checked where it matters)."""
     call_command("backup", output=str(path), verbosity=0)
     with gzip.open(path, "rt") as stream:
-        return json.load(stream)
+        return json.load(stream)["objects"]
 
 
 @pytest.fixture
@@ -116,7 +117,7 @@ def test_restore_into_an_unmigrated_database_migrates_it_first(small_catalog, re
     database_file = tmp_path / "fresh.sqlite3"
     result = manage_on_fresh_sqlite(database_file, "restore", str(tmp_path / "backup.json.gz"))
     assert result.returncode == 0, result.stderr
-    assert "applied its migrations first" in result.stdout
+    assert "then migrated to this release" in result.stdout
     with closing(sqlite3.connect(database_file)) as restored:
         titles = {row[0] for row in restored.execute("SELECT title FROM catalog_source")}
     assert titles == set(Source.objects.values_list("title", flat=True))
@@ -135,3 +136,20 @@ def test_a_failed_restore_leaves_no_database_file_behind(tmp_path, backup_text):
         assert "There is no backup file at" in result.stderr
         assert "Traceback" not in result.stderr
     assert not database_file.exists()
+
+
+def test_a_backup_without_output_goes_to_backup_dir(small_catalog, tmp_path, settings):
+    settings.BACKUP_DIR = str(tmp_path)
+    call_command("backup", verbosity=0)
+    (written,) = tmp_path.glob("readinglist-backup-*.json.gz")
+    with gzip.open(written, "rt") as stream:
+        assert "catalog" in json.load(stream)["migrations"]
+
+
+def test_a_folder_it_cannot_write_to_is_a_one_line_error(small_catalog, tmp_path, settings):
+    not_a_folder = tmp_path / "a-file"
+    not_a_folder.write_text("")
+    settings.BACKUP_DIR = str(not_a_folder)
+    with pytest.raises(CommandError, match=r"Cannot write the backup to .*a-file.*BACKUP_DIR"):
+        call_command("backup", verbosity=0)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file"]

@@ -15,7 +15,7 @@ def migrate_if_pending(using: str = DEFAULT_DB_ALIAS) -> bool:
     """Apply any unapplied migrations; True when there were some.
 
     Only when there are: every migrate, even one with nothing to apply, rewrites the site record
-    from SITE_DOMAIN (catalog/site_record.py), and a command run in passing, with whatever
+    from SITE_DOMAIN (operations/site_record.py), and a command run in passing, with whatever
     SITE_DOMAIN its shell has, must not move the site's address.
     """
     if not pending_migrations(using):

@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.core.validators import validate_email
 
-from catalog.schema import migrate_if_pending
+from operations.schema import migrate_if_pending
 
 
 class Command(BaseCommand):

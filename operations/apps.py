@@ -1,0 +1,26 @@
+from django.apps import AppConfig
+
+
+class OperationsConfig(AppConfig):
+    """The operator's room: backups and restores, the schedule runner, maintainer creation, and
+    the start-up hooks that concern the whole project rather than one app."""
+
+    name = "operations"
+    verbose_name = "Operations"
+
+    def ready(self) -> None:
+        from django.db.models.signals import post_migrate
+        from django_tasks_db.models import DBTaskResult
+
+        from readinglist import pagecache
+        from readinglist.cache_tables import create_cache_tables
+
+        from .site_record import sync_site_record
+
+        pagecache.exempt(
+            DBTaskResult,
+            reason="background tasks' bookkeeping shows on no page; what a task writes goes "
+            "through registered models",
+        )
+        post_migrate.connect(sync_site_record, dispatch_uid="operations.sync_site_record")
+        post_migrate.connect(create_cache_tables, dispatch_uid="readinglist.create_cache_tables")
