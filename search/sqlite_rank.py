@@ -35,6 +35,19 @@ def by_relevance(matched: ContainsMatched) -> SourceQuerySet:
         output_field=FloatField(),
     )
     prior = prior_expression(primary=~Q(basis=Source.Basis.NONE))
+    # The words side by side, as a source's keyword or summary has them ("prefix caching"):
+    # PostgreSQL's rank rewards their proximity, so a source that many words match in scattered
+    # places does not push it off the page.
+    phrase = " ".join(query.subject)
+    together = (
+        Case(
+            When(Q(keywords__icontains=phrase) | Q(summary__icontains=phrase), then=1),
+            default=0,
+            output_field=IntegerField(),
+        )
+        if len(query.subject) >= 2
+        else Value(0)
+    )
     if not matched.described:
         # The reader's own words before forms equivalent to them ("gemm" before "matmul").
         everything = Source.objects.using(matches.db).all()
@@ -46,9 +59,10 @@ def by_relevance(matched: ContainsMatched) -> SourceQuerySet:
         return matches.alias(
             named=named,
             name_hits=name_hits,
+            together=together,
             as_typed=as_typed if alternatives(query.subject) else Value(1),
             prior=prior,
-        ).order_by("-named", "-name_hits", "-as_typed", "-prior", "title", "pk")
+        ).order_by("-named", "-name_hits", "-together", "-as_typed", "-prior", "title", "pk")
     # described.fused_rank(): named sources, then every match by its score (the all-words
     # matches' bonus included), which holds the prior's nudge.
     described = Case(
