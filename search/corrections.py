@@ -47,8 +47,12 @@ SELECT 'near', q.w, 0, ARRAY(
   UNION
   (SELECT v.word FROM catalog_search_word v WHERE v.word LIKE q.pattern AND v.word <> q.w
    ORDER BY length(v.word), v.word LIMIT 3))
-FROM unnest(%(correctable)s::text[], %(patterns)s::text[]) AS q(w, pattern)
+FROM unnest(%(correctable)s::text[], %(patterns)s::text[], %(lefts)s::text[], %(rights)s::text[])
+  AS q(w, pattern, l, r)
 WHERE NOT EXISTS (SELECT 1 FROM catalog_search_word v WHERE v.word >= q.w AND v.word <= q.w)
+AND (q.l = ''
+     OR NOT EXISTS (SELECT 1 FROM catalog_search_word v WHERE v.word >= q.l AND v.word <= q.l)
+     OR NOT EXISTS (SELECT 1 FROM catalog_search_word v WHERE v.word >= q.r AND v.word <= q.r))
 """
 
 
@@ -272,6 +276,10 @@ def vocabulary_params(words: tuple[str, ...]) -> dict[str, list[str]] | None:
     adds one only where it can match.
     """
     compounds = compounds_of(words)
+    # A compound's near words matter only when a part of it is not a known word ("flash
+    # atention"): two known words are searched as themselves and as their compound, never as a
+    # compound's correction (words_query()), and each trigram search costs milliseconds.
+    joined = {a + b: (a, b) for a, b in itertools.pairwise(words)}
     correctable = [w for w in dict.fromkeys([*words, *compounds]) if vocabulary_word(w)]
     if not correctable:
         return None
@@ -282,6 +290,8 @@ def vocabulary_params(words: tuple[str, ...]) -> dict[str, list[str]] | None:
         "short": list(dict.fromkeys([*words, *misses, *(p for p in parts if len(p) == 2)])),
         "correctable": correctable,
         "patterns": [f"{w}%" for w in correctable],
+        "lefts": [joined[w][0] if w in joined and w not in words else "" for w in correctable],
+        "rights": [joined[w][1] if w in joined and w not in words else "" for w in correctable],
     }
 
 
