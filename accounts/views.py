@@ -52,5 +52,5 @@ def delete_account(request: AuthenticatedHttpRequest) -> HttpResponse:
         logout(request)
         services.delete_account(user=user)
         messages.success(request, "Your account, bookmarks and notes are deleted.")
-        return redirect("catalog:home")
+        return redirect("pages:home")
     return render(request, "accounts/delete_account.html", {"form": form})

@@ -1,7 +1,7 @@
 from django.urls import path, register_converter
 
 from .feeds import LatestSourcesFeed, ReadingListFeed, TopicFeed
-from .views import browse, changes, exports, search
+from .views import changes, exports
 
 
 class CitationFormat:
@@ -19,16 +19,7 @@ register_converter(CitationFormat, "citefmt")
 app_name = "catalog"
 
 urlpatterns = [
-    path("", browse.home, name="home"),
-    path("sources/", search.source_list, name="source-list"),
-    path("sources/<slug:slug>/", browse.source_detail, name="source-detail"),
-    path("topics/", browse.topic_index, name="topic-index"),
-    path("topics/<slug:slug>/", browse.topic_detail, name="topic-detail"),
-    path("tiers/", browse.tier_index, name="tier-index"),
-    path("tiers/<slug:slug>/", browse.tier_detail, name="tier-detail"),
-    path("lists/", browse.list_index, name="list-index"),
-    path("lists/<slug:slug>/", browse.list_detail, name="list-detail"),
-    path("catalog.json", browse.catalog_json, name="catalog-json"),
+    path("catalog.json", exports.catalog_json, name="catalog-json"),
     # Interop and freshness: citations, feeds and the change log.
     path("sources/cite.<citefmt:fmt>", exports.search_citation, name="search-cite"),
     path("sources/<slug:slug>/cite.<citefmt:fmt>", exports.source_citation, name="source-cite"),

@@ -103,7 +103,7 @@ def unfollow(*, user: User, follow_id: int) -> None:
 
 
 def search_url(target: str) -> str:
-    return f"{reverse('catalog:source-list')}?{target}"
+    return f"{reverse('pages:source-list')}?{target}"
 
 
 def described(follows: list[Follow]) -> list[Followed]:

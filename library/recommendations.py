@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from catalog.lists import path_entries
 from catalog.models import Source
-from catalog.pages import path_entries
 from catalog.related.vectors import CatalogVectors, catalog_vectors
 
 from .models import Bookmark

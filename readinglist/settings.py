@@ -69,6 +69,8 @@ INSTALLED_APPS = [
     "candidates",
     # The operator's tools: backup, restore, the schedule runner, maintainer creation.
     "operations",
+    # The site's pages, which combine every app above (home, source, topic, tier, list, search).
+    "pages",
     # Per-reader rate limits counted in the database (readinglist/ratelimits).
     "readinglist.ratelimits",
     "bench",
@@ -109,6 +111,8 @@ TEMPLATES = [
         "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
+            # The project's own tags, for every app's templates: links reversed once per process.
+            "libraries": {"site_urls": "readinglist.templatetags.site_urls"},
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",

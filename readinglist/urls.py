@@ -4,7 +4,7 @@ from django.urls import include, path
 from django.views.generic import TemplateView
 
 from accounts.urls import account_urlpatterns
-from catalog.sitemaps import SITEMAPS
+from pages.sitemaps import SITEMAPS
 
 from . import health
 
@@ -37,6 +37,7 @@ urlpatterns = [
     path("library/", include("library.urls")),
     path("", include("library.save_urls")),
     path("", include("teams.urls")),
+    path("", include("pages.urls")),
     path("", include("catalog.urls")),
     path("", include("proposals.urls")),
 ]

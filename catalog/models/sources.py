@@ -46,7 +46,7 @@ class Tier(models.Model):
         return self.name
 
     def get_absolute_url(self) -> str:
-        return reverse("catalog:tier-detail", args=[self.slug])
+        return reverse("pages:tier-detail", args=[self.slug])
 
     @property
     def is_frontier(self) -> bool:
@@ -63,7 +63,7 @@ class Topic(models.Model):
     position = models.PositiveSmallIntegerField(default=0)
 
     objects = TopicQuerySet.as_manager()
-    # Set on the top-level topics catalog.pages.topic_tree returns: their children, counted.
+    # Set on the top-level topics pages.context.topic_tree returns: their children, counted.
     subtopics: list["Topic"]
 
     class Meta:
@@ -76,7 +76,7 @@ class Topic(models.Model):
         return self.name
 
     def get_absolute_url(self) -> str:
-        return reverse("catalog:topic-detail", args=[self.slug])
+        return reverse("pages:topic-detail", args=[self.slug])
 
     def clean(self) -> None:
         if self.parent_id and self.parent is not None and self.parent.parent_id:
@@ -105,7 +105,7 @@ class ReadingList(models.Model):
         return self.title
 
     def get_absolute_url(self) -> str:
-        return reverse("catalog:list-detail", args=[self.slug])
+        return reverse("pages:list-detail", args=[self.slug])
 
 
 class ListSection(models.Model):
@@ -290,7 +290,7 @@ class Source(models.Model):
         super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
-        return reverse("catalog:source-detail", args=[self.slug])
+        return reverse("pages:source-detail", args=[self.slug])
 
     def clean(self) -> None:
         errors: dict[str, str] = {}

@@ -1,10 +1,10 @@
-"""Citations as downloads: one source, a reading list, or a search result, as BibTeX, CSL-JSON or
-RIS."""
+"""Downloads: the whole catalog as JSON, and citations of one source, a reading list or a search
+result as BibTeX, CSL-JSON or RIS."""
 
 import json
 from collections.abc import Callable, Iterable
 
-from django.http import HttpResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_GET
 
@@ -14,6 +14,7 @@ from search.page import matching_sources
 
 from ..citations import filename, to_bibtex, to_csl
 from ..citations_ris import to_ris
+from ..exports import catalog_document
 from ..models import ReadingList, Source
 from ..querysets import SourceQuerySet, each_once
 
@@ -48,6 +49,11 @@ RESPONSES: dict[str, Callable[[Iterable[Source], str], HttpResponse]] = {
     "json": csl_response,
     "ris": ris_response,
 }
+
+
+@require_GET
+def catalog_json(request: HtmxHttpRequest) -> JsonResponse:
+    return JsonResponse(catalog_document(), json_dumps_params={"ensure_ascii": False})
 
 
 def _citable() -> SourceQuerySet:

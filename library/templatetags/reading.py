@@ -246,7 +246,7 @@ def team_activity(context: Context, source: Source) -> dict[str, Any]:
     return {"teams": reading.team_activity(source, request), "source": source}
 
 
-CARD_TEMPLATE = "catalog/includes/source_card.html"
+CARD_TEMPLATE = "library/includes/source_card.html"
 
 # The source fields CARD_TEMPLATE reads (with the tier's slug and name).
 CARD_FIELDS = (

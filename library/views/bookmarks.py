@@ -13,8 +13,8 @@ from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 
 from accounts.requests import AuthenticatedHttpRequest
+from catalog.lists import list_sections, path_entries
 from catalog.models import ReadingList, Source
-from catalog.pages import list_sections, path_entries
 from catalog.source_refs import source_for_write
 from readinglist.pagecache import page_cache
 from readinglist.requests import HtmxHttpRequest

@@ -4,7 +4,7 @@ import re
 
 from playwright.sync_api import expect
 
-from catalog.pages import path_entries
+from catalog.lists import path_entries
 from library.models import Bookmark
 from tests.conftest import PASSWORD
 

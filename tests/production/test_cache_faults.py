@@ -115,7 +115,7 @@ def log_in_as(browser, email):
 
 def test_a_maintainers_edit_shows_on_every_worker_of_both_servers(cluster):
     slug = cluster["slugs"][0]
-    path = reverse("catalog:source-detail", args=[slug])
+    path = reverse("pages:source-detail", args=[slug])
     on_every_worker(cluster, Browser, path)  # stored everywhere
     title = f"Edited by a maintainer {uuid.uuid4().hex[:6]}"
     manage(
@@ -137,7 +137,7 @@ def test_a_readers_bookmark_shows_on_their_pages_on_both_servers(cluster):
         "POST", reverse("library:bookmark", args=[slug]), {"status": "reading"}
     )
     assert response.status in {200, 302}
-    link = f'href="{reverse("catalog:source-detail", args=[slug])}"'
+    link = f'href="{reverse("pages:source-detail", args=[slug])}"'
     assert all(link in page for page in on_every_worker(cluster, browser_for, library))
 
 
@@ -161,7 +161,7 @@ def test_a_teammates_team_note_shows_on_both_servers(cluster):
     create_team(cluster["env"], team_slug, owner=TEAMMATE, member=EMAIL)
     _, browser_for = signed_in(cluster)
     slug = cluster["slugs"][2]
-    path = reverse("catalog:source-detail", args=[slug])
+    path = reverse("pages:source-detail", args=[slug])
     on_every_worker(cluster, browser_for, path)
     teammate = Browser(cluster["servers"][1])
     log_in_as(teammate, TEAMMATE)
@@ -188,7 +188,7 @@ def load(servers, paths, cookies, stop, statuses):
 def test_a_redis_outage_under_load_gives_no_500_and_caching_resumes(cluster):
     _, browser_for = signed_in(cluster)
     cookies = browser_for(cluster["servers"][0]).cookies
-    paths = [reverse("catalog:source-detail", args=[s]) for s in cluster["slugs"]] + ["/"]
+    paths = [reverse("pages:source-detail", args=[s]) for s in cluster["slugs"]] + ["/"]
     statuses, stop = Counter(), threading.Event()
     threads = [
         threading.Thread(target=load, args=(cluster["servers"], paths, jar, stop, statuses))

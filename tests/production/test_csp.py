@@ -55,12 +55,12 @@ def test_no_template_has_inline_code_or_styles(template):
 
 # Pages to render, as (url name, args). Extend as features land.
 PAGES = [
-    ("catalog:home", []),
-    ("catalog:source-list", []),
-    ("catalog:source-detail", ["flashattention"]),
-    ("catalog:topic-detail", ["attention"]),
-    ("catalog:tier-detail", ["start-here"]),
-    ("catalog:list-detail", ["wafer"]),
+    ("pages:home", []),
+    ("pages:source-list", []),
+    ("pages:source-detail", ["flashattention"]),
+    ("pages:topic-detail", ["attention"]),
+    ("pages:tier-detail", ["start-here"]),
+    ("pages:list-detail", ["wafer"]),
     ("account_login", []),
     ("account_signup", []),
     ("account_reset_password", []),

@@ -73,7 +73,7 @@ class _Forgetful:
 # The template loops the format-string tags replaced, as the templates had them: the search
 # page's facet links and year bars (facet_items, year_bars).
 FACET_LOOPS = {
-    "catalog/source_list.html": {
+    "pages/source_list.html": {
         "{% year_bars chart chart_link %}": '{% for bar in chart.bars %}{% if bar.count %}<a href="'
         '{{ chart_link }}{% if chart_link != "?" %}&amp;{% endif %}year={{ bar.year }}"><rect '
         'class="bar{% if bar.selected %} is-selected{% endif %}" x="{{ bar.x }}" y="{{ bar.y }}" '
@@ -81,7 +81,7 @@ FACET_LOOPS = {
         "{{ bar.count }} source{{ bar.count|pluralize }}</title></rect></a>{% endif %}"
         "{% endfor %}",
     },
-    "catalog/includes/facet.html": {
+    "pages/includes/facet.html": {
         "{% facet_items items %}": "{% for item in items %}\n"
         '      <li><a href="{{ item.href }}"{% if item.selected %} class="is-selected" '
         'aria-current="true"{% endif %}><span class="facet-label">{{ item.label }}</span> '
@@ -114,11 +114,11 @@ def template_loops(loops: dict[str, dict[str, str]]) -> Iterator[None]:
 
 
 def variants() -> dict[str, Callable[[], AbstractContextManager[None]]]:
-    from catalog.templatetags import site_urls
     from library import reading as library_reading
     from library.templatetags import reading
     from notes.models import Note
     from readinglist.markdown import as_markup, render_markdown
+    from readinglist.templatetags import site_urls
     from search import postgres_page, postgres_rank, shared, sqlite_page
 
     def library_per_call(request: HttpRequest | None) -> dict[int, str]:

@@ -2,7 +2,7 @@
 
 import re
 
-from catalog.pages import path_entries
+from catalog.lists import path_entries
 from library.models import Bookmark
 from tests.library.controls import pressed
 

@@ -22,7 +22,7 @@ def source_list(request: HtmxHttpRequest) -> HttpResponse:
     if results.no_good_match:
         gaps.record(params.q)
     results.facets.link(form.link_base())
-    template = "catalog/source_list.html"
+    template = "pages/source_list.html"
     if request.htmx:
         template += "#results"
     context = {"form": form, "params": params, "results": results, "page": results.page}

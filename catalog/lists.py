@@ -1,10 +1,10 @@
-"""Read models for pages that gather several querysets (home, list, path)."""
-
-from collections import defaultdict
+"""Reading lists in their own order: a list's sections with their entries, and the Start-here
+path (a section of the first list) with its practical companion. The pages and the library's
+progress both read them."""
 
 from django.db.models import Prefetch
 
-from .models import ListEntry, ListSection, ReadingList, Source, Tier, Topic
+from .models import ListEntry, ListSection, ReadingList
 
 START_HERE_LIST_SECTION = "start-here"
 COMPANION_LIST_SECTION = "practical-companion"
@@ -35,25 +35,3 @@ def list_sections(reading_list: ReadingList) -> list[ListSection]:
         .order_by("position")
         .prefetch_related(Prefetch("entries", queryset=entries))
     )
-
-
-def topic_tree() -> list[Topic]:
-    """Every topic with its source count, top level first, each with its `subtopics`: one query."""
-    topics = list(Topic.objects.with_counts())
-    children: defaultdict[int | None, list[Topic]] = defaultdict(list)
-    for topic in topics:
-        children[topic.parent_id].append(topic)
-    for topic in topics:
-        topic.subtopics = children[topic.pk]
-    return children[None]
-
-
-def home_context() -> dict[str, object]:
-    return {
-        "path": path_entries(),
-        "companions": companion_entries(),
-        "tiers": Tier.objects.all(),
-        "topics": Topic.objects.filter(parent=None).with_counts(),
-        "lists": ReadingList.objects.all(),
-        "recent": Source.objects.published().for_cards().newest()[:6],
-    }

@@ -10,11 +10,11 @@ from django.utils.html import escape
 from catalog.models import Source
 
 TEMPLATE = (
-    "{% load site_urls %}{% fixed_url 'catalog:tier-detail' 'start-here' %}|"
-    "{% fixed_url 'catalog:search-cite' 'bib' as cite %}{{ cite }}|{% fixed_url 'catalog:home' %}"
+    "{% load site_urls %}{% fixed_url 'pages:tier-detail' 'start-here' %}|"
+    "{% fixed_url 'catalog:search-cite' 'bib' as cite %}{{ cite }}|{% fixed_url 'pages:home' %}"
 )
-EXPECTED = "{% url 'catalog:tier-detail' 'start-here' %}|{% url 'catalog:search-cite' 'bib' %}|"
-EXPECTED += "{% url 'catalog:home' %}"
+EXPECTED = "{% url 'pages:tier-detail' 'start-here' %}|{% url 'catalog:search-cite' 'bib' %}|"
+EXPECTED += "{% url 'pages:home' %}"
 
 
 def render(source, **context):
@@ -40,7 +40,7 @@ def test_a_script_prefix_is_followed_not_remembered(prefix):
 
 @pytest.mark.parametrize("slug", ["flashattention-2", "A_b-9"])
 def test_slug_urls_are_the_url_tags_urls(slug, prefix):
-    cards = "{% load site_urls %}{% slug_url 'catalog:source-detail' slug %}|"
+    cards = "{% load site_urls %}{% slug_url 'pages:source-detail' slug %}|"
     cards += "{% slug_url 'library:bookmark' slug as save %}{{ save }}"
     for script_prefix in ("/", "/readinglist/"):
         prefix(script_prefix)
@@ -52,4 +52,4 @@ def test_slug_urls_are_the_url_tags_urls(slug, prefix):
 def test_what_is_not_a_slug_is_refused_as_the_url_tag_refuses_it():
     for tag in ("url", "slug_url"):
         with pytest.raises(NoReverseMatch):
-            render(f"{{% load site_urls %}}{{% {tag} 'catalog:source-detail' 'two words' %}}")
+            render(f"{{% load site_urls %}}{{% {tag} 'pages:source-detail' 'two words' %}}")

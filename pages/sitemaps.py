@@ -1,4 +1,4 @@
-"""sitemap.xml (Django's sitemaps framework): every public page of the catalog.
+"""sitemap.xml (Django's sitemaps framework): every public page of the site.
 
 /sitemap.xml is an index of one sitemap per section, sources in pages of 5,000, so no request
 renders more than 5,000 URLs whatever the catalog's size. Links are absolute on the site's
@@ -11,8 +11,8 @@ from django.contrib.sitemaps import Sitemap
 from django.db.models import Max, QuerySet
 from django.urls import reverse
 
-from .models import ReadingList, Source, Tier, Topic
-from .querysets import SourceQuerySet
+from catalog.models import ReadingList, Source, Tier, Topic
+from catalog.querysets import SourceQuerySet
 
 
 class SourceSitemap(Sitemap):
@@ -50,11 +50,11 @@ class PageSitemap(Sitemap):
 
     def items(self) -> list[str]:
         return [
-            "catalog:home",
-            "catalog:source-list",
-            "catalog:topic-index",
-            "catalog:tier-index",
-            "catalog:list-index",
+            "pages:home",
+            "pages:source-list",
+            "pages:topic-index",
+            "pages:tier-index",
+            "pages:list-index",
             "catalog:changes",
             "proposals:decision-log",
         ]

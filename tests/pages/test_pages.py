@@ -43,7 +43,7 @@ def test_topic_page_includes_subtopics(client, small_catalog):
 
 
 def test_tier_page_shows_rule_and_list_rules(client, small_catalog):
-    html = client.get(reverse("catalog:tier-detail", args=["start-here"])).content.decode()
+    html = client.get(reverse("pages:tier-detail", args=["start-here"])).content.decode()
     assert "The path, in order" in html
     assert "Primary sources only." in html
     assert "FlashAttention" not in html

@@ -1,0 +1,73 @@
+"""/sitemap.xml: every public page of the site, on its configured domain, in sections whose
+cost does not grow with the catalog."""
+
+import xml.etree.ElementTree as ET
+
+from pages.sitemaps import SourceSitemap
+from tests.factories import SourceFactory, TopicFactory
+
+SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+
+
+def locations(client, url):
+    response = client.get(url)
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/xml")
+    return [loc.text for loc in ET.fromstring(response.content).iter(f"{SITEMAP}loc")]
+
+
+def sitemap_urls(client):
+    """Every page URL, found as a crawler does: the index, then each sitemap it lists."""
+    sections = locations(client, "/sitemap.xml")
+    assert all(url.startswith("http://readinglist.test/sitemap-") for url in sections)
+    return [url for section in sections for url in locations(client, section)]
+
+
+def test_sitemap_lists_every_public_page_on_the_configured_domain(client, small_catalog):
+    retired = SourceFactory(slug="gone", status="retired")
+    urls = sitemap_urls(client)
+    assert all(url.startswith("http://readinglist.test/") for url in urls)
+    paths = {url.removeprefix("http://readinglist.test") for url in urls}
+    assert {
+        "/",
+        "/sources/",
+        "/topics/",
+        "/tiers/",
+        "/lists/",
+        "/changes/",
+        "/proposals/decisions/",
+        "/sources/flashattention/",
+        "/topics/kernels/",
+        "/tiers/core/",
+        "/lists/wafer/",
+    } <= paths
+    assert f"/sources/{retired.slug}/" not in paths
+    assert not any(path.startswith(("/library/", "/accounts/", "/admin/")) for path in paths)
+
+
+def test_sitemap_runs_the_same_queries_whatever_the_catalog_size(
+    client, small_catalog, many_sources, django_assert_max_num_queries
+):
+    def crawl():
+        # The index: the site record, a count per section and the sources' latest change.
+        with django_assert_max_num_queries(7):
+            sections = locations(client, "/sitemap.xml")
+        urls = []
+        for section in sections:
+            with django_assert_max_num_queries(2):  # a count and a page of rows
+                urls += locations(client, section)
+        return urls
+
+    small = len(crawl())
+    many_sources(60)
+    TopicFactory.create_batch(5)
+    assert len(crawl()) == small + 60 + 1 + 5  # the bulk topic, five more
+
+
+def test_sources_come_in_pages_the_index_lists(client, small_catalog, many_sources, monkeypatch):
+    monkeypatch.setattr(SourceSitemap, "limit", 4)
+    sources = many_sources(5)
+    sections = locations(client, "/sitemap.xml")
+    assert "http://readinglist.test/sitemap-sources.xml?p=3" in sections
+    urls = sitemap_urls(client)
+    assert all(f"http://readinglist.test/sources/{s.slug}/" in urls for s in sources)
