@@ -118,6 +118,8 @@ format: $(DEV_STAMP)
 BENCH_DATABASE_URL ?= $(or $(DATABASE_URL),postgres://postgres@127.0.0.1:5432/readinglist)
 bench: $(RUN_STAMP)
 	DEBUG=true DATABASE_URL=$(BENCH_DATABASE_URL) $(PY) manage.py bench_search $(ARGS)
+	# The relevance figures on SQLite too (an in-memory database of the shipped catalog).
+	DEBUG=true DATABASE_URL=sqlite:///:memory: $(PY) manage.py bench_search --relevance only
 	DEBUG=true DATABASE_URL=$(BENCH_DATABASE_URL) $(PY) manage.py bench_foryou $(FORYOU_ARGS)
 	DEBUG=true DATABASE_URL=$(BENCH_DATABASE_URL) $(PY) manage.py bench_paths $(PATHS_ARGS)
 

@@ -1,6 +1,6 @@
 """Judging search: a set of reader queries with graded sources, and the figures over it.
 
-The judged set (`tests/catalog/relevance/judged_queries.toml`) holds described queries in four
+The judged set (`tests/search/relevance/judged_queries.toml`) holds described queries in four
 groups and the navigational ones; each lists the sources relevant to it, graded 1 to 5. The
 figures are the usual ones: nDCG@10 (graded gain, log2 discount), MRR@10 (the first source
 graded 3 or more), recall@5 (of the sources graded 3 or more) and the share of queries with
@@ -20,18 +20,26 @@ from django.conf import settings
 
 from catalog.models import Source
 
-JUDGED_QUERIES = Path(settings.BASE_DIR) / "tests" / "catalog" / "relevance" / "judged_queries.toml"
+JUDGED_QUERIES = Path(settings.BASE_DIR) / "tests" / "search" / "relevance" / "judged_queries.toml"
 # Queries written by readers who saw neither the judged set nor the code: not for tuning.
 HELDOUT_QUERIES = JUDGED_QUERIES.with_name("heldout_queries.toml")
 # A second such set, written after the first round of keywords without seeing them.
 FRESH_QUERIES = JUDGED_QUERIES.with_name("fresh_queries.toml")
-GROUPS = ("problem", "concept", "question", "jargon", "navigational")
+# Needs put in words no relevant source uses (no stem shared), and needs the catalog does not
+# cover at all (no relevant source): the second is judged by its "no good answer" pages only.
+PARAPHRASE_QUERIES = JUDGED_QUERIES.with_name("paraphrase_queries.toml")
+UNCOVERED_QUERIES = JUDGED_QUERIES.with_name("uncovered_queries.toml")
+GROUPS = ("problem", "concept", "question", "jargon", "paraphrase", "navigational", "uncovered")
+UNJUDGED = ("uncovered",)
 CUTOFF = 10
 RECALL_CUTOFF = 5
 # A source graded this or higher is one a reader was looking for (MRR and recall count these).
 RELEVANT_GRADE = 3
 
-type Ranker = Callable[[str], list[str]]
+# A ranking: the slugs shown on the first page, in order, and whether the page said that
+# nothing in the catalog answers the query well (for BM25: that it found nothing).
+type Ranking = tuple[list[str], bool]
+type Ranker = Callable[[str], Ranking]
 
 # The baseline's own text processing, fixed here so that changes to the search's tokens (camel
 # case parts, synonyms) never move the baseline: lower-case runs of letters and digits, stemmed
@@ -45,7 +53,7 @@ def baseline_stems(text: str) -> list[str]:
 
 
 def baseline_query_stems(text: str) -> list[str]:
-    from catalog.search.described import meaningful_words, subject_words
+    from search.described import meaningful_words, subject_words
 
     words = tuple(BASELINE_TOKEN.findall(text.lower()))
     return [_baseline_stemmer.stemWord(word) for word in meaningful_words(subject_words(words))]
@@ -67,11 +75,17 @@ class Figures:
     mrr: float = 0.0
     recall: float = 0.0
     empty: int = 0
+    # Pages that said nothing in the catalog answers the query well.
+    flagged: int = 0
     worst: list[tuple[float, str]] = field(default_factory=list)
 
     @property
     def empty_rate(self) -> float:
         return self.empty / self.queries if self.queries else 0.0
+
+    @property
+    def flagged_rate(self) -> float:
+        return self.flagged / self.queries if self.queries else 0.0
 
 
 def judged_queries(path: Path = JUDGED_QUERIES) -> list[JudgedQuery]:
@@ -102,38 +116,43 @@ def recall(ranked: list[str], grades: dict[str, int], k: int = RECALL_CUTOFF) ->
 
 def evaluate(queries: Iterable[JudgedQuery], ranker: Ranker) -> dict[str, Figures]:
     """Figures per group, and over the described groups as "described"."""
-    per_group: dict[str, list[tuple[JudgedQuery, list[str]]]] = {}
+    per_group: dict[str, list[tuple[JudgedQuery, Ranking]]] = {}
     for query in queries:
         per_group.setdefault(query.group, []).append((query, ranker(query.text)))
     figures = {group: _figures(rows) for group, rows in per_group.items()}
     described = [
-        row for group, rows in per_group.items() if group != "navigational" for row in rows
+        row
+        for group, rows in per_group.items()
+        if group not in ("navigational", *UNJUDGED)
+        for row in rows
     ]
-    figures["described"] = _figures(described)
+    if described:
+        figures["described"] = _figures(described)
     return figures
 
 
-def _figures(rows: list[tuple[JudgedQuery, list[str]]]) -> Figures:
+def _figures(rows: list[tuple[JudgedQuery, Ranking]]) -> Figures:
     count = len(rows)
-    scores = [(ndcg(ranked, query.grades), query.text) for query, ranked in rows]
+    scores = [(ndcg(ranked, query.grades), query.text) for query, (ranked, _) in rows]
     return Figures(
         queries=count,
         ndcg=sum(score for score, _ in scores) / count,
-        mrr=sum(reciprocal_rank(ranked, query.grades) for query, ranked in rows) / count,
-        recall=sum(recall(ranked, query.grades) for query, ranked in rows) / count,
-        empty=sum(not ranked for _, ranked in rows),
+        mrr=sum(reciprocal_rank(ranked, query.grades) for query, (ranked, _) in rows) / count,
+        recall=sum(recall(ranked, query.grades) for query, (ranked, _) in rows) / count,
+        empty=sum(not ranked for _, (ranked, _) in rows),
+        flagged=sum(flagged for _, (_, flagged) in rows),
         worst=sorted(scores)[:5],
     )
 
 
 def search_ranker(using: str = "default") -> Ranker:
     """The slugs /sources/?q= shows on its first page, in order."""
-    from catalog.search.page import search_sources
-    from catalog.search.parsing import SearchParams
+    from search.page import search_sources
+    from search.parsing import SearchParams
 
-    def ranked(text: str) -> list[str]:
+    def ranked(text: str) -> Ranking:
         page = search_sources(SearchParams(q=text), using=using)
-        return [source.slug for source in page.page.object_list]
+        return [source.slug for source in page.page.object_list], page.no_good_match
 
     return ranked
 
@@ -151,31 +170,40 @@ def bm25_ranker(using: str = "default") -> Ranker:
     index = BM25Okapi([baseline_stems(text) for text in texts])
     slugs = [source.slug for source in sources]
 
-    def ranked(text: str) -> list[str]:
+    def ranked(text: str) -> Ranking:
         stems = baseline_query_stems(text)
         if not stems:
-            return []
+            return [], True
         scores = index.get_scores(stems)
         order = sorted(range(len(slugs)), key=lambda i: (-scores[i], slugs[i]))
-        return [slugs[i] for i in order[:CUTOFF] if scores[i] > 0]
+        found = [slugs[i] for i in order[:CUTOFF] if scores[i] > 0]
+        return found, not found
 
     return ranked
 
 
 def report_lines(ours: dict[str, Figures], baseline: dict[str, Figures]) -> list[str]:
-    """A table: per group, our figures next to the baseline's."""
+    """A table: per group, our figures next to the baseline's. "no answer" is the share of
+    pages that said nothing in the catalog answers the query well (BM25's: found nothing)."""
     pair = "ours / BM25"
     lines = [
         f"{'group':<13}{'n':>4}  {'nDCG@10':>15}  {'MRR@10':>15}  {'recall@5':>15}"
-        f"  {'no result':>11}",
-        f"{'':<17}  {pair:>15}  {pair:>15}  {pair:>15}  {pair:>11}",
+        f"  {'no result':>11}  {'no answer':>13}",
+        f"{'':<17}  {pair:>15}  {pair:>15}  {pair:>15}  {pair:>11}  {pair:>13}",
     ]
     for group in (*GROUPS, "described"):
         if group not in ours:
             continue
         a, b = ours[group], baseline[group]
+        answer = f"{a.flagged_rate:>5.2f} / {b.flagged_rate:.2f}"
+        if group in UNJUDGED:
+            lines.append(
+                f"{group:<13}{a.queries:>4}  {'-':>15}  {'-':>15}  {'-':>15}"
+                f"  {a.empty:>5} / {b.empty:<3}  {answer:>13}"
+            )
+            continue
         lines.append(
             f"{group:<13}{a.queries:>4}  {a.ndcg:>7.3f} / {b.ndcg:.3f}  {a.mrr:>7.3f} / {b.mrr:.3f}"
-            f"  {a.recall:>7.3f} / {b.recall:.3f}  {a.empty:>5} / {b.empty:<3}"
+            f"  {a.recall:>7.3f} / {b.recall:.3f}  {a.empty:>5} / {b.empty:<3}  {answer:>13}"
         )
     return lines

@@ -8,7 +8,7 @@ from django.db.migrations.state import ProjectState
 class PostgreSQLOnlySQL(migrations.RunSQL):
     """RunSQL that does nothing on other databases, so SQLite migrations stay valid.
 
-    The search schema (catalog/search/triggers.py) is installed through it.
+    The search schema (search/triggers.py) is installed through it.
     """
 
     def database_forwards(

@@ -19,11 +19,11 @@ from django.db.models import Q
 from django.http import Http404, QueryDict
 from django.urls import reverse
 
-from catalog.forms import SearchForm
 from catalog.models import ChangeLogEntry, ReadingList, Source, Tier, Topic
 from catalog.models.changes import ChangeLogQuerySet
 from catalog.querysets import SourceQuerySet
-from catalog.search import matching_sources
+from search.forms import SearchForm
+from search.page import matching_sources
 
 from .models import DigestSettings, Follow
 

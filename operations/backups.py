@@ -42,7 +42,7 @@ from .schema import migrate_if_pending
 FORMAT = "exactjson"
 # Search entries are derived: the triggers rebuild them as the sources are loaded (and the table
 # exists only on PostgreSQL).
-EXCLUDED = ["contenttypes", "auth.Permission", "sessions", "catalog.SearchEntry"]
+EXCLUDED = ["contenttypes", "auth.Permission", "sessions", "search.SearchEntry"]
 # Rows migrate itself creates, which a restore updates in place (by natural key or by id).
 CREATED_BY_MIGRATE = {"auth.group", "sites.site"}
 

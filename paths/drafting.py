@@ -25,7 +25,8 @@ import snowballstemmer
 from django.db.models import Q, Subquery
 
 from catalog.models import ListEntry, ReadingList, Source, Tier
-from catalog.search import SearchParams, clean_query_text, matching_sources
+from search.page import matching_sources
+from search.parsing import SearchParams, clean_query_text
 
 # How many of search's results are candidates.
 CANDIDATES = 30

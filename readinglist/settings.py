@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "allauth.socialaccount.providers.openid_connect",
     "accounts",
     "catalog",
+    "search",
     "proposals",
     "library",
     "notes",

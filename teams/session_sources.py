@@ -8,7 +8,8 @@ from django import forms
 from django.db.models import Q
 
 from catalog.models import Source
-from catalog.search import SearchParams, matching_sources
+from search.page import matching_sources
+from search.parsing import SearchParams
 
 SUGGESTIONS = 8
 

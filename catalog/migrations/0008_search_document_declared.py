@@ -1,13 +1,13 @@
-# The search triggers and functions, installed from their declaration in catalog/search/
+# The search triggers and functions, installed from their declaration in search/
 # (document.py and triggers.py) instead of SQL written by hand, and every entry rebuilt from it.
 # A change to the declaration is installed by a new migration with this same operation;
-# tests/catalog/test_search_schema.py fails until the database matches the declaration.
+# tests/search/test_schema.py fails until the database matches the declaration.
 # Nothing runs on SQLite.
 from django.db import migrations
 
 from catalog.migration_operations import PostgreSQLOnlySQL
-from catalog.search.document import without
-from catalog.search.triggers import install_sql
+from search.document import without
+from search.triggers import install_sql
 
 
 class Migration(migrations.Migration):

@@ -1,11 +1,11 @@
 # Search entries keep their topic and list sets as text keys too, generated from the arrays, so
 # the topic and list facets group matches by one string instead of by an array of ids
-# (catalog/search/set_keys.py). The model is unmanaged: its fields change state only. Nothing
+# (search/set_keys.py). The model is unmanaged: its fields change state only. Nothing
 # runs on SQLite, which has no search entries.
 from django.db import migrations, models
 
 from catalog.migration_operations import PostgreSQLOnlySQL
-from catalog.search.set_keys import STORE_KEYS_SQL, UNSTORE_KEYS_SQL
+from search.set_keys import STORE_KEYS_SQL, UNSTORE_KEYS_SQL
 
 
 class Migration(migrations.Migration):

@@ -5,8 +5,8 @@
 from django.db import migrations
 
 from catalog.migration_operations import PostgreSQLOnlySQL
-from catalog.search.document import without
-from catalog.search.triggers import install_sql
+from search.document import without
+from search.triggers import install_sql
 
 
 class Migration(migrations.Migration):

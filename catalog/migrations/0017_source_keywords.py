@@ -4,8 +4,8 @@
 from django.db import migrations, models
 
 from catalog.migration_operations import PostgreSQLOnlySQL
-from catalog.search.document import without
-from catalog.search.triggers import install_sql
+from search.document import without
+from search.triggers import install_sql
 
 
 class Migration(migrations.Migration):

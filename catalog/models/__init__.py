@@ -1,6 +1,5 @@
 from ..related.models import SourceNeighbour
 from .changes import ChangeLogEntry
-from .search_entries import SearchEntry
 from .sources import ListEntry, ListSection, ReadingList, Source, Tier, Topic
 
 __all__ = [
@@ -8,7 +7,6 @@ __all__ = [
     "ListEntry",
     "ListSection",
     "ReadingList",
-    "SearchEntry",
     "Source",
     "SourceNeighbour",
     "Tier",

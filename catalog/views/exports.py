@@ -9,14 +9,14 @@ from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_GET
 
 from readinglist.requests import HtmxHttpRequest
+from search.forms import SearchForm
+from search.page import matching_sources
 
 from ..citations import filename, to_bibtex, to_csl
 from ..citations_ris import to_ris
 from ..exports import catalog_document
-from ..forms import SearchForm
 from ..models import ReadingList, Source
 from ..querysets import SourceQuerySet, each_once
-from ..search import matching_sources
 
 # A search result can be the whole catalog; an export is capped so one request stays cheap.
 MAX_EXPORTED = 1000

@@ -12,7 +12,7 @@ from html import escape
 from django import template
 from django.utils.safestring import SafeString, mark_safe
 
-from catalog.search.facets import FacetItem, YearChart
+from search.facets import FacetItem, YearChart
 
 register = template.Library()
 

@@ -3,10 +3,11 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
-from catalog.forms import SearchForm
-from catalog.search import search_sources
 from readinglist.pagecache import page_cache
 from readinglist.requests import HtmxHttpRequest
+from search import gaps
+from search.forms import SearchForm
+from search.page import search_sources
 
 
 @page_cache(shared=True, reader=True, params=SearchForm.base_fields)
@@ -17,10 +18,10 @@ def source_list(request: HtmxHttpRequest) -> HttpResponse:
     form = SearchForm(request.GET)
     valid = form.is_valid()
     params = form.params()
-    # Set by the "search instead for" link of a corrected query: the words as typed.
-    params.exact = request.GET.get("exact") == "1"
     results = search_sources(params)
-    results.facets.link(request.GET)
+    if results.no_good_match:
+        gaps.record(params.q)
+    results.facets.link(form.link_base())
     template = "pages/source_list.html"
     if request.htmx:
         template += "#results"

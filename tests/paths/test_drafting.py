@@ -21,8 +21,9 @@ from bench.paths_relevance import (
     evaluate,
     judged_goals,
 )
-from catalog.search import SearchParams, matching_sources
 from paths.drafting import CANDIDATES, MAX_SECTIONS, PathDraft, draft_path
+from search.page import matching_sources
+from search.parsing import SearchParams
 from tests.factories import (
     ListEntryFactory,
     ListSectionFactory,

@@ -38,7 +38,8 @@ SEARCH_STEPS = 12
 
 def search_slugs(goal: str) -> list[str]:
     """Search's own first results for the goal, in its order: what a draft improves on."""
-    from catalog.search import SearchParams, clean_query_text, matching_sources
+    from search.page import matching_sources
+    from search.parsing import SearchParams, clean_query_text
 
     text, _ = clean_query_text(goal)
     return [source.slug for source in matching_sources(SearchParams(q=text), limit=SEARCH_STEPS)]

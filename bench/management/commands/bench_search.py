@@ -102,6 +102,8 @@ class Command(BaseCommand):
             FRESH_QUERIES,
             HELDOUT_QUERIES,
             JUDGED_QUERIES,
+            PARAPHRASE_QUERIES,
+            UNCOVERED_QUERIES,
             bm25_ranker,
             evaluate,
             judged_queries,
@@ -122,6 +124,8 @@ class Command(BaseCommand):
                 ("judged", JUDGED_QUERIES),
                 ("held-out", HELDOUT_QUERIES),
                 ("fresh held-out", FRESH_QUERIES),
+                ("paraphrase", PARAPHRASE_QUERIES),
+                ("uncovered", UNCOVERED_QUERIES),
             )
             for name, path in sets:
                 queries = judged_queries(path)
@@ -377,17 +381,17 @@ def floor_statements(text: str) -> dict[str, Statement]:
     """
     from django.http import QueryDict
 
-    from catalog.forms import SearchForm
-    from catalog.search import backend_for, parse_query
-    from catalog.search.parsing import chosen_sort
-    from catalog.search.set_keys import KEYED_SETS
+    from search.forms import SearchForm
+    from search.match import match
+    from search.parsing import chosen_sort
+    from search.rank import rank
+    from search.set_keys import KEYED_SETS
 
     form = SearchForm(QueryDict(text if "=" in text else f"q={quote(text)}"))
     form.is_valid()
     params = form.params()
-    backend = backend_for("default")
-    query = backend.prepare(parse_query(params.q), "default")
-    matches = backend.matches(params, query, "default")
+    matched = match(params, "default")
+    matches = matched.rows
     columns = matches.order_by().values_list("tier_id", "kind", "year", *KEYED_SETS)
     inner, inner_params = columns.query.sql_with_params()
     read = (
@@ -395,8 +399,7 @@ def floor_statements(text: str) -> dict[str, Statement]:
         f"sum(length(m.topic_key)), sum(length(m.list_key)) FROM ({inner}) m",
         inner_params,
     )
-    page = backend.ordered_ids(matches, chosen_sort(params, query), query)
-    page = page[: settings.CATALOG_PAGE_SIZE]
+    page = rank(matched, chosen_sort(params)).ids[: settings.CATALOG_PAGE_SIZE]
     return {"rank": page.query.sql_with_params(), "read": read}
 
 

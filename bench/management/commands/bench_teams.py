@@ -62,7 +62,7 @@ def schema_cache_key(key: str, key_prefix: str, version: int) -> str:
 def _triggers_on_the_schemas_own_tables() -> None:
     """The search triggers name their tables `public.…`; in this process they name the table
     the search_path finds, so each schema's triggers sit on its own tables."""
-    from catalog.search import sql_objects
+    from search import sql_objects
 
     definition = sql_objects.Trigger.definition
 

@@ -114,12 +114,12 @@ def template_loops(loops: dict[str, dict[str, str]]) -> Iterator[None]:
 
 
 def variants() -> dict[str, Callable[[], AbstractContextManager[None]]]:
-    from catalog.search import backend, postgres, sqlite
     from library import reading as library_reading
     from library.templatetags import reading
     from notes.models import Note
     from readinglist.markdown import as_markup, render_markdown
     from readinglist.templatetags import site_urls
+    from search import postgres_page, postgres_rank, shared, sqlite_page
 
     def library_per_call(request: HttpRequest | None) -> dict[int, str]:
         return library_reading.states_for(request.user) if request else {}
@@ -130,8 +130,8 @@ def variants() -> dict[str, Callable[[], AbstractContextManager[None]]]:
     @contextmanager
     def card_text_unset() -> Iterator[None]:
         with (
-            patched(postgres, "plain_cards", backend.cards),
-            patched(sqlite, "plain_cards", backend.cards),
+            patched(postgres_page, "plain_cards", shared.cards),
+            patched(sqlite_page, "plain_cards", shared.cards),
         ):
             yield
 
@@ -143,7 +143,7 @@ def variants() -> dict[str, Callable[[], AbstractContextManager[None]]]:
         ),
         "no URL cache": lambda: patched(site_urls, "_reversed", site_urls._reversed.__wrapped__),
         "prior compiled per search": lambda: patched(
-            postgres, "entry_prior_sql", postgres.entry_prior_sql.__wrapped__
+            postgres_rank, "entry_prior_sql", postgres_rank.entry_prior_sql.__wrapped__
         ),
         "facets in template loops": lambda: template_loops(FACET_LOOPS),
         "card text left unset": card_text_unset,
