@@ -57,7 +57,12 @@ def test_a_committed_change_enqueues_a_task_and_computes_nothing(
     with django_capture_on_commit_callbacks(execute=True):
         topic.name = "GPU kernels"
         topic.save()
-    queued = [(result.task.func, result.args) for result in default_task_backend.results]
+    related_tasks = {recompute_all_related.func, recompute_related.func}
+    queued = [
+        (result.task.func, result.args)
+        for result in default_task_backend.results
+        if result.task.func in related_tasks  # search queues its own rebuild beside these
+    ]
     assert queued == [
         (recompute_all_related.func, []),
         (recompute_related.func, [[first.pk]]),
