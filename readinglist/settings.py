@@ -67,6 +67,8 @@ INSTALLED_APPS = [
     "notes",
     "teams",
     "candidates",
+    # Readers' and teams' own ordered paths, their forks, follows and progress.
+    "paths",
     # The operator's tools: backup, restore, the schedule runner, maintainer creation.
     "operations",
     # The site's pages, which combine every app above (home, source, topic, tier, list, search).

@@ -37,6 +37,7 @@ urlpatterns = [
     path("library/", include("library.urls")),
     path("", include("library.save_urls")),
     path("", include("teams.urls")),
+    path("paths/", include("paths.urls")),
     path("", include("pages.urls")),
     path("", include("catalog.urls")),
     path("", include("proposals.urls")),
