@@ -25,6 +25,8 @@ ALLOWED: dict[str, set[str]] = {
     "library": {"catalog", "proposals", "teams", "search"},
     "notes": {"catalog", "library", "teams"},
     "candidates": {"catalog", "proposals"},
+    # A path's steps are catalog sources, a team owns its paths, and a goal draft asks search.
+    "paths": {"catalog", "search", "teams"},
     # The operator's tools work on the whole database through Django's registry, naming no app.
     "operations": set(),
     "bench": {
