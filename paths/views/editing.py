@@ -166,6 +166,15 @@ def edit(request: AuthenticatedHttpRequest, key: str) -> HttpResponse:
     return _edit_page(request, path, form=form, status=400 if form.errors else 200)
 
 
+def _owns_team(request: AuthenticatedHttpRequest, path: Path) -> bool:
+    return bool(
+        path.team_id
+        and Membership.objects.filter(
+            team=path.team, user=request.user, role=Membership.Role.OWNER
+        ).exists()
+    )
+
+
 def _edit_page(
     request: AuthenticatedHttpRequest,
     path: Path,
@@ -175,12 +184,7 @@ def _edit_page(
     section_form: SectionForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
-    owner = bool(
-        path.team_id
-        and Membership.objects.filter(
-            team=path.team, user=request.user, role=Membership.Role.OWNER
-        ).exists()
-    )
+    owner = _owns_team(request, path)
     if owner and editors_form is None:
         editors_form = EditorsForm(path=path)
     context = {
@@ -189,6 +193,7 @@ def _edit_page(
         "editors_form": editors_form if owner else None,
         "section_form": section_form or SectionForm(),
         "sections": section_choices(path),
+        "may_delete": not path.team_id or path.user_id == request.user.pk or owner,
     }
     return render(request, "paths/edit.html", context, status=status)
 
@@ -197,10 +202,7 @@ def _edit_page(
 @require_POST
 def editors(request: AuthenticatedHttpRequest, key: str) -> HttpResponse:
     path = editable_path(request, key)
-    owner = Membership.objects.filter(
-        team=path.team, user=request.user, role=Membership.Role.OWNER
-    ).exists()
-    if path.team is None or not owner:
+    if not _owns_team(request, path):
         raise Http404("Only the team's owners choose its editors.")
     form = EditorsForm(request.POST, path=path)
     if not form.is_valid():
@@ -255,7 +257,11 @@ def section_action(request: AuthenticatedHttpRequest, key: str, section: int) ->
 @login_required_htmx
 @require_http_methods(["GET", "POST"])
 def delete(request: AuthenticatedHttpRequest, key: str) -> HttpResponse:
+    """A team's path is deleted by the team's owners or the member who started it; the editors
+    the owners allow change it but do not throw it away."""
     path = editable_path(request, key)
+    if path.team_id and path.user_id != request.user.pk and not _owns_team(request, path):
+        raise Http404("Only the team's owners delete its paths.")
     if request.method == "POST":
         title = path.title
         delete_path(path)

@@ -210,3 +210,17 @@ def test_deleting_asks_first(editing, make_path):
     assert "cannot be undone" in editing.get(url).content.decode()
     assert editing.post(url)["Location"] == reverse("paths:index")
     assert not Path.objects.exists()
+
+
+def test_an_allowed_editor_cannot_delete_a_teams_path(client, author, other_reader, make_path):
+    from teams.models import Membership
+
+    team = join_team(author, other_reader, slug="kernels")
+    Membership.objects.filter(team=team, user=author).update(role="owner")
+    path = make_path(1, team=team)
+    path.editors.add(other_reader)
+    client.force_login(other_reader)
+    assert client.post(reverse("paths:delete", args=[path.key])).status_code == 404
+    client.force_login(author)
+    assert client.post(reverse("paths:delete", args=[path.key])).status_code == 302
+    assert not Path.objects.exists()
