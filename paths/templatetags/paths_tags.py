@@ -46,3 +46,16 @@ def add_to_path(context: template.Context, source: Any) -> dict[str, Any]:
         "paths": editable_paths(request) if signed_in else [],
         "csrf_token": context.get("csrf_token"),
     }
+
+
+@register.inclusion_tag("paths/includes/add_to_path_button.html", takes_context=True)
+def add_to_path_button(context: template.Context, source: Any) -> dict[str, Any]:
+    """A card's small "Add to path…" button: it posts the source, and the reader picks the path
+    on the next page. Shown to readers with a path they may edit."""
+    request = context.get("request")
+    signed_in = bool(request and request.user.is_authenticated)
+    return {
+        "source": source,
+        "show": signed_in and bool(editable_paths(request)),
+        "csrf_token": context.get("csrf_token"),
+    }

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from accounts.requests import AuthenticatedHttpRequest
@@ -35,6 +35,9 @@ def add_source(request: AuthenticatedHttpRequest) -> HttpResponse:
     source = Source.objects.published().filter(slug=request.POST.get("source", "")).first()
     if source is None:
         raise Http404("That source is not in the catalog.")
+    if not request.POST.get("to"):
+        # From a source card: no path chosen yet, so the reader chooses on a page of its own.
+        return render(request, "paths/add_source.html", {"source": source})
     path, section = _chosen(request)
     if path is None:
         messages.error(request, "Choose one of your paths to add it to.")

@@ -77,3 +77,24 @@ def test_a_path_the_reader_cannot_edit_is_never_changed(client, other_reader, ma
     response = client.post(reverse("paths:add-source"), {"source": source.slug, "to": path.key})
     assert response["Location"] == f"{source.get_absolute_url()}#add-to-path"
     assert path.steps.count() == 1
+
+
+def test_cards_offer_add_to_path_and_the_reader_chooses_the_path_next(
+    client, author, make_path, source, render_every_time
+):
+    path = make_path(1, title="Attention kernels")
+    client.force_login(author)
+    html = client.get(source.tier.get_absolute_url()).content.decode()
+    assert 'class="card-add-to-path" method="post" action="/paths/add/"' in html
+    assert f'name="source" value="{source.slug}"' in html
+    chooser = client.post(reverse("paths:add-source"), {"source": source.slug})
+    assert chooser.status_code == 200
+    assert f'<option value="{path.key}">Attention kernels</option>' in chooser.content.decode()
+    client.post(reverse("paths:add-source"), {"source": source.slug, "to": path.key})
+    assert path.steps.filter(source=source).exists()
+
+
+def test_cards_offer_nothing_to_a_reader_without_paths(client, author, source, render_every_time):
+    client.force_login(author)
+    html = client.get(source.tier.get_absolute_url()).content.decode()
+    assert "card-add-to-path" not in html
