@@ -91,7 +91,7 @@ class PathCreateForm(forms.Form):
 class PathDetailsForm(forms.Form):
     title = _title_field()
     description = _description_field()
-    visibility = forms.ChoiceField(choices=Visibility.choices)
+    visibility = forms.ChoiceField(choices=Visibility.choices, widget=forms.RadioSelect)
 
     def __init__(self, *args: Any, path: Path, **kwargs: Any) -> None:
         kwargs.setdefault(

@@ -191,7 +191,7 @@ def _edit_page(
         "path": path,
         "form": form or PathDetailsForm(path=path),
         "editors_form": editors_form if owner else None,
-        "section_form": section_form or SectionForm(),
+        "section_form": section_form or SectionForm(prefix="section"),
         "sections": section_choices(path),
         "may_delete": not path.team_id or path.user_id == request.user.pk or owner,
     }
@@ -216,7 +216,7 @@ def editors(request: AuthenticatedHttpRequest, key: str) -> HttpResponse:
 @require_POST
 def section_add(request: AuthenticatedHttpRequest, key: str) -> HttpResponse:
     path = editable_path(request, key)
-    form = SectionForm(request.POST)
+    form = SectionForm(request.POST, prefix="section")
     if form.is_valid():
         try:
             add_section(path, request.user, form.cleaned_data["title"])

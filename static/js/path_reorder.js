@@ -18,7 +18,7 @@
   }
 
   function steps(root) {
-    return Array.prototype.slice.call(root.querySelectorAll("li.path-step"));
+    return Array.prototype.slice.call(root.querySelectorAll("li.path-item"));
   }
 
   function announce(root, text) {

@@ -73,7 +73,8 @@ def test_the_501st_step_and_the_61st_section_are_refused(editing, make_path, tie
     PathSection.objects.bulk_create(
         PathSection(path=path, title=f"S{n}", position=n) for n in range(1, MAX_SECTIONS)
     )
-    response = editing.post(reverse("paths:add-section", args=[path.key]), {"title": "One more"})
+    url = reverse("paths:add-section", args=[path.key])
+    response = editing.post(url, {"section-title": "One more"})
     assert response.status_code == 400
     assert f"A path holds at most {MAX_SECTIONS} sections." in unescape(response.content.decode())
     assert "One more" in unescape(response.content.decode())

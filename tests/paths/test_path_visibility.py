@@ -81,7 +81,7 @@ def edit_requests(path):
         ("post", reverse("paths:move-to", args=[key, step.pk]), {"place": "2"}),
         ("get", reverse("paths:step-edit", args=[key, step.pk]), {}),
         ("post", reverse("paths:step-edit", args=[key, step.pk]), {"note": "n"}),
-        ("post", reverse("paths:add-section", args=[key]), {"title": "New"}),
+        ("post", reverse("paths:add-section", args=[key]), {"section-title": "New"}),
         ("post", reverse("paths:section", args=[key, section.pk]), {"title": "Renamed"}),
         ("get", reverse("paths:delete", args=[key]), {}),
         (
