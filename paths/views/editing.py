@@ -61,8 +61,10 @@ def back_to_steps(
         template = f"{DETAIL_TEMPLATE}#steps" if request.htmx else DETAIL_TEMPLATE
         context = detail_context(path, editable=True, add_form=add_form)
         if request.htmx:
-            # The layout that shows messages is not swapped in: the steps show them.
+            # The layout that shows messages is not swapped in: the steps show them. htmx swaps
+            # only a success, so a form with its errors answers 200 there.
             context["step_messages"] = list(messages.get_messages(request))
+            status = 200
         return render(request, template, context, status=status)
     return HttpResponseRedirect(f"{path.get_absolute_url()}#{anchor}")
 

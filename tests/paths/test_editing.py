@@ -21,8 +21,9 @@ def editing(client, author):
     return client
 
 
-def add(client, path, text, **extra):
-    return client.post(reverse("paths:add-step", args=[path.key]), {"source": text, **extra})
+def add(client, path, text, headers=None, **extra):
+    url = reverse("paths:add-step", args=[path.key])
+    return client.post(url, {"source": text, **extra}, headers=headers or {})
 
 
 def test_adding_by_slug_address_or_title(editing, make_path, tiers):
@@ -225,3 +226,12 @@ def test_an_allowed_editor_cannot_delete_a_teams_path(client, author, other_read
     client.force_login(author)
     assert client.post(reverse("paths:delete", args=[path.key])).status_code == 302
     assert not Path.objects.exists()
+
+
+def test_htmx_gets_the_steps_with_the_error_and_what_was_typed(editing, make_path):
+    path = make_path(1)
+    response = add(editing, path, "nothing like this", headers={"HX-Request": "true"})
+    html = unescape(response.content.decode())
+    assert response.status_code == 200  # htmx swaps successes only
+    assert html.lstrip().startswith('<section id="steps-region"')
+    assert "No source in the catalog matches" in html and 'value="nothing like this"' in html

@@ -112,3 +112,20 @@ def test_a_120_step_page_is_under_150_kb_even_for_its_editor(client, author, mak
     size = len(client.get(path.get_absolute_url()).content)
     print(f"120-step page for its editor: {size} bytes")
     assert size <= 150_000, size
+
+
+def test_a_120_step_page_with_long_titles_and_notes_stays_under_150_kb(
+    client, author, other_reader, make_path
+):
+    path = make_path(120, sections=6, visibility="unlisted")
+    for step in path.steps.select_related("source"):
+        step.source.title = f"{step.source.title}: " + "an IO-aware exact attention kernel " * 2
+        step.source.save(update_fields=["title"])
+        step.note = "Read §3 on tiling, then the benchmark tables: *why* is the backward faster?"
+        step.save()
+    client.force_login(author)
+    editor_size = len(client.get(path.get_absolute_url()).content)
+    client.force_login(other_reader)
+    reader_size = len(client.get(path.get_absolute_url()).content)
+    print(f"120 steps, 80-character titles: editor {editor_size} B, reader {reader_size} B")
+    assert reader_size <= 150_000 and editor_size <= 150_000, (reader_size, editor_size)
