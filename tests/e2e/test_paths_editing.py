@@ -78,3 +78,32 @@ def test_path_pages_have_no_serious_accessibility_problems(
     finally:
         context.close()
     assert SERIOUS and problems == [], "\n".join(problems)
+
+
+def test_dragging_a_step_by_its_handle_moves_it(desktop_page, reader, log_in, path):
+    page = desktop_page
+    log_in(page, reader)
+    page.goto(path.get_absolute_url())
+    handle = page.get_by_role("button", name=re.compile("Reorder “Paper 1”"))
+    handle.drag_to(page.locator("#steps li.path-item").nth(2))
+    page.wait_for_function(
+        "() => document.querySelector('#steps li.path-item:last-child .step-title')"
+        ".textContent === 'Paper 1'"
+    )
+    assert titles(page) == ["Paper 2", "Paper 3", "Paper 1"]
+
+
+def test_the_editors_page_fits_a_phone(browser, live_server, reader, log_in, path):
+    from .conftest import PHONE
+
+    context = browser.new_context(viewport=PHONE, base_url=live_server.url)
+    page = context.new_page()
+    try:
+        log_in(page, reader)
+        page.goto(path.get_absolute_url())
+        page.wait_for_selector(".drag-handle")
+        page.screenshot(path="/tmp/path-phone.png", full_page=True)
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+    finally:
+        context.close()
+    assert width <= PHONE["width"]
