@@ -241,7 +241,7 @@ def section_action(request: AuthenticatedHttpRequest, key: str, section: int) ->
             messages.success(
                 request,
                 f"Deleted the section; its {moved} step{'s' if moved != 1 else ''} joined "
-                "the section before it."
+                "the section beside it."
                 if moved
                 else "Deleted the section.",
             )

@@ -129,3 +129,16 @@ def test_a_120_step_page_with_long_titles_and_notes_stays_under_150_kb(
     reader_size = len(client.get(path.get_absolute_url()).content)
     print(f"120 steps, 80-character titles: editor {editor_size} B, reader {reader_size} B")
     assert reader_size <= 150_000 and editor_size <= 150_000, (reader_size, editor_size)
+
+
+def test_the_index_reads_a_constant_number_of_queries(client, author, make_path):
+    team = join_team(author, slug="kernels")
+    client.force_login(author)
+    counts = []
+    for extra in (1, 15):
+        for n in range(extra):
+            make_path(2, team=team if n % 2 else None, title=f"Path {extra}-{n}")
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(reverse("paths:index")).status_code == 200
+        counts.append(len(queries))
+    assert counts[0] == counts[1]
