@@ -28,7 +28,10 @@ def sources(count: int, prefix: str = "Step"):
 
 def read(user, *read_sources, status="read") -> None:
     Bookmark.objects.bulk_create(
-        Bookmark(user=user, source=source, status=status) for source in read_sources
+        (Bookmark(user=user, source=source, status=status) for source in read_sources),
+        update_conflicts=True,
+        unique_fields=["user", "source"],
+        update_fields=["status"],
     )
 
 
