@@ -47,4 +47,4 @@ def follow(path, *, user=None, team=None) -> PathFollow:
     return PathFollow.objects.create(path=path, user=user, team=team)
 
 
-__all__ = ["UserFactory", "make_path", "read", "sources", "team_of", "follow", "DETAIL_URLS"]
+__all__ = ["DETAIL_URLS", "UserFactory", "follow", "make_path", "read", "sources", "team_of"]

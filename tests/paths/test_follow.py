@@ -103,7 +103,9 @@ def test_members_and_strangers_cannot_make_a_team_follow(client, reader, other_r
     path = make_path(other_reader, sources(1))
     for user in (member, other_reader):
         client.force_login(user)
-        assert client.post(f"/paths/{path.key}/team-follow/", {"team": team.slug}).status_code == 404
+        assert (
+            client.post(f"/paths/{path.key}/team-follow/", {"team": team.slug}).status_code == 404
+        )
     assert not PathFollow.objects.exists()
 
 
