@@ -6,17 +6,22 @@ from __future__ import annotations
 import statistics
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.test import Client, override_settings
 from django.urls import NoReverseMatch, reverse
+
+if TYPE_CHECKING:
+    from accounts.models import User
+    from paths.models import Path
 
 FOLLOWERS = 5_000
 FLOOR = 1.5
 STEPS = 120
 
 
-def _public_path():
+def _public_path() -> tuple[User, Path]:
     from accounts.models import User
     from catalog.models import Source
     from paths.models import Path, PathSection, PathStep
@@ -32,7 +37,7 @@ def _public_path():
     return author, path
 
 
-def _add_followers(path, count: int, start: int = 0) -> None:
+def _add_followers(path: Path, count: int, start: int = 0) -> None:
     from accounts.models import User
     from paths.models import PathFollow
 

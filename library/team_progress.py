@@ -190,10 +190,10 @@ def team_progress(
     """Progress along every list the team follows (or the one `followed` row); names of readers
     only `with_names` (owners), members see the counts. Without `details`, the counts alone:
     what the team page's one line per list shows."""
-    lists = team.followed_lists.select_related("reading_list")
+    rows = team.followed_lists.select_related("reading_list")
     if followed is not None:
-        lists = lists.filter(pk=followed)
-    lists = list(lists)
+        rows = rows.filter(pk=followed)
+    lists = list(rows)
     if not lists:
         return []
     steps_by_list = _steps_by_list(lists)

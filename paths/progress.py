@@ -16,7 +16,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from django.db.models import Count, Exists, IntegerField, OuterRef, Q, Subquery, Value
+from django.db.models import (
+    Count,
+    Exists,
+    IntegerField,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+)
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -29,6 +38,8 @@ from .models import Path, PathStep
 if TYPE_CHECKING:
     from accounts.models import User
     from teams.models import Team
+
+    from .querysets import PathQuerySet
 
 # Steps a session planned from a path's progress line takes.
 SESSION_STEPS = 3
@@ -46,7 +57,7 @@ class ReaderProgress:
         return self.total > 0 and self.read >= self.total
 
 
-def _count(queryset, group: str) -> Subquery:
+def _count(queryset: QuerySet, group: str) -> Coalesce:
     return Coalesce(
         Subquery(
             queryset.order_by().values(group).annotate(n=Count("pk")).values("n")[:1],
@@ -56,7 +67,7 @@ def _count(queryset, group: str) -> Subquery:
     )
 
 
-def annotate_reader_progress(paths, user: User):
+def annotate_reader_progress(paths: PathQuerySet, user: User) -> PathQuerySet:
     """Each path with `step_total`, `step_read` and `next_source_id` for `user` (one query)."""
     read = Bookmark.objects.filter(
         user=user, status=Bookmark.Status.READ, source_id=OuterRef("source_id")
@@ -71,7 +82,7 @@ def annotate_reader_progress(paths, user: User):
     )
 
 
-def followed_paths(user: User):
+def followed_paths(user: User) -> PathQuerySet:
     """The paths `user` follows and may still see, the latest followed first."""
     return (
         Path.objects.visible_to(user)
@@ -81,7 +92,7 @@ def followed_paths(user: User):
     )
 
 
-def reader_progress(user: User, paths=None) -> list[ReaderProgress]:
+def reader_progress(user: User, paths: PathQuerySet | None = None) -> list[ReaderProgress]:
     """Progress of `user` along `paths` (by default the paths they follow): two queries."""
     if not user.is_authenticated:
         return []
@@ -140,7 +151,7 @@ class TeamPathProgress:
         return [step.source_id for step in self.next_steps]
 
 
-def team_paths(team: Team):
+def team_paths(team: Team) -> PathQuerySet:
     """The paths `team` follows that its members may see: its own, and public or unlisted ones
     (a path that turned private to someone else drops off at once)."""
     return (
@@ -151,14 +162,14 @@ def team_paths(team: Team):
     )
 
 
-def team_progress(team: Team, paths=None) -> list[TeamPathProgress]:
-    """The team's progress along `paths` (by default those it follows), in four queries."""
-    paths = list(team_paths(team) if paths is None else paths)
-    if not paths:
+def team_progress(team: Team, paths: PathQuerySet | None = None) -> list[TeamPathProgress]:
+    """The team's progress along `paths` (by default those it follows), in five queries."""
+    rows = list(team_paths(team) if paths is None else paths)
+    if not rows:
         return []
     members = Membership.objects.filter(team=team)
     count = members.count()
-    progress = {path.pk: TeamPathProgress(path, count) for path in paths}
+    progress = {path.pk: TeamPathProgress(path, count) for path in rows}
     finished = Count(
         "source__bookmarks",
         filter=Q(
@@ -166,18 +177,18 @@ def team_progress(team: Team, paths=None) -> list[TeamPathProgress]:
             source__bookmarks__user_id__in=members.values("user_id"),
         ),
     )
-    rows = (
+    steps = (
         PathStep.objects.filter(path__in=list(progress))
         .values("path_id", "source_id", "position")
         .annotate(finished=finished)
         .order_by("path_id", "position", "source_id")
     )
-    for row in rows:
+    for row in steps:
         progress[row["path_id"]].steps.append(
             TeamStep(row["source_id"], row["position"], row["finished"])
         )
     _fill_stalls_and_sessions(team, list(progress.values()))
-    return [progress[path.pk] for path in paths]
+    return [progress[path.pk] for path in rows]
 
 
 def _fill_stalls_and_sessions(team: Team, lines: list[TeamPathProgress]) -> None:
