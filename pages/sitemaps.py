@@ -78,6 +78,9 @@ class PathSitemap(Sitemap):
     def lastmod(self, path: Path) -> datetime:
         return path.updated
 
+    def get_latest_lastmod(self) -> datetime | None:
+        return Path.objects.public().aggregate(latest=Max("updated"))["latest"]
+
 
 SITEMAPS = {
     "pages": PageSitemap,
