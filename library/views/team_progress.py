@@ -33,6 +33,7 @@ def list_progress(request: AuthenticatedHttpRequest, slug: str, pk: int) -> Http
         "page": page,
         "members": progress.members,
         "stall": progress.stall,
+        "next_source_ids": progress.next_source_ids if member.is_owner else [],
         "caption": f"Progress of {team.name} along {title}",
     }
     return render(request, "teams/progress_detail.html", context)

@@ -19,7 +19,7 @@ from readinglist.views import login_required_htmx
 from teams.access import member_team
 
 from ..models import Path, PathFollow
-from ..progress import team_paths
+from ..progress import SESSION_STEPS, team_paths
 from ..templatetags.path_follows import follow_state
 
 FOLLOW_PARTIAL = "paths/includes/follow_form.html#follow"
@@ -112,13 +112,14 @@ def team_progress(request: AuthenticatedHttpRequest, key: str, slug: str) -> Htt
     members = team.memberships.count()
     page = Paginator(steps, STEPS_PER_PAGE).get_page(request.GET.get("page"))
     fill_step_details(team, list(page.object_list), with_names=member.is_owner)
-    stall = next((step for step in steps if step.finished * 2 <= members), None)
+    unread = [step.source_id for step in steps if step.finished * 2 <= members]
     context = {
         "team": team,
         "title": path.title,
         "page": page,
         "members": members,
-        "stall": stall,
+        "stall": next((step for step in steps if step.source_id in unread[:1]), None),
+        "next_source_ids": unread[:SESSION_STEPS] if member.is_owner else [],
         "caption": f"Progress of {team.name} along {path.title}",
     }
     return render(request, "teams/progress_detail.html", context)

@@ -46,7 +46,13 @@ def test_the_control_offers_following_and_log_in(client, reader, other_reader):
     )
     request.user = reader
     html = render_to_string("paths/includes/follow_form.html", {"path": path}, request=request)
-    assert "Follow this path" in html
+    assert "Follow this path" in html and "Have" not in html
+    team = team_of(reader)
+    html = render_to_string("paths/includes/follow_form.html", {"path": path}, request=request)
+    assert f"Have {team.name} follow it" in html
+    follow(path, team=team)
+    html = render_to_string("paths/includes/follow_form.html", {"path": path}, request=request)
+    assert f'href="/paths/{path.key}/teams/{team.slug}/progress/"' in html
 
 
 @pytest.mark.parametrize("visibility", ["private"])

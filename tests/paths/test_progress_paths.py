@@ -141,6 +141,7 @@ def test_the_team_page_shows_a_path_as_one_line_with_its_table_apart(client, rea
     plan = f"/teams/{team.slug}/sessions/new/?sources={steps[0].pk},{steps[1].pk},{steps[2].pk}"
     assert plan in section  # one of two members read step 0: not most
     table = client.get(table_url).text
+    assert plan in table  # the owner plans from the table's page too
     assert "Step 000" in table and "Step 024" in table and "Step 025" not in table
     assert "Step 029" in client.get(table_url + "?page=2").text
     # The table is the team's: a stranger gets 404.
