@@ -1,6 +1,7 @@
 from django.urls import path
 
-from .views import adding, editing, pages
+from .feeds import PathChangesFeed
+from .views import adding, editing, exports, following, pages
 
 app_name = "paths"
 
@@ -19,4 +20,17 @@ urlpatterns: list = [
     path("<slug:key>/steps/<int:step>/edit/", editing.step_edit, name="step-edit"),
     path("<slug:key>/sections/", editing.section_add, name="add-section"),
     path("<slug:key>/sections/<int:section>/", editing.section_action, name="section"),
+    path("<slug:key>/follow/", following.follow, name="follow"),
+    path("<slug:key>/unfollow/", following.unfollow, name="unfollow"),
+    path("<slug:key>/team-follow/", following.team_follow, name="team-follow"),
+    path("<slug:key>/team-unfollow/", following.team_unfollow, name="team-unfollow"),
+    path(
+        "<slug:key>/teams/<slug:slug>/progress/",
+        following.team_progress,
+        name="team-progress",
+    ),
+    path("<slug:key>/export.md", exports.export_markdown, name="export-markdown"),
+    path("<slug:key>/export.bib", exports.export_bibtex, name="export-bibtex"),
+    path("<slug:key>/export.json", exports.export_csl, name="export-csl"),
+    path("<slug:key>/changes.atom", PathChangesFeed(), name="feed"),
 ]
