@@ -25,6 +25,9 @@ ALLOWED: dict[str, set[str]] = {
     "library": {"catalog", "proposals", "teams", "search"},
     "notes": {"catalog", "library", "teams"},
     "candidates": {"catalog", "proposals"},
+    # A path's steps are catalog sources; a team owns its paths; the goal draft reads search;
+    # an import offers to propose what the catalog lacks.
+    "paths": {"catalog", "search", "teams", "proposals"},
     # The operator's tools work on the whole database through Django's registry, naming no app.
     "operations": set(),
     "bench": {

@@ -28,6 +28,7 @@ LIBRARIES = {
     "notes": "notes",
     "teams": "teams",
     "proposal_admin": "proposals",
+    "path_forks": "paths",
 }
 NAMESPACES = {
     "catalog": "catalog",
@@ -37,6 +38,7 @@ NAMESPACES = {
     "notes": "notes",
     "teams": "teams",
     "proposals": "proposals",
+    "paths": "paths",
 }
 # Django's and allauth's own: any template may use them.
 SHARED_LIBRARIES = {
