@@ -41,8 +41,9 @@ class StepInline(admin.TabularInline):
 
     model = PathStep
     extra = 0
-    fields = ["position", "section", "source", "note"]
-    readonly_fields = fields
+    fields = ("position", "section", "source", "note")
+    readonly_fields = ("position", "section", "source", "note")
+
     ordering = ["position"]
     can_delete = False
 
