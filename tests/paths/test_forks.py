@@ -220,3 +220,23 @@ def test_upstream_summary_counts_changes(rf, reader, origin):
         Context({"path": fork, "request": request})
     )
     assert "2 changes upstream since you forked" in html
+
+
+def test_a_curated_list_page_has_a_post_form_that_forks_it(client, signed_in, small_catalog):
+    action = reverse("paths:fork-list", args=["wafer"])
+    html = signed_in.get("/lists/wafer/").content.decode()
+    assert f'method="post" action="{action}"' in html
+    client.logout()
+    assert "Log in to fork it" in client.get("/lists/wafer/").content.decode()
+
+
+def test_the_fork_form_include_posts_to_the_path_fork(rf, reader, origin):
+    from django.template.loader import render_to_string
+
+    request = rf.get("/")
+    request.user = reader
+    url = reverse("paths:fork", args=[origin.key])
+    html = render_to_string(
+        "paths/includes/fork_form.html", {"fork_url": url, "user": reader}, request
+    )
+    assert f'method="post" action="{url}"' in html and "csrfmiddlewaretoken" in html
