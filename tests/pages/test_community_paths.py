@@ -58,3 +58,20 @@ def test_the_page_costs_the_same_at_one_and_thirty_paths(client, tiers):
     publish(29)
     thirty = count_queries(client)
     assert one == thirty
+
+
+def test_a_path_made_public_replaces_the_cached_page(
+    client, settings, fresh_cache, reader, django_capture_on_commit_callbacks
+):
+    settings.CATALOG_PAGE_CACHE = True
+    path = create_path(reader, "Soon shared", visibility="private")
+    client.get("/lists/")
+    assert "Soon shared" not in client.get("/lists/").content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        path.visibility = "public"
+        path.save()
+    assert "Soon shared" in client.get("/lists/").content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        path.visibility = "private"
+        path.save()
+    assert "Soon shared" not in client.get("/lists/").content.decode()

@@ -118,3 +118,15 @@ def test_adopted_path_stays_a_path(shared_path):
 
     adopt_as_list(shared_path)
     assert Path.objects.filter(pk=shared_path.pk).exists()
+
+
+def test_the_propose_include_offers_the_form_then_says_it_was_sent(rf, reader, shared_path):
+    from django.template.loader import render_to_string
+
+    request = rf.get("/")
+    request.user = reader
+    html = render_to_string("paths/includes/propose_form.html", {"path": shared_path}, request)
+    assert reverse("paths:propose", args=[shared_path.key]) in html
+    shared_path.proposed_at = shared_path.created
+    html = render_to_string("paths/includes/propose_form.html", {"path": shared_path}, request)
+    assert "Proposed to the maintainers on" in html
