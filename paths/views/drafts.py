@@ -8,6 +8,7 @@ from django.db import transaction
 from django.http import HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
+from django.views.decorators.vary import vary_on_headers
 
 from accounts.requests import AuthenticatedHttpRequest
 from catalog.models import Source
@@ -39,6 +40,7 @@ class ShownSection:
 
 @login_required_htmx
 @require_http_methods(["GET", "POST"])
+@vary_on_headers("HX-Request")
 def draft(request: AuthenticatedHttpRequest) -> HttpResponse:
     if request.method == "POST":
         return _save(request)

@@ -240,3 +240,18 @@ def test_the_fork_form_include_posts_to_the_path_fork(rf, reader, origin):
         "paths/includes/fork_form.html", {"fork_url": url, "user": reader}, request
     )
     assert f'method="post" action="{url}"' in html and "csrfmiddlewaretoken" in html
+
+
+def test_a_fork_costs_the_same_at_five_and_fifty_steps(reader, other_reader, tiers):
+    from paths.forking import fork_path
+
+    def forked(count):
+        origin = create_path(other_reader, f"Origin {count}", visibility="public")
+        for source in SourceFactory.create_batch(count, tier=tiers["core"]):
+            add_step(origin, other_reader, source, log=False)
+        with CaptureQueriesContext(connection) as queries:
+            fork = fork_path(origin, reader, team=None, visibility="private")
+        assert fork.steps.count() == count
+        return len(queries)
+
+    assert forked(5) == forked(50)
