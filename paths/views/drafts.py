@@ -20,7 +20,7 @@ from ..models import ChangeAction
 from ..ownership import TitledOwnerForm, title_from
 from ..services import create_path, record
 
-GOAL_MAX = 500
+GOAL_MAX = 1000
 # Draft steps a form may post: a draft has at most its limit, a tampered form no more than this.
 MAX_DRAFT_STEPS = 100
 

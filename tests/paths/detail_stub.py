@@ -29,7 +29,7 @@ def path_page():
     else:
         yield
         return
-    stand_in = path("<str:key>/", _stand_in, name="detail")
+    stand_in = path("<slug:key>/", _stand_in, name="detail")
     paths.urls.urlpatterns.append(stand_in)
     clear_url_caches()
     yield
