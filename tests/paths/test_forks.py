@@ -255,3 +255,16 @@ def test_a_fork_costs_the_same_at_five_and_fifty_steps(reader, other_reader, tie
         return len(queries)
 
     assert forked(5) == forked(50)
+
+
+def test_a_fork_of_a_list_takes_what_the_curators_added(signed_in, reader, small_catalog):
+    signed_in.post(reverse("paths:fork-list", args=["wafer"]))
+    fork = Path.objects.get(user=reader)
+    later = SourceFactory(title="FlashAttention-2")
+    ListEntryFactory(section=ListSection.objects.get(slug="core"), source=later, position=2)
+    url = reverse("paths:upstream", args=[fork.key])
+    page = signed_in.get(url).content.decode()
+    assert "FlashAttention-2" in page and "Primary sources" in page
+    signed_in.post(url, {"take": f"added:{later.pk}"})
+    assert titles(fork)[-2:] == ["FlashAttention", "FlashAttention-2"]
+    assert fork.steps.get(source=later).section.title == "Attention kernels"
