@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, QuerySet
 from django.utils import timezone
 
 from .models import MAX_SECTIONS, MAX_STEPS, ChangeAction, Path, PathChange, PathSection, PathStep
@@ -19,7 +19,9 @@ if TYPE_CHECKING:
     from teams.models import Team
 
 
-def record(path: Path, actor: User | None, action: str, summary: str = "", source=None) -> None:
+def record(
+    path: Path, actor: User | None, action: str, summary: str = "", source: Source | None = None
+) -> None:
     PathChange.objects.create(
         path=path, actor=actor, action=action, summary=summary[:400], source=source
     )
@@ -118,7 +120,7 @@ def _end_of_section(section: PathSection) -> int:
     return position
 
 
-def _shift(steps, by: int) -> None:
+def _shift(steps: QuerySet[PathStep], by: int) -> None:
     # One at a time from the far end, so no two steps ever share a position mid-way.
     ordered = steps.order_by("-position" if by > 0 else "position")
     for step in ordered:

@@ -1,7 +1,7 @@
 from django.urls import path
 
 from .feeds import PathChangesFeed
-from .views import adding, editing, exports, following, pages
+from .views import adding, drafts, editing, exports, following, forks, imports, pages
 
 app_name = "paths"
 
@@ -10,6 +10,9 @@ urlpatterns: list = [
     path("", pages.index, name="index"),
     path("new/", pages.create, name="create"),
     path("add/", adding.add_source, name="add-source"),
+    path("draft/", drafts.draft, name="draft"),
+    path("import/", imports.import_links, name="import"),
+    path("fork-list/<slug:slug>/", forks.fork_list_view, name="fork-list"),
     path("<slug:key>/", pages.detail, name="detail"),
     path("<slug:key>/edit/", editing.edit, name="edit"),
     path("<slug:key>/editors/", editing.editors, name="editors"),
@@ -20,6 +23,9 @@ urlpatterns: list = [
     path("<slug:key>/steps/<int:step>/edit/", editing.step_edit, name="step-edit"),
     path("<slug:key>/sections/", editing.section_add, name="add-section"),
     path("<slug:key>/sections/<int:section>/", editing.section_action, name="section"),
+    path("<slug:key>/fork/", forks.fork, name="fork"),
+    path("<slug:key>/upstream/", forks.upstream, name="upstream"),
+    path("<slug:key>/propose/", forks.propose, name="propose"),
     path("<slug:key>/follow/", following.follow, name="follow"),
     path("<slug:key>/unfollow/", following.unfollow, name="unfollow"),
     path("<slug:key>/team-follow/", following.team_follow, name="team-follow"),

@@ -24,13 +24,11 @@ ALLOWED: dict[str, set[str]] = {
     "teams": {"catalog", "search"},
     "library": {"catalog", "proposals", "teams", "search"},
     "notes": {"catalog", "library", "teams"},
-    # Paths order catalog sources, belong to readers or teams, count progress from the library's
-    # bookmarks and draft from search; the library and team pages show them through paths' tags.
-    "paths": {"catalog", "search", "teams", "library"},
     "candidates": {"catalog", "proposals"},
-    # A reader's or a team's path: steps are catalog sources, a goal's draft reads search,
-    # progress reads the library's bookmarks, a team's paths belong to teams.
-    "paths": {"catalog", "search", "teams", "library"},
+    # A path's steps are catalog sources; a team owns its paths; the goal draft reads search;
+    # progress along a path is the library's bookmarks; an import offers to propose what the
+    # catalog lacks.
+    "paths": {"catalog", "search", "teams", "library", "proposals"},
     # The operator's tools work on the whole database through Django's registry, naming no app.
     "operations": set(),
     "bench": {

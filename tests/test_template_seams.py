@@ -30,6 +30,7 @@ LIBRARIES = {
     "proposal_admin": "proposals",
     "paths_tags": "paths",
     "path_follows": "paths",
+    "path_forks": "paths",
 }
 NAMESPACES = {
     "catalog": "catalog",

@@ -2,12 +2,14 @@
 
 from django.conf import settings
 from django.core.paginator import Paginator
+from django.db.models import Count
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
 from catalog.lists import companion_entries, list_sections, path_entries
 from catalog.models import ReadingList, Source, Tier, Topic
+from paths.models import Path
 from readinglist.pagecache import page_cache
 from readinglist.requests import HtmxHttpRequest
 
@@ -26,11 +28,19 @@ def tier_index(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "pages/tier_index.html", {"tiers": Tier.objects.with_counts()})
 
 
-@page_cache(shared=True)
+@page_cache(shared=True, params={"page"})
 @require_GET
 def list_index(request: HtmxHttpRequest) -> HttpResponse:
+    """The curated lists as ever, then the public paths readers and teams share, apart."""
     lists = ReadingList.objects.with_counts()
-    return render(request, "pages/list_index.html", {"lists": lists})
+    community = (
+        Path.objects.public()
+        .select_related("user", "team")
+        .annotate(step_count=Count("steps"))
+        .order_by("-updated", "-pk")
+    )
+    paths = Paginator(community, settings.CATALOG_PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(request, "pages/list_index.html", {"lists": lists, "paths": paths})
 
 
 @page_cache(shared=True, reader=True, params={"page"})
