@@ -108,6 +108,14 @@ SCHEDULE: tuple[Job, ...] = (
         args=("--min-age-days", "14"),
     ),
     Job(
+        "clearsessions",
+        "sessions live in the database (cached_db): an expired one is never read again but "
+        "stays in its table until Django's clearsessions deletes it; daily, at a quiet hour, "
+        "keeps the table to the sessions that can still sign someone in",
+        minute=50,
+        hour=2,
+    ),
+    Job(
         "check_links",
         "link health: a dead link is reported after LINKCHECK_WARN_AFTER_DAYS of failures, so "
         "weekly is enough, and it is gentle on the sites it visits",

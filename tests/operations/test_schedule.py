@@ -136,3 +136,30 @@ def test_crontab_option_prints_every_job():
     out = io.StringIO()
     call_command("run_schedule", crontab=True, stdout=out)
     assert out.getvalue().splitlines()[1:] == crontab().splitlines()
+
+
+def test_expired_sessions_are_purged_daily_by_the_runner(monkeypatch):
+    (job,) = [job for job in SCHEDULE if job.command == "clearsessions"]
+    assert job.cadence == "daily at 02:50 UTC"
+    assert "manage.py clearsessions" in crontab()
+    ran = []
+    monkeypatch.setattr(
+        run_schedule.subprocess,
+        "run",
+        lambda command, check: ran.append(command[2:]) or subprocess.CompletedProcess(command, 0),
+    )
+    call_command("run_schedule", at="2026-01-05T02:50", stdout=io.StringIO())
+    assert ran == [["clearsessions"]]
+
+
+def test_clearsessions_deletes_expired_sessions_only(db):
+    from datetime import timedelta
+
+    from django.contrib.sessions.models import Session
+    from django.utils import timezone
+
+    now = timezone.now()
+    Session.objects.create(session_key="old", session_data="", expire_date=now - timedelta(1))
+    Session.objects.create(session_key="live", session_data="", expire_date=now + timedelta(1))
+    call_command("clearsessions")
+    assert list(Session.objects.values_list("session_key", flat=True)) == ["live"]
