@@ -30,8 +30,13 @@ ENV PATH=/venv/bin:$PATH \
     PYTHONUNBUFFERED=1 \
     PYTHONDONTWRITEBYTECODE=1 \
     PORT=8000 \
+    BACKUP_DIR=/backups \
     GUNICORN_WORKER_TMP_DIR=/dev/shm
-RUN useradd --create-home --uid 10001 --shell /usr/sbin/nologin app
+# /backups is where `manage backup` writes without --output (BACKUP_DIR). A named volume mounted
+# there starts as a copy of this folder, owner and mode included, so the app user can write to
+# it and nobody else can read the backups (they hold password hashes and private notes).
+RUN useradd --create-home --uid 10001 --shell /usr/sbin/nologin app \
+    && install --directory --owner app --group app --mode 0700 /backups
 WORKDIR /app
 COPY --from=build /venv /venv
 COPY --from=build --chown=root:root /app /app

@@ -119,3 +119,16 @@ def test_the_quick_start_emails_links_that_open(services, tmp_path):
     caddy = (BASE_DIR / "deploy" / "Caddyfile").read_text()
     assert re.search(r"^:8000 \{", caddy, re.M), "the proxy serves plain HTTP on :8000"
     assert services["proxy"]["ports"] == ["${PORT:-8000}:8000"]
+
+
+def test_backups_without_output_land_in_a_volume(services):
+    """`manage backup` writes into BACKUP_DIR; in the stack that is a named volume, so the file
+    outlives the container, and the image makes the folder the app user's own."""
+    volumes = yaml.safe_load((BASE_DIR / "compose.yaml").read_text())["volumes"]
+    for name in ("web", "worker", "cron", "migrate"):
+        folder = services[name]["environment"]["BACKUP_DIR"]
+        assert f"backups:{folder}" in services[name]["volumes"], name
+    assert "backups" in volumes
+    dockerfile = (BASE_DIR / "Dockerfile").read_text()
+    assert re.search(r"^\s+BACKUP_DIR=/backups ", dockerfile, re.M)
+    assert "install --directory --owner app --group app --mode 0700 /backups" in dockerfile
