@@ -16,6 +16,7 @@ class OperationsConfig(AppConfig):
         from readinglist import health, pagecache
         from readinglist.cache_tables import create_cache_tables
 
+        from . import checks  # noqa: F401  # registers the system checks
         from .heartbeats import readiness_report
         from .models import JobHeartbeat
         from .site_record import sync_site_record

@@ -1,11 +1,11 @@
 """Probes for load balancers and orchestrators: cheap, unauthenticated, never cached.
 
-/healthz answers "is this process serving?" and touches nothing else (it is answered before
-sessions, authentication and the page cache), so a database outage does not make every app
-process look dead (restarting them would not help). /readyz answers "should this process get
-traffic?" within READY_BUDGET_SECONDS: 503 when the database does not answer or a migration is
-not applied, 200 "degraded" when only the cache is down (pages are then rendered without it),
-200 "ok" otherwise.
+/healthz answers "is this process serving?" (and which release it runs) and touches nothing
+else (it is answered before sessions, authentication and the page cache), so a database outage
+does not make every app process look dead (restarting them would not help). /readyz answers
+"should this process get traffic?" within READY_BUDGET_SECONDS: 503 when the database does not
+answer or a migration is not applied, 200 "degraded" when only the cache is down (pages are then
+rendered without it), 200 "ok" otherwise.
 
 Apps add reports to /readyz with `add_report` (operations: each scheduled job's age against its
 period). A report reads on the probe's own database connection, under a short statement
@@ -32,6 +32,7 @@ from django.http.response import HttpResponseBase
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
+from . import __version__
 from .pagecache.failsafe import CACHE_ERRORS
 
 # The database check runs in a thread of its own so a database that accepts connections but
@@ -65,7 +66,8 @@ def add_report(report: Report) -> None:
 @never_cache
 @require_safe
 def healthz(request: HttpRequest) -> JsonResponse:
-    return JsonResponse({"status": "ok"})
+    # The release, so an operator (or a deploy script) can tell which one each process runs.
+    return JsonResponse({"status": "ok", "version": __version__})
 
 
 def _unready(reason: str) -> JsonResponse:
