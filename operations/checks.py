@@ -64,3 +64,38 @@ def backup_dir(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -> list[C
             id="operations.W002",
         )
     ]
+
+
+@register(deploy=True)
+def mail_transport(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -> list[CheckMessage]:
+    """A production site whose mailer prints instead of sending loses every confirmation,
+    password reset, invitation and digest without an error anywhere."""
+    backend = settings.MAILERS.get("default", {}).get("BACKEND", "")
+    if settings.DEBUG or not backend.endswith("ConsoleEmailBackend"):
+        return []
+    return [
+        Warning(
+            "Emails are printed to the log, not sent (EMAIL_URL is consolemail://): sign-up "
+            "confirmations, password resets, invitations and digests reach nobody.",
+            hint="Set EMAIL_URL to your SMTP server, e.g. smtp+tls://user:password@host:587.",
+            id="operations.W003",
+        )
+    ]
+
+
+@register(deploy=True)
+def outbound_policy(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -> list[CheckMessage]:
+    """Hosts exempt from the outbound guard may be private addresses: in production that
+    reopens the server-side request forgery the guard closes."""
+    exempt = list(getattr(settings, "METADATA_ALLOWED_HOSTS", []))
+    if settings.DEBUG or not exempt:
+        return []
+    return [
+        Warning(
+            f"METADATA_ALLOWED_HOSTS exempts {', '.join(exempt)} from the outbound address "
+            "check: a reader's link to one of them reaches it even on a private address.",
+            hint="Leave METADATA_ALLOWED_HOSTS empty in production (it is for tests and a "
+            "local mirror).",
+            id="operations.W004",
+        )
+    ]

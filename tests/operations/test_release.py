@@ -59,3 +59,23 @@ def test_a_backup_dir_missing_in_production_is_a_warning(settings, tmp_path):
     assert "not-mounted" in warning.msg and "does not exist" in warning.msg
     settings.DEBUG = True  # a development machine writes where it stands
     assert checks.backup_dir(None) == []
+
+
+def test_a_production_mailer_that_only_prints_is_a_deploy_warning(settings):
+    settings.DEBUG = False
+    settings.MAILERS = {"default": {"BACKEND": "readinglist.mail.ConsoleEmailBackend"}}
+    (warning,) = checks.mail_transport(None)
+    assert warning.id == "operations.W003" and "EMAIL_URL" in warning.hint
+    settings.MAILERS = {"default": {"BACKEND": "readinglist.mail.SMTPEmailBackend"}}
+    assert checks.mail_transport(None) == []
+    assert checks.mail_transport in registry.get_checks(include_deployment_checks=True)
+    assert checks.mail_transport not in registry.get_checks()
+
+
+def test_hosts_exempt_from_the_outbound_guard_are_a_deploy_warning(settings):
+    settings.DEBUG = False
+    settings.METADATA_ALLOWED_HOSTS = ["mirror.internal"]
+    (warning,) = checks.outbound_policy(None)
+    assert warning.id == "operations.W004" and "mirror.internal" in warning.msg
+    settings.METADATA_ALLOWED_HOSTS = []
+    assert checks.outbound_policy(None) == []
