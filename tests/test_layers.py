@@ -25,6 +25,9 @@ ALLOWED: dict[str, set[str]] = {
     "library": {"catalog", "proposals", "teams", "search"},
     "notes": {"catalog", "library", "teams"},
     "candidates": {"catalog", "proposals"},
+    # A reader's or a team's path: steps are catalog sources, a goal's draft reads search,
+    # progress reads the library's bookmarks, a team's paths belong to teams.
+    "paths": {"catalog", "search", "teams", "library"},
     # The operator's tools work on the whole database through Django's registry, naming no app.
     "operations": set(),
     "bench": {
