@@ -30,15 +30,22 @@ ENV PATH=/venv/bin:$PATH \
     PYTHONUNBUFFERED=1 \
     PYTHONDONTWRITEBYTECODE=1 \
     PORT=8000 \
-    GUNICORN_WORKER_TMP_DIR=/dev/shm
-RUN useradd --create-home --uid 10001 --shell /usr/sbin/nologin app
+    BACKUP_DIR=/backups \
+    GUNICORN_WORKER_TMP_DIR=/dev/shm \
+    HEARTBEAT_DIR=/dev/shm
+# /backups is where `manage backup` writes without --output (BACKUP_DIR). A named volume mounted
+# there starts as a copy of this folder, owner and mode included, so the app user can write to
+# it and nobody else can read the backups (they hold password hashes and private notes).
+RUN useradd --create-home --uid 10001 --shell /usr/sbin/nologin app \
+    && install --directory --owner app --group app --mode 0700 /backups
 WORKDIR /app
 COPY --from=build /venv /venv
 COPY --from=build --chown=root:root /app /app
 USER app
 EXPOSE 8000
-# No curl in the slim image: ask Python. /healthz needs no database, so a database outage does
-# not get every container restarted (readiness is /readyz, for the load balancer).
+# The web service's check (compose gives worker and cron their own): no curl in the slim
+# image, so ask Python. /healthz needs no database, so a database outage does not get every
+# container restarted (readiness is /readyz, for the load balancer).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
     CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen(f\"http://127.0.0.1:{os.environ.get('PORT', '8000')}/healthz\", timeout=4)"]
 ENTRYPOINT ["/app/docker-entrypoint.sh"]

@@ -1,15 +1,24 @@
 """Probes for load balancers and orchestrators: cheap, unauthenticated, never cached.
 
-/healthz answers "is this process serving?" and touches nothing else (it is answered before
-sessions, authentication and the page cache), so a database outage does not make every app
-process look dead (restarting them would not help). /readyz answers "should this process get
-traffic?" within READY_BUDGET_SECONDS: 503 when the database does not answer or a migration is
-not applied, 200 "degraded" when only the cache is down (pages are then rendered without it),
-200 "ok" otherwise.
+/healthz answers "is this process serving?" (and which release it runs) and touches nothing
+else (it is answered before sessions, authentication and the page cache), so a database outage
+does not make every app process look dead (restarting them would not help). /readyz answers
+"should this process get traffic?" within READY_BUDGET_SECONDS: 503 when the database does not
+answer or a migration is not applied, 200 "degraded" when only the cache is down (pages are then
+rendered without it), 200 "ok" otherwise.
+
+Apps add reports to /readyz with `add_report` (operations: each scheduled job's age against its
+period). A report reads on the probe's own database connection, under a short statement
+timeout, and fails open: a report that cannot be read is left out, never a reason for 503. A
+problem a report finds makes the answer 200 "degraded", not 503, because it is not this
+process's to fix: a late cron job must not take every web replica out of the load balancer.
 """
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
 
 import psycopg
 from django.conf import settings
@@ -23,6 +32,7 @@ from django.http.response import HttpResponseBase
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
+from . import __version__
 from .pagecache.failsafe import CACHE_ERRORS
 
 # The database check runs in a thread of its own so a database that accepts connections but
@@ -30,12 +40,34 @@ from .pagecache.failsafe import CACHE_ERRORS
 DATABASE_CHECK_SECONDS = 0.8
 READY_BUDGET_SECONDS = 1.0
 PROBE_CACHE_KEY = "readyz:probe"
+# Each report's query, once the database has answered; a slower one is dropped (fails open).
+REPORT_QUERY_MS = 200
+
+
+@dataclass(frozen=True)
+class Report:
+    """Something /readyz shows under `key`: `judge` turns the rows of `sql` (run read-only on
+    the probe's own connection) into what the probe shows and the problem it found, if any."""
+
+    key: str
+    sql: str
+    judge: Callable[[Sequence[Sequence[Any]], datetime], tuple[object, str | None]]
+
+
+_reports: list[Report] = []
+
+
+def add_report(report: Report) -> None:
+    """Show `report` in every /readyz answer (an app calls this from its ready())."""
+    if all(known.key != report.key for known in _reports):
+        _reports.append(report)
 
 
 @never_cache
 @require_safe
 def healthz(request: HttpRequest) -> JsonResponse:
-    return JsonResponse({"status": "ok"})
+    # The release, so an operator (or a deploy script) can tell which one each process runs.
+    return JsonResponse({"status": "ok", "version": __version__})
 
 
 def _unready(reason: str) -> JsonResponse:
@@ -44,9 +76,9 @@ def _unready(reason: str) -> JsonResponse:
     return response
 
 
-def _select_one() -> None:
+def _select_one() -> dict[str, Sequence[Sequence[Any]]]:
     """One round trip on a fresh connection with its own timeouts (not the pool, whose waits
-    are the ordinary requests' budget)."""
+    are the ordinary requests' budget), then the reports' queries on the same connection."""
     db = settings.DATABASES[DEFAULT_DB_ALIAS]
     timeout_ms = int(DATABASE_CHECK_SECONDS * 1000)
     with psycopg.connect(
@@ -60,27 +92,48 @@ def _select_one() -> None:
         autocommit=True,
     ) as connection:
         connection.execute("SELECT 1")
+        connection.execute(f"SET statement_timeout = {REPORT_QUERY_MS}")
+        rows: dict[str, Sequence[Sequence[Any]]] = {}
+        for report in _reports:
+            try:
+                rows[report.key] = connection.execute(report.sql).fetchall()
+            except psycopg.Error:
+                continue  # fail open: a missing table or a slow query only loses the report
+        return rows
+
+
+def _local_report_rows() -> dict[str, Sequence[Sequence[Any]]]:
+    rows: dict[str, Sequence[Sequence[Any]]] = {}
+    for report in _reports:
+        try:
+            with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
+                cursor.execute(report.sql)
+                rows[report.key] = cursor.fetchall()
+        except DatabaseError:
+            continue
+    return rows
 
 
 _check_lock = threading.Lock()
 _check_running: threading.Thread | None = None
 
 
-def _database_error() -> str | None:
-    """Why the database is not usable, or None; answers within DATABASE_CHECK_SECONDS."""
+def _database_error() -> tuple[str | None, dict[str, Sequence[Sequence[Any]]]]:
+    """Why the database is not usable, or None, and the reports' rows; answers within
+    DATABASE_CHECK_SECONDS."""
     global _check_running
     if settings.DATABASES[DEFAULT_DB_ALIAS]["ENGINE"] != "django.db.backends.postgresql":
         try:  # a local file: nothing to wait for
             with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
                 cursor.execute("SELECT 1")
         except DatabaseError as error:
-            return f"database unreachable: {error.__class__.__name__}"
-        return None
-    outcome: dict[str, str | None] = {}
+            return f"database unreachable: {error.__class__.__name__}", {}
+        return None, _local_report_rows()
+    outcome: dict[str, Any] = {}
 
     def check() -> None:
         try:
-            _select_one()
+            outcome["rows"] = _select_one()
             outcome["error"] = None
         except (DatabaseError, psycopg.Error, OSError) as error:
             outcome["error"] = f"database unreachable: {error.__class__.__name__}"
@@ -88,11 +141,29 @@ def _database_error() -> str | None:
     with _check_lock:
         if _check_running is not None and _check_running.is_alive():
             # At most one check waits on a hung database per process.
-            return "database unreachable: the previous check is still waiting"
+            return "database unreachable: the previous check is still waiting", {}
         _check_running = threading.Thread(target=check, daemon=True, name="readyz-database")
         _check_running.start()
     _check_running.join(DATABASE_CHECK_SECONDS)
-    return outcome.get("error", "database unreachable: no answer in time")
+    return outcome.get("error", "database unreachable: no answer in time"), outcome.get("rows", {})
+
+
+def _judged(rows: dict[str, Sequence[Sequence[Any]]]) -> tuple[dict[str, object], list[str]]:
+    shown: dict[str, object] = {}
+    problems: list[str] = []
+    now = datetime.now(UTC)
+    for report in _reports:
+        if report.key not in rows:
+            continue
+        try:
+            found, problem = report.judge(rows[report.key], now)
+        except (TypeError, ValueError):
+            continue  # rows of an unexpected shape: fail open as for an unreadable report
+        if found:  # nothing to show (no scheduler ran here yet) is left out
+            shown[report.key] = found
+        if problem:
+            problems.append(problem)
+    return shown, problems
 
 
 def _cache_error() -> str | None:
@@ -109,7 +180,8 @@ def _cache_error() -> str | None:
 @never_cache
 @require_safe
 def readyz(request: HttpRequest) -> JsonResponse:
-    if unreachable := _database_error():
+    unreachable, rows = _database_error()
+    if unreachable:
         return _unready(unreachable)
     try:
         pending = 0 if _migrated else _pending_migrations(connections[DEFAULT_DB_ALIAS])
@@ -118,9 +190,12 @@ def readyz(request: HttpRequest) -> JsonResponse:
     if pending:
         return _unready(f"{pending} migration(s) not applied")
     _mark_migrated()
+    shown, problems = _judged(rows)
     if cache_problem := _cache_error():
-        return JsonResponse({"status": "degraded", "reason": cache_problem})
-    return JsonResponse({"status": "ok"})
+        problems.insert(0, cache_problem)
+    if problems:
+        return JsonResponse({"status": "degraded", "reason": "; ".join(problems)} | shown)
+    return JsonResponse({"status": "ok"} | shown)
 
 
 # Migrations are only ever applied forwards, so once this process has seen an empty plan it keeps

@@ -12,7 +12,7 @@ Times are UTC. Jobs are spread over the hour so two heavy ones never start toget
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 
 @dataclass(frozen=True)
@@ -42,12 +42,27 @@ class Job:
         return f"weekly, {WEEKDAYS[self.weekday]} at {at}"
 
     @property
+    def period(self) -> timedelta:
+        """The time between two runs."""
+        if self.hour is None:
+            return timedelta(hours=1)
+        return timedelta(days=1 if self.weekday is None else 7)
+
+    @property
+    def late_after(self) -> timedelta:
+        """How long after its last success the job counts as late: one missed run may be a
+        restart or a slow day, two in a row mean nobody runs it (the probes say which)."""
+        return 2 * self.period
+
+    @property
     def crontab(self) -> str:
-        """The job as one crontab line, run from the project folder (/app in the image)."""
+        """The job as one crontab line, run from the project folder (/app in the image).
+        Through the runner, which records the job's heartbeat (its start, success or failure)
+        the probes and the admin read."""
         hour = "*" if self.hour is None else str(self.hour)
         # cron counts Sunday as 0, datetime as 6.
         weekday = "*" if self.weekday is None else str((self.weekday + 1) % 7)
-        command = " ".join(["python manage.py", self.command, *self.args])
+        command = f"python manage.py run_schedule --job {self.command}"
         return f"{self.minute} {hour} * * {weekday}  cd /app && {command}"
 
 
@@ -108,6 +123,14 @@ SCHEDULE: tuple[Job, ...] = (
         args=("--min-age-days", "14"),
     ),
     Job(
+        "clearsessions",
+        "sessions live in the database (cached_db): an expired one is never read again but "
+        "stays in its table until Django's clearsessions deletes it; daily, at a quiet hour, "
+        "keeps the table to the sessions that can still sign someone in",
+        minute=50,
+        hour=2,
+    ),
+    Job(
         "check_links",
         "link health: a dead link is reported after LINKCHECK_WARN_AFTER_DAYS of failures, so "
         "weekly is enough, and it is gentle on the sites it visits",
@@ -125,3 +148,7 @@ def due_jobs(moment: datetime) -> list[Job]:
 
 def crontab() -> str:
     return "\n".join(job.crontab for job in SCHEDULE)
+
+
+def job_named(command: str) -> Job | None:
+    return next((job for job in SCHEDULE if job.command == command), None)

@@ -153,3 +153,10 @@ def test_a_folder_it_cannot_write_to_is_a_one_line_error(small_catalog, tmp_path
     with pytest.raises(CommandError, match=r"Cannot write the backup to .*a-file.*BACKUP_DIR"):
         call_command("backup", verbosity=0)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file"]
+
+
+def test_a_missing_backup_dir_is_named_in_the_error(small_catalog, tmp_path, settings):
+    settings.BACKUP_DIR = str(tmp_path / "not-mounted")
+    with pytest.raises(CommandError, match=r"Cannot write the backup to .*not-mounted.*No such"):
+        call_command("backup", verbosity=0)
+    assert list(tmp_path.iterdir()) == []

@@ -2,7 +2,6 @@
 
 import io
 import re
-import subprocess
 from datetime import UTC, datetime
 
 import pytest
@@ -105,18 +104,18 @@ def test_minutes_missed_while_a_job_ran_are_caught_up_once():
 
 def test_crontab_lines_match_the_cadence():
     job = Job("check_links", "link health, weekly on Sundays", minute=20, hour=4, weekday=6)
-    assert job.crontab == "20 4 * * 0  cd /app && python manage.py check_links"
+    assert job.crontab == "20 4 * * 0  cd /app && python manage.py run_schedule --job check_links"
     assert job.cadence == "weekly, Sunday at 04:20 UTC"
 
 
-def test_run_schedule_at_a_minute_runs_each_due_job_in_its_own_process(monkeypatch):
+def test_run_schedule_at_a_minute_runs_each_due_job_in_its_own_process(db, monkeypatch):
     ran = []
 
-    def fake_run(command, check):
+    def fake_run(command, beat):
         ran.append(command[2:])
-        return subprocess.CompletedProcess(command, 1 if command[2] == "send_digests" else 0)
+        return (1 if command[2] == "send_digests" else 0), ""
 
-    monkeypatch.setattr(run_schedule.subprocess, "run", fake_run)
+    monkeypatch.setattr(run_schedule, "run_job", fake_run)
     out, err = io.StringIO(), io.StringIO()
     with pytest.raises(CommandError, match="Failed: send_digests"):
         call_command("run_schedule", at="2026-01-11T04:00", stdout=out, stderr=err)
@@ -136,3 +135,28 @@ def test_crontab_option_prints_every_job():
     out = io.StringIO()
     call_command("run_schedule", crontab=True, stdout=out)
     assert out.getvalue().splitlines()[1:] == crontab().splitlines()
+
+
+def test_expired_sessions_are_purged_daily_by_the_runner(db, monkeypatch):
+    (job,) = [job for job in SCHEDULE if job.command == "clearsessions"]
+    assert job.cadence == "daily at 02:50 UTC"
+    assert "manage.py run_schedule --job clearsessions" in crontab()
+    ran = []
+    monkeypatch.setattr(
+        run_schedule, "run_job", lambda command, beat: ran.append(command[2:]) or (0, "")
+    )
+    call_command("run_schedule", at="2026-01-05T02:50", stdout=io.StringIO())
+    assert ran == [["clearsessions"]]
+
+
+def test_clearsessions_deletes_expired_sessions_only(db):
+    from datetime import timedelta
+
+    from django.contrib.sessions.models import Session
+    from django.utils import timezone
+
+    now = timezone.now()
+    Session.objects.create(session_key="old", session_data="", expire_date=now - timedelta(1))
+    Session.objects.create(session_key="live", session_data="", expire_date=now + timedelta(1))
+    call_command("clearsessions")
+    assert list(Session.objects.values_list("session_key", flat=True)) == ["live"]

@@ -119,3 +119,75 @@ def test_the_quick_start_emails_links_that_open(services, tmp_path):
     caddy = (BASE_DIR / "deploy" / "Caddyfile").read_text()
     assert re.search(r"^:8000 \{", caddy, re.M), "the proxy serves plain HTTP on :8000"
     assert services["proxy"]["ports"] == ["${PORT:-8000}:8000"]
+
+
+def test_backups_without_output_land_in_a_volume(services):
+    """`manage backup` writes into BACKUP_DIR; in the stack that is a named volume, so the file
+    outlives the container, and the image makes the folder the app user's own."""
+    volumes = yaml.safe_load((BASE_DIR / "compose.yaml").read_text())["volumes"]
+    for name in ("web", "worker", "cron", "migrate"):
+        folder = services[name]["environment"]["BACKUP_DIR"]
+        assert f"backups:{folder}" in services[name]["volumes"], name
+    assert "backups" in volumes
+    dockerfile = (BASE_DIR / "Dockerfile").read_text()
+    assert re.search(r"^\s+BACKUP_DIR=/backups ", dockerfile, re.M)
+    assert "install --directory --owner app --group app --mode 0700 /backups" in dockerfile
+
+
+def healthcheck_command(service: dict) -> list[str]:
+    test = service["healthcheck"]["test"]
+    assert test[0] == "CMD", "an exec-form check: no shell in between"
+    return test[1:]
+
+
+def test_each_app_service_has_a_check_that_fits_it(services):
+    # web keeps the image's HTTP check on the port it serves; the others serve no port.
+    assert "healthcheck" not in services["web"]
+    assert "HEALTHCHECK --interval=30s" in (BASE_DIR / "Dockerfile").read_text()
+    assert services["migrate"]["healthcheck"] == {"disable": True}
+    assert healthcheck_command(services["worker"])[1:] == [
+        "manage.py",
+        "healthcheck",
+        "--job",
+        "worker",
+    ]
+    assert healthcheck_command(services["cron"])[1:] == ["-m", "operations.liveness", "cron"]
+    for name in ("worker", "cron"):
+        assert "8000" not in " ".join(healthcheck_command(services[name])), name
+
+
+def run_healthcheck(service: dict, **env: str | None) -> subprocess.CompletedProcess[str]:
+    from tests.production.test_security import run_python
+
+    environment = compose_environment(service, SECRET_KEY="compose-health-check") | env
+    return run_python(healthcheck_command(service)[1:], **environment)
+
+
+def test_the_cron_check_runs_and_follows_the_schedulers_heartbeat(services, tmp_path, monkeypatch):
+    from operations import liveness
+
+    result = run_healthcheck(services["cron"], HEARTBEAT_DIR=str(tmp_path))
+    assert result.returncode == 1
+    assert "cron: no heartbeat at" in result.stderr
+    monkeypatch.setenv("HEARTBEAT_DIR", str(tmp_path))
+    liveness.beat("cron")
+    result = run_healthcheck(services["cron"], HEARTBEAT_DIR=str(tmp_path))
+    assert (result.returncode, result.stdout) == (0, "cron: alive\n")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_worker_check_runs_against_the_database(services, settings):
+    from datetime import timedelta
+
+    from tests.operations.test_healthcheck import waiting_task
+    from tests.production.cache_servers import database_url
+
+    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        pytest.skip("the check runs in another process, which cannot see an in-memory database")
+    url = database_url(settings.DATABASES["default"]["NAME"])
+    result = run_healthcheck(services["worker"], DATABASE_URL=url, REDIS_URL=None)
+    assert (result.returncode, result.stdout) == (0, "worker: healthy\n"), result.stderr
+    waiting_task(timedelta(minutes=30))
+    result = run_healthcheck(services["worker"], DATABASE_URL=url, REDIS_URL=None)
+    assert result.returncode == 1
+    assert "worker: a task has waited" in result.stderr

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from readinglist import __version__
 from readinglist.local_server import BASE_DIR, gunicorn, production_env
 
 ENTRYPOINT = BASE_DIR / "docker-entrypoint.sh"
@@ -160,7 +161,7 @@ def test_real_gunicorn_serves_health_then_readiness_after_migrate(tmp_path):
     log = (tmp_path / "gunicorn.log").open("w")
     with gunicorn(env=env, workers=2, log=log) as (url, _process):
         status, body = get(f"{url}/healthz")
-        assert (status, json.loads(body)) == (200, {"status": "ok"})
+        assert (status, json.loads(body)) == (200, {"status": "ok", "version": __version__})
 
         status, body = get(f"{url}/readyz")
         assert status == 503

@@ -5,6 +5,7 @@ import pytest
 from django.db import OperationalError
 from django.db.migrations.executor import MigrationExecutor
 
+import readinglist
 from readinglist import health
 
 
@@ -17,7 +18,7 @@ def test_healthz_needs_no_database(client, db, django_assert_num_queries):
     with django_assert_num_queries(0):
         response = client.get("/healthz")
     assert response.status_code == 200
-    assert response.json() == {"status": "ok"}
+    assert response.json() == {"status": "ok", "version": readinglist.__version__}
     assert "no-cache" in response["Cache-Control"]
 
 
