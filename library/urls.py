@@ -15,6 +15,7 @@ urlpatterns = [
     path("progress/path/", bookmarks.path_progress, name="path-progress"),
     path("progress/lists/<slug:slug>/", bookmarks.list_progress, name="list-progress"),
     path("export/", exports.export_index, name="export-index"),
+    path("export/cite/", exports.export_cite, name="export-cite"),
     path("export.csv", exports.export_csv, name="export-csv"),
     path("export.json", exports.export_json, name="export-json"),
     path("export.bib", exports.export_bibtex, name="export-bibtex"),

@@ -1,5 +1,7 @@
-// Copy buttons next to read-only addresses (join links, the calendar feed). Without
+// Copy buttons next to read-only fields (join links, the calendar feed, citations). Without
 // JavaScript the buttons stay hidden and the field can still be selected and copied by hand.
+// data-copy names the field whose text is copied; data-copy-html, when present, names an element
+// whose markup goes along as text/html, so a word processor keeps the italics.
 (function () {
   "use strict";
 
@@ -11,6 +13,19 @@
     });
   }
 
+  function written(button, field) {
+    var rich = button.dataset.copyHtml && document.getElementById(button.dataset.copyHtml);
+    if (rich && window.ClipboardItem && navigator.clipboard.write) {
+      return navigator.clipboard.write([
+        new window.ClipboardItem({
+          "text/html": new Blob([rich.innerHTML], { type: "text/html" }),
+          "text/plain": new Blob([field.value], { type: "text/plain" }),
+        }),
+      ]);
+    }
+    return navigator.clipboard.writeText(field.value);
+  }
+
   function copy(button) {
     var field = document.getElementById(button.dataset.copy);
     if (!field) {
@@ -18,7 +33,7 @@
     }
     var label = button.dataset.label || button.textContent;
     button.dataset.label = label;
-    navigator.clipboard.writeText(field.value).then(
+    written(button, field).then(
       function () {
         button.textContent = "Copied";
       },
