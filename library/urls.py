@@ -4,7 +4,7 @@
 from django.urls import path
 
 from .feeds import SavedSearchFeed
-from .views import bookmarks, exports, follows, for_you, imports
+from .views import bookmarks, dismissals, exports, follows, for_you, imports
 
 app_name = "library"
 
@@ -23,6 +23,8 @@ urlpatterns = [
     path("export.ris", exports.export_ris, name="export-ris"),
     path("lists/<slug:slug>.md", exports.list_markdown, name="export-list-markdown"),
     path("for-you/", for_you.for_you, name="for-you"),
+    path("for-you/dismiss/<slug:slug>/", dismissals.dismiss, name="dismiss"),
+    path("for-you/undismiss/<slug:slug>/", dismissals.undismiss, name="undismiss"),
     path("following/", follows.following, name="follows"),
     path("following/search/", follows.follow_search, name="follow-search"),
     path("following/<int:pk>/unfollow/", follows.unfollow, name="unfollow"),
