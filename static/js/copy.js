@@ -33,18 +33,22 @@
     }
     var label = button.dataset.label || button.textContent;
     button.dataset.label = label;
+    // The label comes back two seconds after the browser answers, however long it took.
+    function settle(text) {
+      button.textContent = text;
+      window.setTimeout(function () {
+        button.textContent = label;
+      }, 2000);
+    }
     written(button, field).then(
       function () {
-        button.textContent = "Copied";
+        settle("Copied");
       },
       function () {
         field.select();
-        button.textContent = "Press Ctrl+C to copy";
+        settle("Press Ctrl+C to copy");
       }
     );
-    window.setTimeout(function () {
-      button.textContent = label;
-    }, 2000);
   }
 
   document.addEventListener("DOMContentLoaded", function () {
