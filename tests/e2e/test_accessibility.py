@@ -43,6 +43,7 @@ PAGES = [
     ("catalog:source-cite-style", ["flashattention"], "?style=apa", BOTH),
     ("save:bookmarklet", [], "", BOTH),
     ("notes:mine", [], "", SIGNED_IN),
+    ("paths:index", [], "", SIGNED_IN),
     ("notes:team", [], "", SIGNED_IN),
     ("account_profile", [], "", SIGNED_IN),
     ("account_email", [], "", SIGNED_IN),

@@ -237,7 +237,10 @@ class Command(BaseCommand):
             many: bool,
             context: dict[str, Any],
         ) -> Any:
-            statements.append((sql, params))
+            # The page's reads; its own writes (a catalog gap it records) would collide if
+            # replayed, and what they cost is not search's.
+            if sql.lstrip().upper().startswith(("SELECT", "WITH")):
+                statements.append((sql, params))
             return execute(sql, params, many, context)
 
         with connection.execute_wrapper(record):
@@ -368,9 +371,7 @@ def replay(statements: list[Statement]) -> float:
     with connection.cursor() as cursor:
         for sql, params in statements:
             cursor.execute(sql, params)
-            # The page's own writes (a recorded catalog gap) are replayed too; they return no rows.
-            if cursor.description is not None:
-                cursor.fetchall()
+            cursor.fetchall()
     return elapsed_ms(started)
 
 
