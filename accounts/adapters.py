@@ -13,6 +13,7 @@ from allauth.socialaccount.providers.base import Provider
 from django import forms
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.forms import BaseForm
 from django.http import HttpRequest, HttpResponse
@@ -20,6 +21,7 @@ from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
 from requests import RequestException, Response, Session
 
+from .models import validate_time_zone
 from .signup import (
     AFTER_SIGNUP_SESSION_KEY,
     AFTER_VERIFICATION_SESSION_KEY,
@@ -41,6 +43,17 @@ def allowed_domains() -> set[str]:
 
 def domain_allowed(email: str) -> bool:
     return email.rsplit("@", 1)[-1].lower() in allowed_domains()
+
+
+def browser_time_zone(request: HttpRequest) -> str:
+    """The time zone the sign-up page's script read from the browser, when it is a real one;
+    without JavaScript there is none and the profile's default (UTC) stands until changed."""
+    zone = (request.POST.get("time_zone") or "").strip()
+    try:
+        validate_time_zone(zone)
+    except ValidationError:
+        return ""
+    return zone
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -67,6 +80,9 @@ class AccountAdapter(DefaultAccountAdapter):
     def save_user(
         self, request: HttpRequest, user: AbstractBaseUser, form: BaseForm, commit: bool = True
     ) -> AbstractBaseUser:
+        zone = browser_time_zone(request)
+        if zone:
+            user.time_zone = zone  # type: ignore[attr-defined]
         if signup_mode() != "invitation" or not commit:
             return super().save_user(request, user, form, commit=commit)
         # The account and the use of its invitation commit together: an invitation admits one

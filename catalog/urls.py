@@ -1,7 +1,7 @@
 from django.urls import path, register_converter
 
 from .feeds import LatestSourcesFeed, ReadingListFeed, TopicFeed
-from .views import changes, exports
+from .views import changes, cite, exports
 
 
 class CitationFormat:
@@ -22,6 +22,7 @@ urlpatterns = [
     path("catalog.json", exports.catalog_json, name="catalog-json"),
     # Interop and freshness: citations, feeds and the change log.
     path("sources/cite.<citefmt:fmt>", exports.search_citation, name="search-cite"),
+    path("sources/<slug:slug>/cite/", cite.source_cite, name="source-cite-style"),
     path("sources/<slug:slug>/cite.<citefmt:fmt>", exports.source_citation, name="source-cite"),
     path("lists/<slug:slug>/cite.<citefmt:fmt>", exports.list_citation, name="list-cite"),
     path("changes/", changes.change_log, name="changes"),

@@ -10,7 +10,7 @@ class LibraryConfig(AppConfig):
         from readinglist import pagecache
 
         from . import pending  # noqa: F401  (connects the login receiver)
-        from .models import DigestLog, DigestSettings, Follow
+        from .models import DigestLog, DigestSettings, Dismissal, Follow
         from .recommendations import finished_next_counts
 
         # Bookmarks and progress show on their reader's pages and in teammates' activity.
@@ -20,6 +20,8 @@ class LibraryConfig(AppConfig):
         # record of digests sent shows on none.
         pagecache.register(Follow, scope="reader")
         pagecache.register(DigestSettings, scope="reader")
+        # "Not for me" changes the reader's own For you, source pages and library only.
+        pagecache.register(Dismissal, scope="reader")
         pagecache.exempt(DigestLog, reason="the record of digests sent shows on no page")
         # Related sources' "readers who finished this read it next", without catalog importing us.
         register_co_reading(finished_next_counts)

@@ -149,13 +149,13 @@ def library_csv(user: User, request: HttpRequest) -> str:
     return out.getvalue()
 
 
-def library_sources(user: User) -> list[Source]:
-    """The sources in the reader's library, in the order they were saved, for citations."""
-    return list(
-        Source.objects.filter(bookmarks__user=user)
-        .select_related("tier")
-        .order_by("bookmarks__saved_at", "pk")
-    )
+def library_sources(user: User, status: str = "") -> list[Source]:
+    """The sources in the reader's library (those with one reading status, when given), in the
+    order they were saved, for citations."""
+    sources = Source.objects.filter(bookmarks__user=user)
+    if status:
+        sources = sources.filter(bookmarks__status=status)
+    return list(sources.select_related("tier").order_by("bookmarks__saved_at", "pk"))
 
 
 def markdown_text(text: str) -> str:

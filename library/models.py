@@ -146,3 +146,40 @@ class DigestLog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} · {self.period}"
+
+
+class DismissalReason(models.TextChoices):
+    NOT_RELEVANT = "not_relevant", "Not relevant to me"
+    READ_ELSEWHERE = "read_elsewhere", "Already read elsewhere"
+    TOO_BASIC = "too_basic", "Too basic"
+    TOO_ADVANCED = "too_advanced", "Too advanced"
+
+
+class Dismissal(models.Model):
+    """A reader's "Not for me" on a source: For you leaves it out and, by the reason, moves the
+    rest (library.recommendations). Search and the catalog still show it."""
+
+    Reason = DismissalReason
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="dismissals"
+    )
+    source = models.ForeignKey(
+        "catalog.Source", on_delete=models.CASCADE, related_name="dismissals"
+    )
+    reason = models.CharField(
+        max_length=20, choices=Reason, default=Reason.NOT_RELEVANT, blank=False
+    )
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "source"], name="dismissal_unique_user_source"),
+            models.CheckConstraint(
+                condition=Q(reason__in=DismissalReason.values), name="dismissal_reason_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.source} · {self.get_reason_display()}"

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from django.db.models import Count
 
 from .forms import ACTION_CHOICES
-from .models import Bookmark
+from .models import Bookmark, Dismissal
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 # Currently reading first, then the queue, then what is done.
 GROUP_ORDER = [Bookmark.Status.READING, Bookmark.Status.TO_READ, Bookmark.Status.READ]
 GLANCE_SIZE = 5
+HIDDEN_SHOWN = 100
 # Cards per group and per page: 3 groups of 10 keep the first page near 80 KB of HTML (a
 # library card with its controls is about 2.2 KB) and its render near a near-empty library's.
 GROUP_SIZE = 10
@@ -113,6 +114,10 @@ def library_page(user: User, form: LibraryFilterForm, page: str | None = None) -
         "group": groups[0] if len(groups) == 1 else None,
         "found": sum(group.total for group in groups),
         "counts": status_counts(user),
+        # Lazy: only the whole page lists them, not the fragments HTMX asks for.
+        "dismissals": Dismissal.objects.filter(user=user)
+        .select_related("source")
+        .only("reason", "created", "source", "source__slug", "source__title")[:HIDDEN_SHOWN],
         "reading_now": list(
             mine.with_status(Bookmark.Status.READING)
             .select_related("source")

@@ -28,7 +28,7 @@ from catalog.lists import path_entries
 from catalog.models import Source
 from catalog.related.vectors import CatalogVectors, catalog_vectors
 
-from .models import Bookmark
+from .models import Bookmark, Dismissal
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -39,6 +39,15 @@ STATUS_VERB: dict[str, str] = {
     Status.READ: "read",
     Status.READING: "are reading",
     Status.TO_READ: "saved",
+}
+# A "Not for me" moves the profile by its reason: away from what was not relevant (and, less, from
+# what was too basic or too advanced for the reader), towards what they already read elsewhere.
+Reason = Dismissal.Reason
+DISMISSAL_WEIGHT: dict[str, float] = {
+    Reason.NOT_RELEVANT: -0.6,
+    Reason.TOO_BASIC: -0.3,
+    Reason.TOO_ADVANCED: -0.3,
+    Reason.READ_ELSEWHERE: 1.0,
 }
 FOR_YOU_LIMIT = 12
 NEW_READER_SOURCES = 3
@@ -78,8 +87,20 @@ def finished_next_counts() -> dict[tuple[int, int], int]:
     return counts
 
 
-def ranked_rows(vectors: CatalogVectors, saved: dict[int, str]) -> list[tuple[int, float, int]]:
-    """(candidate row, score, row of the reader's source that explains it), best first."""
+def _profile(vectors: CatalogVectors, weights_by_id: dict[int, float]) -> np.ndarray:
+    rows = vectors.rows(weights_by_id)
+    if not rows:
+        return np.zeros(vectors.matrix.shape[1], dtype=np.float32)
+    weights = np.array([weights_by_id[int(vectors.ids[r])] for r in rows], dtype=np.float32)
+    return np.asarray(vectors.matrix[rows].T @ weights).ravel()
+
+
+def ranked_rows(
+    vectors: CatalogVectors, saved: dict[int, str], dismissed: dict[int, str] | None = None
+) -> list[tuple[int, float, int]]:
+    """(candidate row, score, row of the reader's source that explains it), best first; the
+    dismissed sources ({source_id: reason}) are never candidates and move the profile."""
+    dismissed = dismissed or {}
     reader_rows = vectors.rows(saved)
     if not reader_rows or vectors.matrix.shape[1] == 0:
         return []
@@ -88,12 +109,14 @@ def ranked_rows(vectors: CatalogVectors, saved: dict[int, str]) -> list[tuple[in
     )
     reader_matrix = vectors.matrix[reader_rows]
     profile = np.asarray(reader_matrix.T @ weights).ravel()
+    profile += _profile(vectors, {pk: DISMISSAL_WEIGHT.get(r, 0.0) for pk, r in dismissed.items()})
     norm = np.linalg.norm(profile)
     if not norm:
         return []
     broad = np.asarray(vectors.matrix @ (profile / norm)).ravel()
-    broad[reader_rows] = -np.inf
-    size = min(SHORTLIST, len(broad) - len(reader_rows))
+    excluded = reader_rows + vectors.rows(dismissed)
+    broad[excluded] = -np.inf
+    size = min(SHORTLIST, len(broad) - len(set(excluded)))
     if size <= 0:
         return []
     shortlist = np.argpartition(-broad, size - 1)[:size]
@@ -109,11 +132,13 @@ def ranked_rows(vectors: CatalogVectors, saved: dict[int, str]) -> list[tuple[in
     ]
 
 
-def _start_here(saved: dict[int, str], limit: int) -> ForYou:
+def _start_here(saved: dict[int, str], dismissed: dict[int, str], limit: int) -> ForYou:
     picks = [
         Pick(entry.source, f"Start here, step {step}")
         for step, entry in enumerate(path_entries(), start=1)
-        if entry.source_id not in saved and not entry.source.is_retired
+        if entry.source_id not in saved
+        and entry.source_id not in dismissed
+        and not entry.source.is_retired
     ]
     return ForYou(picks[:limit], start_here=True)
 
@@ -121,18 +146,20 @@ def _start_here(saved: dict[int, str], limit: int) -> ForYou:
 def recommendations_for(
     user: User, *, saved: dict[int, str] | None = None, limit: int = FOR_YOU_LIMIT
 ) -> ForYou:
-    """The reader's picks, each with the reason it was picked; never a source they saved.
-    `saved` ({source_id: status}) spares the query when the request already read the library."""
+    """The reader's picks, each with the reason it was picked; never a source they saved or
+    marked "Not for me". `saved` ({source_id: status}) spares the query when the request already
+    read the library."""
     if saved is None:
         saved = dict(Bookmark.objects.filter(user=user).values_list("source_id", "status"))
+    dismissed = dict(Dismissal.objects.filter(user=user).values_list("source_id", "reason"))
     if len(saved) < NEW_READER_SOURCES:
-        start_here = _start_here(saved, limit)
+        start_here = _start_here(saved, dismissed, limit)
         if start_here.picks:
             return start_here
     vectors = catalog_vectors()
-    ranked = ranked_rows(vectors, saved)[:limit]
+    ranked = ranked_rows(vectors, saved, dismissed)[:limit]
     if not ranked:
-        return _start_here(saved, limit)
+        return _start_here(saved, dismissed, limit)
     ids = [int(vectors.ids[row]) for row, _, _ in ranked]
     cards = Source.objects.published().for_cards().in_bulk(ids)
     picks = []

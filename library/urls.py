@@ -4,7 +4,7 @@
 from django.urls import path
 
 from .feeds import SavedSearchFeed
-from .views import bookmarks, exports, follows, for_you, imports, team_progress
+from .views import bookmarks, dismissals, exports, follows, for_you, imports, team_progress
 
 app_name = "library"
 
@@ -20,6 +20,7 @@ urlpatterns = [
         name="team-list-progress",
     ),
     path("export/", exports.export_index, name="export-index"),
+    path("export/cite/", exports.export_cite, name="export-cite"),
     path("export.csv", exports.export_csv, name="export-csv"),
     path("export.json", exports.export_json, name="export-json"),
     path("export.bib", exports.export_bibtex, name="export-bibtex"),
@@ -27,6 +28,8 @@ urlpatterns = [
     path("export.ris", exports.export_ris, name="export-ris"),
     path("lists/<slug:slug>.md", exports.list_markdown, name="export-list-markdown"),
     path("for-you/", for_you.for_you, name="for-you"),
+    path("for-you/dismiss/<slug:slug>/", dismissals.dismiss, name="dismiss"),
+    path("for-you/undismiss/<slug:slug>/", dismissals.undismiss, name="undismiss"),
     path("following/", follows.following, name="follows"),
     path("following/search/", follows.follow_search, name="follow-search"),
     path("following/<int:pk>/unfollow/", follows.unfollow, name="unfollow"),

@@ -2,6 +2,7 @@ import json
 
 from django import template
 
+from ..citation_styles import DEFAULT_STYLE, STYLES, format_references
 from ..citations import to_bibtex, to_csl
 from ..models import Source
 
@@ -10,9 +11,14 @@ register = template.Library()
 
 @register.inclusion_tag("catalog/includes/cite.html")
 def cite_block(source: Source) -> dict[str, object]:
-    """The "Cite" disclosure of a source page: BibTeX and CSL-JSON, shown and downloadable."""
+    """The "Cite" disclosure of a source page: the reference in the default style, ready to copy,
+    links to the other styles, and BibTeX and CSL-JSON, shown and downloadable."""
+    style = STYLES[DEFAULT_STYLE]
     return {
         "source": source,
+        "style": style,
+        "reference": format_references([source], style)[0],
+        "other_styles": [choice for choice in STYLES.values() if choice != style],
         "bibtex": to_bibtex([source]).strip(),
         "csl": json.dumps(to_csl([source])[0], ensure_ascii=False, indent=2),
     }

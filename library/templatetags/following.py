@@ -5,10 +5,11 @@ The reader's follows are read once per request (one query, none for anonymous vi
 from typing import Any
 
 from django import template
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 from django.template import Context
 
-from ..follows import SAVED_SEARCH_KEYS, followed_changes
+from ..follows import SAVED_SEARCH_KEYS, followed_changes, saved_search_target
 from ..models import Follow
 
 register = template.Library()
@@ -42,12 +43,26 @@ def follow_button(context: Context, kind: str, target: str, name: str) -> dict[s
 
 @register.inclusion_tag("library/follows_save_search.html", takes_context=True)
 def save_search_button(context: Context) -> dict[str, Any]:
-    """ "Save this search": the page's own search parameters, posted to be followed."""
+    """ "Save this search": the page's own search parameters, posted to be followed; or, when the
+    reader already saved this very search, saying so with a way to stop."""
     request = context.get("request")
     pairs = []
+    follow_id = None
     if request is not None:
         pairs = [(k, v) for k in SAVED_SEARCH_KEYS for v in request.GET.getlist(k) if v.strip()]
-    return {"request": request, "csrf_token": context.get("csrf_token"), "pairs": pairs}
+        follows = _reader_follows(request)
+        if pairs and follows:
+            try:
+                target = saved_search_target(request.GET)
+            except ValidationError:
+                target = ""
+            follow_id = follows.get((Follow.Kind.SEARCH, target))
+    return {
+        "request": request,
+        "csrf_token": context.get("csrf_token"),
+        "pairs": pairs,
+        "follow_id": follow_id,
+    }
 
 
 @register.inclusion_tag("library/follows_since.html", takes_context=True)

@@ -29,7 +29,7 @@ from catalog.models import ListEntry, ListSection, ReadingList, Source
 from teams.models import Team
 
 from .. import reading
-from ..models import Bookmark
+from ..models import Bookmark, Dismissal
 from ..team_progress import ListProgress
 from ..team_progress import team_progress as team_progress_of
 
@@ -372,3 +372,15 @@ def source_card(
     # SafeString(), not mark_safe(), which first checks for lazy text: this is a str. A slot is
     # in the card only when its value is text (see _slotted).
     return SafeString(_CARD_SLOTS.sub(lambda slot: values[slot.group()] or "", html))
+
+
+@register.inclusion_tag("library/includes/dismissal_note.html", takes_context=True)
+def dismissal_note(context: Context, source: Source) -> dict[str, object]:
+    """On a source's page, the reader's "Not for me" on it, with Undo: one query, readers only."""
+    request = _request(context)
+    user = getattr(request, "user", None)
+    dismissal = None
+    if user is not None and user.is_authenticated:
+        dismissal = Dismissal.objects.filter(user=user, source=source).first()
+    path = request.get_full_path() if request else ""
+    return {"source": source, "dismissal": dismissal, "next": path, "request": request}

@@ -3,16 +3,19 @@ rows; anonymous visitors are sent to log in and come back."""
 
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from accounts.requests import AuthenticatedHttpRequest
+from catalog.citation_styles import STYLES, format_references, style_or_default
 from catalog.citations import filename
 from catalog.models import ReadingList
 from catalog.views.exports import bibtex_response, csl_response, ris_response
 from readinglist.views import login_required_htmx
 
 from ..exports import library_csv, library_document, library_sources, reading_list_markdown
+from ..models import Bookmark
 
 
 def _attachment(response: HttpResponse, name: str) -> HttpResponse:
@@ -29,6 +32,38 @@ def _stem() -> str:
 def export_index(request: AuthenticatedHttpRequest) -> HttpResponse:
     lists = ReadingList.objects.all()
     return render(request, "library/exports/index.html", {"lists": lists})
+
+
+# Formatting is the slow part (milliseconds a reference); past this the files are the better tool.
+MAX_FORMATTED = 200
+
+
+@require_GET
+@login_required_htmx
+def export_cite(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """The reader's saved sources (all, or those with one status) formatted in a citation style."""
+    style = style_or_default(request.GET.get("style"))
+    status = request.GET.get("status", "")
+    if status not in Bookmark.Status.values:
+        status = ""
+    sources = library_sources(request.user, status)
+    context = {
+        "title": "your library",
+        "back": reverse("library:export-index"),
+        "back_label": "Export your library",
+        "styles": STYLES.values(),
+        "style": style,
+        "statuses": Bookmark.Status.choices,
+        "status": status,
+        "references": format_references(sources[:MAX_FORMATTED], style),
+        "truncated": len(sources) > MAX_FORMATTED,
+        "downloads": [
+            ("BibTeX (.bib)", reverse("library:export-bibtex")),
+            ("RIS (.ris)", reverse("library:export-ris")),
+            ("CSL-JSON", reverse("library:export-csl")),
+        ],
+    }
+    return render(request, "catalog/cite.html", context)
 
 
 @require_GET

@@ -8,6 +8,7 @@ from accounts.requests import AuthenticatedHttpRequest
 from readinglist.pagecache import page_cache
 from readinglist.views import login_required_htmx
 
+from ..models import Dismissal
 from ..reading import request_states
 from ..recommendations import recommendations_for
 
@@ -19,4 +20,5 @@ from ..recommendations import recommendations_for
 def for_you(request: AuthenticatedHttpRequest) -> HttpResponse:
     # The cards read the reader's library too (bookmark controls): one query serves both.
     picks = recommendations_for(request.user, saved=request_states(request))
-    return render(request, "library/for_you.html", {"for_you": picks})
+    context = {"for_you": picks, "reasons": Dismissal.Reason.choices}
+    return render(request, "library/for_you.html", context)

@@ -1,5 +1,7 @@
-// Copy buttons next to read-only addresses (join links, the calendar feed). Without
+// Copy buttons next to read-only fields (join links, the calendar feed, citations). Without
 // JavaScript the buttons stay hidden and the field can still be selected and copied by hand.
+// data-copy names the field whose text is copied; data-copy-html, when present, names an element
+// whose markup goes along as text/html, so a word processor keeps the italics.
 (function () {
   "use strict";
 
@@ -11,6 +13,19 @@
     });
   }
 
+  function written(button, field) {
+    var rich = button.dataset.copyHtml && document.getElementById(button.dataset.copyHtml);
+    if (rich && window.ClipboardItem && navigator.clipboard.write) {
+      return navigator.clipboard.write([
+        new window.ClipboardItem({
+          "text/html": new Blob([rich.innerHTML], { type: "text/html" }),
+          "text/plain": new Blob([field.value], { type: "text/plain" }),
+        }),
+      ]);
+    }
+    return navigator.clipboard.writeText(field.value);
+  }
+
   function copy(button) {
     var field = document.getElementById(button.dataset.copy);
     if (!field) {
@@ -18,18 +33,22 @@
     }
     var label = button.dataset.label || button.textContent;
     button.dataset.label = label;
-    navigator.clipboard.writeText(field.value).then(
+    // The label comes back two seconds after the browser answers, however long it took.
+    function settle(text) {
+      button.textContent = text;
+      window.setTimeout(function () {
+        button.textContent = label;
+      }, 2000);
+    }
+    written(button, field).then(
       function () {
-        button.textContent = "Copied";
+        settle("Copied");
       },
       function () {
         field.select();
-        button.textContent = "Press Ctrl+C to copy";
+        settle("Press Ctrl+C to copy");
       }
     );
-    window.setTimeout(function () {
-      button.textContent = label;
-    }, 2000);
   }
 
   document.addEventListener("DOMContentLoaded", function () {

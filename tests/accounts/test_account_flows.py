@@ -180,3 +180,23 @@ def test_account_pages_need_login(client):
         response = client.get(url)
         assert response.status_code == 302
         assert response["Location"].startswith("/accounts/login/")
+
+
+@pytest.mark.parametrize(
+    ("sent", "kept"),
+    [("Europe/Berlin", "Europe/Berlin"), ("", "UTC"), ("Mars/Olympus", "UTC"), ("<b>", "UTC")],
+)
+def test_sign_up_keeps_the_browser_s_time_zone(client, settings, sent, kept):
+    settings.ACCOUNT_EMAIL_VERIFICATION = "none"
+    page = client.get("/accounts/signup/").content.decode()
+    assert 'name="time_zone"' in page and "js/time_zone" in page
+    client.post(
+        "/accounts/signup/",
+        {
+            "email": "zoned@example.com",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+            "time_zone": sent,
+        },
+    )
+    assert get_user_model().objects.get(email="zoned@example.com").time_zone == kept

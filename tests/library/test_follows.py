@@ -135,3 +135,23 @@ def test_the_digest_turns_off_with_one_click(client, reader, small_catalog):
     assert DigestSettings.objects.get(user=reader).frequency == "daily"
     client.post("/library/digest/", {"frequency": "hourly"})
     assert DigestSettings.objects.get(user=reader).frequency == "daily"
+
+
+def test_a_saved_search_says_so_and_can_be_stopped(client, reader, small_catalog):
+    client.force_login(reader)
+    response = client.post("/library/following/search/", {"topic": "attention", "q": "flash"})
+    page = client.get(response["Location"]).content.decode()
+    saved = Follow.objects.get(user=reader, kind="search")
+    assert "Search saved" in page
+    assert f'action="/library/following/{saved.pk}/unfollow/"' in page
+    assert "Save this search" not in page
+    # The same search, its parameters in another order, is the same saved search.
+    assert "Search saved" in client.get("/sources/?topic=attention&q=flash").content.decode()
+    # Another search is not.
+    other = client.get("/sources/?q=flash").content.decode()
+    assert "Save this search" in other and "Search saved" not in other
+    back = client.post(
+        f"/library/following/{saved.pk}/unfollow/", {"next": "/sources/?q=flash&topic=attention"}
+    )
+    assert back["Location"] == "/sources/?q=flash&topic=attention"
+    assert "Save this search" in client.get(back["Location"]).content.decode()

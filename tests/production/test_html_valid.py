@@ -20,6 +20,7 @@ from django.test import Client, override_settings
 from catalog.catalog_file import read_catalog
 from catalog.models import Source
 from catalog.services import load_catalog
+from library.models import Bookmark, Dismissal
 from tests.factories import NoteFactory, UserFactory, join_team
 
 pytestmark = pytest.mark.django_db
@@ -71,6 +72,9 @@ PAGES = {
     "profile": ("/accounts/profile/", True),
     "logout": ("/accounts/logout/", True),
     "propose-check": ("/propose/check/?url=https://example.org/new&title=FlashAttention", True),
+    "cite": (f"/sources/{SOURCE}/cite/?style=ieee", False),
+    "library-cite": ("/library/export/cite/?style=chicago", True),
+    "library-export": ("/library/export/", True),
 }
 
 # Pages whose remaining errors sit in templates this check does not yet hold to account, each
@@ -143,6 +147,9 @@ def render_pages() -> dict[str, str]:
     NoteFactory(
         user=validator, source=Source.objects.get(slug=SOURCE), visibility="team", team=team
     )
+    # Something saved (to cite) and something marked "Not for me" (its note and My library's list).
+    Bookmark.objects.create(user=validator, source=Source.objects.get(slug="flashattention"))
+    Dismissal.objects.create(user=validator, source=Source.objects.get(slug=SOURCE))
     reader.force_login(validator)
     documents = {}
     for name, (url, signed_in) in (PAGES | owner_pages(validator)).items():

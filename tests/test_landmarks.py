@@ -1,0 +1,27 @@
+"""Each landmark a page repeats is told apart by its label (axe's landmark-unique rule)."""
+
+import re
+from collections import Counter
+
+import pytest
+
+pytestmark = pytest.mark.django_db
+
+SEARCH_LANDMARK = re.compile(r'<form[^>]*role="search"[^>]*>')
+LABEL = re.compile(r'aria-label="([^"]*)"')
+
+
+def search_labels(html):
+    return [
+        (LABEL.search(tag).group(1) if LABEL.search(tag) else "")
+        for tag in SEARCH_LANDMARK.findall(html)
+    ]
+
+
+@pytest.mark.parametrize("url", ["/library/notes/", "/library/", "/sources/?q=attention", "/"])
+def test_search_landmarks_are_labelled_and_unique(client, reader, small_catalog, url):
+    client.force_login(reader)
+    labels = search_labels(client.get(url).content.decode())
+    assert labels, url
+    assert all(labels), (url, labels)
+    assert not [label for label, count in Counter(labels).items() if count > 1], (url, labels)
