@@ -38,6 +38,7 @@ urlpatterns = [
     path("", include("library.save_urls")),
     path("", include("teams.urls")),
     path("paths/", include("paths.urls")),
+    path("", include("discussions.urls")),
     path("", include("pages.urls")),
     path("", include("catalog.urls")),
     path("", include("proposals.urls")),

@@ -27,6 +27,7 @@ LIBRARIES = {
     "reading": "library",
     "notes": "notes",
     "teams": "teams",
+    "discussions": "discussions",
     "proposal_admin": "proposals",
 }
 NAMESPACES = {
@@ -37,6 +38,7 @@ NAMESPACES = {
     "notes": "notes",
     "teams": "teams",
     "proposals": "proposals",
+    "discussions": "discussions",
 }
 # Django's and allauth's own: any template may use them.
 SHARED_LIBRARIES = {
@@ -64,7 +66,7 @@ PUBLIC_NAMESPACES = {"pages"}
 # so the Python stays one-way (docs/architecture.md, "Template seams").
 SEAMS: dict[str, set[str]] = {
     # A team page shows members' progress and the notes shared with the team.
-    "teams": {"library", "notes"},
+    "teams": {"library", "notes", "discussions"},
     # Sign-in pages link to the reader's library once signed in.
     "allauth": {"library"},
     # The proposal form offers the bookmarklet, which lives with the library's save page.
