@@ -12,6 +12,7 @@ admin.site.site_header = "readinglist curation"
 admin.site.site_title = "readinglist admin"
 admin.site.index_title = "Curate the catalog"
 
+handler400 = "readinglist.errors.bad_request"
 handler500 = "readinglist.errors.server_error"
 
 urlpatterns = [

@@ -67,9 +67,14 @@ def session_questions(session: Session) -> dict[str, Any]:
 
 @register.inclusion_tag("discussions/includes/notifications_link.html", takes_context=True)
 def notifications_link(context: Context) -> dict[str, Any]:
-    user = context["request"].user
-    count = counts.unread_count(user.pk) if user.is_authenticated else 0
-    return {"count": count, "url": reverse("discussions:notifications")}
+    # From the context, not the request: an error page raised before authentication has none.
+    user = context.get("user")
+    count = counts.unread_count(user.pk) if user is not None and user.is_authenticated else 0
+    return {
+        "count": count,
+        "url": reverse("discussions:notifications"),
+        "request": context.get("request"),
+    }
 
 
 @register.filter
