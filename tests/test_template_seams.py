@@ -65,7 +65,7 @@ PUBLIC_NAMESPACES = {"pages"}
 # The seams: a page of one app renders another app's state through that app's inclusion tags,
 # so the Python stays one-way (docs/architecture.md, "Template seams").
 SEAMS: dict[str, set[str]] = {
-    # A team page shows members' progress and the notes shared with the team.
+    # A team page shows members' progress, the notes shared with the team and its open questions.
     "teams": {"library", "notes", "discussions"},
     # Sign-in pages link to the reader's library once signed in.
     "allauth": {"library"},

@@ -72,6 +72,7 @@ def notifications_link(context: Context) -> dict[str, Any]:
     count = counts.unread_count(user.pk) if user is not None and user.is_authenticated else 0
     return {
         "count": count,
+        "many": count > counts.SHOWN_MAX,
         "url": reverse("discussions:notifications"),
         "request": context.get("request"),
     }

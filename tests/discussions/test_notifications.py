@@ -111,3 +111,16 @@ def test_leaving_a_team_silences_its_notifications_at_once(
     assert counts.unread_count(people["former"].pk) == 0
     page = client.get(reverse("discussions:notifications")).content.decode()
     assert "Tiles" not in page and "Nothing yet" in page
+
+
+def test_the_count_stops_at_99_plus(client, thread, people):
+    from discussions.models import Notification
+
+    Notification.objects.bulk_create(
+        Notification(recipient=people["member"], thread=thread, actor=people["owner"], kind="reply")
+        for _ in range(150)
+    )
+    login(client, people["member"])
+    assert counts.unread_count(people["member"].pk) == 100
+    html = client.get(reverse("pages:home")).content.decode()
+    assert 'Notifications <span class="badge">99+</span>' in html
