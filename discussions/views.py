@@ -52,12 +52,29 @@ def _thread(request: HttpRequest, pk: int) -> tuple[Thread, Membership]:
     return thread, member
 
 
-def _refused(user: User) -> ratelimits.Refusal | None:
-    return ratelimits.consume(
-        user_id=user.pk,
-        action="discussions.post",
-        limit=settings.DISCUSSIONS_POSTS_PER_HOUR,
+MENTIONS_USED = (
+    "You have mentioned teammates in {limit} post{s} in the last hour, the most one account "
+    "may. Try again in {wait}, or post without the @names; your text is kept here."
+)
+
+
+def _refused(user: User, text: str) -> str:
+    """Why this post may not be made now (rate limits), or ""."""
+    refusal = ratelimits.consume(
+        user_id=user.pk, action="discussions.post", limit=settings.DISCUSSIONS_POSTS_PER_HOUR
     )
+    if refusal:
+        return refusal.explain(POSTS_USED)
+    if mentions.names_in(text):
+        # Mentions send notifications to others: they have a budget of their own.
+        refusal = ratelimits.consume(
+            user_id=user.pk,
+            action="discussions.mention",
+            limit=settings.DISCUSSIONS_MENTIONING_POSTS_PER_HOUR,
+        )
+        if refusal:
+            return refusal.explain(MENTIONS_USED)
+    return ""
 
 
 def _said_unknown(request: HttpRequest, found: mentions.Mentions) -> None:
@@ -110,12 +127,12 @@ def _start_thread(request: HtmxHttpRequest, user: User, source: Source) -> HttpR
     form = ThreadForm(request.POST, teams=context["teams"], prefix_id="thread-new")
     status = 400
     if form.is_valid():
-        refusal = _refused(user)
+        data = form.cleaned_data
+        refusal = _refused(user, f"{data['title']}\n{data['body']}")
         if refusal:
-            form.add_error(None, refusal.explain(POSTS_USED))
+            form.add_error(None, refusal)
             status = 429
         else:
-            data = form.cleaned_data
             thread, found = services.start_thread(author=user, source=source, **data)
             _said_unknown(request, found)
             if not request.htmx:
@@ -140,9 +157,9 @@ def reply_view(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     form = ReplyForm(request.POST, prefix_id="reply-new")
     status = 400
     if form.is_valid():
-        refusal = _refused(member.user)
+        refusal = _refused(member.user, form.cleaned_data["body"])
         if refusal:
-            form.add_error(None, refusal.explain(POSTS_USED))
+            form.add_error(None, refusal)
             status = 429
         else:
             try:

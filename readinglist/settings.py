@@ -305,6 +305,8 @@ PROPOSALS_MAX_PER_DAY = env.int("PROPOSALS_MAX_PER_DAY", default=20)
 NOTES_MAX_PER_HOUR = env.int("NOTES_MAX_PER_HOUR", default=60)
 # Threads and replies one reader may post in an hour, across all their teams.
 DISCUSSIONS_POSTS_PER_HOUR = env.int("DISCUSSIONS_POSTS_PER_HOUR", default=60)
+# Of those, the posts that mention someone (each mention notifies a teammate).
+DISCUSSIONS_MENTIONING_POSTS_PER_HOUR = env.int("DISCUSSIONS_MENTIONING_POSTS_PER_HOUR", default=30)
 
 # The hour of a reader's own day (in their time zone) from which their digest is due: mail read
 # over breakfast, not at the server's midnight. send_digests runs hourly to honour it.

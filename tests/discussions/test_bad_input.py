@@ -102,3 +102,13 @@ def test_two_replies_at_once_are_both_kept(thread, people):
     add_reply(thread=thread, author=people["owner"], body="first")
     add_reply(thread=thread, author=people["member"], body="second")
     assert list(Reply.objects.values_list("body", flat=True)) == ["first", "second"]
+
+
+def test_mentioning_has_a_budget_of_its_own(client, thread, people, settings):
+    settings.DISCUSSIONS_MENTIONING_POSTS_PER_HOUR = 1
+    login(client, people["owner"])
+    assert reply(client, thread, "@max one").status_code == 302
+    response = reply(client, thread, "@max again")
+    assert response.status_code == 429
+    assert "You have mentioned teammates in 1 post in the last hour" in response.content.decode()
+    assert reply(client, thread, "no names, fine").status_code == 302

@@ -157,3 +157,26 @@ def test_the_source_page_lists_the_latest_threads_and_links_to_all(client, team,
     assert reverse("discussions:source", args=[flash.slug]) in page
     every = client.get(reverse("discussions:source", args=[flash.slug])).content.decode()
     assert "T01" in every and "T21" in every
+
+
+def test_an_htmx_start_swaps_the_discussion_element(client, team, people, flash):
+    login(client, people["member"])
+    response = client.post(
+        reverse("discussions:source", args=[flash.slug]),
+        {"team": "alpha", "title": "Via htmx"},
+        headers={"HX-Request": "true"},
+    )
+    html = response.content.decode()
+    assert html.lstrip().startswith('<section id="discussion"')
+    assert "Thread started" in html and "Via htmx" in html
+
+
+def test_a_reader_in_two_teams_chooses_the_team(client, team, people, flash):
+    from teams.models import Membership
+
+    Membership.objects.create(team=team.beta, user=people["member"])
+    login(client, people["member"])
+    html = client.get(flash.get_absolute_url()).content.decode()
+    assert '<select name="team"' in html and ">Beta</option>" in html
+    post_thread(client, flash, team="beta")
+    assert Thread.objects.get().team == team.beta
