@@ -66,6 +66,8 @@ INSTALLED_APPS = [
     "library",
     "notes",
     "teams",
+    # Team threads on sources, replies, mentions, notifications and the session's questions.
+    "discussions",
     "candidates",
     # Readers' and teams' own ordered paths, their forks, follows and progress.
     "paths",
@@ -301,6 +303,10 @@ PROPOSALS_MAX_PENDING = env.int("PROPOSALS_MAX_PENDING", default=10)
 PROPOSALS_MAX_PER_DAY = env.int("PROPOSALS_MAX_PER_DAY", default=20)
 # New notes per account per hour (notes/services.py): team notes reach every member.
 NOTES_MAX_PER_HOUR = env.int("NOTES_MAX_PER_HOUR", default=60)
+# Threads and replies one reader may post in an hour, across all their teams.
+DISCUSSIONS_POSTS_PER_HOUR = env.int("DISCUSSIONS_POSTS_PER_HOUR", default=60)
+# Of those, the posts that mention someone (each mention notifies a teammate).
+DISCUSSIONS_MENTIONING_POSTS_PER_HOUR = env.int("DISCUSSIONS_MENTIONING_POSTS_PER_HOUR", default=30)
 
 # The hour of a reader's own day (in their time zone) from which their digest is due: mail read
 # over breakfast, not at the server's midnight. send_digests runs hourly to honour it.

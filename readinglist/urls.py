@@ -12,6 +12,7 @@ admin.site.site_header = "readinglist curation"
 admin.site.site_title = "readinglist admin"
 admin.site.index_title = "Curate the catalog"
 
+handler400 = "readinglist.errors.bad_request"
 handler500 = "readinglist.errors.server_error"
 
 urlpatterns = [
@@ -38,6 +39,7 @@ urlpatterns = [
     path("", include("library.save_urls")),
     path("", include("teams.urls")),
     path("paths/", include("paths.urls")),
+    path("", include("discussions.urls")),
     path("", include("pages.urls")),
     path("", include("catalog.urls")),
     path("", include("proposals.urls")),

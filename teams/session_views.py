@@ -23,7 +23,7 @@ SESSIONS_PAGE_SIZE = 25
 @require_GET
 def session_detail(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
     """A session: when, what to read (with the member's own status), and its discussion."""
-    team, _ = member_team(request, slug)
+    team, member = member_team(request, slug)
     session = get_object_or_404(
         Session.objects.select_related("facilitator").prefetch_related("sources"), team=team, pk=pk
     )
@@ -31,7 +31,12 @@ def session_detail(request: AuthenticatedHttpRequest, slug: str, pk: int) -> Htt
         return render(
             request,
             "teams/session_detail.html",
-            {"team": team, "session": session, "may_edit": may_edit(session, team, request.user)},
+            {
+                "team": team,
+                "member": member,
+                "session": session,
+                "may_edit": may_edit(session, team, request.user),
+            },
         )
 
 

@@ -24,6 +24,8 @@ ALLOWED: dict[str, set[str]] = {
     "teams": {"catalog", "search"},
     "library": {"catalog", "proposals", "teams", "search"},
     "notes": {"catalog", "library", "teams"},
+    # Team threads on sources; the reader's teams come from the library's per-request lookup.
+    "discussions": {"catalog", "library", "teams"},
     "candidates": {"catalog", "proposals"},
     # A path's steps are catalog sources; a team owns its paths; the goal draft reads search;
     # progress along a path is the library's bookmarks; an import offers to propose what the
@@ -53,6 +55,7 @@ ALLOWED: dict[str, set[str]] = {
         "candidates",
         "operations",
         "paths",
+        "discussions",
     },
 }
 # Modules that break their app's row until they move, each with where it goes: the search

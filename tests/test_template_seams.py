@@ -27,6 +27,7 @@ LIBRARIES = {
     "reading": "library",
     "notes": "notes",
     "teams": "teams",
+    "discussions": "discussions",
     "proposal_admin": "proposals",
     "paths_tags": "paths",
     "path_follows": "paths",
@@ -41,6 +42,7 @@ NAMESPACES = {
     "teams": "teams",
     "proposals": "proposals",
     "paths": "paths",
+    "discussions": "discussions",
 }
 # Django's and allauth's own: any template may use them.
 SHARED_LIBRARIES = {
@@ -67,8 +69,9 @@ PUBLIC_NAMESPACES = {"pages"}
 # The seams: a page of one app renders another app's state through that app's inclusion tags,
 # so the Python stays one-way (docs/architecture.md, "Template seams").
 SEAMS: dict[str, set[str]] = {
-    # A team page shows members' progress and the notes shared with the team.
-    "teams": {"library", "notes", "paths"},
+    # A team page shows members' progress, the notes shared with the team, its open questions
+    # and the paths it follows.
+    "teams": {"library", "notes", "discussions", "paths"},
     # My library shows the paths the reader follows, each one line of progress.
     "library": {"paths"},
     # Sign-in pages link to the reader's library once signed in.

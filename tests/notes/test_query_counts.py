@@ -120,7 +120,9 @@ def test_team_notes_pages_without_counting_every_shared_note(
     client.force_login(reader)
     with CaptureQueriesContext(connection) as ctx:
         first = client.get("/notes/team/").content.decode()
-    assert not [q for q in ctx.captured_queries if "COUNT(" in q["sql"].upper()]
+    counts = [q["sql"] for q in ctx.captured_queries if "COUNT(" in q["sql"].upper()]
+    # The database cache counts its own rows when it stores one (the header's unread count).
+    assert not [sql for sql in counts if '"readinglist_cache"' not in sql]
     assert "Older notes" in first and "Newer notes" not in first
     second = client.get("/notes/team/?page=2").content.decode()
     assert "Newer notes" in second and "Older notes" not in second

@@ -140,6 +140,37 @@ def path_pages(owner, team) -> dict[str, tuple[str, bool]]:
     }
 
 
+# Team discussion pages, made with a question, a quote, a reply and a mention.
+DISCUSSION_PAGES = ["thread", "thread-edit", "source-threads", "notifications", "reply-edit"]
+
+
+def discussion_pages(member, team) -> dict[str, tuple[str, bool]]:
+    from django.urls import reverse
+
+    from discussions.services import add_reply, start_thread
+
+    source = Source.objects.get(slug=SOURCE)
+    thread, _ = start_thread(
+        author=member,
+        team=team,
+        source=source,
+        title="Why split the work over warps?",
+        body="Is it **only** about shared memory?",
+        quote_exact="reduce the shared memory reads/writes",
+        quote_prefix="we",
+        quote_suffix="and improve occupancy",
+        is_question=True,
+    )
+    reply, _ = add_reply(thread=thread, author=member, body="@validator partly, see section 3.")
+    return {
+        "thread": (thread.get_absolute_url(), True),
+        "thread-edit": (reverse("discussions:edit", args=[thread.pk]), True),
+        "source-threads": (reverse("discussions:source", args=[SOURCE]), True),
+        "notifications": (reverse("discussions:notifications"), True),
+        "reply-edit": (reverse("discussions:reply-edit", args=[reply.pk]), True),
+    }
+
+
 def render_pages() -> dict[str, str]:
     anonymous, reader = Client(), Client()
     validator = UserFactory(email="validator@example.com")
@@ -152,7 +183,8 @@ def render_pages() -> dict[str, str]:
     Dismissal.objects.create(user=validator, source=Source.objects.get(slug=SOURCE))
     reader.force_login(validator)
     documents = {}
-    for name, (url, signed_in) in (PAGES | owner_pages(validator)).items():
+    pages = PAGES | owner_pages(validator) | discussion_pages(validator, team)
+    for name, (url, signed_in) in pages.items():
         response = (reader if signed_in else anonymous).get(url)
         assert response.status_code in (200, 404), f"{name}: {url} answered {response.status_code}"
         documents[name] = response.content.decode()
@@ -210,7 +242,10 @@ def page_param(name: str):
     return pytest.param(name, marks=marks, id=name)
 
 
-@pytest.mark.parametrize("page", [page_param(name) for name in [*PAGES, *OWNER_PAGES]])
+CHECKED = [*PAGES, *OWNER_PAGES, *DISCUSSION_PAGES]
+
+
+@pytest.mark.parametrize("page", [page_param(name) for name in CHECKED])
 def test_page_is_valid_html(errors_by_page, page):
     errors = errors_by_page[page]
     url = PAGES[page][0] if page in PAGES else page

@@ -1,0 +1,42 @@
+import pytest
+
+from teams import services as team_services
+from teams.models import Membership
+from tests.factories import UserFactory
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache(fresh_cache):
+    """Each test starts with empty rate-limit counts, unread counts and kept pages."""
+
+
+@pytest.fixture
+def people(db):
+    return {
+        "owner": UserFactory(email="olive@example.com", display_name="Olive"),
+        "member": UserFactory(email="max@example.com", display_name="Max"),
+        "outsider": UserFactory(email="nina@example.com"),
+        "other_team": UserFactory(email="ben@example.com"),
+        "former": UserFactory(email="fred@example.com"),
+    }
+
+
+@pytest.fixture
+def team(people, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        alpha = team_services.create_team(name="Alpha", owner=people["owner"])
+        Membership.objects.create(team=alpha, user=people["member"])
+        Membership.objects.create(team=alpha, user=people["former"])
+        beta = team_services.create_team(name="Beta", owner=people["other_team"])
+    alpha.beta = beta
+    return alpha
+
+
+@pytest.fixture
+def flash(small_catalog):
+    return small_catalog["flash"]
+
+
+def login(client, user):
+    client.force_login(user)
+    return client
