@@ -151,8 +151,11 @@ class SessionForm(forms.ModelForm):
             # Whoever plans a session usually leads it.
             self.initial.setdefault("facilitator", planner.pk)
         if self.prefill and not self.instance.pk and not self.is_bound:
-            # Planned from a path's or list's next steps.
-            self.initial["source_slugs"] = "\n".join(source.title for source in self.prefill)
+            # Planned from a path's or list's next steps: by address, which names one source
+            # where a title may name several (a paper and its repository).
+            self.initial["source_slugs"] = "\n".join(
+                source.get_absolute_url() for source in self.prefill
+            )
 
     def clean_duration_minutes(self) -> int:
         # Left empty, a session lasts the usual hour.
