@@ -125,6 +125,7 @@ class Command(bench_search.Command):
         )
         parser.add_argument("--pages", default="", help="comma-separated paths (default: all)")
 
+    # The options this command adds, named: BaseCommand.handle takes them as **options only.
     def handle(  # type: ignore[override]
         self, *args: Any, rounds: int, requests: int, variants: str, pages: str, **options: Any
     ) -> None:
