@@ -22,6 +22,8 @@ from .querysets import BookmarkQuerySet
 # Names shown per step to owners; the rest are counted.
 NAMES_PER_STEP = 5
 SECONDS_PER_DAY = 86_400
+# Steps a session planned from a progress line takes.
+SESSION_STEPS = 3
 
 
 @dataclass
@@ -56,6 +58,24 @@ class ListProgress:
             if step.finished * 2 <= self.members:
                 return step
         return None
+
+    @property
+    def reads(self) -> int:
+        return sum(step.finished for step in self.steps)
+
+    @property
+    def possible(self) -> int:
+        return self.members * len(self.steps)
+
+    @property
+    def percent(self) -> int:
+        return round(100 * self.reads / self.possible) if self.possible else 0
+
+    @property
+    def next_source_ids(self) -> list[int]:
+        """The next steps most members have not finished, for a session to take."""
+        unread = [step for step in self.steps if step.finished * 2 <= self.members]
+        return [step.source_id for step in unread[:SESSION_STEPS]]
 
 
 def _steps_by_list(lists: list[FollowedList]) -> dict[int, list[Step]]:
@@ -148,10 +168,32 @@ def _fill_names(team: Team, steps: list[Step], source_ids: set[int]) -> None:
         step.reader_names = names.get(step.source_id, [])
 
 
-def team_progress(team: Team, *, with_names: bool) -> list[ListProgress]:
-    """Progress along every list the team follows; names of readers only `with_names`
-    (owners), members see the counts."""
-    lists = list(team.followed_lists.select_related("reading_list"))
+def fill_counts(team: Team, steps: list[Step]) -> None:
+    """How many members finished and are reading each step (one query)."""
+    source_ids = {step.source_id for step in steps}
+    if source_ids:
+        _fill_counts(team, steps, source_ids)
+
+
+def fill_step_details(team: Team, steps: list[Step], *, with_names: bool) -> None:
+    """The median days to finish each step, and who is reading it `with_names` (owners)."""
+    source_ids = {step.source_id for step in steps}
+    if source_ids:
+        _fill_medians(team, steps, source_ids)
+        if with_names:
+            _fill_names(team, steps, source_ids)
+
+
+def team_progress(
+    team: Team, *, with_names: bool, details: bool = True, followed: int | None = None
+) -> list[ListProgress]:
+    """Progress along every list the team follows (or the one `followed` row); names of readers
+    only `with_names` (owners), members see the counts. Without `details`, the counts alone:
+    what the team page's one line per list shows."""
+    rows = team.followed_lists.select_related("reading_list")
+    if followed is not None:
+        rows = rows.filter(pk=followed)
+    lists = list(rows)
     if not lists:
         return []
     steps_by_list = _steps_by_list(lists)
@@ -160,7 +202,6 @@ def team_progress(team: Team, *, with_names: bool) -> list[ListProgress]:
     members = team.memberships.count()
     if source_ids:
         _fill_counts(team, all_steps, source_ids)
-        _fill_medians(team, all_steps, source_ids)
-        if with_names:
-            _fill_names(team, all_steps, source_ids)
+        if details:
+            fill_step_details(team, all_steps, with_names=with_names)
     return [ListProgress(f, steps_by_list[f.reading_list_id], members) for f in lists]

@@ -4,7 +4,7 @@
 from django.urls import path
 
 from .feeds import SavedSearchFeed
-from .views import bookmarks, exports, follows, for_you, imports
+from .views import bookmarks, exports, follows, for_you, imports, team_progress
 
 app_name = "library"
 
@@ -14,6 +14,11 @@ urlpatterns = [
     path("bulk/", bookmarks.bulk_change, name="bulk"),
     path("progress/path/", bookmarks.path_progress, name="path-progress"),
     path("progress/lists/<slug:slug>/", bookmarks.list_progress, name="list-progress"),
+    path(
+        "teams/<slug:slug>/progress/<int:pk>/",
+        team_progress.list_progress,
+        name="team-list-progress",
+    ),
     path("export/", exports.export_index, name="export-index"),
     path("export.csv", exports.export_csv, name="export-csv"),
     path("export.json", exports.export_json, name="export-json"),

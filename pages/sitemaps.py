@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from catalog.models import ReadingList, Source, Tier, Topic
 from catalog.querysets import SourceQuerySet
+from paths.models import Path
 
 
 class SourceSitemap(Sitemap):
@@ -63,10 +64,29 @@ class PageSitemap(Sitemap):
         return reverse(name)
 
 
+class PathSitemap(Sitemap):
+    """Public paths only, through the one visibility rule: a private, team or unlisted path is
+    never named here (an unlisted one is found only through its link)."""
+
+    changefreq = "weekly"
+    priority = 0.5
+    limit = 5000
+
+    def items(self) -> QuerySet[Path]:
+        return Path.objects.public().only("key", "updated").order_by("pk")
+
+    def lastmod(self, path: Path) -> datetime:
+        return path.updated
+
+    def get_latest_lastmod(self) -> datetime | None:
+        return Path.objects.public().aggregate(latest=Max("updated"))["latest"]
+
+
 SITEMAPS = {
     "pages": PageSitemap,
     "sources": SourceSitemap,
     "topics": CatalogSitemap(Topic),
     "tiers": CatalogSitemap(Tier),
     "lists": CatalogSitemap(ReadingList),
+    "paths": PathSitemap,
 }

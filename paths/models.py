@@ -101,8 +101,8 @@ class Path(models.Model):
             ),
             # A team's path is never private to one member; a reader's path is never "team".
             models.CheckConstraint(
-                condition=Q(team__isnull=True, visibility__in=["private", "unlisted", "public"])
-                | Q(team__isnull=False, visibility__in=["team", "unlisted", "public"]),
+                condition=(Q(team__isnull=True) & ~Q(visibility=Visibility.TEAM))
+                | (Q(team__isnull=False) & ~Q(visibility=Visibility.PRIVATE)),
                 name="path_visibility_matches_owner",
             ),
         ]

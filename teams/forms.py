@@ -128,8 +128,16 @@ class SessionForm(forms.ModelForm):
         widgets = {"agenda": forms.Textarea(attrs={"rows": 6})}
         field_classes = {"facilitator": FacilitatorField}
 
-    def __init__(self, *args: Any, team: Team, planner: User | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        team: Team,
+        planner: User | None = None,
+        prefill: list[Source] | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
+        self.prefill = prefill or []
         facilitator = self.fields["facilitator"]
         assert isinstance(facilitator, FacilitatorField)
         facilitator.queryset = team.members.order_by("email")
@@ -142,6 +150,9 @@ class SessionForm(forms.ModelForm):
         elif planner is not None and not self.instance.pk:
             # Whoever plans a session usually leads it.
             self.initial.setdefault("facilitator", planner.pk)
+        if self.prefill and not self.instance.pk and not self.is_bound:
+            # Planned from a path's or list's next steps.
+            self.initial["source_slugs"] = "\n".join(source.title for source in self.prefill)
 
     def clean_duration_minutes(self) -> int:
         # Left empty, a session lasts the usual hour.
@@ -153,7 +164,7 @@ class SessionForm(forms.ModelForm):
             return (
                 self.cleaned_data.get("source_slugs", []) if hasattr(self, "cleaned_data") else []
             )
-        return list(self.instance.sources.all()) if self.instance.pk else []
+        return list(self.instance.sources.all()) if self.instance.pk else self.prefill
 
     def save(self, commit: bool = True) -> Session:
         session = super().save(commit=commit)

@@ -82,6 +82,22 @@ def resolve(text: str) -> list[Source]:
     return list(found.values())
 
 
+# A session planned from a path or list takes its next few steps; more is not a session.
+PREFILL_MAX = 12
+
+
+def prefilled(value: str | None) -> list[Source]:
+    """Published sources named by id in `?sources=1,2,3`, in that order; anything that is not
+    the id of a published source is left out, so a hand-edited link prefills what it can."""
+    ids: list[int] = []
+    for part in (value or "").split(",")[: PREFILL_MAX * 2]:
+        part = part.strip()
+        if part.isdigit() and int(part) not in ids:
+            ids.append(int(part))
+    found = Source.objects.published().only("pk", "slug", "title").in_bulk(ids[:PREFILL_MAX])
+    return [found[pk] for pk in ids if pk in found]
+
+
 class SourcesField(forms.CharField):
     """Sources by title, alias, slug or page address, one per line."""
 

@@ -13,7 +13,7 @@ from . import services
 from .access import member_team, owner_action, readers_time_zone
 from .forms import SessionForm
 from .models import Session
-from .session_sources import suggest
+from .session_sources import prefilled, suggest
 from .sessions import may_edit, save_session
 
 SESSIONS_PAGE_SIZE = 25
@@ -65,7 +65,15 @@ def session_form(
     if not may_edit(session, team, request.user):
         raise Http404("No session here.")
     with readers_time_zone(request.user) as zone:
-        form = SessionForm(request.POST or None, instance=session, team=team, planner=request.user)
+        # A new session may come prefilled with sources: a path's or list's next steps.
+        prefill = prefilled(request.GET.get("sources")) if session is None else []
+        form = SessionForm(
+            request.POST or None,
+            instance=session,
+            team=team,
+            planner=request.user,
+            prefill=prefill,
+        )
         if request.method == "POST" and form.is_valid():
             try:
                 saved = save_session(form=form, team=team, by=request.user)

@@ -24,7 +24,13 @@ ALLOWED: dict[str, set[str]] = {
     "teams": {"catalog", "search"},
     "library": {"catalog", "proposals", "teams", "search"},
     "notes": {"catalog", "library", "teams"},
+    # Paths order catalog sources, belong to readers or teams, count progress from the library's
+    # bookmarks and draft from search; the library and team pages show them through paths' tags.
+    "paths": {"catalog", "search", "teams", "library"},
     "candidates": {"catalog", "proposals"},
+    # A reader's or a team's path: steps are catalog sources, a goal's draft reads search,
+    # progress reads the library's bookmarks, a team's paths belong to teams.
+    "paths": {"catalog", "search", "teams", "library"},
     # The operator's tools work on the whole database through Django's registry, naming no app.
     "operations": set(),
     "bench": {

@@ -28,6 +28,8 @@ LIBRARIES = {
     "notes": "notes",
     "teams": "teams",
     "proposal_admin": "proposals",
+    "paths_tags": "paths",
+    "path_follows": "paths",
 }
 NAMESPACES = {
     "catalog": "catalog",
@@ -37,6 +39,7 @@ NAMESPACES = {
     "notes": "notes",
     "teams": "teams",
     "proposals": "proposals",
+    "paths": "paths",
 }
 # Django's and allauth's own: any template may use them.
 SHARED_LIBRARIES = {
@@ -64,7 +67,9 @@ PUBLIC_NAMESPACES = {"pages"}
 # so the Python stays one-way (docs/architecture.md, "Template seams").
 SEAMS: dict[str, set[str]] = {
     # A team page shows members' progress and the notes shared with the team.
-    "teams": {"library", "notes"},
+    "teams": {"library", "notes", "paths"},
+    # My library shows the paths the reader follows, each one line of progress.
+    "library": {"paths"},
     # Sign-in pages link to the reader's library once signed in.
     "allauth": {"library"},
     # The proposal form offers the bookmarklet, which lives with the library's save page.

@@ -177,10 +177,11 @@ def team_finished(
 
 
 @register.simple_tag
-def team_progress(team: Team, with_names: bool = False) -> list[ListProgress]:
+def team_progress(team: Team, with_names: bool = False, details: bool = True) -> list[ListProgress]:
     """Progress along the lists the team follows: `{% team_progress team owner as progress %}`;
-    names of who is reading only `with_names` (for owners)."""
-    return team_progress_of(team, with_names=bool(with_names))
+    names of who is reading only `with_names` (for owners); the counts alone without
+    `details` (the team page's one line per list)."""
+    return team_progress_of(team, with_names=bool(with_names), details=bool(details))
 
 
 @register.simple_tag

@@ -45,3 +45,4 @@ def test_the_benchmark_prints_each_set_beside_its_floors_and_the_times(smoke_dat
     assert " !" not in result.stdout  # no figure below its floor
     assert "Draft time: first after the catalog loaded" in result.stdout
     assert "Markdown import: " in result.stdout and "1,000 links" in result.stdout
+    assert "with 1 follower" in result.stdout or "Path page: not built" in result.stdout

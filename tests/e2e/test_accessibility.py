@@ -40,6 +40,7 @@ PAGES = [
     ("library:import", [], "", SIGNED_IN),
     ("save:bookmarklet", [], "", BOTH),
     ("notes:mine", [], "", SIGNED_IN),
+    ("paths:index", [], "", SIGNED_IN),
     ("notes:team", [], "", SIGNED_IN),
     ("account_profile", [], "", SIGNED_IN),
     ("account_email", [], "", SIGNED_IN),

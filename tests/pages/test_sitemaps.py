@@ -49,8 +49,9 @@ def test_sitemap_runs_the_same_queries_whatever_the_catalog_size(
     client, small_catalog, many_sources, django_assert_max_num_queries
 ):
     def crawl():
-        # The index: the site record, a count per section and the sources' latest change.
-        with django_assert_max_num_queries(7):
+        # The index: the site record, a count per section and the sources' and public paths'
+        # latest change.
+        with django_assert_max_num_queries(9):
             sections = locations(client, "/sitemap.xml")
         urls = []
         for section in sections:

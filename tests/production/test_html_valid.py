@@ -79,7 +79,18 @@ ELSEWHERE: dict[str, str] = {}
 
 
 # Pages whose URLs exist only once render_pages() made their rows (checked like the others).
-OWNER_PAGES = ["team-owner", "team-delete", "session-new", "join-logged-out"]
+OWNER_PAGES = [
+    "team-owner",
+    "team-delete",
+    "session-new",
+    "join-logged-out",
+    "paths",
+    "path-editor",
+    "path-public",
+    "path-edit",
+    "path-step-edit",
+    "path-delete",
+]
 
 
 def owner_pages(owner) -> dict[str, tuple[str, bool]]:
@@ -91,11 +102,37 @@ def owner_pages(owner) -> dict[str, tuple[str, bool]]:
     team = services.create_team(name="Owners", owner=owner, by_operator=True)
     link = services.create_join_link(team=team, by=owner)
     FollowedList.objects.create(team=team, reading_list=ReadingList.objects.get(slug=WAFER))
-    return {
+    return path_pages(owner, team) | {
         "team-owner": ("/teams/owners/", True),
         "team-delete": ("/teams/owners/delete/", True),
         "session-new": ("/teams/owners/sessions/new/", True),
         "join-logged-out": (link.get_absolute_url(), False),
+    }
+
+
+def path_pages(owner, team) -> dict[str, tuple[str, bool]]:
+    """A team's path of three steps in two sections, with notes, made public."""
+    from paths.services import add_section, add_step, create_path
+
+    path = create_path(owner, "Serving across nodes", description="Why *these*.", team=team)
+    later = add_section(path, owner, "Advanced")
+    for slug, section in ((SOURCE, None), ("flashattention", None), ("vllm", later)):
+        source = (
+            Source.objects.filter(slug=slug).first()
+            or Source.objects.exclude(path_steps__path=path).first()
+        )
+        add_step(path, owner, source, section=section, note="Read **section 3**.")
+    step = path.steps.first()
+    public = create_path(owner, "Public path", visibility="public")
+    add_step(public, owner, Source.objects.get(slug=SOURCE), note="A *note*.")
+    key = path.key
+    return {
+        "paths": ("/paths/", True),
+        "path-editor": (f"/paths/{key}/", True),
+        "path-public": (f"/paths/{public.key}/", False),
+        "path-edit": (f"/paths/{key}/edit/", True),
+        "path-step-edit": (f"/paths/{key}/steps/{step.pk}/edit/", True),
+        "path-delete": (f"/paths/{key}/delete/", True),
     }
 
 

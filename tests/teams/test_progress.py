@@ -61,17 +61,41 @@ def test_an_owner_follows_a_list_and_members_see_where_the_team_stalls(
     client.force_login(owner)
     response = client.post(TEAM + "progress/", {"reading_list": reading_list.pk})
     assert response["Location"] == TEAM + "#progress"
-    assert "<td>2: Reader 0000, Reader 0003</td>" in progress_section(client.get(TEAM).text)
+    followed = FollowedList.objects.get()
+    table = f"/library/teams/inference/progress/{followed.pk}/"
+    assert table in progress_section(client.get(TEAM).text)
+    assert "<td>2: Reader 0000, Reader 0003</td>" in client.get(table).text
 
     client.force_login(member)
-    page = progress_section(client.get(TEAM).text)
-    assert "Serving path" in page
+    line = progress_section(client.get(TEAM).text)
+    assert "Serving path" in line
+    assert "Members stall at" in line and "FlashAttention</a>" in line
+    assert "<table" not in line  # one line per list: the table has its own page
+    page = client.get(table).text
     assert "Most members have not finished <strong>FlashAttention</strong> yet" in page
     assert "<td>4 of 6</td>" in page  # four of the six members finished Roofline
     assert "<td>2.0</td>" in page  # median days from saved to finished
     assert "Reader 0000" not in page  # members see counts, not names
     assert "<td>2</td>" in page
-    assert "Stop following" not in page and "Follow this list" not in page
+    assert "Stop following" not in line and "Follow this list" not in line
+
+
+def test_the_step_table_is_paged_and_private_to_the_team(client, team, member, other_reader):
+    reading_list = ReadingListFactory(slug="long", title="Long path")
+    section = ListSectionFactory(reading_list=reading_list, position=1)
+    for n in range(60):
+        ListEntryFactory(section=section, position=n, source=SourceFactory(title=f"Step {n:03}"))
+    followed = FollowedList.objects.create(team=team, reading_list=reading_list)
+    table = f"/library/teams/inference/progress/{followed.pk}/"
+    client.force_login(member)
+    first = client.get(table).text
+    assert "Step 000" in first and "Step 024" in first and "Step 025" not in first
+    third = client.get(table + "?page=3").text
+    assert "Step 050" in third and "Step 059" in third and "Step 049" not in third
+    assert 'rel="prev" href="?page=2"' in third
+    assert client.get(f"/library/teams/inference/progress/{followed.pk + 1}/").status_code == 404
+    client.force_login(other_reader)
+    assert client.get(table).status_code == 404
 
 
 def test_members_cannot_choose_lists(client, team, member, path):

@@ -7,8 +7,9 @@ database is (`readinglist_bench_paths` on PostgreSQL, or READINGLIST_BENCH_DB's 
 tests/paths/goals.toml it prints the share of the drafts' first ten steps that are relevant
 (and the lowest goal's), the share of judged ordering pairs kept, and the same two figures for
 search's own first twelve results, in its order; then the draft time (the first draft after the
-catalog loads, which builds search's latent index, and p50/p95 of the rest) and the time to
-match a 1,000-link Markdown list.
+catalog loads, which builds search's latent index, and p50/p95 of the rest), the time to
+match a 1,000-link Markdown list, and the path page's p50 with 1 follower and with 5,000
+beside the floor of 1.5 times.
 """
 
 import statistics
@@ -19,6 +20,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.db import connection
 
 from bench.management.commands.bench_search import BENCH_DB
+from bench.path_followers import path_page_followers
 from bench.paths_relevance import (
     GOAL_FLOOR,
     JUDGED,
@@ -126,8 +128,10 @@ class Command(BaseCommand):
             imports.append(time.perf_counter() - started)
         self.stdout.write(
             f"Markdown import: {len(text):,} characters, 1,000 links ({len(result.matched)} "
-            f"matched): p50 {statistics.median(imports) * 1000:.0f} ms\n"
+            f"matched): p50 {statistics.median(imports) * 1000:.0f} ms"
         )
+        path_page_followers(self.stdout.write, runs=max(runs * 10, 20))
+        self.stdout.write("")
 
     def line(self, name: str, ours: Figures, search: Figures) -> str:
         judged = name == JUDGED

@@ -1,0 +1,26 @@
+import pytest
+
+from paths.services import add_section, add_step, create_path
+from tests.factories import SourceFactory, UserFactory
+
+
+@pytest.fixture
+def author(db):
+    return UserFactory(email="author@example.com")
+
+
+@pytest.fixture
+def make_path(author, tiers):
+    """A path with `steps` sources, optionally across `sections` sections."""
+
+    def make(steps=3, *, user=None, team=None, visibility=None, sections=1, title="Kernels first"):
+        path = create_path(user or author, title, team=team, visibility=visibility)
+        extra = [add_section(path, user or author, f"Part {n}") for n in range(2, sections + 1)]
+        parts = [path.sections.order_by("position").first(), *extra]
+        sources = SourceFactory.create_batch(steps, tier=tiers["core"])
+        for index, source in enumerate(sources):
+            add_step(path, user or author, source, section=parts[index % len(parts)], log=False)
+        path.refresh_from_db()
+        return path
+
+    return make
