@@ -179,11 +179,22 @@ def _build_notes_sessions_follows(
 def _spread_updates() -> None:
     from django.db import connection
 
+    spread_updates()
     with connection.cursor() as cursor:
-        cursor.execute(
-            "UPDATE accounts_bookmark SET updated = saved_at + (id % 1000) * interval '1 minute'"
-        )
         cursor.execute("ANALYZE")
+
+
+def spread_updates() -> None:
+    """Bookmarks changed at times spread over the hours after they were saved, as on a site in
+    use (bulk_create stamped them all at once): one queryset update, which sends no signal."""
+    from django.db.models import DurationField, ExpressionWrapper, F
+
+    from library.models import Bookmark
+
+    minutes = ExpressionWrapper(
+        (F("id") % 1000) * timedelta(minutes=1), output_field=DurationField()
+    )
+    Bookmark.objects.update(updated=F("saved_at") + minutes)
 
 
 def build_empty(source_ids: list[int]) -> None:

@@ -14,6 +14,8 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils import timezone
 
+from bench.team_data import spread_updates
+
 if TYPE_CHECKING:
     from teams.models import Team
 
@@ -107,8 +109,6 @@ def _notes(team: Team, people: list, source_ids: list[int], rng: random.Random) 
 
 def settle() -> None:
     """Statistics and visibility as on a database that has been running a while."""
+    spread_updates()
     with connection.cursor() as cursor:
-        cursor.execute(
-            "UPDATE accounts_bookmark SET updated = saved_at + (id % 1000) * interval '1 minute'"
-        )
         cursor.execute("VACUUM ANALYZE")

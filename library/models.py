@@ -31,8 +31,6 @@ class Bookmark(models.Model):
     objects = BookmarkQuerySet.as_manager()
 
     class Meta:
-        # The table keeps the name it was created with, so moving the model lost no rows.
-        db_table = "accounts_bookmark"
         ordering = ["-saved_at", "-pk"]
         constraints = [
             models.UniqueConstraint(fields=["user", "source"], name="bookmark_unique_user_source"),

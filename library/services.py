@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from datetime import datetime
 from functools import partial
 from typing import TYPE_CHECKING
 
-from django.db import connections, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from readinglist.pagecache import bump_reader_and_team_versions
@@ -34,58 +35,50 @@ def _apply_dates(bookmark: Bookmark, status: BookmarkStatus, now: datetime) -> N
     bookmark.status = status
 
 
-# One statement saves a status: an insert that, when the reader has the source already, changes
-# the status instead. The database makes concurrent writes to the row wait for each other, so
-# nothing is locked or read first, and the row always comes back. The dates follow
-# _apply_dates: a new status sets started_at only when it had none, and to-read clears it. The
-# same status again changes nothing, `updated` included (a double submit keeps its dates), which
-# is how the caller tells a change from a repeat.
-_SAME = '"accounts_bookmark"."status" = excluded."status"'
-_UPSERT = f"""INSERT INTO "accounts_bookmark"
-    ("user_id", "source_id", "status", "saved_at", "started_at", "finished_at", "updated")
-VALUES (%s, %s, %s, %s, %s, %s, %s)
-ON CONFLICT ("user_id", "source_id") DO UPDATE SET
-    "status" = excluded."status",
-    "started_at" = CASE WHEN {_SAME} THEN "accounts_bookmark"."started_at"
-        WHEN excluded."started_at" IS NULL THEN NULL
-        ELSE COALESCE("accounts_bookmark"."started_at", excluded."started_at") END,
-    "finished_at" = CASE WHEN {_SAME} THEN "accounts_bookmark"."finished_at"
-        ELSE excluded."finished_at" END,
-    "updated" = CASE WHEN {_SAME} THEN "accounts_bookmark"."updated" ELSE excluded."updated" END
-RETURNING "id", "user_id", "source_id", "status", "saved_at", "started_at", "finished_at", "updated"
-"""
-_DELETE = 'DELETE FROM "accounts_bookmark" WHERE "user_id" = %s AND "source_id" = %s'
-
-
 def set_status(*, user: User, source: Source, status: str) -> Bookmark:
     """Save `source` in `user`'s library with `status`, creating the bookmark if needed.
 
-    Idempotent: a double submit finds the row made by the first and leaves its dates untouched.
-    One statement (see _UPSERT), which sends no signal: when it changed something, the reader's
-    and their teams' cached pages are dropped here, after commit.
+    Idempotent: the same status again changes nothing, `updated` included, so a double submit
+    keeps its dates. Written through the model: save() sets every field as the model defines
+    it, and its post_save drops the reader's and their teams' cached pages after commit.
     """
     status = Bookmark.Status(status)
+    try:
+        return _save_status(user, source, status)
+    except IntegrityError:
+        # Another request inserted the same bookmark between this one's read and its insert:
+        # read again, and change that row.
+        return _save_status(user, source, status)
+
+
+def _save_status(user: User, source: Source, status: BookmarkStatus) -> Bookmark:
+    # No lock: the row is read, changed by _apply_dates and written whole, so whichever of two
+    # concurrent clicks writes last leaves a status with its own consistent dates. An update
+    # is one statement; an insert has a savepoint of its own, so that losing the race to a
+    # concurrent insert leaves a caller's transaction usable for the retry.
     now = timezone.now()
-    new = Bookmark(saved_at=now)
-    _apply_dates(new, status, now)
-    params = [user.pk, source.pk, status.value, now, new.started_at, new.finished_at, now]
-    (bookmark,) = Bookmark.objects.raw(_UPSERT, params)
-    if bookmark.updated == now:
-        transaction.on_commit(partial(bump_reader_and_team_versions, user.pk))
+    try:
+        bookmark = Bookmark.objects.get(user=user, source=source)
+    except Bookmark.DoesNotExist:
+        bookmark = Bookmark(user=user, source=source, saved_at=now)
+    else:
+        if bookmark.status == status:
+            return bookmark
+        _apply_dates(bookmark, status, now)
+        bookmark.save()
+        return bookmark
+    _apply_dates(bookmark, status, now)
+    with transaction.atomic() if connection.in_atomic_block else nullcontext():
+        bookmark.save(force_insert=True)
     return bookmark
 
 
 def remove_bookmark(*, user: User, source: Source) -> bool:
     """Remove `source` from `user`'s library. Removing what is not there is not an error.
 
-    One DELETE, without Django's collector (which would read the row first to send signals):
-    nothing refers to a bookmark, and the pages it showed on are dropped here, after commit.
+    A queryset delete: its post_delete drops the pages the bookmark showed on, after commit.
     """
-    with connections[Bookmark.objects.db].cursor() as cursor:
-        cursor.execute(_DELETE, [user.pk, source.pk])
-        deleted = cursor.rowcount
-    if deleted:
-        transaction.on_commit(partial(bump_reader_and_team_versions, user.pk))
+    deleted, _ = Bookmark.objects.filter(user=user, source=source).delete()
     return deleted > 0
 
 

@@ -83,8 +83,6 @@ class Note(models.Model):
     loaded_team_id: int | None
 
     class Meta:
-        # The table keeps the name it was created with, so moving the model lost no rows.
-        db_table = "accounts_note"
         ordering = ["-created", "-pk"]
         constraints = [
             models.CheckConstraint(condition=~Q(body=""), name="note_body_not_empty"),

@@ -148,7 +148,6 @@ class Proposal(models.Model):
     objects = ProposalQuerySet.as_manager()
 
     class Meta:
-        db_table = "catalog_proposal"
         ordering = ["submitted_at", "pk"]
         constraints = [
             models.UniqueConstraint(
@@ -260,7 +259,6 @@ class Decision(models.Model):
     objects = DecisionQuerySet.as_manager()
 
     class Meta:
-        db_table = "catalog_decision"
         ordering = ["-created", "-pk"]
         constraints = [
             models.CheckConstraint(

@@ -38,6 +38,7 @@ class RedisCacheClient(django_redis.RedisCacheClient):
         pool = self._get_connection_pool(write)  # type: ignore[attr-defined]
         client = self._clients.get(id(pool))
         if client is None:
+            # The second private member the stubs leave out (see above).
             client = self._client(connection_pool=pool)  # type: ignore[attr-defined]
             self._clients[id(pool)] = client
         return client

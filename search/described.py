@@ -173,6 +173,7 @@ def fused_rank[Rank](
     beat a trusted one that has few of them; and the words' rarity and place rank the all-words
     matches too, which the name-first text rank would order by their titles alone. `meaning`
     (meaning_factor()) scales the score by how close the source is to the query as a whole."""
+    # Rank is a number or a Django expression: both have + and *, a bound mypy cannot state.
     return named + all_words * ALL_WORDS_BONUS + described * nudge * meaning  # type: ignore[operator]
 
 

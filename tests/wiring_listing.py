@@ -1,8 +1,9 @@
 """docs/wiring.md's generated half: every hidden hop, read from the running code.
 
 Signal receivers, page-cache registrations, the project's own registries, on_commit callbacks,
-database triggers and the template seams (tag libraries loaded and URL namespaces named by each
-app's templates). tests/test_wiring.py compares it with the page.
+database triggers, the files that write rows with hand-written SQL and the template seams (tag
+libraries loaded and URL namespaces named by each app's templates). tests/test_wiring.py compares
+it with the page.
 """
 
 import ast
@@ -117,6 +118,46 @@ def database_triggers() -> list[str]:
     return sorted({f"| `{t.name}` | `{t.table}` | {t.events} |" for t in declared_triggers()})
 
 
+# A statement that writes rows, as it starts in a string of Python code (an f-string's literal
+# parts included): what a hand-written INSERT, UPDATE, DELETE, TRUNCATE or COPY looks like.
+_ROW_WRITE = re.compile(
+    r"\bINSERT\s+INTO\b|\bDELETE\s+FROM\b|\bUPDATE\s+\"?\w+\"?\s+SET\b|\bTRUNCATE\s+\w"
+    r"|\bON\s+CONFLICT\b|\bFROM\s+STDIN\b"
+)
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    kinds = ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef
+    return {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, kinds)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+
+
+def raw_row_writes() -> list[str]:
+    """The project's files (outside migrations) whose code holds SQL that writes rows."""
+    paths = []
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if "migrations" in path.parts:
+                continue
+            tree = ast.parse(path.read_text())
+            skip = _docstrings(tree)
+            if any(
+                isinstance(node, ast.Constant)
+                and isinstance(node.value, str)
+                and id(node) not in skip
+                and _ROW_WRITE.search(node.value)
+                for node in ast.walk(tree)
+            ):
+                paths.append(str(path.relative_to(ROOT)))
+    return paths
+
+
 _LOAD = re.compile(r"{%\s*load\s+([^%]+?)\s*%}")
 _URL = re.compile(r"{%\s*(?:url|fixed_url|slug_url)\s+['\"]([\w-]+):")
 
@@ -159,6 +200,11 @@ def generated() -> str:
             "Database triggers (PostgreSQL)",
             "| trigger | table | events |\n| --- | --- | --- |",
             database_triggers(),
+        ),
+        (
+            "Files that write rows with hand-written SQL (outside migrations)",
+            "| file |\n| --- |",
+            [f"| `{path}` |" for path in raw_row_writes()],
         ),
         (
             "Template seams",

@@ -115,6 +115,7 @@ def detail_context(
         step.number = count  # type: ignore[attr-defined]  # the step's place along the path
         by_section.setdefault(step.section_id, []).append(step)
     for section in sections:
+        # The section's steps in order, for the template: an attribute the model does not declare.
         section.step_list = by_section.get(section.pk, [])  # type: ignore[attr-defined]
     history = PathChange.objects.filter(path=path).select_related("actor")[:HISTORY_SHOWN]
     return {

@@ -37,6 +37,7 @@ def _current_app(context: template.Context) -> str | None:
     """The current application, found as the url tag finds it (a plain Context has no request)."""
     request = getattr(context, "request", None)
     try:
+        # The request may be None (caught below); the stubs type current_app on HttpRequest only.
         current_app: str | None = request.current_app  # type: ignore[union-attr]
     except AttributeError:
         current_app = getattr(getattr(request, "resolver_match", None), "namespace", None)

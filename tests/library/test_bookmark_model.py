@@ -1,14 +1,17 @@
 """The database carries the bookmark invariants; the services keep the dates sensible."""
 
+import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.db import IntegrityError, connection, transaction
 from django.db.models.deletion import ProtectedError
+from django.db.models.signals import post_delete, post_save
+from django.test.utils import CaptureQueriesContext
 
 from library.models import Bookmark
-from library.services import apply_action, bulk_apply, remove_bookmark, set_status
+from library.services import _apply_dates, apply_action, bulk_apply, remove_bookmark, set_status
 from tests.factories import SourceFactory
 
 pytestmark = pytest.mark.django_db
@@ -149,3 +152,62 @@ def test_parallel_clicks_on_one_control_keep_one_bookmark(reader, small_catalog)
     stored = Bookmark.objects.get(user=reader, source=source)
     assert (stored.started_at is None) == (stored.status == "to_read")
     assert (stored.finished_at is None) == (stored.status != "read")
+
+
+def _columns_written(queries, verb):
+    table = Bookmark._meta.db_table
+    (sql,) = [q["sql"] for q in queries if q["sql"].startswith(f'{verb} "{table}"')]
+    head = sql.split("VALUES")[0] if verb == "INSERT INTO" else sql.split(" WHERE ")[0]
+    return set(re.findall(r'"(\w+)"\s*(?:=|,|\))', head))
+
+
+def test_a_click_writes_every_field_as_the_model_would(client, reader, small_catalog):
+    """The click path stores what the model itself stores: every column, each field's default
+    included, so a field added to Bookmark is set on a click too."""
+    source = small_catalog["flash"]
+    client.force_login(reader)
+    columns = {f.column for f in Bookmark._meta.concrete_fields if not f.primary_key}
+    with CaptureQueriesContext(connection) as inserted:
+        client.post(f"/library/bookmarks/{source.slug}/", {"status": "reading"})
+    assert _columns_written(inserted.captured_queries, "INSERT INTO") == columns
+    stored = Bookmark.objects.get(user=reader, source=source)
+    expected = Bookmark(user=reader, source=source, saved_at=stored.saved_at)
+    _apply_dates(expected, Bookmark.Status.READING, stored.saved_at)
+    expected.updated = stored.updated  # auto_now: the moment of the write
+    for field in Bookmark._meta.concrete_fields:
+        if not field.primary_key:
+            assert field.value_from_object(stored) == field.value_from_object(expected), field.name
+
+    with CaptureQueriesContext(connection) as changed:
+        client.post(f"/library/bookmarks/{source.slug}/", {"status": "read"})
+    assert _columns_written(changed.captured_queries, "UPDATE") == columns
+    stored = Bookmark.objects.get(pk=stored.pk)
+    assert (
+        stored.status == "read" and stored.finished_at and stored.started_at == expected.started_at
+    )
+
+
+def test_a_click_sends_the_models_signals(reader, small_catalog):
+    """Saves and removals go through the model, so every post_save and post_delete receiver
+    hears them (the page cache's among them)."""
+    heard = []
+
+    def receiver(sender, instance, **kwargs):
+        heard.append((kwargs.get("created"), instance.status))
+
+    source = small_catalog["flash"]
+    post_save.connect(receiver, sender=Bookmark, weak=False)
+    post_delete.connect(receiver, sender=Bookmark, weak=False)
+    try:
+        set_status(user=reader, source=source, status="to_read")
+        set_status(user=reader, source=source, status="read")
+        set_status(user=reader, source=source, status="read")  # a repeat changes nothing
+        remove_bookmark(user=reader, source=source)
+    finally:
+        post_save.disconnect(receiver, sender=Bookmark)
+        post_delete.disconnect(receiver, sender=Bookmark)
+    assert heard == [
+        (True, "to_read"),
+        (False, "read"),
+        (None, "read"),
+    ]

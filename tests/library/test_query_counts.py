@@ -110,4 +110,4 @@ def test_anonymous_cards_cost_no_bookmark_queries(client, many_sources, settings
     many_sources(30)
     with CaptureQueriesContext(connection) as ctx:
         client.get("/sources/")
-    assert not [q for q in ctx.captured_queries if "accounts_bookmark" in q["sql"]]
+    assert not [q for q in ctx.captured_queries if "library_bookmark" in q["sql"]]

@@ -25,7 +25,7 @@ def counting_queries(client, url: str) -> list[str]:
     return [
         q["sql"]
         for q in ctx.captured_queries
-        if q["sql"].startswith('SELECT "accounts_bookmark"."source_id"') and "COUNT(" in q["sql"]
+        if q["sql"].startswith('SELECT "library_bookmark"."source_id"') and "COUNT(" in q["sql"]
     ]
 
 
@@ -75,7 +75,7 @@ def test_the_count_reads_the_finished_bookmarks_of_the_sources_shown(rf, reader,
         for s in sources
     )
     with connection.cursor() as cursor:
-        cursor.execute("ANALYZE accounts_bookmark; ANALYZE teams_membership")
+        cursor.execute("ANALYZE library_bookmark; ANALYZE teams_membership")
     request = rf.get("/")
     request.user = reader
     with CaptureQueriesContext(connection) as ctx:

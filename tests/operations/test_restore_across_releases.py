@@ -101,6 +101,9 @@ def test_a_backup_made_before_backups_had_a_stamp_restores_with_every_row(new_da
 
 
 def test_a_stamped_backup_from_an_older_schema_restores_with_every_row(new_database, tmp_path):
+    """The rows are counted through today's models: the tables renamed for their apps since that
+    schema (accounts_bookmark to library_bookmark, catalog_proposal to proposals_proposal...)
+    hold every row the backup had."""
     old = f"sqlite:///{tmp_path / 'old.sqlite3'}"
     backup = tmp_path / "old.json.gz"
     release = _release_before_the_team_domains_moved()

@@ -173,7 +173,7 @@ def assert_still_there(server, writes):
             saved = {
                 slug
                 for (slug,) in conn.execute(
-                    "SELECT s.slug FROM accounts_bookmark b "
+                    "SELECT s.slug FROM library_bookmark b "
                     "JOIN catalog_source s ON s.id = b.source_id "
                     "JOIN accounts_user u ON u.id = b.user_id WHERE u.email = %s",
                     [EMAIL],

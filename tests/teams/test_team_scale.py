@@ -118,7 +118,7 @@ def test_recent_activity_walks_the_updated_index(team, tiers):
     Membership.objects.bulk_create([Membership(team=team, user=r) for r in readers[:60]])
     Bookmark.objects.bulk_create([Bookmark(user=r, source=s) for r in readers for s in sources])
     with connection.cursor() as cursor:
-        cursor.execute("ANALYZE accounts_bookmark; ANALYZE teams_membership")
+        cursor.execute("ANALYZE library_bookmark; ANALYZE teams_membership")
     queryset = Bookmark.objects.filter(user__memberships__team=team).order_by("-updated", "-pk")
     plan = queryset[:10].explain()
     assert "bookmark_updated_desc" in plan and "Sort" not in plan

@@ -30,9 +30,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import CommandError, CommandParser
 from django.db import connection
-from django.http import HttpRequest
 from django.test import Client, override_settings
-from django.utils.safestring import SafeString
 
 # Set before bench_search reads it: the catalog goes in a database of its own.
 os.environ.setdefault("READINGLIST_BENCH_DB", "readinglist_bench_tricks")
@@ -51,23 +49,6 @@ NOTE = """Read this for **section {number}**: the kernel keeps the tile in *shar
 > The quote that made it click, with a `code span` and a second sentence.
 
 Next: compare with the roofline numbers in chapter {number}."""
-
-
-@contextmanager
-def patched(owner: object, name: str, value: object) -> Iterator[None]:
-    old = owner.__dict__[name] if isinstance(owner, type) else getattr(owner, name)
-    setattr(owner, name, value)
-    try:
-        yield
-    finally:
-        setattr(owner, name, old)
-
-
-class _Forgetful:
-    """A card cache that remembers nothing: every card is rendered from its template."""
-
-    def get(self, key: object, render: Callable[[], str]) -> str:
-        return render()
 
 
 # The template loops the format-string tags replaced, as the templates had them: the search
@@ -114,43 +95,22 @@ def template_loops(loops: dict[str, dict[str, str]]) -> Iterator[None]:
 
 
 def variants() -> dict[str, Callable[[], AbstractContextManager[None]]]:
-    from library import reading as library_reading
-    from library.templatetags import reading
-    from notes.models import Note
-    from readinglist.markdown import as_markup, render_markdown
-    from readinglist.templatetags import site_urls
-    from search import postgres_page, postgres_rank, shared, sqlite_page
-
-    def library_per_call(request: HttpRequest | None) -> dict[int, str]:
-        return library_reading.states_for(request.user) if request else {}
-
-    def markdown_per_view(note: Note) -> SafeString:
-        return as_markup(render_markdown(note.body))
-
-    @contextmanager
-    def card_text_unset() -> Iterator[None]:
-        with (
-            patched(postgres_page, "plain_cards", shared.cards),
-            patched(sqlite_page, "plain_cards", shared.cards),
-        ):
-            yield
+    # Each trick is switched off through the public switch its app offers (speed_tricks).
+    from library import speed_tricks as library
+    from notes import speed_tricks as notes
+    from readinglist import speed_tricks as site
+    from search import speed_tricks as search
 
     return {
         "all tricks": nullcontext,
-        "no card cache": lambda: patched(reading, "remembered_cards", _Forgetful()),
-        "no control cache": lambda: patched(
-            reading, "_control_html", reading._control_html.__wrapped__
-        ),
-        "no URL cache": lambda: patched(site_urls, "_reversed", site_urls._reversed.__wrapped__),
-        "prior compiled per search": lambda: patched(
-            postgres_rank, "entry_prior_sql", postgres_rank.entry_prior_sql.__wrapped__
-        ),
+        "no card cache": library.without_card_cache,
+        "no control cache": library.without_control_cache,
+        "no URL cache": site.without_url_cache,
+        "prior compiled per search": search.prior_compiled_per_search,
         "facets in template loops": lambda: template_loops(FACET_LOOPS),
-        "card text left unset": card_text_unset,
-        "library read per card": lambda: patched(
-            library_reading, "request_states", library_per_call
-        ),
-        "Markdown per view": lambda: patched(Note, "body_markup", property(markdown_per_view)),
+        "card text left unset": search.card_text_left_unset,
+        "library read per card": library.library_read_per_card,
+        "Markdown per view": notes.markdown_per_view,
     }
 
 
@@ -165,6 +125,7 @@ class Command(bench_search.Command):
         )
         parser.add_argument("--pages", default="", help="comma-separated paths (default: all)")
 
+    # The options this command adds, named: BaseCommand.handle takes them as **options only.
     def handle(  # type: ignore[override]
         self, *args: Any, rounds: int, requests: int, variants: str, pages: str, **options: Any
     ) -> None:
