@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .catalog_document import CatalogDocument, CatalogFileError, Locator, Validator
+from .catalog_needs import merge_needs, needs_path
 
 DEFAULT_CATALOG = Path(__file__).resolve().parent / "data" / "catalog.toml"
 
@@ -22,7 +23,8 @@ def _line_in_message(message: str) -> int | None:
 
 
 def read_catalog(path: str | Path = DEFAULT_CATALOG) -> CatalogDocument:
-    """Parse and validate a catalog file; return the normalised document."""
+    """Parse and validate a catalog file; return the normalised document, each source's
+    keywords joined by its practitioners' vocabulary from `needs.toml` beside a TOML file."""
     path = Path(path)
     name = str(path)
     try:
@@ -41,7 +43,9 @@ def read_catalog(path: str | Path = DEFAULT_CATALOG) -> CatalogDocument:
         ) from exc
     if not is_toml:
         raw = _from_export(raw)
-    return Validator(name, Locator(text, is_toml)).validate(raw)
+    doc = Validator(name, Locator(text, is_toml)).validate(raw)
+    needs = needs_path(path)
+    return merge_needs(doc, needs) if needs else doc
 
 
 def _from_export(raw: Any) -> Any:
