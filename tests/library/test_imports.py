@@ -96,13 +96,15 @@ def test_propose_links_open_the_form_prefilled(signed_in, full_catalog):
 def test_matching_takes_a_fixed_number_of_queries(signed_in, full_catalog):
     small = "@misc{a, title={Attention Is All You Need}}"
     big = (FIXTURES / "zotero_export.bib").read_text()
+    # One visit first: the header's unread count is cached after it, as on every later page.
+    signed_in.get("/library/")
     counts = []
     for content in (small, big):
         with CaptureQueriesContext(connection) as queries:
             upload(signed_in, "x.bib", content)
         counts.append(len(queries))
-    # 13 for the import itself, 2 for the reader's import rate limit.
-    assert counts[0] == counts[1] <= 15
+    # 13 for the import itself, 2 for the reader's import rate limit, 1 for the header's count.
+    assert counts[0] == counts[1] <= 16
 
 
 def test_a_stale_or_forged_preview_writes_nothing(signed_in, reader, full_catalog):
