@@ -82,6 +82,7 @@ class AccountAdapter(DefaultAccountAdapter):
     ) -> AbstractBaseUser:
         zone = browser_time_zone(request)
         if zone:
+            # allauth types the user as AbstractBaseUser; ours has the time zone field.
             user.time_zone = zone  # type: ignore[attr-defined]
         if signup_mode() != "invitation" or not commit:
             return super().save_user(request, user, form, commit=commit)

@@ -32,6 +32,8 @@ from django.http.response import HttpResponseBase
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
+from readinglist.metrics import metrics
+
 from . import __version__
 from .pagecache.failsafe import CACHE_ERRORS
 
@@ -213,7 +215,7 @@ def _pending_migrations(connection: BaseDatabaseWrapper) -> int:
     return len(executor.migration_plan(executor.loader.graph.leaf_nodes()))
 
 
-PROBES = {"/healthz": healthz, "/readyz": readyz}
+PROBES = {"/healthz": healthz, "/readyz": readyz, "/metrics": metrics}
 
 
 class ProbeMiddleware:

@@ -17,6 +17,7 @@ from readinglist.settings_parts.database import databases
 from readinglist.settings_parts.logs import logging_config
 from readinglist.settings_parts.mail import mailers
 from readinglist.settings_parts.oidc import provider_origins, socialaccount_providers
+from readinglist.settings_parts.reporting import start_error_reporting
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -53,6 +54,8 @@ INSTALLED_APPS = [
     "django.contrib.sites",
     "django.contrib.sitemaps",
     "django_htmx",
+    # Request, response, database and cache metrics for Prometheus (served at /metrics).
+    "django_prometheus",
     # The database task backend's queue table (TASKS below); installed whichever backend runs.
     "django_tasks_db",
     "allauth",
@@ -81,6 +84,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Outermost: Prometheus counts and times every request, the cached and the refused included.
+    "django_prometheus.middleware.PrometheusBeforeMiddleware",
     # First: it times and logs every request, including redirects made by the ones below.
     "readinglist.observability.RequestLogMiddleware",
     # Before host validation and the HTTPS redirect: probes come by IP over plain HTTP.
@@ -103,6 +108,8 @@ MIDDLEWARE = [
     # Last: it needs the user, messages, CSRF token and CSP nonce the others set up. It serves
     # anonymous visitors' shared pages and signed-in readers' own pages (docs/caching.md).
     "readinglist.pagecache.middleware.PageCacheMiddleware",
+    # Innermost: responses by view and status, for the requests that reached a view.
+    "django_prometheus.middleware.PrometheusAfterMiddleware",
 ]
 
 ROOT_URLCONF = "readinglist.urls"
@@ -374,3 +381,12 @@ CANDIDATES_RELEVANCE_CUT = env.float("CANDIDATES_RELEVANCE_CUT", default=0.12)
 # New candidates one feed may add in one run; the rest wait for later runs (the daily email
 # lists 30, so a hundred is more than a morning's triage, yet no feed can flood the inbox).
 CANDIDATES_MAX_NEW_PER_FEED = env.int("CANDIDATES_MAX_NEW_PER_FEED", default=100)
+
+# Operations: Prometheus scrapes /metrics with this bearer token (none set: the endpoint is 404);
+# errors go to Sentry when SENTRY_DSN is set (docs/operations.md, "Metrics and error reporting").
+METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
+ERROR_REPORTING = start_error_reporting(
+    env.str("SENTRY_DSN", default=""),
+    environment=env.str("SENTRY_ENVIRONMENT", default="production"),
+    traces_sample_rate=env.float("SENTRY_TRACES_SAMPLE_RATE", default=0.0),
+)
