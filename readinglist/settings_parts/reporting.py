@@ -15,7 +15,13 @@ def start_error_reporting(dsn: str, *, environment: str, traces_sample_rate: flo
         dsn=dsn,
         environment=environment,
         release=f"readinglist@{__version__}",
-        send_default_pii=False,
+        # Where the code failed, not who was reading: no user, cookies, bodies or query strings.
+        data_collection={
+            "user_info": False,
+            "cookies": {"mode": "off"},
+            "http_bodies": [],
+            "url_query_params": {"mode": "off"},
+        },
         traces_sample_rate=traces_sample_rate,
     )
     return True

@@ -57,4 +57,7 @@ def test_error_reports_carry_the_release_and_no_personal_data(monkeypatch):
     assert options["dsn"] == dsn
     assert options["release"] == f"readinglist@{__version__}"
     assert options["environment"] == "staging"
-    assert options["send_default_pii"] is False
+    collected = options["data_collection"]
+    assert collected["user_info"] is False
+    assert collected["cookies"] == {"mode": "off"}
+    assert collected["http_bodies"] == []
