@@ -18,6 +18,7 @@ class OperationsConfig(AppConfig):
 
         from . import checks  # noqa: F401  # registers the system checks
         from .heartbeats import readiness_report
+        from .metrics import register_job_ages
         from .models import JobHeartbeat
         from .site_record import sync_site_record
 
@@ -32,5 +33,6 @@ class OperationsConfig(AppConfig):
             "never cached",
         )
         health.add_report(readiness_report())
+        register_job_ages()
         post_migrate.connect(sync_site_record, dispatch_uid="operations.sync_site_record")
         post_migrate.connect(create_cache_tables, dispatch_uid="readinglist.create_cache_tables")

@@ -12,6 +12,14 @@ import hmac
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django_prometheus.exports import ExportToDjangoView
+from prometheus_client import Counter
+
+PAGE_CACHE = Counter(
+    "readinglist_page_cache_total",
+    "Pages under a cache policy: served from the page cache (hit) or rendered and offered to it "
+    "(miss).",
+    ["result"],
+)
 
 
 def presented_token(request: HttpRequest) -> str:

@@ -21,6 +21,8 @@ from django.http.response import HttpResponseBase
 from django.utils.functional import LazyObject, empty
 from django.utils.http import split_header_value
 
+from readinglist.metrics import PAGE_CACHE
+
 from .policies import NO_STORE_ATTRIBUTE, PagePolicy, known_query, page_key, policy_of
 from .registry import teams_of
 from .splice import PLACEHOLDERS_ATTRIBUTE, cut, personalise
@@ -137,6 +139,7 @@ class PageCacheMiddleware:
             if response.has_header("Content-Length"):
                 response["Content-Length"] = str(len(response.content))
         response["X-Page-Cache"] = "miss"
+        PAGE_CACHE.labels(result="miss").inc()
         return response
 
     def process_view(
@@ -162,4 +165,5 @@ class PageCacheMiddleware:
         for name, value in headers:
             response[name] = value
         response["X-Page-Cache"] = "hit"
+        PAGE_CACHE.labels(result="hit").inc()
         return response

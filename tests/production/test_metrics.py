@@ -61,3 +61,48 @@ def test_error_reports_carry_the_release_and_no_personal_data(monkeypatch):
     assert collected["user_info"] is False
     assert collected["cookies"] == {"mode": "off"}
     assert collected["http_bodies"] == []
+
+
+def scrape(client) -> str:
+    response = client.get("/metrics", HTTP_AUTHORIZATION=f"Bearer {TOKEN}")
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def sample(body: str, name: str) -> float:
+    """The value of the first sample line that starts with `name` (labels included)."""
+    line = next(line for line in body.splitlines() if line.startswith(name))
+    return float(line.rsplit(" ", 1)[1])
+
+
+@pytest.mark.django_db
+def test_page_cache_hits_and_misses_are_counted(client, settings, small_catalog):
+    settings.METRICS_TOKEN = TOKEN
+    settings.CATALOG_PAGE_CACHE = True
+    before = scrape(client)
+    hits = 'readinglist_page_cache_total{result="hit"}'
+    misses = 'readinglist_page_cache_total{result="miss"}'
+    was = {name: sample(before, name) if name in before else 0.0 for name in (hits, misses)}
+    for _ in range(2):
+        assert client.get("/topics/").status_code == 200
+    after = scrape(client)
+    assert sample(after, misses) >= was[misses] + 1
+    assert sample(after, hits) >= was[hits] + 1
+
+
+@pytest.mark.django_db
+def test_each_jobs_age_and_lateness_are_scraped(client, settings):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from operations.models import JobHeartbeat
+
+    settings.METRICS_TOKEN = TOKEN
+    now = timezone.now()
+    JobHeartbeat.objects.create(name="clearsessions", last_succeeded=now - timedelta(hours=1))
+    JobHeartbeat.objects.create(name="send_digests", last_succeeded=now - timedelta(days=9))
+    body = scrape(client)
+    assert 3500 < sample(body, 'readinglist_job_age_seconds{job="clearsessions"}') < 4000
+    assert sample(body, 'readinglist_job_late{job="clearsessions"}') == 0.0
+    assert sample(body, 'readinglist_job_late{job="send_digests"}') == 1.0
