@@ -92,6 +92,9 @@ class JoinLinkForm(forms.Form):
 
 
 DEFAULT_DURATION = 60
+# A session planned a little late (the group met an hour ago) is still recorded; one further
+# back is a typo in the year far more often than a record of the past.
+PAST_GRACE = timedelta(days=1)
 
 
 class FacilitatorField(forms.ModelChoiceField):
@@ -156,6 +159,16 @@ class SessionForm(forms.ModelForm):
             self.initial["source_slugs"] = "\n".join(
                 source.get_absolute_url() for source in self.prefill
             )
+
+    def clean_starts_at(self) -> datetime:
+        starts_at: datetime = self.cleaned_data["starts_at"]
+        # Only a new session: editing one that has happened (its agenda, its notes) must work.
+        if not self.instance.pk and starts_at < timezone.now() - PAST_GRACE:
+            raise forms.ValidationError(
+                f"That date is in the past ({starts_at.day} {starts_at:%B %Y}); "
+                "choose when the group will meet."
+            )
+        return starts_at
 
     def clean_duration_minutes(self) -> int:
         # Left empty, a session lasts the usual hour.
