@@ -4,6 +4,7 @@ from typing import Any
 
 from django import forms
 from django.utils import timezone
+from django.utils.text import slugify
 
 from accounts.models import User
 from accounts.validators import validate_single_line
@@ -26,6 +27,17 @@ class TeamCreateForm(forms.Form):
         name = self.cleaned_data["name"].strip()
         if not any(character.isalnum() for character in name):
             raise forms.ValidationError("A team name needs at least one letter or digit.")
+        # Two teams of one name would be told apart only by a "-2" in the address, and
+        # invitations and mail subjects name the team: the creator picks another now.
+        slug = slugify(name)[:90]
+        taken = Team.objects.filter(name__iexact=name)
+        if slug:
+            taken = taken | Team.objects.filter(slug=slug)
+        if taken.exists():
+            raise forms.ValidationError(
+                f"Another team is already called “{name}” or something very close. "
+                "Choose another name: adding your organisation's or your city's usually does."
+            )
         return name
 
 
