@@ -16,7 +16,7 @@ from accounts.requests import AuthenticatedHttpRequest
 
 from . import domains, services
 from .access import member_team, owner_action, readers_time_zone
-from .emails import calendar_url, send_invitation, site_url
+from .emails import calendar_url, send_invitation, site_url, webcal_url
 from .forms import DomainForm, InviteForm, JoinLinkForm, TeamCreateForm, TeamSettingsForm
 from .members import member_summary, members_page
 from .models import Invitation, Membership, Team
@@ -76,6 +76,7 @@ def _detail_context(
         "more_sessions": len(upcoming) > SESSIONS_SHOWN or len(past) > SESSIONS_SHOWN,
         "may_plan": may_edit(None, team, request.user),
         "calendar_url": calendar_url(team),
+        "webcal_url": webcal_url(team),
         # A sole owner may not leave, so they are not offered to.
         "may_leave": not member.is_owner or services.other_owners(team, request.user),
     }

@@ -43,6 +43,7 @@ def test_owner_rotates_and_every_member_gets_the_new_address(
     assert client.get(old_feed).status_code == 404
     assert mailed_addresses() == ["member@example.com", "owner@example.com"]
     assert all(feed(team) in message.body for message in mail.outbox)
+    assert all(f"webcal://readinglist.test{feed(team)}" in message.body for message in mail.outbox)
     assert mail.outbox[0].subject == "Inference: the team calendar has a new address"
 
 
