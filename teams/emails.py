@@ -106,3 +106,14 @@ def send_team_deleted(team_name: str, deleted_by: str, recipient: User) -> None:
         "notes_url": site_url(reverse("notes:mine")),
     }
     _send("team_deleted", context, [recipient.email])
+
+
+def send_removed(team: Team, recipient: User, removed_by: str) -> None:
+    context = {
+        "team": team,
+        "reader": recipient,
+        "removed_by": removed_by,
+        "notes_url": site_url(reverse("notes:mine")),
+        "teams_url": site_url(reverse("teams:list")),
+    }
+    _send("removed", context, [recipient.email])

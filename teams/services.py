@@ -12,7 +12,7 @@ from django.utils.text import slugify
 
 from accounts.models import User
 
-from .models import Invitation, JoinLink, Membership, Team, hash_token, new_token
+from .models import Departure, Invitation, JoinLink, Membership, Team, hash_token, new_token
 
 Role = Membership.Role
 
@@ -229,7 +229,12 @@ def remove_member(*, team: Team, by: User, user: User) -> None:
     if target.is_owner and not other_owners(team, user):
         raise TeamError("The last owner cannot be removed. Promote another member first.")
     target.delete()
+    _record_departure(team, user, Departure.Way.REMOVED)
     _rotate_calendar(team, reason="membership")
+    from .tasks import mail_removed
+
+    removed_by = by.public_name
+    transaction.on_commit(lambda: mail_removed.enqueue(team.pk, user.pk, removed_by))
 
 
 @transaction.atomic
@@ -253,7 +258,15 @@ def leave(*, team: Team, user: User) -> None:
             "You are the team's last owner, so you cannot leave. Promote another member first."
         )
     own.delete()
+    _record_departure(team, user, Departure.Way.LEFT)
     _rotate_calendar(team, reason="membership")
+
+
+def _record_departure(team: Team, user: User, way: str) -> None:
+    # Kept so that the former member's old link says what happened instead of a bare 404.
+    Departure.objects.update_or_create(
+        team=team, user=user, defaults={"way": way, "at": timezone.now()}
+    )
 
 
 def _rotate_calendar(team: Team, *, reason: str) -> None:

@@ -6,7 +6,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -15,7 +15,7 @@ from accounts.models import User
 from accounts.requests import AuthenticatedHttpRequest
 
 from . import domains, services
-from .access import member_team, owner_action, readers_time_zone
+from .access import departure, member_team, owner_action, readers_time_zone
 from .emails import calendar_url, send_invitation, site_url, webcal_url
 from .forms import DomainForm, InviteForm, JoinLinkForm, TeamCreateForm, TeamSettingsForm
 from .members import member_summary, members_page
@@ -124,7 +124,15 @@ def _invite_panel(
 
 @login_required
 def team_detail(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
-    team, member = member_team(request, slug)
+    try:
+        team, member = member_team(request, slug)
+    except Http404:
+        # A former member following their old link learns why it is closed to them; the
+        # answer is still a 404, and anyone who was never a member gets the plain one.
+        gone = departure(request, slug)
+        if gone is None:
+            raise
+        return render(request, "teams/no_longer_member.html", {"departure": gone}, status=404)
     return _render_detail(request, team, member)
 
 
