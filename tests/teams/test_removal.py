@@ -66,3 +66,9 @@ def test_back_in_the_team_the_page_is_the_team_again(client, team, owner, remove
     client.force_login(removed)
     response = client.get(TEAM)
     assert response.status_code == 200 and "You are no longer a member" not in response.text
+
+
+def test_the_owner_is_told_what_removing_does(client, team, owner, member):
+    client.force_login(owner)
+    page = client.get(f"/teams/inference/members/{member.pk}/remove/").text
+    assert "become private to them" in page and "told by email" in page
