@@ -1,6 +1,7 @@
 """Team pages: your teams, one team's members and, for owners, its settings."""
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -174,11 +175,15 @@ def invite(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
 
 
 def _invite_and_send(team: Team, by: User, cleaned_data: dict[str, Any]) -> Invitation:
+    return _record_and_send(team, lambda: services.invite(team=team, by=by, **cleaned_data))
+
+
+def _record_and_send(team: Team, record: Callable[[], tuple[Invitation, str]]) -> Invitation:
     """Record the invitation and send its mail together: an invitation whose mail failed would
     count against the hourly limit, yet its link would exist nowhere."""
     try:
         with transaction.atomic():
-            invitation, token = services.invite(team=team, by=by, **cleaned_data)
+            invitation, token = record()
             send_invitation(invitation, token)
     except services.TeamError:
         raise
@@ -186,6 +191,46 @@ def _invite_and_send(team: Team, by: User, cleaned_data: dict[str, Any]) -> Invi
         logger.exception("invitation to team %s not sent", team.pk)
         raise InvitationNotSent from error
     return invitation
+
+
+@owner_action
+@require_POST
+def resend_invitation(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
+    team, _ = member_team(request, slug, owner=True)
+    try:
+        invitation = _record_and_send(
+            team, lambda: services.resend_invitation(team=team, by=request.user, pk=pk)
+        )
+    except services.TeamError as error:
+        messages.error(request, str(error))
+    except InvitationNotSent:
+        messages.error(
+            request,
+            "We could not send the invitation email; the invitation is as it was. "
+            "Try again in a few minutes.",
+        )
+    else:
+        messages.success(
+            request,
+            f"The invitation is sent again to {invitation.email}; "
+            "the link in the earlier mail no longer works.",
+        )
+    return redirect(f"{team.get_absolute_url()}#invite")
+
+
+@owner_action
+@require_POST
+def withdraw_invitation(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
+    team, _ = member_team(request, slug, owner=True)
+    try:
+        invitation = services.withdraw_invitation(team=team, by=request.user, pk=pk)
+    except services.TeamError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(
+            request, f"The invitation to {invitation.email} is withdrawn; its link no longer works."
+        )
+    return redirect(f"{team.get_absolute_url()}#invite")
 
 
 @owner_action
