@@ -8,9 +8,9 @@ from django.shortcuts import get_object_or_404
 
 from accounts.time_zones import readers_time_zone
 
-from .models import Membership, Team
+from .models import Departure, Membership, Team
 
-__all__ = ["member_team", "owner_action", "readers_time_zone"]
+__all__ = ["departure", "member_team", "owner_action", "readers_time_zone"]
 
 View = Callable[..., HttpResponse]
 
@@ -25,6 +25,15 @@ def member_team(request: HttpRequest, slug: str, *, owner: bool = False) -> tupl
     if member is None or (owner and not member.is_owner):
         raise Http404("No team here.")
     return team, member
+
+
+def departure(request: HttpRequest, slug: str) -> Departure | None:
+    """How the signed-in reader stopped being a member of this team, if they once were one and
+    are not now. Only they learn from it that the team still exists; nobody else is told."""
+    if not request.user.is_authenticated:
+        return None
+    found = Departure.objects.filter(team__slug=slug, user=request.user).select_related("team")
+    return found.exclude(team__memberships__user=request.user).first()
 
 
 def owner_action(view: View) -> View:

@@ -24,6 +24,8 @@ class TeamsConfig(AppConfig):
         for name in ("Session", "Invitation", "JoinLink", "FollowedList", "TeamDomain"):
             pagecache.register(self.get_model(name), scope="team", teams=_own_team)
         pagecache.register(Session.sources.through, scope="team", teams=_own_team)
+        # A departure shows only to the reader who left, on their old link to the team.
+        pagecache.register(self.get_model("Departure"), scope="reader")
 
 
 def _own_team(row: Model) -> list[int | None]:

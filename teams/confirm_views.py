@@ -76,7 +76,8 @@ def remove_member(request: AuthenticatedHttpRequest, slug: str, user_id: int) ->
                 button=f"Remove {reader.public_name}",
                 consequences=[
                     f"{reader.public_name} no longer sees the team's notes, sessions or reading.",
-                    "Their notes shared with the team stay shared; they can make them private.",
+                    "Their notes shared with the team become private to them.",
+                    "They are told by email that they were removed.",
                     "The team calendar gets a new secret address, so the one they had stops "
                     "working; the members who stay are emailed the new one.",
                 ],

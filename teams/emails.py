@@ -66,6 +66,12 @@ def calendar_url(team: Team) -> str:
     return site_url(reverse("teams:calendar", args=[team.slug, team.calendar_token]))
 
 
+def webcal_url(team: Team) -> str:
+    """The feed's address as a link calendar apps open to subscribe in one click."""
+    _, _, rest = calendar_url(team).partition("://")
+    return f"webcal://{rest}"
+
+
 def send_calendar_address(team: Team, recipient: User, reason: str) -> None:
     """Tell a member the calendar's new address; `reason` is "membership" when it changed
     because someone left or was removed, "owner" when an owner asked for it."""
@@ -74,6 +80,7 @@ def send_calendar_address(team: Team, recipient: User, reason: str) -> None:
         "reader": recipient,
         "reason": reason,
         "calendar_url": calendar_url(team),
+        "webcal_url": webcal_url(team),
         "team_url": site_url(team.get_absolute_url()),
     }
     _send("calendar_address", context, [recipient.email])
@@ -99,3 +106,14 @@ def send_team_deleted(team_name: str, deleted_by: str, recipient: User) -> None:
         "notes_url": site_url(reverse("notes:mine")),
     }
     _send("team_deleted", context, [recipient.email])
+
+
+def send_removed(team: Team, recipient: User, removed_by: str) -> None:
+    context = {
+        "team": team,
+        "reader": recipient,
+        "removed_by": removed_by,
+        "notes_url": site_url(reverse("notes:mine")),
+        "teams_url": site_url(reverse("teams:list")),
+    }
+    _send("removed", context, [recipient.email])

@@ -4,6 +4,7 @@ from typing import Any
 
 from django import forms
 from django.utils import timezone
+from django.utils.text import slugify
 
 from accounts.models import User
 from accounts.validators import validate_single_line
@@ -26,6 +27,17 @@ class TeamCreateForm(forms.Form):
         name = self.cleaned_data["name"].strip()
         if not any(character.isalnum() for character in name):
             raise forms.ValidationError("A team name needs at least one letter or digit.")
+        # Two teams of one name would be told apart only by a "-2" in the address, and
+        # invitations and mail subjects name the team: the creator picks another now.
+        slug = slugify(name)[:90]
+        taken = Team.objects.filter(name__iexact=name)
+        if slug:
+            taken = taken | Team.objects.filter(slug=slug)
+        if taken.exists():
+            raise forms.ValidationError(
+                f"Another team is already called “{name}” or something very close. "
+                "Choose another name: adding your organisation's or your city's usually does."
+            )
         return name
 
 
@@ -92,6 +104,9 @@ class JoinLinkForm(forms.Form):
 
 
 DEFAULT_DURATION = 60
+# A session planned a little late (the group met an hour ago) is still recorded; one further
+# back is a typo in the year far more often than a record of the past.
+PAST_GRACE = timedelta(days=1)
 
 
 class FacilitatorField(forms.ModelChoiceField):
@@ -156,6 +171,16 @@ class SessionForm(forms.ModelForm):
             self.initial["source_slugs"] = "\n".join(
                 source.get_absolute_url() for source in self.prefill
             )
+
+    def clean_starts_at(self) -> datetime:
+        starts_at: datetime = self.cleaned_data["starts_at"]
+        # Only a new session: editing one that has happened (its agenda, its notes) must work.
+        if not self.instance.pk and starts_at < timezone.now() - PAST_GRACE:
+            raise forms.ValidationError(
+                f"That date is in the past ({starts_at.day} {starts_at:%B %Y}); "
+                "choose when the group will meet."
+            )
+        return starts_at
 
     def clean_duration_minutes(self) -> int:
         # Left empty, a session lasts the usual hour.

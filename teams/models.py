@@ -299,3 +299,27 @@ class FollowedList(models.Model):
 
     def __str__(self) -> str:
         return f"{self.team} follows {self.reading_list}"
+
+
+class Departure(models.Model):
+    """A reader who was a member and no longer is. Their old link to the team then tells them
+    so, where everyone else (who was never a member) gets the plain 404."""
+
+    class Way(models.TextChoices):
+        REMOVED = "removed", "Removed by an owner"
+        LEFT = "left", "Left"
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="departures")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="team_departures"
+    )
+    way = models.CharField(max_length=10, choices=Way)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["team", "user"], name="departure_unique_team_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} out of {self.team} ({self.get_way_display()})"

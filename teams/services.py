@@ -12,7 +12,7 @@ from django.utils.text import slugify
 
 from accounts.models import User
 
-from .models import Invitation, JoinLink, Membership, Team, hash_token, new_token
+from .models import Departure, Invitation, JoinLink, Membership, Team, hash_token, new_token
 
 Role = Membership.Role
 
@@ -118,6 +118,16 @@ def invite(*, team: Team, by: User, email: str, any_email: bool = False) -> tupl
     email = email.strip()
     if Membership.objects.filter(team=team, user__email__iexact=email).exists():
         raise TeamError(f"{email} is already a member of {team.name}.")
+    waiting = (
+        Invitation.objects.select_for_update()
+        .filter(team=team, email__iexact=email, accepted_at__isnull=True)
+        .order_by("-created", "-pk")
+        .first()
+    )
+    if waiting is not None:
+        # The same address invited again gets its invitation again, not a second one.
+        waiting.any_email = any_email
+        return _send_again(waiting, by=by)
     _check_invite_rate(team, by)
     token = new_token()
     invitation = Invitation.objects.create(
@@ -129,6 +139,56 @@ def invite(*, team: Team, by: User, email: str, any_email: bool = False) -> tupl
         expires=timezone.now() + timedelta(days=settings.TEAMS_INVITATION_DAYS),
     )
     return invitation, token
+
+
+# However often an owner clicks, an address gets at most one invitation mail in this time.
+RESEND_PAUSE = timedelta(minutes=2)
+
+
+def _send_again(invitation: Invitation, *, by: User) -> tuple[Invitation, str]:
+    """A new link and a new expiry for a waiting invitation. Only the token's hash is kept, so
+    the old link cannot be mailed again: it stops working and the new mail's link takes over.
+    `created` becomes the time of this sending, which the hourly limit counts."""
+    now = timezone.now()
+    if invitation.created > now - RESEND_PAUSE:
+        raise TeamError(
+            f"An invitation went to {invitation.email} a moment ago. "
+            "Give it a few minutes before sending it again."
+        )
+    _check_invite_rate(invitation.team, by)
+    token = new_token()
+    invitation.token_hash = hash_token(token)
+    invitation.invited_by = by
+    invitation.created = now
+    invitation.expires = now + timedelta(days=settings.TEAMS_INVITATION_DAYS)
+    invitation.save()
+    return invitation, token
+
+
+def _waiting(team: Team, pk: int) -> Invitation:
+    invitation = (
+        Invitation.objects.select_for_update()
+        .filter(team=team, pk=pk, accepted_at__isnull=True)
+        .first()
+    )
+    if invitation is None:
+        raise TeamError("That invitation is no longer waiting: it was accepted or withdrawn.")
+    return invitation
+
+
+@transaction.atomic
+def resend_invitation(*, team: Team, by: User, pk: int) -> tuple[Invitation, str]:
+    require_owner(team, by)
+    return _send_again(_waiting(team, pk), by=by)
+
+
+@transaction.atomic
+def withdraw_invitation(*, team: Team, by: User, pk: int) -> Invitation:
+    """Delete a waiting invitation: its link then answers as an unknown one."""
+    require_owner(team, by)
+    invitation = _waiting(team, pk)
+    invitation.delete()
+    return invitation
 
 
 def find_invitation(token: str) -> Invitation | None:
@@ -229,7 +289,12 @@ def remove_member(*, team: Team, by: User, user: User) -> None:
     if target.is_owner and not other_owners(team, user):
         raise TeamError("The last owner cannot be removed. Promote another member first.")
     target.delete()
+    _record_departure(team, user, Departure.Way.REMOVED)
     _rotate_calendar(team, reason="membership")
+    from .tasks import mail_removed
+
+    removed_by = by.public_name
+    transaction.on_commit(lambda: mail_removed.enqueue(team.pk, user.pk, removed_by))
 
 
 @transaction.atomic
@@ -253,7 +318,15 @@ def leave(*, team: Team, user: User) -> None:
             "You are the team's last owner, so you cannot leave. Promote another member first."
         )
     own.delete()
+    _record_departure(team, user, Departure.Way.LEFT)
     _rotate_calendar(team, reason="membership")
+
+
+def _record_departure(team: Team, user: User, way: str) -> None:
+    # Kept so that the former member's old link says what happened instead of a bare 404.
+    Departure.objects.update_or_create(
+        team=team, user=user, defaults={"way": way, "at": timezone.now()}
+    )
 
 
 def _rotate_calendar(team: Team, *, reason: str) -> None:

@@ -65,6 +65,7 @@ def resolve(text: str) -> list[Source]:
     candidates = _candidates(lines)
     found: dict[int, Source] = {}
     problems: list[str] = []
+    unknown: list[str] = []
     for line in lines:
         parts = [line] if _named(line, candidates) else [p.strip() for p in line.split(",")]
         for part in filter(None, parts):
@@ -75,11 +76,26 @@ def resolve(text: str) -> list[Source]:
                 problems.append(
                     f"Several sources are called “{part}”; paste the address of the one you mean."
                 )
-            else:
-                problems.append(f"No source is called “{part}”. Search for it above.")
+            elif part not in unknown:
+                unknown.append(part)
+    if unknown:
+        # One line for every name not found, however many were typed.
+        problems.insert(0, _unknown_message(unknown))
     if problems:
-        raise forms.ValidationError(problems)
+        raise forms.ValidationError(list(dict.fromkeys(problems)))
     return list(found.values())
+
+
+UNKNOWN_SHOWN = 5
+
+
+def _unknown_message(names: list[str]) -> str:
+    if len(names) == 1:
+        return f"No source is called “{names[0]}”. Search for it above."
+    quoted = ", ".join(f"“{name}”" for name in names[:UNKNOWN_SHOWN])
+    more = len(names) - UNKNOWN_SHOWN
+    listed = f"{quoted} and {more} more" if more > 0 else quoted
+    return f"No sources are called {listed}. Search for them above."
 
 
 # A session planned from a path or list takes its next few steps; more is not a session.

@@ -7,7 +7,7 @@ from django.tasks import task
 
 from accounts.models import User
 
-from .emails import send_calendar_address, send_team_deleted
+from .emails import send_calendar_address, send_removed, send_team_deleted
 from .models import Team
 
 logger = logging.getLogger(__name__)
@@ -43,3 +43,14 @@ def mail_team_deleted(team_name: str, deleted_by: str, user_ids: list[int]) -> i
         else:
             sent += 1
     return sent
+
+
+@task
+def mail_removed(team_id: int, user_id: int, removed_by: str) -> int:
+    """Tell a reader an owner removed them from the team (unless they are back in it)."""
+    team = Team.objects.filter(pk=team_id).first()
+    reader = User.objects.filter(pk=user_id, is_active=True).first()
+    if team is None or reader is None or team.memberships.filter(user=reader).exists():
+        return 0
+    send_removed(team, reader, removed_by)
+    return 1

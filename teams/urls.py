@@ -15,6 +15,16 @@ urlpatterns = [
     path("teams/<slug:slug>/", views.team_detail, name="detail"),
     path("teams/<slug:slug>/members/", views.team_members, name="members"),
     path("teams/<slug:slug>/invite/", views.invite, name="invite"),
+    path(
+        "teams/<slug:slug>/invitations/<int:pk>/resend/",
+        views.resend_invitation,
+        name="invitation-resend",
+    ),
+    path(
+        "teams/<slug:slug>/invitations/<int:pk>/withdraw/",
+        views.withdraw_invitation,
+        name="invitation-withdraw",
+    ),
     path("teams/<slug:slug>/settings/", views.update_settings, name="settings"),
     path("teams/<slug:slug>/domains/", views.add_domain, name="domain-add"),
     path(

@@ -1,12 +1,13 @@
 """Team pages: your teams, one team's members and, for owners, its settings."""
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -15,8 +16,8 @@ from accounts.models import User
 from accounts.requests import AuthenticatedHttpRequest
 
 from . import domains, services
-from .access import member_team, owner_action, readers_time_zone
-from .emails import calendar_url, send_invitation, site_url
+from .access import departure, member_team, owner_action, readers_time_zone
+from .emails import calendar_url, send_invitation, site_url, webcal_url
 from .forms import DomainForm, InviteForm, JoinLinkForm, TeamCreateForm, TeamSettingsForm
 from .members import member_summary, members_page
 from .models import Invitation, Membership, Team
@@ -76,6 +77,7 @@ def _detail_context(
         "more_sessions": len(upcoming) > SESSIONS_SHOWN or len(past) > SESSIONS_SHOWN,
         "may_plan": may_edit(None, team, request.user),
         "calendar_url": calendar_url(team),
+        "webcal_url": webcal_url(team),
         # A sole owner may not leave, so they are not offered to.
         "may_leave": not member.is_owner or services.other_owners(team, request.user),
     }
@@ -123,7 +125,15 @@ def _invite_panel(
 
 @login_required
 def team_detail(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
-    team, member = member_team(request, slug)
+    try:
+        team, member = member_team(request, slug)
+    except Http404:
+        # A former member following their old link learns why it is closed to them; the
+        # answer is still a 404, and anyone who was never a member gets the plain one.
+        gone = departure(request, slug)
+        if gone is None:
+            raise
+        return render(request, "teams/no_longer_member.html", {"departure": gone}, status=404)
     return _render_detail(request, team, member)
 
 
@@ -165,11 +175,15 @@ def invite(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
 
 
 def _invite_and_send(team: Team, by: User, cleaned_data: dict[str, Any]) -> Invitation:
+    return _record_and_send(team, lambda: services.invite(team=team, by=by, **cleaned_data))
+
+
+def _record_and_send(team: Team, record: Callable[[], tuple[Invitation, str]]) -> Invitation:
     """Record the invitation and send its mail together: an invitation whose mail failed would
     count against the hourly limit, yet its link would exist nowhere."""
     try:
         with transaction.atomic():
-            invitation, token = services.invite(team=team, by=by, **cleaned_data)
+            invitation, token = record()
             send_invitation(invitation, token)
     except services.TeamError:
         raise
@@ -177,6 +191,46 @@ def _invite_and_send(team: Team, by: User, cleaned_data: dict[str, Any]) -> Invi
         logger.exception("invitation to team %s not sent", team.pk)
         raise InvitationNotSent from error
     return invitation
+
+
+@owner_action
+@require_POST
+def resend_invitation(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
+    team, _ = member_team(request, slug, owner=True)
+    try:
+        invitation = _record_and_send(
+            team, lambda: services.resend_invitation(team=team, by=request.user, pk=pk)
+        )
+    except services.TeamError as error:
+        messages.error(request, str(error))
+    except InvitationNotSent:
+        messages.error(
+            request,
+            "We could not send the invitation email; the invitation is as it was. "
+            "Try again in a few minutes.",
+        )
+    else:
+        messages.success(
+            request,
+            f"The invitation is sent again to {invitation.email}; "
+            "the link in the earlier mail no longer works.",
+        )
+    return redirect(f"{team.get_absolute_url()}#invite")
+
+
+@owner_action
+@require_POST
+def withdraw_invitation(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
+    team, _ = member_team(request, slug, owner=True)
+    try:
+        invitation = services.withdraw_invitation(team=team, by=request.user, pk=pk)
+    except services.TeamError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(
+            request, f"The invitation to {invitation.email} is withdrawn; its link no longer works."
+        )
+    return redirect(f"{team.get_absolute_url()}#invite")
 
 
 @owner_action

@@ -84,6 +84,7 @@ ELSEWHERE: dict[str, str] = {}
 
 # Pages whose URLs exist only once render_pages() made their rows (checked like the others).
 OWNER_PAGES = [
+    "team-left",
     "team-owner",
     "team-delete",
     "session-new",
@@ -106,7 +107,14 @@ def owner_pages(owner) -> dict[str, tuple[str, bool]]:
     team = services.create_team(name="Owners", owner=owner, by_operator=True)
     link = services.create_join_link(team=team, by=owner)
     FollowedList.objects.create(team=team, reading_list=ReadingList.objects.get(slug=WAFER))
+    # A waiting invitation, with its Send again and Withdraw forms.
+    services.invite(team=team, by=owner, email="guest@example.com")
+    # A team the owner once was in: their old link says they are no longer a member.
+    left = services.create_team(name="Left behind", owner=UserFactory(), by_operator=True)
+    services.Membership.objects.create(team=left, user=owner)
+    services.leave(team=left, user=owner)
     return path_pages(owner, team) | {
+        "team-left": ("/teams/left-behind/", True),
         "team-owner": ("/teams/owners/", True),
         "team-delete": ("/teams/owners/delete/", True),
         "session-new": ("/teams/owners/sessions/new/", True),

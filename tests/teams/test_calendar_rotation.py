@@ -43,6 +43,7 @@ def test_owner_rotates_and_every_member_gets_the_new_address(
     assert client.get(old_feed).status_code == 404
     assert mailed_addresses() == ["member@example.com", "owner@example.com"]
     assert all(feed(team) in message.body for message in mail.outbox)
+    assert all(f"webcal://readinglist.test{feed(team)}" in message.body for message in mail.outbox)
     assert mail.outbox[0].subject == "Inference: the team calendar has a new address"
 
 
@@ -55,9 +56,12 @@ def test_removing_a_member_retires_the_address_they_had(
     team.refresh_from_db()
     assert client.get(old_feed).status_code == 404
     assert client.get(feed(team)).status_code == 200
-    assert mailed_addresses() == ["owner@example.com"]
-    assert feed(team) in mail.outbox[0].body
-    assert "because someone left the team" in mail.outbox[0].body
+    # The removed member is told they were removed, and is not sent the new address.
+    assert mailed_addresses() == ["member@example.com", "owner@example.com"]
+    (calendar,) = [message for message in mail.outbox if message.to == ["owner@example.com"]]
+    assert feed(team) in calendar.body
+    assert "because someone left the team" in calendar.body
+    assert all(feed(team) not in message.body for message in mail.outbox if message != calendar)
 
 
 def test_leaving_retires_the_address_too(

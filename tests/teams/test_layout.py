@@ -1,6 +1,8 @@
 """The team page puts the work first: an owner lands on the invite panel, invitations confirm
 where they were sent from, and addresses come with copy buttons."""
 
+import re
+
 from django.core import mail
 
 TEAM = "/teams/inference/"
@@ -51,3 +53,11 @@ def test_join_link_and_calendar_address_have_copy_buttons(client, team, owner):
     assert 'data-copy="calendar-address"' in page
     assert page.count("data-copy=") == 2
     assert "js/copy.js" in page
+
+
+def test_the_calendar_is_offered_as_a_one_click_webcal_link(client, team, member):
+    client.force_login(member)
+    page = client.get(TEAM).text
+    address = re.search(r'id="calendar-address"[^>]*value="https?://([^"]+)"', page)
+    assert address and address[1].endswith(f"/teams/inference/calendar/{team.calendar_token}.ics")
+    assert f'<a class="button secondary" href="webcal://{address[1]}">' in page

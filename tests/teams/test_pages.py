@@ -6,7 +6,7 @@ from django.core import mail
 from django.utils import timezone
 
 from teams import services
-from teams.models import Invitation, JoinLink, Membership
+from teams.models import Invitation, JoinLink, Membership, Team
 from tests.conftest import PASSWORD
 from tests.factories import UserFactory
 from tests.teams.conftest import verified_user
@@ -27,6 +27,22 @@ def test_create_form_keeps_what_was_typed(client, member):
     assert response.status_code == 400
     assert "at least one letter" in response.content.decode()
     assert "Kept text" in response.content.decode()
+
+
+@pytest.mark.parametrize("name", ["Kernels", "kernels", "Kernels!"])
+def test_a_name_another_team_has_is_refused_with_the_input_kept(client, member, other_team, name):
+    client.force_login(member)
+    response = client.post("/teams/", {"name": name, "description": "Kept text"})
+    assert response.status_code == 400
+    assert "Another team is already called" in response.text
+    assert "Kept text" in response.text
+    assert not Team.objects.filter(slug="kernels-2").exists()
+
+
+def test_names_that_make_no_address_may_repeat(client, member):
+    client.force_login(member)
+    assert client.post("/teams/", {"name": "読書会"}).status_code == 302
+    assert client.post("/teams/", {"name": "輪読会"}).status_code == 302
 
 
 def test_owner_sees_settings_member_does_not(client, team, owner, member):

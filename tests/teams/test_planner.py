@@ -1,7 +1,10 @@
 """The session planner finds sources by title, other name or slug (typed without JavaScript, or
 suggested by the catalog's search as the planner types), and records place, link and length."""
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 
 from teams.models import Session
 from tests.factories import SourceFactory
@@ -112,3 +115,57 @@ def test_editing_shows_chosen_sources_as_chips(client, team, owner, catalog):
     page = client.get(f"/teams/inference/sessions/{session.pk}/edit/").text
     assert 'data-source-title="Roofline"' in page
     assert "Roofline</textarea>" in page
+
+
+def test_a_new_session_in_the_past_is_refused_and_the_form_kept(client, team, owner):
+    client.force_login(owner)
+    response = client.post(
+        "/teams/inference/sessions/new/",
+        {"title": "Kept title", "starts_at": "1999-06-01T18:30", "source_slugs": ""},
+    )
+    assert response.status_code == 400
+    assert "That date is in the past (1 June 1999)" in response.text
+    assert "Kept title" in response.text and "1999-06-01T18:30" in response.text
+    assert not team.sessions.exists()
+
+
+def test_a_session_planned_an_hour_late_is_still_recorded(client, team, owner):
+    client.force_login(owner)
+    an_hour_ago = timezone.localtime(timezone.now() - timedelta(hours=1))
+    response = client.post(
+        "/teams/inference/sessions/new/",
+        {"title": "Just met", "starts_at": f"{an_hour_ago:%Y-%m-%dT%H:%M}"},
+    )
+    assert response.status_code == 302
+    assert team.sessions.filter(title="Just met").exists()
+
+
+def test_a_past_session_can_still_be_edited(client, team, owner):
+    session = team.sessions.create(
+        title="Long ago", starts_at=timezone.now() - timedelta(days=400), facilitator=owner
+    )
+    client.force_login(owner)
+    response = client.post(
+        f"/teams/inference/sessions/{session.pk}/edit/",
+        {
+            "title": "Long ago, with notes",
+            "starts_at": f"{timezone.localtime(session.starts_at):%Y-%m-%dT%H:%M}",
+            "agenda": "What we said.",
+        },
+    )
+    assert response.status_code == 302
+    session.refresh_from_db()
+    assert session.title == "Long ago, with notes"
+
+
+def test_many_unknown_sources_make_one_error_line(client, team, owner):
+    client.force_login(owner)
+    typos = "\n".join(f"typo {number}" for number in range(40))
+    response = client.post(
+        "/teams/inference/sessions/new/",
+        {"title": "T", "starts_at": "2030-06-01T18:30", "source_slugs": typos + "\ntypo 0"},
+    )
+    assert response.status_code == 400
+    assert response.text.count("No source") == 1
+    listed = ", ".join(f"“typo {number}”" for number in range(5))
+    assert f"No sources are called {listed} and 35 more." in response.text
