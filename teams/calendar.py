@@ -8,11 +8,17 @@ from .emails import site_url
 from .models import Session, Team
 
 
+def calendar_name(team: Team) -> str:
+    """ "Kernels reading group", but never "… reading group reading group"."""
+    suffix = "reading group"
+    return team.name if team.name.casefold().endswith(suffix) else f"{team.name} {suffix}"
+
+
 def team_calendar(team: Team) -> bytes:
     calendar = Calendar()
     calendar.add("prodid", f"-//{settings.SITE_NAME}//teams//EN")
     calendar.add("version", "2.0")
-    calendar.add("x-wr-calname", f"{team.name} reading group")
+    calendar.add("x-wr-calname", calendar_name(team))
     stamp = timezone.now()
     sessions = team.sessions.select_related("facilitator").prefetch_related("sources")
     for session in sessions:

@@ -74,6 +74,20 @@ def test_calendar_feed_parses_back(client, team, week_one):
     assert "FlashAttention" in str(event["description"])
 
 
+@pytest.mark.parametrize(
+    ("name", "calendar"),
+    [
+        ("Inference", "Inference reading group"),
+        ("Kernels Reading Group", "Kernels Reading Group"),
+    ],
+)
+def test_the_calendar_says_reading_group_once(client, team, name, calendar):
+    team.name = name
+    team.save(update_fields=["name"])
+    response = client.get(f"/teams/inference/calendar/{team.calendar_token}.ics")
+    assert str(Calendar.from_ical(response.content)["x-wr-calname"]) == calendar
+
+
 def test_rotating_the_calendar_token_kills_the_old_url(client, team, owner, week_one):
     old = f"/teams/inference/calendar/{team.calendar_token}.ics"
     client.force_login(owner)
