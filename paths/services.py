@@ -3,7 +3,7 @@ editors' changes apply one after the other, and one line of history per change."
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
@@ -149,24 +149,23 @@ def remove_step(path: Path, actor: User | None, step_id: int) -> None:
 def move_step(path: Path, actor: User | None, step_id: int, offset: int) -> bool:
     """Move a step `offset` places along the path (negative is earlier), crossing into the
     neighbouring section at a section's edge. False when the step is gone or at an end."""
-    with transaction.atomic():
-        path = locked(path)
-        steps = list(path.steps.order_by("section__position", "section_id", "position", "pk"))
-        index = next((i for i, s in enumerate(steps) if s.pk == step_id), None)
-        if index is None:
-            return False
-        return _move_to(path, actor, steps, index, index + offset)
+    return _move(path, actor, step_id, lambda index: index + offset)
 
 
 def move_step_to(path: Path, actor: User | None, step_id: int, target: int) -> bool:
     """Move a step to place `target` (0-based) along the whole path."""
+    return _move(path, actor, step_id, lambda index: target)
+
+
+def _move(path: Path, actor: User | None, step_id: int, place: Callable[[int], int]) -> bool:
+    """Move a step to `place(its index now)`, read from the path's order under its lock."""
     with transaction.atomic():
         path = locked(path)
         steps = list(path.steps.order_by("section__position", "section_id", "position", "pk"))
         index = next((i for i, s in enumerate(steps) if s.pk == step_id), None)
         if index is None:
             return False
-        return _move_to(path, actor, steps, index, target)
+        return _move_to(path, actor, steps, index, place(index))
 
 
 def _move_to(
