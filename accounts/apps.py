@@ -14,9 +14,9 @@ class AccountsConfig(AppConfig):
         from .models import User
 
         # A reader's rows show on their own pages; the public name (display name, else the
-        # email's name) on teammates' pages too. last_login and last_seen_changes_at
-        # (update_fields saves) concern the reader alone. The user's groups and permissions
-        # tables are left to the registry's own rule: they concern that reader alone.
+        # email's name) on teammates' pages too. last_login (an update_fields save) concerns
+        # the reader alone. The user's groups and permissions tables are left to the
+        # registry's own rule: they concern that reader alone.
         for model in self.get_models():
             pagecache.register(model, scope="team")
         pagecache.register(User, scope="team", team_fields={"display_name", "email"})

@@ -21,11 +21,8 @@ class ProfileForm(forms.ModelForm[User]):
 
     class Meta:
         model = User
-        fields = ["display_name", "time_zone", "session_reminders"]
-        labels = {
-            "display_name": "Display name",
-            "session_reminders": "Email me before my teams' reading-group sessions",
-        }
+        fields = ["display_name", "time_zone"]
+        labels = {"display_name": "Display name"}
 
     def clean_time_zone(self) -> str:
         # A form that leaves the zone out keeps the one the reader had.

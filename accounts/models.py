@@ -51,8 +51,6 @@ class User(AbstractUser):
         validators=[validate_single_line],
         help_text="The name teammates see. Defaults to your email name.",
     )
-    # When the reader last saw the catalog's change log on the home page ("what changed").
-    last_seen_changes_at = models.DateTimeField(null=True, blank=True, editable=False)
     # Session times are shown to each reader in their own zone. A database default too: rows
     # written by code that predates the column still get a zone.
     time_zone = models.CharField(
@@ -61,11 +59,6 @@ class User(AbstractUser):
         db_default="UTC",
         validators=[validate_time_zone],
         help_text="Reading-group sessions are shown in this time zone.",
-    )
-    session_reminders = models.BooleanField(
-        "email me before my teams' reading-group sessions",
-        default=True,
-        db_default=True,
     )
 
     USERNAME_FIELD = "email"

@@ -8,6 +8,7 @@ from django.views.decorators.http import require_http_methods
 
 from . import services
 from .forms import DeleteAccountForm, ProfileForm
+from .profile_sections import profile_sections
 from .requests import AuthenticatedHttpRequest
 
 # What the profile form saves, as its message names it.
@@ -27,15 +28,19 @@ def saved_message(changed: list[str]) -> str:
 @login_required
 def profile(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = ProfileForm(request.POST or None, instance=request.user)
-    if request.method == "POST" and form.is_valid():
+    sections = profile_sections(request.user, request.POST or None)
+    # Every form is validated, so each shows its own errors.
+    if request.method == "POST" and all([form.is_valid(), *(s.is_valid() for s in sections)]):
         form.save()
+        for section in sections:
+            section.save()
         # form.initial holds the values from before this POST; the instance already has the new.
         changed = [
             name for name in SAVED_NAMES if form.cleaned_data[name] != form.initial.get(name)
         ]
         messages.success(request, saved_message(changed))
         return redirect("account_profile")
-    return render(request, "accounts/profile.html", {"form": form})
+    return render(request, "accounts/profile.html", {"form": form, "sections": sections})
 
 
 @require_http_methods(["GET", "POST"])

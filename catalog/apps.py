@@ -13,4 +13,6 @@ class CatalogConfig(AppConfig):
         # Every catalog row shows on anonymous pages; m2m tables (include_auto_created) too.
         for model in self.get_models(include_auto_created=True):
             pagecache.register(model, scope="catalog")
+        # When a reader last saw the change log shows on their own home page alone.
+        pagecache.register(self.get_model("ChangeLogSeen"), scope="reader")
         connect_related_signals()

@@ -11,17 +11,16 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from functools import partial
 
-from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Value
-from django.db.models.functions import Coalesce, Greatest, Least
+from django.db.models.functions import Greatest, Least
 from django.utils import timezone
 
 from accounts.models import User
 from readinglist.pagecache import bump_reader_version
 
-from .models import ChangeLogEntry, Source
+from .models import ChangeLogEntry, ChangeLogSeen, Source
 
 Kind = ChangeLogEntry.Kind
 Via = ChangeLogEntry.Via
@@ -196,11 +195,31 @@ def record_source_edit(
     ]
 
 
+def last_seen_changes(user: User) -> datetime | None:
+    """When the reader last saw the change log on the home page, or None if they never did.
+    The row, or its absence, is kept on `user` by the one-to-one: one query per request."""
+    try:
+        return user.changelog_seen.seen_at
+    except ChangeLogSeen.DoesNotExist:
+        return None
+
+
 def changes_since_last_visit(user: User, limit: int = HOME_CHANGES_LIMIT) -> list[ChangeLogEntry]:
     """The changes a signed-in reader has not seen: since their last home-page visit, or since
     they joined. Newest first, at most `limit`."""
-    since = user.last_seen_changes_at or user.date_joined
+    since = last_seen_changes(user) or user.date_joined
     return list(ChangeLogEntry.objects.since(since).for_display()[:limit])
+
+
+def _remember_if_news(user: User, moment: datetime) -> bool:
+    # One statement, judged against the stored moment rather than this (possibly stale) `user`.
+    stored = OuterRef("seen_at")
+    logged = ChangeLogEntry.objects.filter(
+        created__gt=Least(stored, Value(moment)), created__lte=Greatest(stored, Value(moment))
+    )
+    return bool(
+        ChangeLogSeen.objects.filter(Exists(logged), user_id=user.pk).update(seen_at=moment)
+    )
 
 
 def mark_changes_seen(user: User, moment: datetime | None = None) -> bool:
@@ -208,23 +227,26 @@ def mark_changes_seen(user: User, moment: datetime | None = None) -> bool:
 
     The row changes only when a change was logged between the remembered moment and `moment`:
     otherwise the reader's "since your last visit" is the same either way, and the home page,
-    read on every visit, would write for nothing. One statement, judged against the stored
-    moment rather than this (possibly stale) `user`; when no row matches, PostgreSQL writes
-    nothing. Returns whether it remembered `moment`.
+    read on every visit, would write for nothing. A reader with a row gets one statement,
+    judged against the stored moment; when no row matches, PostgreSQL writes nothing. Returns
+    whether it remembered `moment`.
     """
     moment = moment or timezone.now()
-    stored = Coalesce(OuterRef("last_seen_changes_at"), OuterRef("date_joined"))
-    logged_between = ChangeLogEntry.objects.filter(
-        created__gt=Least(stored, Value(moment)), created__lte=Greatest(stored, Value(moment))
-    )
-    written = (
-        get_user_model()
-        .objects.filter(Exists(logged_between), pk=user.pk)
-        .update(last_seen_changes_at=moment)
-    )
+    if last_seen_changes(user) is not None:
+        written = _remember_if_news(user, moment)
+    else:
+        # A first visit, or a request that has not heard of one: nothing is stored before a
+        # change was logged since the reader joined.
+        start, end = sorted((user.date_joined, moment))
+        if not ChangeLogEntry.objects.filter(created__gt=start, created__lte=end).exists():
+            return False
+        _, created = ChangeLogSeen.objects.get_or_create(
+            user_id=user.pk, defaults={"seen_at": moment}
+        )
+        written = created or _remember_if_news(user, moment)
     if written:
-        user.last_seen_changes_at = moment
-        # update() sends no signal: the reader's cached pages (the home page showed these
+        user.changelog_seen = ChangeLogSeen(user=user, seen_at=moment)
+        # The update sends no signal: the reader's cached pages (the home page showed these
         # changes as new) are dropped here, after commit like every other version change.
         transaction.on_commit(partial(bump_reader_version, user.pk))
-    return bool(written)
+    return written

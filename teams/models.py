@@ -323,3 +323,24 @@ class Departure(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} out of {self.team} ({self.get_way_display()})"
+
+
+class ReminderSettings(models.Model):
+    """Whether a reader wants mail before their teams' sessions. Readers without a row do."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        primary_key=True,
+        on_delete=models.CASCADE,
+        related_name="reminder_settings",
+    )
+    session_reminders = models.BooleanField(
+        "email me before my teams' reading-group sessions", default=True
+    )
+
+    class Meta:
+        verbose_name = "reminder settings"
+        verbose_name_plural = "reminder settings"
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: reminders {'on' if self.session_reminders else 'off'}"

@@ -16,6 +16,7 @@ from . import joining, services
 from .calendar import team_calendar
 from .emails import reader_of_reminders_off_token
 from .models import JoinLink, Team
+from .reminder_settings import turn_reminders_off
 from .signals import INVITATION_SESSION_KEY
 
 
@@ -139,7 +140,6 @@ def reminders_off(request: HttpRequest, token: str) -> HttpResponse:
     if reader is None:
         raise Http404("This link is not valid.")
     done = request.method == "POST"
-    if done and reader.session_reminders:
-        reader.session_reminders = False
-        reader.save(update_fields=["session_reminders"])
+    if done:
+        turn_reminders_off(reader)
     return render(request, "teams/reminders_off.html", {"reader": reader, "done": done})

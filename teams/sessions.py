@@ -80,7 +80,10 @@ class ReminderReport:
 
 
 def _remind_members(session: Session, report: ReminderReport) -> None:
-    readers = session.team.members.filter(is_active=True, session_reminders=True)
+    # Readers without settings of their own get reminders.
+    readers = session.team.members.filter(is_active=True).exclude(
+        reminder_settings__session_reminders=False
+    )
     for member in readers.order_by("pk"):
         try:
             send_reminder(session, member)

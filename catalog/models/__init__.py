@@ -1,9 +1,10 @@
 from ..related.models import SourceNeighbour
-from .changes import ChangeLogEntry
+from .changes import ChangeLogEntry, ChangeLogSeen
 from .sources import ListEntry, ListSection, ReadingList, Source, Tier, Topic
 
 __all__ = [
     "ChangeLogEntry",
+    "ChangeLogSeen",
     "ListEntry",
     "ListSection",
     "ReadingList",

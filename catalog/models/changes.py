@@ -88,3 +88,23 @@ class ChangeLogEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()}: {self.source_title}"
+
+
+class ChangeLogSeen(models.Model):
+    """When a reader last saw the change log on the home page. Readers without a row have not
+    seen it since they joined."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        primary_key=True,
+        on_delete=models.CASCADE,
+        related_name="changelog_seen",
+    )
+    seen_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = "change log seen"
+        verbose_name_plural = "change log seen"
+
+    def __str__(self) -> str:
+        return f"{self.user_id} saw the change log at {self.seen_at:%Y-%m-%d %H:%M}"

@@ -9,6 +9,8 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 from django.template import Context
 
+from catalog.changelog import last_seen_changes
+
 from ..follows import SAVED_SEARCH_KEYS, followed_changes, saved_search_target
 from ..models import Follow
 
@@ -72,4 +74,4 @@ def followed_since_last_visit(context: Context) -> dict[str, Any]:
     if request is None or not request.user.is_authenticated or not _reader_follows(request):
         return {"entries": None}
     user = request.user
-    return {"entries": followed_changes(user, user.last_seen_changes_at or user.date_joined)}
+    return {"entries": followed_changes(user, last_seen_changes(user) or user.date_joined)}

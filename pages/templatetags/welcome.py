@@ -4,6 +4,7 @@ from django import template
 from django.utils import timezone
 
 from accounts.models import User
+from catalog.changelog import last_seen_changes
 
 register = template.Library()
 
@@ -19,6 +20,6 @@ def is_new_account(user: object) -> bool:
     # Whatever the template hands over: a reader, the anonymous user, or nothing at all.
     if not isinstance(user, User):
         return False
-    if user.last_seen_changes_at is not None:
+    if last_seen_changes(user) is not None:
         return False
     return timezone.now() - user.date_joined < NEW_ACCOUNT_PERIOD

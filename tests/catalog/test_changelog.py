@@ -9,6 +9,7 @@ from django.utils import timezone
 from catalog.changelog import (
     changes_between,
     changes_since_last_visit,
+    last_seen_changes,
     mark_changes_seen,
     record_change,
     snapshot,
@@ -308,20 +309,33 @@ class TestSinceLastVisit:
         record_change(source=SourceFactory(), kind=Kind.ADDED, via=Via.LOADER)
         moment = timezone.now()
         assert mark_changes_seen(reader, moment)
-        reader.refresh_from_db()
-        assert reader.last_seen_changes_at == moment
+        assert seen_in_database(reader) == moment
 
     def test_nothing_new_since_the_last_visit_writes_nothing(self, reader, tiers):
         record_change(source=SourceFactory(), kind=Kind.ADDED, via=Via.LOADER)
         seen = timezone.now()
         assert mark_changes_seen(reader, seen)
         assert not mark_changes_seen(reader, seen + timedelta(minutes=5))
-        reader.refresh_from_db()
-        assert reader.last_seen_changes_at == seen
+        assert seen_in_database(reader) == seen
         # Moving the moment back over logged changes is a change, and is written.
         assert mark_changes_seen(reader, reader.date_joined)
-        reader.refresh_from_db()
-        assert reader.last_seen_changes_at == reader.date_joined
+        assert seen_in_database(reader) == reader.date_joined
+
+    def test_a_stale_reader_is_judged_by_the_stored_moment(self, reader, tiers):
+        record_change(source=SourceFactory(), kind=Kind.ADDED, via=Via.LOADER)
+        seen = timezone.now()
+        # Another request remembered the visit; this one still holds the reader without it.
+        stale = type(reader).objects.get(pk=reader.pk)
+        assert last_seen_changes(stale) is None
+        assert mark_changes_seen(reader, seen)
+        assert not mark_changes_seen(stale, seen + timedelta(minutes=5))
+        assert seen_in_database(reader) == seen
+
+    def test_the_moment_is_read_once_per_reader(self, reader, tiers, django_assert_num_queries):
+        mark_changes_seen(reader, timezone.now())
+        fresh = type(reader).objects.get(pk=reader.pk)
+        with django_assert_num_queries(1):
+            assert last_seen_changes(fresh) == last_seen_changes(fresh) is None
 
     def test_revisiting_home_does_not_write_when_nothing_changed(
         self, client, reader, tiers, django_capture_on_commit_callbacks
@@ -333,7 +347,6 @@ class TestSinceLastVisit:
                 CaptureQueriesContext(connection) as queries,
             ):
                 client.get("/")
-            reader.refresh_from_db()
             updates = [
                 q["sql"]
                 for q in queries.captured_queries
@@ -342,7 +355,7 @@ class TestSinceLastVisit:
                 and "readinglist_cache" not in q["sql"]
                 and "readinglist_pages" not in q["sql"]
             ]
-            return reader.last_seen_changes_at, updates
+            return seen_in_database(reader), updates
 
         record_change(source=SourceFactory(), kind=Kind.ADDED, via=Via.LOADER)
         client.force_login(reader)
@@ -473,3 +486,8 @@ def test_accepting_a_proposal_logs_the_new_source_and_the_one_it_replaces(
     assert ChangeLogEntry.objects.get(kind=Kind.REPLACED).detail == (
         f"Superseded by {source.title}."
     )
+
+
+def seen_in_database(reader):
+    """The reader's stored moment, read afresh (a refreshed reader forgets its cached row)."""
+    return last_seen_changes(type(reader).objects.get(pk=reader.pk))

@@ -4,7 +4,7 @@ import pytest
 from django.utils import timezone
 
 from catalog.changelog import record_source_edit
-from catalog.models import ChangeLogEntry
+from catalog.models import ChangeLogEntry, ChangeLogSeen
 from library.models import DigestSettings, Follow
 
 from ..factories import SourceFactory, TopicFactory
@@ -108,8 +108,9 @@ def test_unfollow_only_your_own(client, reader, other_reader, small_catalog):
 
 
 def test_home_shows_changes_in_what_the_reader_follows(client, reader, small_catalog):
-    reader.last_seen_changes_at = timezone.now() - timezone.timedelta(minutes=5)
-    reader.save()
+    ChangeLogSeen.objects.create(
+        user=reader, seen_at=timezone.now() - timezone.timedelta(minutes=5)
+    )
     Follow.objects.create(user=reader, kind="topic", target="kernels")
     inside = SourceFactory(title="Paged kernels", topics=[small_catalog["topics"][1]])
     outside = SourceFactory(title="Unfollowed thing", topics=[TopicFactory(name="Other")])
