@@ -38,6 +38,7 @@ def manage_in_tree(tree: Path, *args: str):
     env = production_env(
         SECRET_KEY="an-image-test-secret-0123456789abcdefghijklmnopqrstuvwxyz-0123456789",
         ALLOWED_HOSTS="readinglist.example.com",
+        DEFAULT_FROM_EMAIL="readinglist <noreply@readinglist.example.org>",
         DATABASE_URL=f"sqlite:///{tree / 'unused.sqlite3'}",
         SECURE_SSL_REDIRECT="true",
         STATIC_ROOT="",

@@ -13,6 +13,8 @@ PRODUCTION = {
     "SECRET_KEY": "a-long-random-production-secret-for-this-test-only-0123456789abcdef",
     "ALLOWED_HOSTS": "example.com",
     "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/readinglist",
+    # A deployment sends from its own domain (operations.W007 warns about the default's).
+    "DEFAULT_FROM_EMAIL": "readinglist <noreply@example.org>",
 }
 
 
