@@ -4,6 +4,7 @@
     {% team_open_questions team as questions %}                 the team page
     {% session_questions session as agenda %}                   a session's page and reminder
     {% notifications_link %}                                    the site header's count
+    {% notification_email_setting %}                            the profile page's mail choice
 
 Each reads what it shows in one query whatever the number of threads; the pages that include
 them have checked the reader is a member of the team they name.
@@ -18,8 +19,9 @@ from django.urls import reverse
 from catalog.models import Source
 from teams.models import Session, Team
 
-from .. import counts
+from .. import counts, emails
 from ..blocks import source_discussion_context
+from ..forms import EmailModeForm
 from ..models import Thread
 from ..quotes import quote_link
 
@@ -75,6 +77,19 @@ def notifications_link(context: Context) -> dict[str, Any]:
         "many": count > counts.SHOWN_MAX,
         "url": reverse("discussions:notifications"),
         "request": context.get("request"),
+    }
+
+
+@register.inclusion_tag("discussions/includes/email_setting_form.html", takes_context=True)
+def notification_email_setting(context: Context) -> dict[str, Any]:
+    """The signed-in reader's mail choice as a form posting to the discussions' own view,
+    which comes back to the page it was on."""
+    user = context["user"]
+    request = context.get("request")
+    return {
+        "form": EmailModeForm(initial={"email_mode": emails.mode_of(user)}),
+        "csrf_token": context.get("csrf_token"),
+        "next": request.get_full_path() if request is not None else "",
     }
 
 
