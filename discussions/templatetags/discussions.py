@@ -15,7 +15,9 @@ from typing import Any
 from django import template
 from django.template import Context
 from django.urls import reverse
+from django.utils.text import Truncator
 
+from accounts.validators import one_line
 from catalog.models import Source
 from teams.models import Session, Team
 
@@ -91,6 +93,12 @@ def notification_email_setting(context: Context) -> dict[str, Any]:
         "csrf_token": context.get("csrf_token"),
         "next": request.get_full_path() if request is not None else "",
     }
+
+
+@register.filter
+def excerpt(text: str, length: int = 280) -> str:
+    """A post's first words on one line, for a mail's list (escaped where it is shown)."""
+    return Truncator(one_line(text or "")).chars(length)
 
 
 @register.filter

@@ -50,7 +50,7 @@ def test_at_once_mails_after_commit_with_one_click_headers(
 ):
     choose(people["member"], EmailMode.AT_ONCE)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        add_reply(thread=thread, author=people["owner"], body="Tiles fit in *SRAM*.")
+        add_reply(thread=thread, author=people["owner"], body="Tiles fit in *SRAM*.\n\n<b>x</b>")
     assert mail.outbox == []  # nothing before the post commits
     for callback in callbacks:
         callback()
@@ -61,6 +61,8 @@ def test_at_once_mails_after_commit_with_one_click_headers(
     assert link in message.body and "Tiles fit in *SRAM*." in message.body
     html, kind = message.alternatives[0]
     assert kind == "text/html" and link in html
+    assert "Tiles fit in *SRAM*. <b>x</b>" in message.body  # one line of plain text
+    assert "&lt;b&gt;x&lt;/b&gt;" in html and "<b>x</b>" not in html
     unsubscribe = message.extra_headers["List-Unsubscribe"]
     assert unsubscribe.startswith("<http") and "/notifications/unsubscribe/" in unsubscribe
     assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
