@@ -6,7 +6,7 @@ from django import forms
 from teams.models import Team
 
 from . import mentions
-from .models import Reply, Thread
+from .models import NotificationSettings, Reply, Thread
 
 
 def _normalise_newlines(text: str) -> str:
@@ -127,3 +127,14 @@ class ReplyForm(_TextForm):
             raise forms.ValidationError("Write something in the reply.", code="required")
         _check_mentions(body)
         return body
+
+
+class EmailModeForm(forms.Form):
+    """The reader's own choice only: the view saves it for the signed-in reader, so nothing
+    posted can name another reader."""
+
+    email_mode = forms.ChoiceField(
+        label="Email me about replies and mentions",
+        choices=NotificationSettings.EmailMode.choices,
+        widget=forms.RadioSelect,
+    )

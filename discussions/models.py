@@ -190,6 +190,9 @@ class Notification(models.Model):
     kind = models.CharField(max_length=10, choices=Kind)
     created = models.DateTimeField(auto_now_add=True)
     read_at = models.DateTimeField(null=True, blank=True)
+    # Set when a mail told the recipient (at once or in their digest): no notification is
+    # mailed twice, and one read on the site before its mail went out is never mailed.
+    emailed_at = models.DateTimeField(null=True, blank=True)
 
     objects = NotificationQuerySet.as_manager()
 
@@ -207,7 +210,51 @@ class Notification(models.Model):
                 name="notification_unread",
             ),
             models.Index(fields=["recipient", "-created"], name="notification_recipient"),
+            # The mail runs look for what is unread and not yet mailed, across all readers.
+            models.Index(
+                fields=["recipient"],
+                condition=Q(read_at__isnull=True, emailed_at__isnull=True),
+                name="notification_unmailed",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.actor} {self.get_kind_display()} for {self.recipient}"
+
+
+class EmailMode(models.TextChoices):
+    AT_ONCE = "at_once", "at once"
+    DAILY = "daily", "in the daily digest"
+    NEVER = "never", "never"
+
+
+class NotificationSettings(models.Model):
+    """How a reader hears about replies and mentions by email. Kept here, not on the user row:
+    a reader without a row gets the default, so the row is written only when they choose."""
+
+    EmailMode = EmailMode
+    DEFAULT_MODE = EmailMode.DAILY
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_settings"
+    )
+    email_mode = models.CharField(
+        "Email me about replies and mentions",
+        max_length=10,
+        choices=EmailMode,
+        default=DEFAULT_MODE,
+    )
+    # The last mail of either kind: "at once" mails keep a quiet interval after it, and the
+    # daily digest goes out at most once per local day.
+    last_mailed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "notification settings"
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(email_mode__in=EmailMode.values), name="notification_email_mode_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.get_email_mode_display()}"

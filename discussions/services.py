@@ -3,6 +3,7 @@
 Posts notify people: a reply tells the thread's author and everyone who replied before, a
 mention tells the member mentioned (once per post, a mention winning over a reply). Only the
 team's members now are told. Edits notify nobody: a post's mentions were told when it was made.
+Those who chose mail at once are mailed after the post commits (emails.py).
 """
 
 from collections.abc import Iterable
@@ -15,7 +16,7 @@ from catalog.models import Source
 from readinglist import pagecache
 from teams.models import Membership, Session, Team
 
-from . import counts, mentions
+from . import counts, mentions, tasks
 from .models import Notification, Reply, Thread
 
 
@@ -54,6 +55,11 @@ def _notify(
     if told:
         # bulk_create sends no signals: the recipients' header counts and kept pages go here.
         transaction.on_commit(lambda: _changed_for(told))
+        # Mail only once committed, so the mail never tells of a post that was rolled back;
+        # robust: a queue that refuses the task must not fail a post already saved (the hourly
+        # run mails it instead).
+        recipients = sorted(told)
+        transaction.on_commit(lambda: tasks.mail_at_once.enqueue(recipients), robust=True)
     return rows
 
 

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import notification_views, views
+from . import email_views, notification_views, views
 
 app_name = "discussions"
 
@@ -18,4 +18,10 @@ urlpatterns = [
     path("discussions/replies/<int:pk>/edit/", views.reply_edit_view, name="reply-edit"),
     path("discussions/replies/<int:pk>/delete/", views.reply_delete_view, name="reply-delete"),
     path("notifications/", notification_views.notifications_view, name="notifications"),
+    path("notifications/settings/", email_views.email_settings_view, name="email-settings"),
+    path(
+        "notifications/unsubscribe/<str:token>/",
+        email_views.unsubscribe_view,
+        name="unsubscribe",
+    ),
 ]

@@ -52,13 +52,15 @@ PERIOD_LENGTH: dict[str, timedelta] = {
 }
 
 
-def unsubscribe_token(user_id: int) -> str:
-    return signing.dumps(user_id, salt=UNSUBSCRIBE_SALT, compress=True)
+def unsubscribe_token(user_id: int, salt: str = UNSUBSCRIBE_SALT) -> str:
+    """A reader's one-click unsubscribe token. Another mail's unsubscribe passes a salt of its
+    own, so a link from one kind of mail never turns off another."""
+    return signing.dumps(user_id, salt=salt, compress=True)
 
 
-def user_id_from_token(token: str) -> int | None:
+def user_id_from_token(token: str, salt: str = UNSUBSCRIBE_SALT) -> int | None:
     try:
-        value = signing.loads(token, salt=UNSUBSCRIBE_SALT)
+        value = signing.loads(token, salt=salt)
     except signing.BadSignature:
         return None
     return value if isinstance(value, int) else None
@@ -128,6 +130,14 @@ def due_readers() -> tuple[list[User], int]:
     return allowed, len(readers) - len(allowed)
 
 
+def one_click_headers(unsubscribe_url: str) -> dict[str, str]:
+    """RFC 8058: mail clients show an unsubscribe button that POSTs to the link, no page seen."""
+    return {
+        "List-Unsubscribe": f"<{unsubscribe_url}>",
+        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    }
+
+
 def digest_message(
     reader: User, entries: list[ChangeLogEntry], frequency: str, more: int = 0
 ) -> EmailMultiAlternatives:
@@ -149,10 +159,7 @@ def digest_message(
         subject,
         render_to_string("library/email/digest.txt", context),
         to=[reader.email],
-        headers={
-            "List-Unsubscribe": f"<{unsubscribe}>",
-            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-        },
+        headers=one_click_headers(unsubscribe),
     )
     message.attach_alternative(render_to_string("library/email/digest.html", context), "text/html")
     return message

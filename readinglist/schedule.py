@@ -94,6 +94,13 @@ SCHEDULE: tuple[Job, ...] = (
         minute=25,
     ),
     Job(
+        "send_notification_mail",
+        "replies and mentions: a reader's daily digest is due from DIGEST_SEND_HOUR in their "
+        "own time zone, and what a burst held back from mail at once goes out within the hour; "
+        "each notification is mailed once",
+        minute=35,
+    ),
+    Job(
         "notify_maintainers",
         "the opted-in maintainers' daily email of new proposals, before a European working day",
         minute=30,

@@ -72,6 +72,9 @@ SEAMS: dict[str, set[str]] = {
     # A team page shows members' progress, the notes shared with the team, its open questions
     # and the paths it follows.
     "teams": {"library", "notes", "discussions", "paths"},
+    # The profile page shows the reader's choice of notification email, a form the discussions
+    # app renders and saves.
+    "accounts": {"discussions"},
     # My library shows the paths the reader follows, each one line of progress.
     "library": {"paths"},
     # Sign-in pages link to the reader's library once signed in.

@@ -4,6 +4,7 @@
     {% team_open_questions team as questions %}                 the team page
     {% session_questions session as agenda %}                   a session's page and reminder
     {% notifications_link %}                                    the site header's count
+    {% notification_email_setting %}                            the profile page's mail choice
 
 Each reads what it shows in one query whatever the number of threads; the pages that include
 them have checked the reader is a member of the team they name.
@@ -14,12 +15,15 @@ from typing import Any
 from django import template
 from django.template import Context
 from django.urls import reverse
+from django.utils.text import Truncator
 
+from accounts.validators import one_line
 from catalog.models import Source
 from teams.models import Session, Team
 
-from .. import counts
+from .. import counts, emails
 from ..blocks import source_discussion_context
+from ..forms import EmailModeForm
 from ..models import Thread
 from ..quotes import quote_link
 
@@ -76,6 +80,25 @@ def notifications_link(context: Context) -> dict[str, Any]:
         "url": reverse("discussions:notifications"),
         "request": context.get("request"),
     }
+
+
+@register.inclusion_tag("discussions/includes/email_setting_form.html", takes_context=True)
+def notification_email_setting(context: Context) -> dict[str, Any]:
+    """The signed-in reader's mail choice as a form posting to the discussions' own view,
+    which comes back to the page it was on."""
+    user = context["user"]
+    request = context.get("request")
+    return {
+        "form": EmailModeForm(initial={"email_mode": emails.mode_of(user)}),
+        "csrf_token": context.get("csrf_token"),
+        "next": request.get_full_path() if request is not None else "",
+    }
+
+
+@register.filter
+def excerpt(text: str, length: int = 280) -> str:
+    """A post's first words on one line, for a mail's list (escaped where it is shown)."""
+    return Truncator(one_line(text or "")).chars(length)
 
 
 @register.filter

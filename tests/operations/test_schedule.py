@@ -99,6 +99,7 @@ def test_minutes_missed_while_a_job_ran_are_caught_up_once():
         "send_session_reminders",
         "purge_deleted_notes",
         "verify_team_domains",
+        "send_notification_mail",
     ]
 
 
