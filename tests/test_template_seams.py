@@ -72,8 +72,9 @@ SEAMS: dict[str, set[str]] = {
     # A team page shows members' progress, the notes shared with the team, its open questions
     # and the paths it follows.
     "teams": {"library", "notes", "discussions", "paths"},
-    # My library shows the paths the reader follows, each one line of progress.
-    "library": {"paths"},
+    # My library shows the paths the reader follows, each one line of progress; the
+    # bookmarklet's save page offers a note or a team thread on the passage it brought.
+    "library": {"paths", "notes", "discussions"},
     # Sign-in pages link to the reader's library once signed in.
     "allauth": {"library"},
     # The proposal form offers the bookmarklet, which lives with the library's save page.
