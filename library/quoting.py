@@ -21,7 +21,7 @@ CONTEXT_CHARS = 32
 # The bookmarklet sends at most this much of a selection, then less while its address would
 # grow past what the server reads (gunicorn.conf.py: limit_request_line).
 SENT_MAX = QUOTE_MAX + 100
-SENT_BYTES_MAX = 6_000
+SENT_BYTES_MAX = 5_000
 CONTEXT_SENT = 100
 # Nothing longer than this is tidied: a hand-made address gains nothing from a longer one.
 _READ_MAX = QUOTE_MAX * 4

@@ -9,9 +9,10 @@ import pytest
 from django.http import QueryDict
 
 from discussions.models import Thread
-from library.quoting import QUOTE_MAX, read_passage
+from library.quoting import CONTEXT_SENT, QUOTE_MAX, SENT_BYTES_MAX, read_passage
 from notes.models import Note
 from tests.factories import UserFactory, join_team
+from tests.production.test_entrypoint import load_gunicorn_config
 
 pytestmark = pytest.mark.django_db
 
@@ -64,6 +65,15 @@ def test_the_phone_route_says_how_to_send_a_passage(client, settings):
     settings.SITE_DOMAIN = "reading.example.org"
     page = client.get("/save/bookmarklet/").content.decode()
     assert "<code>&amp;text=</code>" in page
+
+
+def test_the_longest_address_it_sends_fits_the_servers_request_line(monkeypatch):
+    """The quote's bytes, then the context in the widest UTF-8 encoding, leave room for the
+    page's address and title."""
+    # A CJK character: one UTF-16 unit of the bookmarklet's count, nine bytes once encoded.
+    longest_context = 2 * CONTEXT_SENT * len("%E4%B8%80")
+    room = load_gunicorn_config(monkeypatch)["limit_request_line"] - SENT_BYTES_MAX
+    assert room - longest_context >= 1_000
 
 
 # Reading the passage.
