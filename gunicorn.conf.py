@@ -55,6 +55,9 @@ access_log_format = (
 )
 # Behind a proxy that terminates TLS, trust its X-Forwarded-* headers (FORWARDED_ALLOW_IPS).
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+# The bookmarklet brings the passage a reader selected in /save/'s address (library/quoting.py
+# keeps it under 5,000 bytes): gunicorn's default 4,094-byte request line would refuse a long one.
+limit_request_line = 8190
 # Workers import the app after fork, so each builds its own database pool.
 preload_app = False
 worker_tmp_dir = os.environ.get("GUNICORN_WORKER_TMP_DIR") or None

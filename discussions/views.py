@@ -147,6 +147,8 @@ def _start_thread(request: HtmxHttpRequest, user: User, source: Source) -> HttpR
         template += "#discussion"
     else:
         template = "discussions/thread_start.html"
+        # A page of its own has no discussion section for htmx to swap: the form just posts.
+        context["standalone"] = True
     return render(request, template, context, status=status)
 
 

@@ -75,8 +75,9 @@ SEAMS: dict[str, set[str]] = {
     # The profile page shows the reader's choice of notification email, a form the discussions
     # app renders and saves.
     "accounts": {"discussions"},
-    # My library shows the paths the reader follows, each one line of progress.
-    "library": {"paths"},
+    # My library shows the paths the reader follows, each one line of progress; the
+    # bookmarklet's save page offers a note or a team thread on the passage it brought.
+    "library": {"paths", "notes", "discussions"},
     # Sign-in pages link to the reader's library once signed in.
     "allauth": {"library"},
     # The proposal form offers the bookmarklet, which lives with the library's save page.

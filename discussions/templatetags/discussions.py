@@ -5,6 +5,7 @@
     {% session_questions session as agenda %}                   a session's page and reminder
     {% notifications_link %}                                    the site header's count
     {% notification_email_setting %}                            the profile page's mail choice
+    {% quoted_thread_form source passage %}                     the bookmarklet's save page
 
 Each reads what it shows in one query whatever the number of threads; the pages that include
 them have checked the reader is a member of the team they name.
@@ -19,11 +20,13 @@ from django.utils.text import Truncator
 
 from accounts.validators import one_line
 from catalog.models import Source
+from library.quoting import Passage
+from library.reading import viewer_teams
 from teams.models import Session, Team
 
 from .. import counts, emails
 from ..blocks import source_discussion_context
-from ..forms import EmailModeForm
+from ..forms import EmailModeForm, ThreadForm
 from ..models import Thread
 from ..quotes import quote_link
 
@@ -107,3 +110,24 @@ def passage_link(thread: Thread) -> str:
     return quote_link(
         thread.source.url, thread.quote_exact, thread.quote_prefix, thread.quote_suffix
     )
+
+
+@register.inclusion_tag("discussions/includes/thread_form.html", takes_context=True)
+def quoted_thread_form(context: Context, source: Source, passage: Passage) -> dict[str, Any]:
+    """A thread on `source` quoting `passage` (its text-quote selector filled in), offered to
+    the reader's own teams only. It posts to the source's discussion address, which shows the
+    form again with everything typed when something is wrong."""
+    teams = viewer_teams(context["request"])
+    initial = {
+        "quote_exact": passage.exact,
+        "quote_prefix": passage.prefix,
+        "quote_suffix": passage.suffix,
+    }
+    return {
+        "csrf_token": context.get("csrf_token"),
+        "form": ThreadForm(teams=teams, initial=initial, prefix_id="thread-quote")
+        if teams
+        else None,
+        "action": reverse("discussions:source", args=[source.slug]),
+        "standalone": True,
+    }

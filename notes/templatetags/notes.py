@@ -81,3 +81,24 @@ def session_discussion(
         "heading_id": "discussion-heading",
         "empty": "No notes on these sources yet: share yours with the team on each source's page.",
     }
+
+
+@register.inclusion_tag("notes/note_form.html#form", takes_context=True)
+def quoted_note_form(context: Context, source: Source, quote: str) -> dict[str, Any]:
+    """A new private note on `source` with `quote` filled in, for the bookmarklet's save page.
+    It posts to the notes' own form address, which keeps everything typed on an error."""
+    request = context["request"]
+    form = NoteForm(
+        user=request.user,
+        teams=viewer_teams(request),
+        initial={"quote": quote},
+        prefix_id="note-quote",
+    )
+    return {
+        "csrf_token": context.get("csrf_token"),
+        "source": source,
+        "note": None,
+        "form": form,
+        "action": reverse("notes:create", args=[source.slug]),
+        "hx_target": "",
+    }

@@ -20,11 +20,9 @@ pytestmark = pytest.mark.django_db
 def test_the_bookmarklet_only_navigates_to_this_site(client, settings):
     settings.SITE_DOMAIN = "reading.example.org"
     page = client.get("/save/bookmarklet/").content.decode()
-    assert (
-        "javascript:location.href=&#x27;http://reading.example.org/save/?url=&#x27;"
-        "+encodeURIComponent(location.href)+&#x27;&amp;title=&#x27;"
-        "+encodeURIComponent(document.title)"
-    ) in page
+    assert 'href="javascript:(function(){' in page
+    assert "a=&#x27;url=&#x27;+e(u)+&#x27;&amp;title=&#x27;+e(d.title)" in page
+    assert "location.href=&#x27;http://reading.example.org/save/?&#x27;+a})()" in page
     assert "drag" in page.lower()
 
 
