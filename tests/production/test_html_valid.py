@@ -62,6 +62,13 @@ PAGES = {
     "decision-log": ("/proposals/decisions/", False),
     "library-import": ("/library/import/", True),
     "bookmarklet": ("/save/bookmarklet/", True),
+    # The bookmarklet with a passage: a note's and a thread's form, or the passage to keep.
+    "save-passage": (
+        "/save/?url=https://arxiv.org/html/2307.08691v1&title=FlashAttention-2"
+        "&quote=We+observe+that&prefix=memory.&suffix=the+inefficiency&selected=15",
+        True,
+    ),
+    "save-passage-unmatched": ("/save/?url=https://example.org/new&quote=A+passage", True),
     "team-list": ("/teams/", True),
     "team": ("/teams/readers/", True),
     "team-members": ("/teams/readers/members/", True),
