@@ -29,6 +29,11 @@ class DiscussionsConfig(AppConfig):
         )
         # A notification changes its recipient's header count on every page of theirs.
         pagecache.register(self.get_model("Notification"), scope="reader", owner="recipient")
+        pagecache.exempt(
+            self.get_model("NotificationSettings"),
+            reason="the mail choice shows only on the profile page and /notifications/settings/, "
+            "which the page cache never keeps; the mail runs write it often",
+        )
         for signal in (post_save, post_delete):
             signal.connect(
                 _teams_changed, sender=Membership, dispatch_uid=f"discussions.{id(signal)}"

@@ -156,12 +156,21 @@ def path_pages(owner, team) -> dict[str, tuple[str, bool]]:
 
 
 # Team discussion pages, made with a question, a quote, a reply and a mention.
-DISCUSSION_PAGES = ["thread", "thread-edit", "source-threads", "notifications", "reply-edit"]
+DISCUSSION_PAGES = [
+    "thread",
+    "thread-edit",
+    "source-threads",
+    "notifications",
+    "reply-edit",
+    "notification-email",
+    "notification-unsubscribe",
+]
 
 
 def discussion_pages(member, team) -> dict[str, tuple[str, bool]]:
     from django.urls import reverse
 
+    from discussions.emails import unsubscribe_token
     from discussions.services import add_reply, start_thread
 
     source = Source.objects.get(slug=SOURCE)
@@ -183,6 +192,11 @@ def discussion_pages(member, team) -> dict[str, tuple[str, bool]]:
         "source-threads": (reverse("discussions:source", args=[SOURCE]), True),
         "notifications": (reverse("discussions:notifications"), True),
         "reply-edit": (reverse("discussions:reply-edit", args=[reply.pk]), True),
+        "notification-email": (reverse("discussions:email-settings"), True),
+        "notification-unsubscribe": (
+            reverse("discussions:unsubscribe", args=[unsubscribe_token(member.pk)]),
+            False,
+        ),
     }
 
 
