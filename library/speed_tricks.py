@@ -23,7 +23,7 @@ def without_card_cache() -> AbstractContextManager[None]:
 
 
 def without_control_cache() -> AbstractContextManager[None]:
-    return swapped(reading, "_control_html", uncached(reading._control_html))
+    return swapped(reading, "control_html", uncached(reading.control_html))
 
 
 def library_read_per_card() -> AbstractContextManager[None]:

@@ -10,6 +10,7 @@ app_name = "library"
 
 urlpatterns = [
     path("", bookmarks.library, name="index"),
+    path("bookmarks/", bookmarks.bookmark_choice, name="bookmark-choice"),
     path("bookmarks/<slug:slug>/", bookmarks.bookmark, name="bookmark"),
     path("bulk/", bookmarks.bulk_change, name="bulk"),
     path("progress/path/", bookmarks.path_progress, name="path-progress"),

@@ -75,8 +75,9 @@ SEAMS: dict[str, set[str]] = {
     # The profile page shows the reader's choice of notification email, a form the discussions
     # app renders and saves.
     "accounts": {"discussions"},
-    # My library shows the paths the reader follows, each one line of progress; the
-    # bookmarklet's save page offers a note or a team thread on the passage it brought.
+    # My library and For you show the paths the reader follows, each one line of progress, and
+    # "Add to path…" after each source card (a card itself never loads paths: its page adds it);
+    # the bookmarklet's save page offers a note or a team thread on the passage it brought.
     "library": {"paths", "notes", "discussions"},
     # Sign-in pages link to the reader's library once signed in.
     "allauth": {"library"},
@@ -136,6 +137,19 @@ def test_catalog_templates_use_catalog_and_django_alone():
     assert {LIBRARIES.get(name, "?") for name in libraries - SHARED_LIBRARIES} <= {"catalog"}
     assert {NAMESPACES.get(name, "?") for name in namespaces - SHARED_NAMESPACES} <= {"catalog"}
     assert "catalog" not in SEAMS
+
+
+def test_a_source_card_shows_no_other_apps_actions():
+    """The card many pages share uses the library and catalog alone; another app's action (Add
+    to path…) goes after it, put there by the page that lists the cards."""
+    card = (TEMPLATES / "library" / "includes" / "source_card.html").read_text()
+    libraries = {word for match in _LOAD.findall(card) for word in match.split()}
+    used = {LIBRARIES.get(name, "?") for name in libraries - SHARED_LIBRARIES}
+    assert used <= {"library", "catalog"}
+    linked = {NAMESPACES.get(name, "?") for name in set(_URL.findall(card)) - PUBLIC_NAMESPACES}
+    assert linked <= {"library", "catalog"}
+    for page in ("pages/home.html", "pages/source_detail.html", "library/for_you.html"):
+        assert "{% add_to_path_button" in (TEMPLATES / page).read_text(), page
 
 
 def test_the_rule_sees_a_template_reaching_up(tmp_path):

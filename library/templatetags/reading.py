@@ -7,21 +7,20 @@ Every tag reads the reader's library once per request (see library.reading), so 
 import functools
 import operator
 import re
-import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from html import escape as escape_html
-from types import SimpleNamespace
 from typing import Any
 
 from django import template
 from django.conf import settings
 from django.http import HttpRequest
-from django.middleware.csrf import get_token
 from django.template import Context
 from django.template.loader import get_template
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import format_html
 from django.utils.safestring import SafeData, SafeString, mark_safe
 
 from accounts.models import User
@@ -29,7 +28,8 @@ from catalog.models import ListEntry, ListSection, ReadingList, Source
 from teams.models import Team
 
 from .. import reading
-from ..models import Bookmark, Dismissal
+from ..controls import OCCURRENCE, TOKEN_SLOT, control_html, control_id
+from ..models import Dismissal
 from ..team_progress import ListProgress
 from ..team_progress import team_progress as team_progress_of
 
@@ -40,86 +40,7 @@ def _request(context: Context) -> HttpRequest | None:
     return context.get("request")
 
 
-# Stands in for the visitor's CSRF token in a remembered control: shaped like a token (64
-# letters and digits), and random per process so no title or URL can ever contain it.
-_TOKEN_SLOT = secrets.token_hex(32)
-CONTROL_TEMPLATE = "library/includes/bookmark_control.html"
-
-
-# What may tell two copies of one source's control apart on a page (a section's slug).
-OCCURRENCE = re.compile(r"[-\w]{1,80}")
-
-
-@register.simple_tag
-def control_id(pk: int, occurrence: str = "") -> str:
-    """The id of a source's control on a page, unique per occurrence; it is also the anchor a
-    saved-without-JavaScript page returns to: `{% control_id source.pk occurrence as dom_id %}`."""
-    return f"bookmark-{pk}-in-{occurrence}" if occurrence else f"bookmark-{pk}"
-
-
-@functools.lru_cache(maxsize=4096)
-def _control_html(
-    pk: int,
-    slug: str,
-    title: str,
-    status: str,
-    page_url: str,
-    compact: bool,
-    with_token: bool,
-    occurrence: str,
-) -> str:
-    """One control, rendered from its template. Everything it shows is in the arguments (the
-    template reads only the source's pk, slug and title), so a remembered copy cannot go stale;
-    the CSRF token, which changes with each request, is left as a slot."""
-    return get_template(CONTROL_TEMPLATE).render(
-        {
-            "source": SimpleNamespace(pk=pk, slug=slug, title=title),
-            "status": status,
-            "choices": Bookmark.Status.choices,
-            "next": page_url,
-            "occurrence": occurrence,
-            "csrf_token": _TOKEN_SLOT if with_token else None,
-            "compact": compact,
-        }
-    )
-
-
-FIELDS_TEMPLATE = "library/includes/bookmark_control_fields.html"
-
-
-@functools.lru_cache(maxsize=1024)
-def _fields_html(
-    pk: int, slug: str, title: str, status: str, occurrence: str, page_url: str, focus: str
-) -> str:
-    """The fields of one copy of a control, as a change returns them: like _control_html,
-    everything shown is in the arguments, and the CSRF token is a slot."""
-    return get_template(FIELDS_TEMPLATE).render(
-        {
-            "source": SimpleNamespace(pk=pk, slug=slug, title=title),
-            "status": status,
-            "choices": Bookmark.Status.choices,
-            "occurrence": occurrence,
-            "next": page_url,
-            "focus": focus,
-            "csrf_token": _TOKEN_SLOT,
-        }
-    )
-
-
-def control_fields(
-    request: HttpRequest,
-    source: Source,
-    status: str,
-    *,
-    occurrence: str,
-    page_url: str,
-    focus: str = "",
-) -> str:
-    """The fields of `source`'s control after a change (status "" when not saved), remembered
-    per process as the controls on pages are, with this request's CSRF token put in."""
-    render = _fields_html.__wrapped__ if settings.DEBUG else _fields_html
-    html = render(source.pk, source.slug, source.title, status, occurrence, page_url, focus)
-    return html.replace(_TOKEN_SLOT, get_token(request))
+register.simple_tag(control_id)
 
 
 def _visitor_token(context: Context) -> str | None:
@@ -134,29 +55,87 @@ def bookmark_control(
 ) -> SafeString:
     """The reader's bookmark form for `source`. A page lists many sources, and interpreting
     the template took most of a millisecond per card, so each process remembers the rendered
-    controls (see _control_html) and puts this request's CSRF token in.
+    controls (see control_html) and puts this request's CSRF token in.
 
     A page that shows one source more than once names each `occurrence` (a section's slug), so
-    that ids stay unique and a change made in one copy can be shown in every copy."""
+    that ids stay unique and a change made in one copy can be shown in every copy. Inside a
+    `{% bookmark_form %}` the control is compact buttons alone, which post through that form."""
     if occurrence and not OCCURRENCE.fullmatch(str(occurrence)):
         raise template.TemplateSyntaxError(f"Not an occurrence name: {occurrence!r}")
     request = _request(context)
     states = reading.request_states(request)
     token = _visitor_token(context)
+    form_occurrence = context.get(_IN_FORM)
+    shared = form_occurrence is not None
+    if shared and str(occurrence) != form_occurrence:
+        raise template.TemplateSyntaxError("A control in a bookmark_form names its occurrence.")
     args = (
         source.pk,
         source.slug,
         source.title,
         states.get(source.pk, ""),
-        # A remembered card renders its control with a slot for the path (see source_card).
-        context.get("page_path") or (request.get_full_path() if request else ""),
-        bool(compact),
+        # A remembered card renders its control with a slot for the path (see source_card); a
+        # shared form's control has no way back of its own.
+        "" if shared else context.get("page_path") or (request.get_full_path() if request else ""),
+        bool(compact) or shared,
         bool(token),
         str(occurrence),
+        shared,
     )
-    render = _control_html.__wrapped__ if settings.DEBUG else _control_html
+    render = control_html.__wrapped__ if settings.DEBUG else control_html
     html = render(*args)
-    return mark_safe(html.replace(_TOKEN_SLOT, token) if token else html)
+    return mark_safe(html.replace(TOKEN_SLOT, token) if token else html)
+
+
+# Set in the context inside {% bookmark_form %}: the occurrence its controls belong to.
+_IN_FORM = "_bookmark_form_occurrence"
+
+
+_CHOICE_URL = functools.cache(lambda: reverse("library:bookmark-choice"))
+
+
+class BookmarkFormNode(template.Node):
+    def __init__(self, occurrence: template.base.FilterExpression, nodelist: template.NodeList):
+        self.occurrence, self.nodelist = occurrence, nodelist
+
+    def render(self, context: Context) -> SafeString:
+        request = _request(context)
+        token = _visitor_token(context)
+        if not (token and request and request.user.is_authenticated):
+            return self.nodelist.render(context)
+        occurrence = str(self.occurrence.resolve(context))
+        if not OCCURRENCE.fullmatch(occurrence):
+            raise template.TemplateSyntaxError(f"Not an occurrence name: {occurrence!r}")
+        with context.push({_IN_FORM: occurrence}):
+            inner = self.nodelist.render(context)
+        # The answer goes out of band into each copy of the changed control, so the form
+        # swaps nothing itself.
+        return format_html(
+            '<form class="bookmark-form" method="post" action="{}" data-hx-post="{}"'
+            ' data-hx-swap="none"><input type="hidden" name="csrfmiddlewaretoken" value="{}">'
+            '<input type="hidden" name="next" value="{}">'
+            '<input type="hidden" name="occurrence" value="{}">{}</form>',
+            _CHOICE_URL(),
+            _CHOICE_URL(),
+            token,
+            context.get("page_path") or request.get_full_path(),
+            occurrence,
+            inner,
+        )
+
+
+@register.tag
+def bookmark_form(parser: template.base.Parser, token: template.base.Token) -> BookmarkFormNode:
+    """`{% bookmark_form section.slug %}…{% endbookmark_form %}`: one form for the reader's
+    controls of a long list (a list's section), so that each entry carries its buttons alone
+    and not a form, a token and a way back of its own (a 120-entry list was 247 KB). A button's
+    value names its source and status; the reader returns to the entry they changed."""
+    bits = token.split_contents()
+    if len(bits) != 2:
+        raise template.TemplateSyntaxError("bookmark_form takes an occurrence name.")
+    nodelist = parser.parse(("endbookmark_form",))
+    parser.delete_first_token()
+    return BookmarkFormNode(parser.compile_filter(bits[1]), nodelist)
 
 
 @register.simple_tag(takes_context=True)
@@ -268,9 +247,9 @@ _card_fields = operator.attrgetter(*CARD_FIELDS)
 # its marked title and its snippet. A card is rendered once with these slots, then each page puts
 # its own text in; so a card rendered for one search serves every page showing that source with
 # the same kind of text (a fresh search no longer renders its cards afresh).
-_PATH_SLOT, _LABEL_SLOT, _SNIPPET_SLOT = (f"{_TOKEN_SLOT[:32]}{n:032x}" for n in range(3))
+_PATH_SLOT, _LABEL_SLOT, _SNIPPET_SLOT = (f"{TOKEN_SLOT[:32]}{n:032x}" for n in range(3))
 # One pass over a card puts every value in: text put in is never searched for slots again.
-_CARD_SLOTS = re.compile(re.escape(_TOKEN_SLOT[:32]) + "(?:[0-9a-f]{32})")
+_CARD_SLOTS = re.compile(re.escape(TOKEN_SLOT[:32]) + "(?:[0-9a-f]{32})")
 
 
 class _Cards:
@@ -340,7 +319,7 @@ def source_card(
         "hide_summary": hide_summary,
         "request": request,
         "page_path": _PATH_SLOT,
-        "csrf_token": _TOKEN_SLOT if token else None,
+        "csrf_token": TOKEN_SLOT if token else None,
     }
 
     def render() -> str:
@@ -367,7 +346,7 @@ def source_card(
         _PATH_SLOT: escape_html(request.get_full_path()) if request else "",
         _LABEL_SLOT: label_html,
         _SNIPPET_SLOT: snippet_html,
-        _TOKEN_SLOT: token,
+        TOKEN_SLOT: token,
     }
     # SafeString(), not mark_safe(), which first checks for lazy text: this is a str. A slot is
     # in the card only when its value is text (see _slotted).

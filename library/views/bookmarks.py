@@ -2,7 +2,7 @@
 progress along the Start-here path and the reading lists."""
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.html import format_html
@@ -21,10 +21,10 @@ from readinglist.requests import HtmxHttpRequest
 from readinglist.views import login_redirect, login_required_htmx
 
 from .. import pending, reading, services
+from ..controls import OCCURRENCE, control_fields, control_id
 from ..forms import BookmarkActionForm, BulkActionForm, LibraryFilterForm
 from ..models import Bookmark
 from ..page import library_page
-from ..templatetags.reading import OCCURRENCE, control_fields, control_id
 
 
 def safe_next(request: HttpRequest, candidate: str | None, fallback: str) -> str:
@@ -40,8 +40,27 @@ def safe_next(request: HttpRequest, candidate: str | None, fallback: str) -> str
 def bookmark(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The bookmark control: set a reading status, or remove the source from the library."""
     # The control shows the title and links by slug: the source's other columns stay unread.
-    source = source_for_write(slug)
-    form = BookmarkActionForm(request.POST)
+    return _bookmark(request, source_for_write(slug), request.POST)
+
+
+@require_POST
+@vary_on_headers("HX-Request")
+def bookmark_choice(request: HtmxHttpRequest) -> HttpResponse:
+    """A list's shared bookmark form (`{% bookmark_form %}`): the pressed button's value names
+    the source by id and the status ("12:read"), and the form names the page to return to."""
+    pk, _, status = request.POST.get("choice", "").partition(":")
+    if not pk.isdigit():
+        raise Http404("No such source.")
+    source = get_object_or_404(Source.objects.only("id", "slug", "title"), pk=int(pk))
+    data = request.POST.copy()
+    data["status"] = status
+    return _bookmark(request, source, data, shared=True)
+
+
+def _bookmark(
+    request: HtmxHttpRequest, source: Source, data: QueryDict, *, shared: bool = False
+) -> HttpResponse:
+    form = BookmarkActionForm(data)
     if not form.is_valid():
         return render(
             request,
@@ -50,7 +69,11 @@ def bookmark(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             status=400,
         )
     action = form.cleaned_data["status"]
-    back = safe_next(request, form.cleaned_data["next"], source.get_absolute_url())
+    candidate = form.cleaned_data["next"]
+    if shared and candidate and "#" not in candidate:
+        # A shared form names the page; the reader comes back to the entry they changed.
+        candidate += "#" + control_id(source.pk, _occurrence(request))
+    back = safe_next(request, candidate, source.get_absolute_url())
 
     if not request.user.is_authenticated:
         if action != services.REMOVE:
@@ -65,7 +88,7 @@ def bookmark(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     if request.htmx:
         status = saved.status if saved else ""
         response = HttpResponse(
-            _controls_after_change(request, source, status, back, removed=not saved)
+            _controls_after_change(request, source, status, back, removed=not saved, shared=shared)
         )
         response["HX-Trigger"] = "bookmarks-changed"
         return response
@@ -76,6 +99,11 @@ def bookmark(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     return redirect(back)
 
 
+def _occurrence(request: HttpRequest) -> str:
+    target = request.POST.get("occurrence", "")
+    return target if OCCURRENCE.fullmatch(target) else ""
+
+
 def _occurrences(values: list[str]) -> list[str]:
     """The copies of a control a page names (at most a few dozen), each a valid occurrence."""
     return list(
@@ -84,32 +112,40 @@ def _occurrences(values: list[str]) -> list[str]:
 
 
 def _controls_after_change(
-    request: HttpRequest, source: Source, status: str, back: str, *, removed: bool
+    request: HttpRequest, source: Source, status: str, back: str, *, removed: bool, shared: bool
 ) -> str:
     """The changed control's new fields, then the same fields for every other copy of the
-    source's control on the page, swapped out of band so that all copies show the change."""
-    target = request.POST.get("occurrence", "")
-    target = target if OCCURRENCE.fullmatch(target) else ""
+    source's control on the page, swapped out of band so that all copies show the change. A
+    shared form swaps nothing itself: every copy, the changed one too, comes out of band."""
+    target = _occurrence(request)
     # Each copy's form sends the page's URL with its own anchor appended.
     page_url = back.split("#", 1)[0]
 
     def fields(occurrence: str, focus: str = "") -> str:
         return control_fields(
-            request, source, status, occurrence=occurrence, page_url=page_url, focus=focus
+            request,
+            source,
+            status,
+            occurrence=occurrence,
+            page_url=page_url,
+            focus=focus,
+            shared=shared,
+        )
+
+    def out_of_band(occurrence: str, focus: str = "") -> str:
+        return format_html(
+            '<div id="{}" data-hx-swap-oob="innerHTML">{}</div>',
+            control_id(source.pk, occurrence),
+            mark_safe(fields(occurrence, focus)),
         )
 
     # htmx puts focus back on the clicked button by its id; only Remove, whose button goes
     # away, needs `autofocus` to land on the first status instead.
-    parts = [fields(target, focus=Bookmark.Status.TO_READ if removed else "")]
+    focus = Bookmark.Status.TO_READ if removed else ""
+    parts = [out_of_band(target, focus) if shared else fields(target, focus=focus)]
     for occurrence in _occurrences(request.POST.getlist("copies")):
         if occurrence != target:
-            parts.append(
-                format_html(
-                    '<div id="{}" data-hx-swap-oob="innerHTML">{}</div>',
-                    control_id(source.pk, occurrence),
-                    mark_safe(fields(occurrence)),
-                )
-            )
+            parts.append(out_of_band(occurrence))
     return "".join(parts)
 
 

@@ -121,14 +121,37 @@
 (function () {
   "use strict";
 
-  document.addEventListener("htmx:configRequest", function (event) {
+  // The control a request changes: its own form, or in a list's shared form (bookmark-form)
+  // the control holding the pressed button.
+  function changedControl(event) {
     var form = event.detail.elt;
-    if (!form.matches || !form.matches("form.bookmark-control[data-source]")) return;
-    var selector = 'form.bookmark-control[data-source="' + form.dataset.source + '"]';
+    if (!form.matches) return null;
+    if (form.matches("form.bookmark-control[data-source]")) return form;
+    if (!form.matches("form.bookmark-form")) return null;
+    var trigger = event.detail.triggeringEvent;
+    var button = (trigger && trigger.submitter) || document.activeElement;
+    return button && button.closest ? button.closest(".bookmark-control[data-source]") : null;
+  }
+
+  document.addEventListener("htmx:configRequest", function (event) {
+    var control = changedControl(event);
+    if (!control) return;
+    var selector = '.bookmark-control[data-source="' + control.dataset.source + '"]';
     var copies = Array.prototype.map.call(document.querySelectorAll(selector), function (copy) {
       return copy.dataset.occurrence || "";
     });
     if (copies.length > 1) event.detail.parameters.copies = copies;
+    if (control !== event.detail.elt) {
+      // Its own spinner while the shared form waits.
+      control.classList.add("is-saving");
+      event.detail.elt.addEventListener(
+        "htmx:afterRequest",
+        function () {
+          control.classList.remove("is-saving");
+        },
+        { once: true }
+      );
+    }
   });
 
   // A step of the Start-here path is drawn as done once it is read, as the server draws it.
@@ -179,10 +202,32 @@
     typed = /^(INPUT|TEXTAREA)$/.test(event.detail.elt.tagName);
   });
 
+  // A list's bookmark buttons have no ids: one is found again by its value inside its control;
+  // when it went (Remove), the control's first button takes focus.
+  var focusedValue = null;
+
   document.addEventListener("htmx:beforeSwap", function () {
     var active = document.activeElement;
-    focusedId = active && active !== document.body ? active.id : null;
+    focusedId = null;
+    focusedValue = null;
+    if (!active || active === document.body) return;
+    focusedId = active.id;
+    if (!focusedId && active.closest) {
+      var owner = active.closest(".bookmark-control[id]");
+      focusedId = owner ? owner.id : null;
+      focusedValue = active.value;
+    }
   });
+
+  function refocused() {
+    var control = focusedId && document.getElementById(focusedId);
+    if (!control || focusedValue === null) return control;
+    var buttons = Array.prototype.slice.call(control.querySelectorAll("button"));
+    var same = buttons.filter(function (button) {
+      return button.value === focusedValue;
+    });
+    return same[0] || buttons[0];
+  }
 
   document.addEventListener("htmx:load", function (event) {
     var root = event.target;
@@ -194,7 +239,7 @@
   document.addEventListener("htmx:afterSettle", function () {
     var active = document.activeElement;
     if (active && active !== document.body && active.isConnected) return;
-    var control = focusedId && document.getElementById(focusedId);
+    var control = refocused();
     if (control) control.focus();
   });
 

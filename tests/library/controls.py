@@ -6,10 +6,15 @@ import re
 COPY = r"(?:-in-[-\w]+?)?"
 
 
+def _button(source):
+    # A control's own button by its id; a list's shared-form button by its value (7:read).
+    return rf'(?:id="bookmark-{source.pk}{COPY}-|name="choice" value="{source.pk}:)(\w+)"'
+
+
 def pressed(html, source):
     """The statuses shown as pressed for `source`'s control(s)."""
-    return re.findall(rf'id="bookmark-{source.pk}{COPY}-(\w+)"[^>]*aria-pressed="true"', html)
+    return re.findall(rf'{_button(source)}[^>]*aria-pressed="true"', html)
 
 
 def autofocused(html, source):
-    return re.findall(rf'id="bookmark-{source.pk}{COPY}-(\w+)"[^>]*\bautofocus\b', html)
+    return re.findall(rf"{_button(source)}[^>]*\bautofocus\b", html)

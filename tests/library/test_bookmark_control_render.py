@@ -9,8 +9,8 @@ from django.template.loader import get_template
 from django.test import RequestFactory
 
 from library import reading
+from library.controls import CONTROL_TEMPLATE
 from library.models import Bookmark
-from library.templatetags.reading import CONTROL_TEMPLATE
 
 pytestmark = pytest.mark.django_db
 
