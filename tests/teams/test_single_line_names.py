@@ -125,7 +125,10 @@ def test_an_invitation_whose_mail_fails_is_not_kept(monkeypatch, client, team, o
 @pytest.mark.django_db(transaction=True)
 def test_migration_flattens_existing_multi_line_names():
     before = [("teams", "0002_maintainer_permissions"), ("accounts", "0006_bookmark_note_move_out")]
-    apps = MigrationExecutor(connection).migrate(before).apps
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    # The models as they were at `before` (migrate() returns the state of its last step).
+    apps = executor.loader.project_state(before).apps
     OldUser = apps.get_model("accounts", "User")
     OldTeam = apps.get_model("teams", "Team")
     OldSession = apps.get_model("teams", "Session")
