@@ -127,9 +127,8 @@ def test_migration_flattens_existing_multi_line_names():
     before = [("teams", "0002_maintainer_permissions"), ("accounts", "0006_bookmark_note_move_out")]
     executor = MigrationExecutor(connection)
     executor.migrate(before)
-    # The state migrate() returns after unapplying can carry later migrations of other apps;
-    # the loader's own state at the targets is exact.
-    apps = MigrationExecutor(connection).loader.project_state(before).apps
+    # The models as they were at `before` (migrate() returns the state of its last step).
+    apps = executor.loader.project_state(before).apps
     OldUser = apps.get_model("accounts", "User")
     OldTeam = apps.get_model("teams", "Team")
     OldSession = apps.get_model("teams", "Session")
