@@ -1,9 +1,11 @@
 from ..related.models import SourceNeighbour
 from .changes import ChangeLogEntry
+from .citing import CitationPreference
 from .sources import ListEntry, ListSection, ReadingList, Source, Tier, Topic
 
 __all__ = [
     "ChangeLogEntry",
+    "CitationPreference",
     "ListEntry",
     "ListSection",
     "ReadingList",
