@@ -102,6 +102,9 @@ def test_the_candidate_inbox_fits_a_phone(browser, live_server, small_catalog):
         expect(table.get_by_role("columnheader", name="Status")).to_be_in_viewport()
         box = table.bounding_box()
         assert box["x"] + box["width"] <= PHONE["width"], f"the table is {box['width']:.0f} px"
+        # ...and not by squeezing titles to a letter a line.
+        title = table.locator("td.field-title_link").first.bounding_box()
+        assert title["width"] >= 140, f"the title column is {title['width']:.0f} px"
     finally:
         context.close()
 

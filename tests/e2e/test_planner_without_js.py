@@ -30,6 +30,7 @@ def test_without_javascript_the_titles_are_the_picker(browser, live_server, smal
         page.goto(f"/teams/{team.slug}/sessions/new/")
         expect(page.get_by_label("Search the catalog for a source")).to_be_hidden()
         expect(page.get_by_role("link", name="search the catalog in a new tab")).to_be_visible()
+        expect(page.locator("main")).not_to_contain_text("{#")
         page.get_by_label("Title").fill("Tiling")
         starts = timezone.localtime() + timedelta(days=7)
         page.get_by_label("Starts at").fill(starts.strftime("%Y-%m-%dT18:00"))
