@@ -10,9 +10,11 @@ class CatalogConfig(AppConfig):
 
         from .related.triggers import connect_signals as connect_related_signals
 
-        # Every catalog row shows on anonymous pages; m2m tables (include_auto_created) too.
+        # A reader's own rows (when they last saw the change log, their default citation style)
+        # show on their own pages alone; every other catalog row shows on anonymous pages, m2m
+        # tables (include_auto_created) too.
+        readers_own = {self.get_model("ChangeLogSeen"), self.get_model("CitationPreference")}
         for model in self.get_models(include_auto_created=True):
-            pagecache.register(model, scope="catalog")
-        # When a reader last saw the change log shows on their own home page alone.
-        pagecache.register(self.get_model("ChangeLogSeen"), scope="reader")
+            scope = "reader" if model in readers_own else "catalog"
+            pagecache.register(model, scope=scope)
         connect_related_signals()

@@ -21,10 +21,13 @@ from citeproc import (
     formatter,
 )
 from citeproc.source.json import CiteProcJSON
+from django.contrib.auth.models import AnonymousUser
 from django.utils.safestring import mark_safe
 
+from accounts.models import User
+
 from .citations import to_csl
-from .models import Source
+from .models import CitationPreference, Source
 
 STYLE_DIR = Path(__file__).parent / "data" / "csl"
 DEFAULT_STYLE = "apa"
@@ -74,6 +77,28 @@ class Reference:
 
 def style_or_default(key: str | None) -> Style:
     return STYLES.get(key or "", STYLES[DEFAULT_STYLE])
+
+
+def default_style(user: User | AnonymousUser | None) -> Style:
+    """The reader's chosen default style, or the site's (for a visitor too)."""
+    if user is None or not user.is_authenticated:
+        return STYLES[DEFAULT_STYLE]
+    chosen = CitationPreference.objects.filter(user=user).values_list("style", flat=True).first()
+    return style_or_default(chosen)
+
+
+def chosen_style(key: str | None, user: User | AnonymousUser) -> tuple[Style, Style]:
+    """The style the address names (when it is one), else the reader's default; and that default,
+    so that the page can offer to change it."""
+    default = default_style(user)
+    return STYLES.get(key or "", default), default
+
+
+def set_default_style(user: User, key: str) -> Style:
+    """Make a known style the reader's default (KeyError for an unknown one)."""
+    style = STYLES[key]
+    CitationPreference.objects.update_or_create(user=user, defaults={"style": style.key})
+    return style
 
 
 @cache

@@ -23,6 +23,7 @@ urlpatterns = [
     # Interop and freshness: citations, feeds and the change log.
     path("sources/cite.<citefmt:fmt>", exports.search_citation, name="search-cite"),
     path("sources/<slug:slug>/cite/", cite.source_cite, name="source-cite-style"),
+    path("cite/default-style/", cite.default_style, name="cite-default-style"),
     path("sources/<slug:slug>/cite.<citefmt:fmt>", exports.source_citation, name="source-cite"),
     path("lists/<slug:slug>/cite.<citefmt:fmt>", exports.list_citation, name="list-cite"),
     path("changes/", changes.change_log, name="changes"),

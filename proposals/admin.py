@@ -40,6 +40,7 @@ class DecisionInline(ReadOnlyAdminMixin, admin.TabularInline):
     model = Decision
     extra = 0
     can_delete = False
+    template = "admin/edit_inline/tabular_labelled.html"
     readonly_fields = ["created", "action", "maintainer", "reason", "spam"]
     fields = list(readonly_fields)
     ordering = ["-created"]

@@ -1,10 +1,12 @@
 from ..related.models import SourceNeighbour
 from .changes import ChangeLogEntry, ChangeLogSeen
+from .citing import CitationPreference
 from .sources import ListEntry, ListSection, ReadingList, Source, Tier, Topic
 
 __all__ = [
     "ChangeLogEntry",
     "ChangeLogSeen",
+    "CitationPreference",
     "ListEntry",
     "ListSection",
     "ReadingList",

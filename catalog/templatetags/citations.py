@@ -2,18 +2,20 @@ import json
 
 from django import template
 
-from ..citation_styles import DEFAULT_STYLE, STYLES, format_references
+from ..citation_styles import STYLES, default_style, format_references
 from ..citations import to_bibtex, to_csl
 from ..models import Source
 
 register = template.Library()
 
 
-@register.inclusion_tag("catalog/includes/cite.html")
-def cite_block(source: Source) -> dict[str, object]:
-    """The "Cite" disclosure of a source page: the reference in the default style, ready to copy,
-    links to the other styles, and BibTeX and CSL-JSON, shown and downloadable."""
-    style = STYLES[DEFAULT_STYLE]
+@register.inclusion_tag("catalog/includes/cite.html", takes_context=True)
+def cite_block(context: template.Context, source: Source) -> dict[str, object]:
+    """The "Cite" disclosure of a source page: the reference in the reader's default style (the
+    site's for a visitor), ready to copy, links to the other styles, and BibTeX and CSL-JSON,
+    shown and downloadable."""
+    request = context.get("request")
+    style = default_style(getattr(request, "user", None))
     return {
         "source": source,
         "style": style,

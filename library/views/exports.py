@@ -8,7 +8,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from accounts.requests import AuthenticatedHttpRequest
-from catalog.citation_styles import STYLES, format_references, style_or_default
+from catalog.citation_styles import STYLES, chosen_style, format_references
 from catalog.citations import filename
 from catalog.models import ReadingList
 from catalog.views.exports import bibtex_response, csl_response, ris_response
@@ -42,7 +42,7 @@ MAX_FORMATTED = 200
 @login_required_htmx
 def export_cite(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The reader's saved sources (all, or those with one status) formatted in a citation style."""
-    style = style_or_default(request.GET.get("style"))
+    style, default = chosen_style(request.GET.get("style"), request.user)
     status = request.GET.get("status", "")
     if status not in Bookmark.Status.values:
         status = ""
@@ -53,6 +53,7 @@ def export_cite(request: AuthenticatedHttpRequest) -> HttpResponse:
         "back_label": "Export your library",
         "styles": STYLES.values(),
         "style": style,
+        "default_style": default,
         "statuses": Bookmark.Status.choices,
         "status": status,
         "references": format_references(sources[:MAX_FORMATTED], style),

@@ -29,7 +29,7 @@
   }
 
   document.addEventListener("DOMContentLoaded", function () {
-    document.querySelectorAll("[data-remove-source]").forEach(function (button) {
+    document.querySelectorAll("[data-remove-source], [data-source-finder]").forEach(function (button) {
       button.hidden = false;
     });
   });

@@ -65,12 +65,29 @@
 (function () {
   "use strict";
 
+  // Typing, clearing the box and changing the order keep focus where it is. A submitted search,
+  // a filter, a chip or a page link moves it to the summary of what came back, from which Tab
+  // goes on to the first result; otherwise focus would fall to the page's start.
+  var focusSummary = false;
+
   document.addEventListener("htmx:configRequest", function (event) {
-    if (event.detail.elt.id !== "search-form") return;
-    var parameters = event.detail.parameters;
+    var detail = event.detail;
+    if (detail.target && detail.target.id === "results-region") {
+      var trigger = detail.triggeringEvent;
+      focusSummary = !trigger || trigger.type === "submit" || trigger.type === "click";
+    }
+    if (detail.elt.id !== "search-form") return;
+    var parameters = detail.parameters;
     ["q", "sort"].forEach(function (name) {
       if (parameters[name] === "") delete parameters[name];
     });
+  });
+
+  document.addEventListener("htmx:afterSettle", function () {
+    var summary = document.getElementById("result-count");
+    if (!focusSummary || !summary) return;
+    focusSummary = false;
+    summary.focus();
   });
 
   document.addEventListener("keydown", function (event) {

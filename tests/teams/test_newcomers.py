@@ -64,6 +64,9 @@ def test_an_invitation_prefills_the_address_and_joins_at_sign_up(client, team, o
     _, token = services.invite(team=team, by=owner, email="grace@example.com")
     page = client.get(f"/teams/invitations/{token}/")
     assert 'value="grace@example.com"' in page.text
+    # The invited address needs no confirming, and the page does not ask for any.
+    assert "After you confirm your address" not in page.text
+    assert "Sign up with grace@example.com and you land on the team's page" in page.text
     assert "Sign up and join Inference" in page.text
     response = sign_up(client, "grace@example.com")
     assert response["Location"] == "/teams/inference/"
@@ -76,6 +79,7 @@ def test_an_open_invitation_prefills_nothing(client, team, owner):
     page = client.get(f"/teams/invitations/{token}/")
     assert "Sign up and join Inference" in page.text
     assert 'value="team@example.com"' not in page.text
+    assert "After you confirm your address" in page.text
 
 
 def test_the_verification_page_sends_the_link_again(client, team, link):
