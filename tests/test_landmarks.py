@@ -4,6 +4,7 @@ import re
 from collections import Counter
 
 import pytest
+from django.test import Client
 
 pytestmark = pytest.mark.django_db
 
@@ -19,7 +20,9 @@ def search_labels(html):
 
 
 @pytest.mark.parametrize("url", ["/library/notes/", "/library/", "/sources/?q=attention", "/"])
-def test_search_landmarks_are_labelled_and_unique(client, reader, small_catalog, url):
+def test_search_landmarks_are_labelled_and_unique(
+    client: Client, reader, small_catalog, url: str
+) -> None:
     client.force_login(reader)
     labels = search_labels(client.get(url).content.decode())
     assert labels, url

@@ -6,7 +6,9 @@ so forgetting costs hits silently; this test makes forgetting loud instead.
 
 import pytest
 from django.apps import apps
+from django.test import Client
 from django.urls import reverse
+from pytest_django import DjangoCaptureOnCommitCallbacks
 
 from proposals.services import submit_proposal
 from readinglist.pagecache import rule_for
@@ -29,7 +31,7 @@ def every_model():
 
 
 @pytest.mark.parametrize("model", every_model(), ids=lambda model: model._meta.label)
-def test_every_model_is_registered_or_exempt_with_a_reason(model):
+def test_every_model_is_registered_or_exempt_with_a_reason(model) -> None:
     rule = rule_for(model)
 
     assert rule is not None, f"register {model._meta.label} with the page cache, or exempt it"
@@ -38,8 +40,13 @@ def test_every_model_is_registered_or_exempt_with_a_reason(model):
 
 
 def test_a_proposal_leaves_another_readers_cached_pages_cached(
-    client, reader, other_reader, small_catalog, tiers, django_capture_on_commit_callbacks
-):
+    client: Client,
+    reader,
+    other_reader,
+    small_catalog,
+    tiers,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+) -> None:
     client.force_login(other_reader)
     assert client.get(reverse("library:index"))["X-Page-Cache"] == "miss"
     assert client.get(reverse("library:index"))["X-Page-Cache"] == "hit"
@@ -58,7 +65,7 @@ def test_a_proposal_leaves_another_readers_cached_pages_cached(
     assert client.get(reverse("library:index"))["X-Page-Cache"] == "hit"
 
 
-def test_an_unregistered_model_would_drop_every_readers_pages():
+def test_an_unregistered_model_would_drop_every_readers_pages() -> None:
     from readinglist.pagecache.registry import _row_keys
     from readinglist.pagecache.versions import READERS_EPOCH_KEY
 

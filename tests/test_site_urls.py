@@ -21,7 +21,7 @@ def render(source, **context):
     return engines["django"].from_string(source).render(context, RequestFactory().get("/"))
 
 
-def test_fixed_urls_are_the_url_tags_urls():
+def test_fixed_urls_are_the_url_tags_urls() -> None:
     assert render(TEMPLATE) == render(EXPECTED) == "/tiers/start-here/|/sources/cite.bib|/"
 
 
@@ -31,7 +31,7 @@ def prefix():
     set_script_prefix("/")
 
 
-def test_a_script_prefix_is_followed_not_remembered(prefix):
+def test_a_script_prefix_is_followed_not_remembered(prefix) -> None:
     render(TEMPLATE)
     prefix("/readinglist/")
     assert render(TEMPLATE) == render(EXPECTED)
@@ -39,7 +39,7 @@ def test_a_script_prefix_is_followed_not_remembered(prefix):
 
 
 @pytest.mark.parametrize("slug", ["flashattention-2", "A_b-9"])
-def test_slug_urls_are_the_url_tags_urls(slug, prefix):
+def test_slug_urls_are_the_url_tags_urls(slug: str, prefix) -> None:
     cards = "{% load site_urls %}{% slug_url 'pages:source-detail' slug %}|"
     cards += "{% slug_url 'library:bookmark' slug as save %}{{ save }}"
     for script_prefix in ("/", "/readinglist/"):
@@ -49,7 +49,7 @@ def test_slug_urls_are_the_url_tags_urls(slug, prefix):
         assert render(cards, slug=slug) == expected
 
 
-def test_what_is_not_a_slug_is_refused_as_the_url_tag_refuses_it():
+def test_what_is_not_a_slug_is_refused_as_the_url_tag_refuses_it() -> None:
     for tag in ("url", "slug_url"):
         with pytest.raises(NoReverseMatch):
             render(f"{{% load site_urls %}}{{% {tag} 'pages:source-detail' 'two words' %}}")

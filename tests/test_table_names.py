@@ -22,7 +22,7 @@ KEEP_FORMER_NAMES = {
 }
 
 
-def test_every_table_is_named_for_its_app():
+def test_every_table_is_named_for_its_app() -> None:
     misnamed = {
         model._meta.label: model._meta.db_table
         for model in apps.get_models(include_auto_created=True)
@@ -51,14 +51,14 @@ def _latest():
 
 
 @pytest.fixture
-def catalog_rows(transactional_db):
+def catalog_rows(transactional_db: None):
     """A source, a topic and a tier, made before the tables are renamed back (the catalog's own
     tables stay as they are); the database is migrated forward again whatever the test does."""
     yield SourceFactory(), TopicFactory(), TierFactory()
     _migrate(_latest())
 
 
-def _fill(old_apps, source, topic, tier):
+def _fill(old_apps, source, topic, tier) -> None:
     User = old_apps.get_model("accounts", "User")
     reader = User.objects.create(email="ada@example.com", password="!")
     chief = User.objects.create(email="chief@example.com", password="!", is_staff=True)
@@ -86,7 +86,7 @@ def _fill(old_apps, source, topic, tier):
     )
 
 
-def test_renaming_the_tables_keeps_every_row(catalog_rows):
+def test_renaming_the_tables_keeps_every_row(catalog_rows) -> None:
     source, topic, tier = catalog_rows
     old_names = _migrate(_before_the_rename())
     old_tables = {"accounts_bookmark", "accounts_note", "catalog_proposal", "catalog_decision"}

@@ -3,6 +3,7 @@
 import pytest
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
+from django.test import Client
 
 from library.models import Bookmark
 from library.services import set_status
@@ -21,7 +22,7 @@ def kept(reader, other_reader, small_catalog):
     return small_catalog
 
 
-def test_get_asks_for_confirmation_and_deletes_nothing(client, reader, kept):
+def test_get_asks_for_confirmation_and_deletes_nothing(client: Client, reader, kept) -> None:
     client.force_login(reader)
     html = client.get(DELETE).content.decode()
     assert "Delete your account" in html
@@ -29,7 +30,7 @@ def test_get_asks_for_confirmation_and_deletes_nothing(client, reader, kept):
     assert get_user_model().objects.filter(pk=reader.pk).exists()
 
 
-def test_without_confirmation_nothing_is_deleted(client, reader, kept):
+def test_without_confirmation_nothing_is_deleted(client: Client, reader, kept) -> None:
     client.force_login(reader)
     response = client.post(DELETE, {"password": PASSWORD})
     assert response.status_code == 200
@@ -40,8 +41,8 @@ def test_without_confirmation_nothing_is_deleted(client, reader, kept):
 
 
 def test_confirmed_deletion_removes_the_reader_and_their_data_only(
-    client, reader, other_reader, kept
-):
+    client: Client, reader, other_reader, kept
+) -> None:
     client.force_login(reader)
     response = client.post(DELETE, {"password": PASSWORD, "confirm": "on"}, follow=True)
     assert response.redirect_chain[-1][0] == "/"
@@ -54,7 +55,7 @@ def test_confirmed_deletion_removes_the_reader_and_their_data_only(
     assert all(type(s).objects.filter(pk=s.pk).exists() for s in kept["path"])
 
 
-def test_password_guessing_is_rate_limited(client, reader, kept):
+def test_password_guessing_is_rate_limited(client: Client, reader, kept) -> None:
     client.force_login(reader)
     codes = [
         client.post(DELETE, {"password": f"guess {n}", "confirm": "on"}).status_code
@@ -64,7 +65,7 @@ def test_password_guessing_is_rate_limited(client, reader, kept):
     assert get_user_model().objects.filter(pk=reader.pk).exists()
 
 
-def test_delete_is_linked_from_the_account_menu(client, reader):
+def test_delete_is_linked_from_the_account_menu(client: Client, reader) -> None:
     client.force_login(reader)
     html = client.get("/accounts/password/change/").content.decode()
     assert 'href="/accounts/delete/"' in html

@@ -3,6 +3,7 @@
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 
 import pytest
 from django.db import connection
@@ -19,7 +20,7 @@ CLASSES = ("common", "rare", "multi-word", "typo", "described", "with facets", "
 
 
 @pytest.fixture
-def smoke_database():
+def smoke_database() -> Iterator[None]:
     drop_smoke_database(SMOKE_DB)
     yield
     drop_smoke_database(SMOKE_DB)
@@ -37,7 +38,7 @@ def bench(*args, database):
     )
 
 
-def test_the_benchmark_prints_its_table(smoke_database):
+def test_the_benchmark_prints_its_table(smoke_database: None) -> None:
     result = bench("--sources=300", database=SMOKE_DB)
     assert result.returncode == 0, result.stderr[-3000:]
     out = result.stdout
@@ -74,7 +75,7 @@ def table_rows(text):
     return {line.split("  ")[0].strip(): line.split() for line in text.splitlines() if line}
 
 
-def test_the_benchmark_database_must_be_named_as_one():
+def test_the_benchmark_database_must_be_named_as_one() -> None:
     result = bench(database="readinglist")
     assert result.returncode != 0
     assert "READINGLIST_BENCH_DB must start with 'readinglist_bench'" in result.stderr

@@ -1,6 +1,7 @@
 from pathlib import Path
 
 import pytest
+from pytest_django import Settings
 
 from tests.factories import SourceFactory, TopicFactory
 
@@ -45,7 +46,7 @@ def inbox_catalog(tiers):
 
 
 @pytest.fixture
-def feed_server(settings, db):
+def feed_server(settings: Settings, db: None):
     with FeedServer() as server:
         settings.ARXIV_API_URL = f"{server.base}/arxiv/query"
         settings.CANDIDATES_GITHUB_URL = server.base

@@ -7,6 +7,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.core import mail
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
@@ -38,7 +39,7 @@ def candidate(title: str, relevance: float = 0.5, **fields) -> Candidate:
 
 
 @pytest.fixture
-def staff(client, maintainer):
+def staff(client: Client, maintainer):
     client.force_login(maintainer)
     return client
 
@@ -47,7 +48,7 @@ def titles(response) -> list[str]:
     return [c.title for c in response.context["cl"].result_list]
 
 
-def test_the_inbox_opens_on_new_relevant_candidates_most_relevant_first(staff):
+def test_the_inbox_opens_on_new_relevant_candidates_most_relevant_first(staff) -> None:
     candidate("Good", 0.4)
     candidate("Best", 0.9)
     candidate("Below the cut", 0.05)
@@ -73,7 +74,7 @@ def test_the_inbox_opens_on_new_relevant_candidates_most_relevant_first(staff):
     assert len(titles(every)) == 6
 
 
-def test_dismissing_asks_for_a_reason_and_remembers_it(staff):
+def test_dismissing_asks_for_a_reason_and_remembers_it(staff) -> None:
     one = candidate("Off topic")
     url = reverse(CHANGELIST)
 
@@ -102,7 +103,7 @@ def test_dismissing_asks_for_a_reason_and_remembers_it(staff):
     assert one.status_reason == "Edge IoT, not LLM serving"
 
 
-def test_snoozing_hides_a_candidate_for_thirty_days(staff):
+def test_snoozing_hides_a_candidate_for_thirty_days(staff) -> None:
     one = candidate("Later")
 
     staff.post(reverse(CHANGELIST), {"action": "snooze_selected", ACTION_CHECKBOX_NAME: [one.pk]})
@@ -113,7 +114,7 @@ def test_snoozing_hides_a_candidate_for_thirty_days(staff):
     assert titles(staff.get(reverse(CHANGELIST))) == []
 
 
-def test_make_a_proposal_opens_the_proposal_form_filled_in(staff, tiers):
+def test_make_a_proposal_opens_the_proposal_form_filled_in(staff, tiers) -> None:
     kv_cache = Topic.objects.create(slug="kv-cache", name="KV cache", position=1)
     one = candidate("KVSwap", authors="Ada Example")
 
@@ -142,7 +143,7 @@ def checked_radios(page: str, name: str) -> list[str]:
     ]
 
 
-def test_make_a_proposal_keeps_the_suggested_tier_and_shows_what_it_asks(staff, tiers):
+def test_make_a_proposal_keeps_the_suggested_tier_and_shows_what_it_asks(staff, tiers) -> None:
     one = candidate("KVSwap")
 
     response = staff.post(
@@ -155,14 +156,14 @@ def test_make_a_proposal_keeps_the_suggested_tier_and_shows_what_it_asks(staff, 
     assert re.search(r'data-tiers="[^"]*\bfrontier\b', form)
 
 
-def test_readers_cannot_see_the_inbox(client, reader):
+def test_readers_cannot_see_the_inbox(client: Client, reader) -> None:
     candidate("Secret")
     client.force_login(reader)
 
     assert client.get(reverse(CHANGELIST)).status_code == 302
 
 
-def test_opted_in_maintainers_get_one_email_a_day(maintainer):
+def test_opted_in_maintainers_get_one_email_a_day(maintainer) -> None:
     MaintainerAlert.objects.create(user=maintainer, daily_email=True)
     candidate("KVSwap", 0.6)
     candidate("Irrelevant", 0.01)

@@ -5,6 +5,7 @@ import re
 
 import pytest
 from django.contrib.auth.models import Permission
+from django.test import Client
 from django.urls import reverse
 
 from candidates.models import Candidate
@@ -14,12 +15,12 @@ from .test_admin import candidate, checked_radios
 
 
 @pytest.fixture
-def staff(client, maintainer):
+def staff(client: Client, maintainer):
     client.force_login(maintainer)
     return client
 
 
-def change_page(client, one: Candidate) -> str:
+def change_page(client: Client, one: Candidate) -> str:
     response = client.get(reverse("admin:candidates_candidate_change", args=[one.pk]))
     assert response.status_code == 200
     return response.content.decode()
@@ -34,7 +35,7 @@ def buttons(page: str) -> dict[str, str]:
     return found
 
 
-def test_the_change_page_offers_the_triage(staff, tiers):
+def test_the_change_page_offers_the_triage(staff, tiers) -> None:
     one = candidate("KVSwap")
 
     offered = buttons(change_page(staff, one))
@@ -50,7 +51,7 @@ def test_the_change_page_offers_the_triage(staff, tiers):
     assert one.status == Candidate.Status.SNOOZED
 
 
-def test_dismissing_from_the_change_page_asks_for_the_reason(staff):
+def test_dismissing_from_the_change_page_asks_for_the_reason(staff) -> None:
     one = candidate("Off topic")
     dismiss = buttons(change_page(staff, one))["Dismiss…"]
 
@@ -63,7 +64,7 @@ def test_dismissing_from_the_change_page_asks_for_the_reason(staff):
     assert (one.status, one.status_reason) == (Candidate.Status.DISMISSED, "Edge IoT")
 
 
-def test_view_only_staff_get_no_triage_on_the_change_page(client, db):
+def test_view_only_staff_get_no_triage_on_the_change_page(client: Client, db: None) -> None:
     viewer = UserFactory(email="viewer@example.com", is_staff=True)
     viewer.user_permissions.add(Permission.objects.get(codename="view_candidate"))
     client.force_login(viewer)

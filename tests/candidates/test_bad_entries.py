@@ -4,8 +4,10 @@ to every later feed and collector, and tells the maintainers what it skipped."""
 
 from io import StringIO
 
+import pytest
 from django.core import mail
 from django.core.management import call_command
+from pytest_django import Settings
 
 from candidates.entries import parse_feed
 from candidates.models import Candidate, FeedState
@@ -14,7 +16,7 @@ from proposals.models import MaintainerAlert
 from .conftest import FIXTURES
 
 
-def test_a_bad_entry_is_skipped_and_the_rest_of_the_feed_read():
+def test_a_bad_entry_is_skipped_and_the_rest_of_the_feed_read() -> None:
     parsed = parse_feed((FIXTURES / "bad_dates.atom").read_bytes(), name="Dates")
 
     assert [entry.title for entry in parsed.entries] == [
@@ -26,8 +28,8 @@ def test_a_bad_entry_is_skipped_and_the_rest_of_the_feed_read():
 
 
 def test_a_bad_date_in_the_first_collector_stops_nothing(
-    inbox_catalog, feed_server, settings, maintainer
-):
+    inbox_catalog, feed_server, settings: Settings, maintainer
+) -> None:
     MaintainerAlert.objects.create(user=maintainer, daily_email=True)
     settings.ARXIV_API_URL = f"{feed_server.base}/bad-dates.atom"
     err = StringIO()
@@ -48,7 +50,7 @@ def test_a_bad_date_in_the_first_collector_stops_nothing(
     assert "A post dated the year zero" in email.body
 
 
-def test_a_saved_file_with_a_bad_entry_loads_the_rest(inbox_catalog):
+def test_a_saved_file_with_a_bad_entry_loads_the_rest(inbox_catalog) -> None:
     err = StringIO()
 
     call_command(
@@ -64,8 +66,8 @@ def test_a_saved_file_with_a_bad_entry_loads_the_rest(inbox_catalog):
 
 
 def test_a_feed_whose_handling_raises_does_not_stop_the_later_feeds(
-    inbox_catalog, feed_server, settings, monkeypatch
-):
+    inbox_catalog, feed_server, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import candidates.management.commands.collect_candidates as command
 
     settings.CANDIDATES_FEEDS = [

@@ -45,7 +45,7 @@ def transformer(tiers):
     )
 
 
-def test_bibtex_has_full_title_short_title_doi_and_eprint(transformer):
+def test_bibtex_has_full_title_short_title_doi_and_eprint(transformer) -> None:
     entry = bibtexparser.parse_string(to_bibtex([transformer])).entries[0]
     values = {key: field.value for key, field in entry.fields_dict.items()}
     assert values["title"] == "{Attention Is All You Need}"
@@ -55,7 +55,7 @@ def test_bibtex_has_full_title_short_title_doi_and_eprint(transformer):
     assert values["author"].count(" and ") == 4 and "others" not in values["author"]
 
 
-def test_csl_has_doi_url_short_title_and_every_author(transformer):
+def test_csl_has_doi_url_short_title_and_every_author(transformer) -> None:
     item = to_csl([transformer])[0]
     assert item["title"] == "Attention Is All You Need"
     assert item["title-short"] == "Transformer"
@@ -70,13 +70,13 @@ def test_csl_has_doi_url_short_title_and_every_author(transformer):
     ]
 
 
-def test_a_book_carries_its_isbn(tiers):
+def test_a_book_carries_its_isbn(tiers) -> None:
     book = SourceFactory(kind="book", title="PMPP", isbn="9780323912310", tier=tiers["core"])
     assert "isbn = {9780323912310}" in to_bibtex([book])
     assert to_csl([book])[0]["ISBN"] == "9780323912310"
 
 
-def test_a_long_list_ending_with_and_others_keeps_every_named_author():
+def test_a_long_list_ending_with_and_others_keeps_every_named_author() -> None:
     people, and_others = parse_authors("Ada Lovelace, Charles Babbage, Alan Turing, and others")
     assert [p.family for p in people] == ["Lovelace", "Babbage", "Turing"]
     assert and_others
@@ -91,7 +91,7 @@ def _full_author_style(tmp_path: Path) -> CitationStylesStyle:
     return CitationStylesStyle(str(path), validate=False)
 
 
-def test_every_catalog_item_parses_and_renders_with_its_full_author_list(tmp_path):
+def test_every_catalog_item_parses_and_renders_with_its_full_author_list(tmp_path: Path) -> None:
     call_command("load_catalog", str(DEFAULT_CATALOG), stdout=io.StringIO(), stderr=io.StringIO())
     sources = list(Source.objects.order_by("slug"))
     library = bibtexparser.parse_string(to_bibtex(sources))

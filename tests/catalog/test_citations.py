@@ -4,6 +4,8 @@ import json
 import bibtexparser
 import pytest
 import rispy
+from django.test import Client
+from pytest_django import DjangoAssertNumQueries
 
 from catalog.citations import (
     base_key,
@@ -49,7 +51,7 @@ def fields(entry):
 
 @pytest.mark.django_db
 class TestEntryTypes:
-    def test_conference_paper_is_inproceedings_with_booktitle(self, tiers):
+    def test_conference_paper_is_inproceedings_with_booktitle(self, tiers) -> None:
         source = SourceFactory(
             title="FlashAttention: Fast and Memory-Efficient Exact Attention",
             authors="Tri Dao et al.",
@@ -72,7 +74,7 @@ class TestEntryTypes:
         assert item["author"] == [{"family": "Dao", "given": "Tri"}]
         assert item["issued"] == {"date-parts": [[2022]]}
 
-    def test_journal_paper_is_article(self, tiers):
+    def test_journal_paper_is_article(self, tiers) -> None:
         source = SourceFactory(venue="IEEE Micro", authors="E. Lindholm et al.", year=2008)
         entry = one_entry(source)
         assert entry.entry_type == "article"
@@ -80,7 +82,9 @@ class TestEntryTypes:
         assert to_csl([source])[0]["type"] == "article-journal"
 
     @pytest.mark.parametrize("venue", ["Neurocomputing", "Nature"])
-    def test_a_journal_not_named_so_keeps_its_name_beside_the_arxiv_copy(self, tiers, venue):
+    def test_a_journal_not_named_so_keeps_its_name_beside_the_arxiv_copy(
+        self, tiers, venue: str
+    ) -> None:
         source = SourceFactory(
             venue=venue, url="https://arxiv.org/abs/2104.09864", authors="Jianlin Su"
         )
@@ -93,7 +97,7 @@ class TestEntryTypes:
         assert item["type"] == "article-journal"
         assert item["container-title"] == venue
 
-    def test_arxiv_only_paper_is_preprint_article_with_eprint(self, tiers):
+    def test_arxiv_only_paper_is_preprint_article_with_eprint(self, tiers) -> None:
         source = SourceFactory(
             venue="arXiv", url="https://arxiv.org/abs/2307.08691", authors="Tri Dao"
         )
@@ -107,7 +111,7 @@ class TestEntryTypes:
         assert item["type"] == "article"
         assert item["number"] == "arXiv:2307.08691"
 
-    def test_book_has_publisher(self, tiers):
+    def test_book_has_publisher(self, tiers) -> None:
         source = SourceFactory(
             kind=Source.Kind.BOOK,
             venue="The MIT Press",
@@ -135,8 +139,8 @@ class TestEntryTypes:
         ],
     )
     def test_documentation_and_repositories_are_misc_with_url_and_access_date(
-        self, tiers, kind, csl_type
-    ):
+        self, tiers, kind, csl_type: str
+    ) -> None:
         source = SourceFactory(
             kind=kind,
             authors="NVIDIA",
@@ -160,7 +164,7 @@ class TestEntryTypes:
         assert item["accessed"] == {"date-parts": [[2025, 3, 1]]}
         assert "issued" not in item
 
-    def test_organisation_names_stay_whole(self, tiers):
+    def test_organisation_names_stay_whole(self, tiers) -> None:
         people, more = parse_authors("The Linux Foundation")
         assert people[0].literal == "The Linux Foundation" and not more
         people, more = parse_authors("Hugging Face")
@@ -171,7 +175,7 @@ class TestEntryTypes:
 
 @pytest.mark.django_db
 class TestOddSources:
-    def test_no_url_no_year_odd_title_still_parses(self, tiers):
+    def test_no_url_no_year_odd_title_still_parses(self, tiers) -> None:
         source = SourceFactory(
             title="50% of {GPUs} & $cost_#1 ~ ^x \\ naïve Gordić “quoted” 日本",
             url="",
@@ -198,13 +202,13 @@ class TestOddSources:
         assert "URL" not in item and "issued" not in item
         json.loads(json.dumps(to_csl([source])))
 
-    def test_latex_escapes_every_special(self):
+    def test_latex_escapes_every_special(self) -> None:
         assert latex("a & b % c $ d # e _ f { g } h ~ i ^ j \\") == (
             "a {\\&} b {\\%} c {\\$} d {\\#} e {\\_} f {\\{} g {\\}} h {\\textasciitilde} "
             "i {\\textasciicircum} j {\\textbackslash}"
         )
 
-    def test_url_with_braces_or_percent_stays_a_valid_field(self, tiers):
+    def test_url_with_braces_or_percent_stays_a_valid_field(self, tiers) -> None:
         source = SourceFactory(url="https://example.org/a%20b/{x}#frag")
         values = fields(one_entry(source))
         assert values["url"] == "https://example.org/a%20b/%7Bx%7D#frag"
@@ -212,11 +216,13 @@ class TestOddSources:
 
 @pytest.mark.django_db
 class TestKeys:
-    def test_keys_are_stable_lowercase_ascii(self, tiers):
+    def test_keys_are_stable_lowercase_ascii(self, tiers) -> None:
         source = SourceFactory(title="Ünïcode Tîtle: the Start", authors="Aleksa Gordić", year=2024)
         assert base_key(source) == "gordic2024unicode"
 
-    def test_colliding_keys_are_suffixed_in_slug_order_whatever_the_input_order(self, tiers):
+    def test_colliding_keys_are_suffixed_in_slug_order_whatever_the_input_order(
+        self, tiers
+    ) -> None:
         a = SourceFactory(slug="a-guide", title="CUDA guide", authors="NVIDIA", year=None)
         b = SourceFactory(slug="b-guide", title="CUDA reference", authors="NVIDIA", year=None)
         c = SourceFactory(slug="c-guide", title="CUDA samples", authors="NVIDIA", year=None)
@@ -227,12 +233,12 @@ class TestKeys:
         library = parse_bib(to_bibtex([c, a, b]))
         assert len({entry.key for entry in library.entries}) == 3
 
-    def test_key_without_author_or_year_falls_back_to_title(self, tiers):
+    def test_key_without_author_or_year_falls_back_to_title(self, tiers) -> None:
         source = SourceFactory(title="The Roofline", authors="", year=None)
         assert base_key(source) == "roofline"
 
 
-def test_every_source_of_the_shipped_catalog_exports_valid_bibtex_and_csl(full_catalog):
+def test_every_source_of_the_shipped_catalog_exports_valid_bibtex_and_csl(full_catalog) -> None:
     sources = list(Source.objects.select_related("tier").order_by("slug"))
     assert len(sources) > 150
     library = parse_bib(to_bibtex(sources))
@@ -255,7 +261,7 @@ def test_every_source_of_the_shipped_catalog_exports_valid_bibtex_and_csl(full_c
 
 @pytest.mark.django_db
 class TestDownloads:
-    def test_source_page_offers_both_formats(self, client, small_catalog):
+    def test_source_page_offers_both_formats(self, client: Client, small_catalog) -> None:
         flash = small_catalog["flash"]
         page = client.get(flash.get_absolute_url()).content.decode()
         assert "<summary>Cite</summary>" in page
@@ -264,7 +270,7 @@ class TestDownloads:
         assert f"/sources/{flash.slug}/cite.ris" in page
         assert "dao2022flashattention" in page
 
-    def test_source_bib_download(self, client, small_catalog):
+    def test_source_bib_download(self, client: Client, small_catalog) -> None:
         response = client.get("/sources/flashattention/cite.bib")
         assert response.status_code == 200
         assert response["Content-Type"].startswith("application/x-bibtex")
@@ -272,13 +278,13 @@ class TestDownloads:
         library = parse_bib(response.content.decode())
         assert [entry.key for entry in library.entries] == ["dao2022flashattention"]
 
-    def test_source_csl_download(self, client, small_catalog):
+    def test_source_csl_download(self, client: Client, small_catalog) -> None:
         response = client.get("/sources/flashattention/cite.json")
         assert response.status_code == 200
         items = json.loads(response.content)
         assert items[0]["title"] == "FlashAttention"
 
-    def test_source_ris_download_reads_back(self, client, small_catalog):
+    def test_source_ris_download_reads_back(self, client: Client, small_catalog) -> None:
         flash = small_catalog["flash"]
         flash.url, flash.doi = "https://arxiv.org/abs/2205.14135", "10.5555/3600270.3601459"
         flash.save()
@@ -295,10 +301,10 @@ class TestDownloads:
         assert reference["doi"] == "10.5555/3600270.3601459"
         assert reference["notes"] == ["arXiv:2205.14135", "Further authors not listed (et al.)."]
 
-    def test_unknown_source_is_404(self, client, small_catalog):
+    def test_unknown_source_is_404(self, client: Client, small_catalog) -> None:
         assert client.get("/sources/nope/cite.bib").status_code == 404
 
-    def test_reading_list_export_in_list_order(self, client, small_catalog):
+    def test_reading_list_export_in_list_order(self, client: Client, small_catalog) -> None:
         response = client.get(f"/lists/{small_catalog['list'].slug}/cite.bib")
         library = parse_bib(response.content.decode())
         titles = [entry.fields_dict["title"].value for entry in library.entries]
@@ -318,7 +324,9 @@ class TestDownloads:
             "FlashAttention",
         ]
 
-    def test_search_result_export_applies_query_and_filters(self, client, small_catalog):
+    def test_search_result_export_applies_query_and_filters(
+        self, client: Client, small_catalog
+    ) -> None:
         response = client.get("/sources/cite.bib", {"q": "attention"})
         titles = {
             e.fields_dict["title"].value for e in parse_bib(response.content.decode()).entries
@@ -329,14 +337,14 @@ class TestDownloads:
             "How to Scale Your Model"
         ]
 
-    def test_search_export_with_bad_year_still_answers(self, client, small_catalog):
+    def test_search_export_with_bad_year_still_answers(self, client: Client, small_catalog) -> None:
         response = client.get("/sources/cite.json", {"year": "soon", "q": "flash"})
         assert response.status_code == 200
         assert [item["title"] for item in json.loads(response.content)] == ["FlashAttention"]
 
     def test_citation_queries_are_constant(
-        self, client, many_sources, django_assert_max_num_queries
-    ):
+        self, client: Client, many_sources, django_assert_max_num_queries: DjangoAssertNumQueries
+    ) -> None:
         many_sources(5)
         section = ListSectionFactory()
         for position, source in enumerate(SourceFactory.create_batch(3), start=1):
@@ -350,14 +358,14 @@ class TestDownloads:
 
 
 @pytest.mark.django_db
-def test_classify_never_fails_on_empty_fields(tiers):
+def test_classify_never_fails_on_empty_fields(tiers) -> None:
     source = SourceFactory(authors="", venue="", year=None, url="")
     citation = classify(source)
     assert citation.bibtex_type == "misc"
 
 
 @pytest.mark.django_db
-def test_a_line_break_in_a_field_cannot_start_a_field_of_its_own(tiers):
+def test_a_line_break_in_a_field_cannot_start_a_field_of_its_own(tiers) -> None:
     source = SourceFactory(
         title="Evil\nER  - \nTY  - JOUR\nTI  - Injected",
         authors="Mallory\r\nAU  - Eve",

@@ -1,4 +1,6 @@
 import pytest
+from django.test import Client
+from pytest_django import DjangoCaptureOnCommitCallbacks
 
 from teams import services as team_services
 from teams.models import Membership
@@ -6,12 +8,12 @@ from tests.factories import UserFactory
 
 
 @pytest.fixture(autouse=True)
-def _fresh_cache(fresh_cache):
+def _fresh_cache(fresh_cache) -> None:
     """Each test starts with empty rate-limit counts, unread counts and kept pages."""
 
 
 @pytest.fixture
-def people(db):
+def people(db: None):
     return {
         "owner": UserFactory(email="olive@example.com", display_name="Olive"),
         "member": UserFactory(email="max@example.com", display_name="Max"),
@@ -22,7 +24,7 @@ def people(db):
 
 
 @pytest.fixture
-def team(people, django_capture_on_commit_callbacks):
+def team(people, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks):
     with django_capture_on_commit_callbacks(execute=True):
         alpha = team_services.create_team(name="Alpha", owner=people["owner"])
         Membership.objects.create(team=alpha, user=people["member"])
@@ -37,6 +39,6 @@ def flash(small_catalog):
     return small_catalog["flash"]
 
 
-def login(client, user):
+def login(client: Client, user):
     client.force_login(user)
     return client

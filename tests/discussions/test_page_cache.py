@@ -2,7 +2,9 @@
 member already has, and a new notification reaches the recipient's header."""
 
 import pytest
+from django.test import Client
 from django.urls import reverse
+from pytest_django import DjangoCaptureOnCommitCallbacks, Settings
 
 from discussions.services import add_reply, start_thread
 
@@ -12,13 +14,17 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def _cache_on(settings):
+def _cache_on(settings: Settings) -> None:
     settings.CATALOG_PAGE_CACHE = True
 
 
 def test_a_teammates_thread_reaches_a_kept_source_page(
-    client, team, people, flash, django_capture_on_commit_callbacks
-):
+    client: Client,
+    team,
+    people,
+    flash,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+) -> None:
     login(client, people["member"])
     assert "Fresh thread" not in client.get(flash.get_absolute_url()).content.decode()
     with django_capture_on_commit_callbacks(execute=True):
@@ -27,8 +33,12 @@ def test_a_teammates_thread_reaches_a_kept_source_page(
 
 
 def test_another_teams_thread_leaves_the_page_alone(
-    client, team, people, flash, django_capture_on_commit_callbacks
-):
+    client: Client,
+    team,
+    people,
+    flash,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+) -> None:
     login(client, people["member"])
     client.get(flash.get_absolute_url())
     with django_capture_on_commit_callbacks(execute=True):
@@ -37,8 +47,12 @@ def test_another_teams_thread_leaves_the_page_alone(
 
 
 def test_a_reply_reaches_the_kept_thread_page_and_the_header(
-    client, team, people, flash, django_capture_on_commit_callbacks
-):
+    client: Client,
+    team,
+    people,
+    flash,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+) -> None:
     with django_capture_on_commit_callbacks(execute=True):
         thread, _ = start_thread(author=people["member"], team=team, source=flash, title="T")
     login(client, people["member"])

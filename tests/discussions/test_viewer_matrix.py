@@ -8,6 +8,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
+from pytest_django import DjangoCaptureOnCommitCallbacks, Settings
 
 from discussions.models import Reply, Thread
 from discussions.services import add_reply, start_thread
@@ -21,7 +22,14 @@ SECRETS = ["SECRET-TITLE", "SECRET-QUOTE", "SECRET-REPLY"]
 
 
 @pytest.fixture(params=["cached", "uncached"])
-def world(request, settings, team, people, flash, django_capture_on_commit_callbacks):
+def world(
+    request: pytest.FixtureRequest,
+    settings: Settings,
+    team,
+    people,
+    flash,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+):
     settings.CATALOG_PAGE_CACHE = request.param == "cached"
     with django_capture_on_commit_callbacks(execute=True):
         thread, _ = start_thread(
@@ -83,7 +91,7 @@ def leaked(response):
 
 
 @pytest.mark.parametrize("viewer", VIEWERS)
-def test_pages_show_threads_to_members_only(world, people, viewer):
+def test_pages_show_threads_to_members_only(world, people, viewer) -> None:
     client = client_for(people, viewer)
     thread_url, listing_url = get_urls(world)
     response = client.get(thread_url)
@@ -111,7 +119,7 @@ def test_pages_show_threads_to_members_only(world, people, viewer):
 
 
 @pytest.mark.parametrize("viewer", [v for v in VIEWERS if v not in MEMBERS])
-def test_no_write_reaches_a_thread_from_outside(world, people, viewer):
+def test_no_write_reaches_a_thread_from_outside(world, people, viewer) -> None:
     client = client_for(people, viewer)
     for url, data in post_urls(world):
         response = client.post(url, data)
@@ -131,7 +139,7 @@ def test_no_write_reaches_a_thread_from_outside(world, people, viewer):
 
 
 @pytest.mark.parametrize("viewer", VIEWERS)
-def test_team_and_session_pages_show_questions_to_members_only(world, people, viewer):
+def test_team_and_session_pages_show_questions_to_members_only(world, people, viewer) -> None:
     client = client_for(people, viewer)
     team = world["thread"].team
     for url in (team.get_absolute_url(), world["session"].get_absolute_url()):
@@ -143,7 +151,7 @@ def test_team_and_session_pages_show_questions_to_members_only(world, people, vi
             assert leaked(response) == [], url
 
 
-def test_the_header_count_drops_for_a_removed_member(world, people):
+def test_the_header_count_drops_for_a_removed_member(world, people) -> None:
     client = client_for(people, "former")
     html = client.get(reverse("pages:home")).content.decode()
     assert 'href="/notifications/">Notifications</a>' in html

@@ -4,6 +4,8 @@ import os
 import shutil
 
 import pytest
+from playwright.sync_api import Browser, Page
+from pytest_django.live_server_helper import LiveServer
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -21,7 +23,7 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 
 
-def pytest_collection_modifyitems(items):
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "/e2e/" in str(item.fspath):
             item.add_marker(pytest.mark.e2e)
@@ -42,12 +44,12 @@ def browser():
 
 
 @pytest.fixture(params=[DESKTOP, PHONE], ids=["desktop", "phone"])
-def viewport(request):
+def viewport(request: pytest.FixtureRequest):
     return request.param
 
 
 @pytest.fixture
-def page(browser, live_server, viewport):
+def page(browser: Browser, live_server: LiveServer, viewport):
     context = browser.new_context(viewport=viewport, base_url=live_server.url)
     page = context.new_page()
     page.set_default_timeout(10_000)
@@ -56,7 +58,7 @@ def page(browser, live_server, viewport):
 
 
 @pytest.fixture
-def desktop_page(browser, live_server):
+def desktop_page(browser: Browser, live_server: LiveServer):
     context = browser.new_context(viewport=DESKTOP, base_url=live_server.url)
     page = context.new_page()
     page.set_default_timeout(10_000)
@@ -65,11 +67,11 @@ def desktop_page(browser, live_server):
 
 
 @pytest.fixture
-def log_in(live_server):
+def log_in(live_server: LiveServer):
     """Log a Playwright page in as a user through the real login form."""
     from tests.conftest import PASSWORD
 
-    def do(page, user):
+    def do(page: Page, user) -> None:
         page.goto("/accounts/login/")
         page.get_by_label("Email").fill(user.email)
         page.get_by_label("Password").fill(PASSWORD)

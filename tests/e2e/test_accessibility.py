@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 from django.urls import NoReverseMatch, reverse
+from playwright.sync_api import Browser, Page
+from pytest_django.live_server_helper import LiveServer
 
 from .conftest import DESKTOP
 
@@ -71,7 +73,7 @@ def urls_for(audience):
     return urls
 
 
-def axe_problems(page, url):
+def axe_problems(page: Page, url):
     page.goto(url)
     page.add_script_tag(path=str(AXE))
     result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
@@ -86,8 +88,8 @@ def axe_problems(page, url):
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("audience", [SIGNED_OUT, SIGNED_IN])
 def test_no_serious_accessibility_violations(
-    browser, live_server, small_catalog, reader, log_in, audience, scheme
-):
+    browser: Browser, live_server: LiveServer, small_catalog, reader, log_in, audience, scheme: str
+) -> None:
     # bypass_csp: axe is injected as an inline script, which the site's policy rightly refuses.
     context = browser.new_context(
         viewport=DESKTOP, base_url=live_server.url, color_scheme=scheme, bypass_csp=True

@@ -12,7 +12,7 @@ from .csp import watch_csp
 
 
 @pytest.fixture
-def maintainers_group(transactional_db):
+def maintainers_group(transactional_db: None) -> None:
     """Browser tests flush the database, which drops the group its data migration made."""
     from django.apps import apps
 
@@ -23,7 +23,7 @@ def maintainers_group(transactional_db):
 @pytest.mark.usefixtures("maintainers_group")
 def test_a_maintainer_curates_in_the_admin_with_no_csp_violation(
     desktop_page, small_catalog, maintainer
-):
+) -> None:
     page = desktop_page
     violations = watch_csp(page)
 
@@ -54,7 +54,7 @@ def test_a_maintainer_curates_in_the_admin_with_no_csp_violation(
     assert violations == []
 
 
-def test_the_watcher_reports_a_violation(desktop_page, small_catalog):
+def test_the_watcher_reports_a_violation(desktop_page, small_catalog) -> None:
     # Guards the test above: an inline style attribute must show up as a violation.
     violations = watch_csp(desktop_page)
     desktop_page.goto("/")

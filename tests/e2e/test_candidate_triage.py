@@ -9,7 +9,7 @@ from tests.conftest import PASSWORD
 from tests.factories import UserFactory
 
 
-def test_make_a_proposal_from_a_candidate_keeps_its_tier(desktop_page, small_catalog):
+def test_make_a_proposal_from_a_candidate_keeps_its_tier(desktop_page, small_catalog) -> None:
     curator = UserFactory(email="curator@example.com", is_staff=True, is_superuser=True)
     one = Candidate.objects.create(
         key="arxiv:2511.00001",

@@ -14,7 +14,9 @@ from ..factories import SourceFactory
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_follow_a_topic_then_see_the_new_source(desktop_page, log_in, reader, small_catalog):
+def test_follow_a_topic_then_see_the_new_source(
+    desktop_page, log_in, reader, small_catalog
+) -> None:
     EmailAddress.objects.create(user=reader, email=reader.email, verified=True, primary=True)
     page = desktop_page
     log_in(page, reader)

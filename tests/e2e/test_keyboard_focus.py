@@ -5,7 +5,9 @@ from datetime import timedelta
 
 from django.core.cache import cache
 from django.utils import timezone
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, Page, expect
+from pytest_django import Settings
+from pytest_django.live_server_helper import LiveServer
 
 from notes.models import Note
 from teams import services as teams
@@ -17,7 +19,7 @@ SOURCE_URL = "/sources/flashattention/"
 TAB_LIMIT = 200
 
 
-def tab_to(page, target) -> None:
+def tab_to(page: Page, target) -> None:
     """Press Tab until the target has focus, as a keyboard user would."""
     for _ in range(TAB_LIMIT):
         page.keyboard.press("Tab")
@@ -26,11 +28,13 @@ def tab_to(page, target) -> None:
     raise AssertionError(f"Tab never reached {target}")
 
 
-def live(page):
+def live(page: Page):
     return page.locator("#live-status")
 
 
-def test_saving_a_note_focuses_the_note_and_says_so(desktop_page, log_in, small_catalog, reader):
+def test_saving_a_note_focuses_the_note_and_says_so(
+    desktop_page, log_in, small_catalog, reader
+) -> None:
     page = desktop_page
     log_in(page, reader)
     page.goto(SOURCE_URL)
@@ -64,7 +68,7 @@ def test_saving_a_note_focuses_the_note_and_says_so(desktop_page, log_in, small_
 
 def test_deleting_a_note_focuses_undo_and_undo_focuses_the_note(
     desktop_page, log_in, small_catalog, reader
-):
+) -> None:
     page = desktop_page
     note = Note.objects.create(user=reader, source=small_catalog["flash"], body="Keep me.")
     log_in(page, reader)
@@ -81,8 +85,8 @@ def test_deleting_a_note_focuses_undo_and_undo_focuses_the_note(
 
 
 def test_fill_from_link_focuses_its_result_which_clears_when_the_url_changes(
-    desktop_page, log_in, reader, small_catalog, settings
-):
+    desktop_page, log_in, reader, small_catalog, settings: Settings
+) -> None:
     with MetadataServer() as server:
         settings.ARXIV_API_URL = f"{server.base}/arxiv/query"
         settings.METADATA_ALLOWED_HOSTS = ["127.0.0.1"]
@@ -113,7 +117,7 @@ def test_fill_from_link_focuses_its_result_which_clears_when_the_url_changes(
 
 def test_duplicate_check_keeps_focus_and_announces_the_finding(
     desktop_page, log_in, reader, small_catalog
-):
+) -> None:
     flash = small_catalog["flash"]
     flash.url = "https://arxiv.org/abs/2205.14135"
     flash.save()
@@ -138,7 +142,7 @@ def test_duplicate_check_keeps_focus_and_announces_the_finding(
 
 def test_a_status_change_keeps_focus_on_its_button_and_says_the_status(
     desktop_page, log_in, reader, small_catalog
-):
+) -> None:
     flash = small_catalog["flash"]
     page = desktop_page
     log_in(page, reader)
@@ -156,7 +160,7 @@ def test_a_status_change_keeps_focus_on_its_button_and_says_the_status(
     expect(live(page)).to_have_text("“FlashAttention” is not in your library.")
 
 
-def test_clicking_the_bookmarklet_on_its_page_explains_it(desktop_page):
+def test_clicking_the_bookmarklet_on_its_page_explains_it(desktop_page) -> None:
     page = desktop_page
     blocked = []
     page.on(
@@ -179,8 +183,8 @@ def test_clicking_the_bookmarklet_on_its_page_explains_it(desktop_page):
 
 
 def test_on_a_phone_the_next_session_comes_before_the_welcome(
-    browser, live_server, log_in, reader, small_catalog
-):
+    browser: Browser, live_server: LiveServer, log_in, reader, small_catalog
+) -> None:
     team = teams.create_team(name="Kernel club", owner=reader)
     Session.objects.create(
         team=team, title="Week 3: paged attention", starts_at=timezone.now() + timedelta(days=2)
@@ -200,7 +204,9 @@ def test_on_a_phone_the_next_session_comes_before_the_welcome(
         context.close()
 
 
-def test_following_opens_the_answer_on_its_message(desktop_page, log_in, reader, small_catalog):
+def test_following_opens_the_answer_on_its_message(
+    desktop_page, log_in, reader, small_catalog
+) -> None:
     page = desktop_page
     log_in(page, reader)
     page.goto("/topics/attention/")
@@ -213,7 +219,9 @@ def test_following_opens_the_answer_on_its_message(desktop_page, log_in, reader,
     expect(page.get_by_role("button", name="Unfollow")).to_be_visible()
 
 
-def test_filtering_the_library_announces_no_status(desktop_page, log_in, reader, small_catalog):
+def test_filtering_the_library_announces_no_status(
+    desktop_page, log_in, reader, small_catalog
+) -> None:
     from library.services import set_status
 
     set_status(user=reader, source=small_catalog["flash"], status="reading")

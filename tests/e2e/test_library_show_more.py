@@ -2,14 +2,15 @@
 for a bulk change like the first ones."""
 
 from playwright.sync_api import expect
+from pytest_django import Settings
 
 from library.models import Bookmark
 from library.page import GROUP_SIZE
 
 
 def test_show_more_appends_cards_that_bulk_changes_reach(
-    desktop_page, log_in, reader, many_sources, settings
-):
+    desktop_page, log_in, reader, many_sources, settings: Settings
+) -> None:
     settings.CATALOG_PAGE_CACHE = False
     sources = many_sources(GROUP_SIZE + 4)
     Bookmark.objects.bulk_create([Bookmark(user=reader, source=s) for s in sources])

@@ -3,7 +3,8 @@
 from collections import Counter
 
 import pytest
-from playwright.sync_api import expect
+from django.test import Client
+from playwright.sync_api import Page, expect
 
 from catalog.models import ListEntry
 from library.models import Bookmark
@@ -23,7 +24,7 @@ def twice_listed(reading_list_slug):
     return entries.filter(source_id=source_id).first().source, sections
 
 
-def test_every_copy_of_a_control_has_its_own_ids(client, reader, full_catalog):
+def test_every_copy_of_a_control_has_its_own_ids(client: Client, reader, full_catalog) -> None:
     source, sections = twice_listed(WAFER)
     client.force_login(reader)
     html = client.get(f"/lists/{WAFER}/").content.decode()
@@ -32,7 +33,9 @@ def test_every_copy_of_a_control_has_its_own_ids(client, reader, full_catalog):
         assert html.count(f'id="bookmark-{source.pk}-in-{section}-read"') == 1
 
 
-def test_a_change_returns_the_other_copies_out_of_band(client, reader, full_catalog):
+def test_a_change_returns_the_other_copies_out_of_band(
+    client: Client, reader, full_catalog
+) -> None:
     source, (first, second, *_) = twice_listed(WAFER)
     client.force_login(reader)
     response = client.post(
@@ -55,7 +58,9 @@ def test_a_change_returns_the_other_copies_out_of_band(client, reader, full_cata
     assert html.count('aria-pressed="true"') == 2
 
 
-def test_copies_that_are_not_occurrence_names_are_ignored(client, reader, full_catalog):
+def test_copies_that_are_not_occurrence_names_are_ignored(
+    client: Client, reader, full_catalog
+) -> None:
     source, (_, second, *_) = twice_listed(WAFER)
     client.force_login(reader)
     html = client.post(
@@ -67,7 +72,9 @@ def test_copies_that_are_not_occurrence_names_are_ignored(client, reader, full_c
 
 
 @pytest.mark.parametrize("viewport", [{"width": 1280, "height": 900}], ids=["desktop"])
-def test_marking_the_second_copy_updates_the_first(page, log_in, reader, full_catalog):
+def test_marking_the_second_copy_updates_the_first(
+    page: Page, log_in, reader, full_catalog
+) -> None:
     source, (first, second, *_) = twice_listed(WAFER)
     log_in(page, reader)
     page.goto(f"/lists/{WAFER}/")

@@ -1,6 +1,7 @@
 """Without JavaScript, saving from far down a long list comes back to the same control."""
 
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, expect
+from pytest_django.live_server_helper import LiveServer
 
 from catalog.models import ListEntry
 from library.models import Bookmark
@@ -10,8 +11,8 @@ WAFER = "wafer-gpu-performance"
 
 
 def test_saving_without_javascript_keeps_the_place_on_the_page(
-    browser, live_server, log_in, reader, full_catalog
-):
+    browser: Browser, live_server: LiveServer, log_in, reader, full_catalog
+) -> None:
     context = browser.new_context(
         viewport=DESKTOP, base_url=live_server.url, java_script_enabled=False
     )

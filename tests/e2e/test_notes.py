@@ -3,7 +3,9 @@
 import re
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, Page, expect
+from pytest_django import Settings
+from pytest_django.live_server_helper import LiveServer
 
 from notes.models import Note
 from tests.factories import NoteFactory, UserFactory, join_team
@@ -12,13 +14,13 @@ from tests.notes.xss_corpus import XSS_BODIES, XSS_LOCATOR, XSS_QUOTE
 SOURCE_URL = "/sources/flashattention/"
 
 
-def notes(page):
+def notes(page: Page):
     return page.locator("#note-list > li")
 
 
 def test_reader_writes_edits_and_shares_a_note_a_teammate_reads_it(
-    desktop_page, browser, live_server, log_in, small_catalog, reader
-):
+    desktop_page, browser: Browser, live_server: LiveServer, log_in, small_catalog, reader
+) -> None:
     page = desktop_page
     teammate = UserFactory(email="grace@example.com", display_name="Grace Hopper")
     join_team(reader, teammate)
@@ -74,7 +76,7 @@ def test_reader_writes_edits_and_shares_a_note_a_teammate_reads_it(
         context.close()
 
 
-def test_delete_asks_then_can_be_undone(page, log_in, small_catalog, reader):
+def test_delete_asks_then_can_be_undone(page: Page, log_in, small_catalog, reader) -> None:
     NoteFactory(user=reader, source=small_catalog["flash"], body="Worth keeping.")
     log_in(page, reader)
     page.clock.install()
@@ -99,7 +101,9 @@ def test_delete_asks_then_can_be_undone(page, log_in, small_catalog, reader):
     assert not Note.objects.live().exists()
 
 
-def test_dismissing_the_confirmation_keeps_the_note(desktop_page, log_in, small_catalog, reader):
+def test_dismissing_the_confirmation_keeps_the_note(
+    desktop_page, log_in, small_catalog, reader
+) -> None:
     page = desktop_page
     NoteFactory(user=reader, source=small_catalog["flash"], body="Still here.")
     log_in(page, reader)
@@ -111,7 +115,9 @@ def test_dismissing_the_confirmation_keeps_the_note(desktop_page, log_in, small_
     assert Note.objects.live().count() == 1
 
 
-def test_a_draft_over_the_limit_is_kept_with_a_message(desktop_page, log_in, small_catalog, reader):
+def test_a_draft_over_the_limit_is_kept_with_a_message(
+    desktop_page, log_in, small_catalog, reader
+) -> None:
     page = desktop_page
     log_in(page, reader)
     page.goto(SOURCE_URL)
@@ -127,7 +133,9 @@ def test_a_draft_over_the_limit_is_kept_with_a_message(desktop_page, log_in, sma
     assert not Note.objects.exists()
 
 
-def test_notes_work_without_javascript(browser, live_server, log_in, small_catalog, reader):
+def test_notes_work_without_javascript(
+    browser: Browser, live_server: LiveServer, log_in, small_catalog, reader
+) -> None:
     context = browser.new_context(base_url=live_server.url, java_script_enabled=False)
     try:
         page = context.new_page()
@@ -174,7 +182,9 @@ def hostile_notes(small_catalog, reader, other_reader):
     return flash
 
 
-def test_hostile_notes_render_inert(desktop_page, log_in, settings, hostile_notes, reader):
+def test_hostile_notes_render_inert(
+    desktop_page, log_in, settings: Settings, hostile_notes, reader
+) -> None:
     # Without the site's CSP, so this shows the sanitiser alone keeps the payloads inert.
     settings.SECURE_CSP = {}
     page = desktop_page

@@ -7,7 +7,8 @@ import socket
 import pytest
 from django.utils import timezone
 from oidc_provider_mock import User, run_server_in_thread
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
+from pytest_django import Settings
 
 from accounts.models import User as Reader
 from teams import services
@@ -28,7 +29,7 @@ def provider():
         yield f"http://localhost:{server.server_port}"
 
 
-def use_provider(settings, issuer):
+def use_provider(settings: Settings, issuer) -> None:
     # The live server speaks plain HTTP: the callback allauth names must too.
     settings.SITE_SCHEME = settings.ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http"
     csp = dict(settings.SECURE_CSP)
@@ -51,16 +52,18 @@ def use_provider(settings, issuer):
 
 
 @pytest.fixture
-def acme(settings, provider):
+def acme(settings: Settings, provider) -> None:
     use_provider(settings, provider)
 
 
-def start_sign_in(page):
+def start_sign_in(page: Page) -> None:
     page.goto("/accounts/login/")
     page.get_by_role("button", name="Log in with Acme SSO").click()
 
 
-def test_first_sign_in_creates_the_account_and_joins_domain_team(desktop_page, acme, db):
+def test_first_sign_in_creates_the_account_and_joins_domain_team(
+    desktop_page, acme: None, db: None
+) -> None:
     owner = UserFactory(email="owner@corp.example")
     team = services.create_team(name="Acme readers", owner=owner)
     TeamDomain.objects.create(
@@ -76,7 +79,9 @@ def test_first_sign_in_creates_the_account_and_joins_domain_team(desktop_page, a
     assert team.memberships.filter(user=reader).exists()
 
 
-def test_sign_in_connects_an_existing_account_with_the_same_verified_email(desktop_page, acme, db):
+def test_sign_in_connects_an_existing_account_with_the_same_verified_email(
+    desktop_page, acme: None, db: None
+) -> None:
     from allauth.account.models import EmailAddress
 
     existing = UserFactory(email=ALICE)
@@ -90,8 +95,8 @@ def test_sign_in_connects_an_existing_account_with_the_same_verified_email(deskt
 
 
 def test_sign_in_never_lands_in_an_account_whose_address_was_never_verified(
-    desktop_page, acme, tiers
-):
+    desktop_page, acme: None, tiers
+) -> None:
     from allauth.account.models import EmailAddress
 
     from tests.factories import NoteFactory
@@ -113,7 +118,9 @@ def test_sign_in_never_lands_in_an_account_whose_address_was_never_verified(
     assert Reader.objects.filter(email__iexact=ALICE).count() == 1
 
 
-def test_unverified_email_at_the_provider_is_refused_clearly(desktop_page, acme, db):
+def test_unverified_email_at_the_provider_is_refused_clearly(
+    desktop_page, acme: None, db: None
+) -> None:
     page = desktop_page
     start_sign_in(page)
     page.get_by_role("button", name=f"Authorize as {UNVERIFIED}").click()
@@ -123,14 +130,14 @@ def test_unverified_email_at_the_provider_is_refused_clearly(desktop_page, acme,
     assert not Reader.objects.filter(email=UNVERIFIED).exists()
 
 
-def test_declining_at_the_provider_says_so(desktop_page, acme, db):
+def test_declining_at_the_provider_says_so(desktop_page, acme: None, db: None) -> None:
     page = desktop_page
     start_sign_in(page)
     page.get_by_role("button", name="Deny").click()
     expect(page.get_by_role("heading", name="Logging in was cancelled")).to_be_visible()
 
 
-def test_bad_state_gets_a_clear_message(desktop_page, acme, db):
+def test_bad_state_gets_a_clear_message(desktop_page, acme: None, db: None) -> None:
     page = desktop_page
     page.goto("/accounts/oidc/acme/login/callback/?code=forged&state=forged")
     expect(page.get_by_role("alert")).to_contain_text("This attempt to log in has expired")
@@ -142,7 +149,7 @@ def free_port():
         return sock.getsockname()[1]
 
 
-def test_provider_down_gets_a_clear_message(desktop_page, settings, db):
+def test_provider_down_gets_a_clear_message(desktop_page, settings: Settings, db: None) -> None:
     use_provider(settings, f"http://127.0.0.1:{free_port()}")
     page = desktop_page
     start_sign_in(page)

@@ -5,6 +5,8 @@ the path's pages."""
 import re
 
 import pytest
+from playwright.sync_api import Browser, Page
+from pytest_django.live_server_helper import LiveServer
 
 from paths.services import add_step, create_path
 from tests.factories import SourceFactory
@@ -23,11 +25,11 @@ def path(reader, tiers):
     return path
 
 
-def titles(page):
+def titles(page: Page):
     return page.locator("#steps li.path-item .step-title").all_inner_texts()
 
 
-def test_the_keyboard_moves_a_step_and_keeps_focus(desktop_page, reader, log_in, path):
+def test_the_keyboard_moves_a_step_and_keeps_focus(desktop_page, reader, log_in, path) -> None:
     page = desktop_page
     log_in(page, reader)
     page.goto(path.get_absolute_url())
@@ -44,7 +46,7 @@ def test_the_keyboard_moves_a_step_and_keeps_focus(desktop_page, reader, log_in,
     assert "Paper 3 is now step 2." in page.locator("#reorder-status").inner_text()
 
 
-def test_the_buttons_move_a_step_with_javascript_on(desktop_page, reader, log_in, path):
+def test_the_buttons_move_a_step_with_javascript_on(desktop_page, reader, log_in, path) -> None:
     page = desktop_page
     log_in(page, reader)
     page.goto(path.get_absolute_url())
@@ -57,8 +59,8 @@ def test_the_buttons_move_a_step_with_javascript_on(desktop_page, reader, log_in
 
 
 def test_path_pages_have_no_serious_accessibility_problems(
-    browser, live_server, reader, log_in, path
-):
+    browser: Browser, live_server: LiveServer, reader, log_in, path
+) -> None:
     from .conftest import DESKTOP
 
     context = browser.new_context(viewport=DESKTOP, base_url=live_server.url, bypass_csp=True)
@@ -80,7 +82,7 @@ def test_path_pages_have_no_serious_accessibility_problems(
     assert SERIOUS and problems == [], "\n".join(problems)
 
 
-def test_dragging_a_step_by_its_handle_moves_it(desktop_page, reader, log_in, path):
+def test_dragging_a_step_by_its_handle_moves_it(desktop_page, reader, log_in, path) -> None:
     page = desktop_page
     log_in(page, reader)
     page.goto(path.get_absolute_url())
@@ -93,7 +95,9 @@ def test_dragging_a_step_by_its_handle_moves_it(desktop_page, reader, log_in, pa
     assert titles(page) == ["Paper 2", "Paper 3", "Paper 1"]
 
 
-def test_the_editors_page_fits_a_phone(browser, live_server, reader, log_in, path):
+def test_the_editors_page_fits_a_phone(
+    browser: Browser, live_server: LiveServer, reader, log_in, path
+) -> None:
     from .conftest import PHONE
 
     context = browser.new_context(viewport=PHONE, base_url=live_server.url)

@@ -3,7 +3,8 @@
 import re
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, Page, expect
+from pytest_django.live_server_helper import LiveServer
 
 from tests.factories import NoteFactory
 
@@ -27,7 +28,7 @@ READER_PAGES = ["/", "/sources/flashattention/", "/library/", "/library/notes/"]
 
 
 @pytest.fixture
-def phone(browser, live_server):
+def phone(browser: Browser, live_server: LiveServer):
     context = browser.new_context(viewport=PHONE, base_url=live_server.url)
     page = context.new_page()
     page.set_default_timeout(10_000)
@@ -35,11 +36,11 @@ def phone(browser, live_server):
     context.close()
 
 
-def page_width(page) -> int:
+def page_width(page: Page) -> int:
     return page.evaluate("document.documentElement.scrollWidth")
 
 
-def header_rows(page) -> int:
+def header_rows(page: Page) -> int:
     """How many rows the header's parts sit on: the distinct tops of its visible children."""
     return page.evaluate(
         """() => {
@@ -59,13 +60,13 @@ WIDEST = """() => [...document.querySelectorAll("body *")]
   .map((element) => `${element.tagName}.${element.className}: ${element.scrollWidth} px`)"""
 
 
-def assert_fits(page, url):
+def assert_fits(page: Page, url) -> None:
     page.goto(url)
     width = page_width(page)
     assert width <= PHONE["width"], f"{url} is {width} px wide: {page.evaluate(WIDEST)}"
 
 
-def test_no_page_is_wider_than_a_phone(phone, small_catalog, reader, log_in):
+def test_no_page_is_wider_than_a_phone(phone, small_catalog, reader, log_in) -> None:
     flash = small_catalog["flash"]
     # Filters list reading lists by title, and a select is as wide as its longest option.
     reading_list = small_catalog["list"]
@@ -93,7 +94,9 @@ def test_no_page_is_wider_than_a_phone(phone, small_catalog, reader, log_in):
     assert code.evaluate("pre => pre.scrollWidth > pre.clientWidth")
 
 
-def test_signed_in_header_is_two_rows_with_a_keyboard_menu(phone, small_catalog, reader, log_in):
+def test_signed_in_header_is_two_rows_with_a_keyboard_menu(
+    phone, small_catalog, reader, log_in
+) -> None:
     log_in(phone, reader)
     phone.goto("/sources/flashattention/")
     assert header_rows(phone) <= 2

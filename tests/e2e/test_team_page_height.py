@@ -4,6 +4,8 @@ its own paged page. At most 2,500 px tall on a 1,280 px desktop and 5,000 px on 
 
 import pytest
 from django.db.models import Count
+from playwright.sync_api import Browser
+from pytest_django.live_server_helper import LiveServer
 
 from catalog.models import ListEntry, ReadingList
 from library.models import Bookmark
@@ -60,7 +62,9 @@ def following_team(full_catalog, reader):
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
-def test_the_team_page_stays_short(browser, live_server, log_in, reader, following_team, viewport):
+def test_the_team_page_stays_short(
+    browser: Browser, live_server: LiveServer, log_in, reader, following_team, viewport
+) -> None:
     context = browser.new_context(viewport=viewport, base_url=live_server.url)
     page = context.new_page()
     page.set_default_timeout(20_000)

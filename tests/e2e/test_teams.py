@@ -7,7 +7,8 @@ from urllib.parse import urlsplit
 from django.core import mail
 from django.utils import timezone
 from icalendar import Calendar
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, Page, expect
+from pytest_django.live_server_helper import LiveServer
 
 from tests.factories import UserFactory
 
@@ -15,14 +16,14 @@ SOURCE_URL = "/sources/flashattention/"
 INVITATION_LINK = re.compile(r"https?://\S+/teams/invitations/\S+/")
 
 
-def create_team(page, name):
+def create_team(page: Page, name) -> None:
     page.goto("/teams/")
     page.get_by_label("Team name").fill(name)
     page.get_by_role("button", name="Create team").click()
     expect(page.get_by_role("heading", level=1)).to_have_text(name)
 
 
-def invite(page, email):
+def invite(page: Page, email):
     """Send an invitation from the team page; the path of the link the email carries."""
     sent = len(mail.outbox)
     page.get_by_label("Email address").fill(email)
@@ -34,7 +35,7 @@ def invite(page, email):
     return urlsplit(INVITATION_LINK.search(message.body).group(0)).path
 
 
-def new_page(browser, live_server, viewport):
+def new_page(browser: Browser, live_server: LiveServer, viewport):
     context = browser.new_context(viewport=viewport, base_url=live_server.url)
     page = context.new_page()
     page.set_default_timeout(10_000)
@@ -42,8 +43,8 @@ def new_page(browser, live_server, viewport):
 
 
 def test_a_newcomer_builds_two_teams_shares_a_note_with_one_and_plans_a_session(
-    desktop_page, browser, live_server, log_in, small_catalog
-):
+    desktop_page, browser: Browser, live_server: LiveServer, log_in, small_catalog
+) -> None:
     newcomer = UserFactory(email="ada@example.com", display_name="Ada")
     colleague = UserFactory(email="grace@example.com", display_name="Grace")
     page = desktop_page
@@ -109,7 +110,9 @@ def test_a_newcomer_builds_two_teams_shares_a_note_with_one_and_plans_a_session(
 CONFIRM_LINK = re.compile(r"https?://\S+(/accounts/confirm-email/\S+/)")
 
 
-def test_a_newcomer_signs_up_from_a_join_link_and_lands_on_the_team(page, live_server):
+def test_a_newcomer_signs_up_from_a_join_link_and_lands_on_the_team(
+    page: Page, live_server: LiveServer
+) -> None:
     from teams import services
 
     owner = UserFactory(email="lead@example.com", display_name="Lead")
@@ -135,8 +138,8 @@ def test_a_newcomer_signs_up_from_a_join_link_and_lands_on_the_team(page, live_s
 
 
 def test_an_owners_team_pages_have_no_serious_accessibility_violations(
-    browser, live_server, small_catalog, log_in
-):
+    browser: Browser, live_server: LiveServer, small_catalog, log_in
+) -> None:
     from catalog.models import ReadingList
     from teams import services
     from teams.models import FollowedList

@@ -7,6 +7,7 @@ from django.middleware.csrf import get_token
 from django.template import engines
 from django.template.loader import get_template
 from django.test import RequestFactory
+from pytest_django import Settings
 
 from library import reading
 from library.models import Bookmark
@@ -23,7 +24,7 @@ def without_tokens(html):
     return re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", html)
 
 
-def direct(source, request, status, compact):
+def direct(source, request: pytest.FixtureRequest, status, compact):
     """The control rendered straight from its template, as the inclusion tag used to."""
     return get_template(CONTROL_TEMPLATE).render(
         {
@@ -39,8 +40,8 @@ def direct(source, request, status, compact):
 
 @pytest.mark.parametrize("compact", [False, True])
 def test_remembered_controls_match_the_template_for_every_state(
-    reader, small_catalog, settings, compact
-):
+    reader, small_catalog, settings: Settings, compact: bool
+) -> None:
     settings.DEBUG = False  # the remembering path
     sources = [small_catalog["flash"], *small_catalog["path"]]
     statuses = ["", Bookmark.Status.TO_READ, Bookmark.Status.READING, Bookmark.Status.READ]
@@ -57,7 +58,7 @@ def test_remembered_controls_match_the_template_for_every_state(
         assert without_tokens(html) == without_tokens(expected)
 
 
-def test_each_request_gets_its_own_csrf_token(reader, small_catalog, settings):
+def test_each_request_gets_its_own_csrf_token(reader, small_catalog, settings: Settings) -> None:
     settings.DEBUG = False
     source = small_catalog["flash"]
     tokens = []
@@ -70,7 +71,9 @@ def test_each_request_gets_its_own_csrf_token(reader, small_catalog, settings):
     assert tokens[0] != tokens[1]
 
 
-def test_a_renamed_source_is_not_shown_under_its_old_title(reader, small_catalog, settings):
+def test_a_renamed_source_is_not_shown_under_its_old_title(
+    reader, small_catalog, settings: Settings
+) -> None:
     settings.DEBUG = False
     source = small_catalog["flash"]
     request = RequestFactory().get("/")

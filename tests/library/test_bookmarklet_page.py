@@ -3,11 +3,15 @@
 import re
 
 import pytest
+from django.test import Client
+from pytest_django import Settings
 
 pytestmark = pytest.mark.django_db
 
 
-def test_the_page_explains_dragging_it_to_the_bookmarks_bar(client, settings):
+def test_the_page_explains_dragging_it_to_the_bookmarks_bar(
+    client: Client, settings: Settings
+) -> None:
     settings.SITE_DOMAIN = "reading.example"
     page = client.get("/save/bookmarklet/").content.decode()
     assert "Drag it to your bookmarks bar" in page
@@ -18,7 +22,7 @@ def test_the_page_explains_dragging_it_to_the_bookmarks_bar(client, settings):
     assert 'id="bookmarklet-drag"' in page
 
 
-def test_phones_get_the_share_address_to_copy(client, settings):
+def test_phones_get_the_share_address_to_copy(client: Client, settings: Settings) -> None:
     settings.SITE_DOMAIN = "reading.example"
     page = client.get("/save/bookmarklet/").content.decode()
     assert "On a phone" in page

@@ -24,7 +24,7 @@ def changed_source(topic, title: str, when):
     return source
 
 
-def test_the_first_digest_reaches_back_to_the_follow(small_catalog):
+def test_the_first_digest_reaches_back_to_the_follow(small_catalog) -> None:
     from django.core import mail
 
     topic = small_catalog["topics"][1]
@@ -38,7 +38,7 @@ def test_the_first_digest_reaches_back_to_the_follow(small_catalog):
     assert "Before the follow" not in body
 
 
-def test_a_long_first_digest_is_capped_with_and_n_more(small_catalog):
+def test_a_long_first_digest_is_capped_with_and_n_more(small_catalog) -> None:
     from django.core import mail
 
     topic = small_catalog["topics"][1]
@@ -63,5 +63,5 @@ def test_a_long_first_digest_is_capped_with_and_n_more(small_catalog):
         ("", "everything"),
     ],
 )
-def test_saved_searches_are_described_with_their_filters(target, described):
+def test_saved_searches_are_described_with_their_filters(target: str, described: str) -> None:
     assert search_description(target) == described

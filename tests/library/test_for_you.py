@@ -2,6 +2,7 @@
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from catalog.models import Source
@@ -11,7 +12,7 @@ from library.recommendations import recommendations_for
 pytestmark = pytest.mark.django_db
 
 
-def finish(reader, *slugs):
+def finish(reader, *slugs) -> None:
     for slug in slugs:
         Bookmark.objects.create(user=reader, source=Source.objects.get(slug=slug), status="read")
 
@@ -20,7 +21,9 @@ def topics_of(picks):
     return [{t.slug for t in pick.source.topics.all()} for pick in picks]
 
 
-def test_a_flashattention_reader_gets_attention_kernels(client, reader, full_catalog):
+def test_a_flashattention_reader_gets_attention_kernels(
+    client: Client, reader, full_catalog
+) -> None:
     finish(reader, "flashattention", "flashattention-2", "flashattention-3")
     top = recommendations_for(reader).picks[:5]
     assert sum("attention" in topics for topics in topics_of(top)) >= 3
@@ -31,14 +34,14 @@ def test_a_flashattention_reader_gets_attention_kernels(client, reader, full_cat
     assert "Because you read FlashAttention" in html
 
 
-def test_a_serving_reader_gets_serving_sources(reader, full_catalog):
+def test_a_serving_reader_gets_serving_sources(reader, full_catalog) -> None:
     finish(reader, "orca", "pagedattention", "sarathi-serve")
     top = recommendations_for(reader).picks[:5]
     assert sum(bool({"serving", "kv-cache"} & topics) for topics in topics_of(top)) >= 4
     assert "vllm" in [pick.source.slug for pick in top]
 
 
-def test_saved_sources_are_never_recommended(reader, full_catalog):
+def test_saved_sources_are_never_recommended(reader, full_catalog) -> None:
     finish(reader, "flashattention", "flashattention-2")
     Bookmark.objects.create(
         user=reader, source=Source.objects.get(slug="flashattention-3"), status="to_read"
@@ -49,7 +52,7 @@ def test_saved_sources_are_never_recommended(reader, full_catalog):
     assert picks and all(p.because.startswith("Because you ") for p in picks)
 
 
-def test_a_new_reader_gets_the_next_start_here_steps(client, reader, small_catalog):
+def test_a_new_reader_gets_the_next_start_here_steps(client: Client, reader, small_catalog) -> None:
     Bookmark.objects.create(user=reader, source=small_catalog["path"][0], status="read")
     client.force_login(reader)
     html = client.get("/library/for-you/").content.decode()
@@ -59,18 +62,18 @@ def test_a_new_reader_gets_the_next_start_here_steps(client, reader, small_catal
     assert "Start here, step 2" in html
 
 
-def test_for_you_on_an_empty_catalog(client, reader, tiers):
+def test_for_you_on_an_empty_catalog(client: Client, reader, tiers) -> None:
     client.force_login(reader)
     response = client.get("/library/for-you/")
     assert response.status_code == 200
 
 
-def test_for_you_needs_a_login(client):
+def test_for_you_needs_a_login(client: Client) -> None:
     response = client.get("/library/for-you/")
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
 
 
-def test_for_you_queries_do_not_grow_with_the_library(client, reader, many_sources):
+def test_for_you_queries_do_not_grow_with_the_library(client: Client, reader, many_sources) -> None:
     sources = many_sources(60)
     client.force_login(reader)
     for source in sources[:5]:

@@ -37,7 +37,7 @@ def all_leaves():
 
 
 @pytest.fixture
-def old_layout(transactional_db):
+def old_layout(transactional_db: None):
     """The database as it was before the move; migrated forward again whatever the test does."""
     state = migrate([before_the_move()])
     yield state.apps
@@ -86,7 +86,7 @@ def fill_old_tables(old_apps, sources):
     return kept
 
 
-def test_every_bookmark_and_note_is_kept_and_readable(old_layout):
+def test_every_bookmark_and_note_is_kept_and_readable(old_layout) -> None:
     sources = [SourceFactory(slug="first"), SourceFactory(slug="second")]
     kept = fill_old_tables(old_layout, sources)
 
@@ -106,7 +106,7 @@ def test_every_bookmark_and_note_is_kept_and_readable(old_layout):
     assert Note.objects.get(user__email="bob@example.com").body == "Private thought."
 
 
-def test_admin_history_and_permissions_follow_the_models(old_layout):
+def test_admin_history_and_permissions_follow_the_models(old_layout) -> None:
     sources = [SourceFactory(slug="first"), SourceFactory(slug="second")]
     kept = fill_old_tables(old_layout, sources)
 

@@ -3,6 +3,7 @@ and the reader can take it back from the source's page or My library."""
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -16,7 +17,7 @@ pytestmark = pytest.mark.django_db
 FOR_YOU = "/library/for-you/"
 
 
-def finish(reader, *slugs):
+def finish(reader, *slugs) -> None:
     for slug in slugs:
         Bookmark.objects.create(user=reader, source=Source.objects.get(slug=slug), status="read")
 
@@ -25,26 +26,26 @@ def slugs_of(reader):
     return [pick.source.slug for pick in recommendations_for(reader).picks]
 
 
-def dismiss(client, slug, reason="not_relevant", **headers):
+def dismiss(client: Client, slug, reason: str = "not_relevant", **headers):
     url = reverse("library:dismiss", args=[slug])
     return client.post(url, {"reason": reason, "next": FOR_YOU}, **headers)
 
 
 @pytest.fixture
-def attention_reader(client, reader, full_catalog):
+def attention_reader(client: Client, reader, full_catalog):
     finish(reader, "flashattention", "flashattention-2", "flashattention-3")
     client.force_login(reader)
     return reader
 
 
-def test_every_recommendation_has_a_not_for_me_form(client, attention_reader):
+def test_every_recommendation_has_a_not_for_me_form(client: Client, attention_reader) -> None:
     html = client.get(FOR_YOU).content.decode()
     for slug in slugs_of(attention_reader):
         assert f'action="{reverse("library:dismiss", args=[slug])}"' in html
     assert 'name="reason"' in html and "Too advanced" in html
 
 
-def test_a_dismissed_source_does_not_come_back(client, attention_reader):
+def test_a_dismissed_source_does_not_come_back(client: Client, attention_reader) -> None:
     assert "flashattention-4" in slugs_of(attention_reader)
     response = dismiss(client, "flashattention-4")
     assert response.status_code == 302 and response["Location"] == FOR_YOU
@@ -80,8 +81,8 @@ def _closest_other_pick(reader, slug, picks):
     [("not_relevant", "down"), ("too_basic", "down"), ("read_elsewhere", "up")],
 )
 def test_the_reason_moves_what_is_like_the_dismissed_source(
-    client, attention_reader, reason, moves
-):
+    client: Client, attention_reader, reason: str, moves: str
+) -> None:
     picks = slugs_of(attention_reader)
     dismissed_slug = picks[0]
     neighbour = _closest_other_pick(attention_reader, dismissed_slug, picks)
@@ -92,7 +93,7 @@ def test_the_reason_moves_what_is_like_the_dismissed_source(
     assert (after < before) if moves == "down" else (after > before), (neighbour, before, after)
 
 
-def test_the_next_page_changes_beyond_the_one_left_out(client, attention_reader):
+def test_the_next_page_changes_beyond_the_one_left_out(client: Client, attention_reader) -> None:
     before = slugs_of(attention_reader)
     for slug in before[:3]:
         dismiss(client, slug, "not_relevant")
@@ -103,7 +104,7 @@ def test_the_next_page_changes_beyond_the_one_left_out(client, attention_reader)
     assert after[: len(rest)] != rest
 
 
-def test_htmx_swaps_the_card_for_a_notice_with_undo(client, attention_reader):
+def test_htmx_swaps_the_card_for_a_notice_with_undo(client: Client, attention_reader) -> None:
     response = dismiss(client, "flashattention-4", "too_basic", HTTP_HX_REQUEST="true")
     html = response.content.decode()
     assert response.status_code == 200
@@ -112,7 +113,7 @@ def test_htmx_swaps_the_card_for_a_notice_with_undo(client, attention_reader):
     assert "<html" not in html
 
 
-def test_undo_from_the_source_page(client, attention_reader):
+def test_undo_from_the_source_page(client: Client, attention_reader) -> None:
     dismiss(client, "flashattention-4")
     source = Source.objects.get(slug="flashattention-4")
     page = client.get(source.get_absolute_url()).content.decode()
@@ -125,7 +126,7 @@ def test_undo_from_the_source_page(client, attention_reader):
     assert "Not for me" not in client.get(source.get_absolute_url()).content.decode()
 
 
-def test_my_library_lists_what_is_hidden_with_undo(client, attention_reader):
+def test_my_library_lists_what_is_hidden_with_undo(client: Client, attention_reader) -> None:
     dismiss(client, "flashattention-4", "read_elsewhere")
     page = client.get(reverse("library:index")).content.decode()
     assert "Hidden from your recommendations" in page
@@ -133,13 +134,15 @@ def test_my_library_lists_what_is_hidden_with_undo(client, attention_reader):
     assert reverse("library:undismiss", args=["flashattention-4"]) in page
 
 
-def test_search_still_finds_a_dismissed_source(client, attention_reader):
+def test_search_still_finds_a_dismissed_source(client: Client, attention_reader) -> None:
     dismiss(client, "flashattention-4")
     page = client.get(reverse("pages:source-list"), {"q": "FlashAttention-4"}).content.decode()
     assert "FlashAttention-4" in page
 
 
-def test_one_reader_s_dismissal_is_not_another_s(client, attention_reader, other_reader):
+def test_one_reader_s_dismissal_is_not_another_s(
+    client: Client, attention_reader, other_reader
+) -> None:
     finish(other_reader, "flashattention", "flashattention-2", "flashattention-3")
     dismiss(client, "flashattention-4")
     assert "flashattention-4" in slugs_of(other_reader)
@@ -148,7 +151,7 @@ def test_one_reader_s_dismissal_is_not_another_s(client, attention_reader, other
     assert Dismissal.objects.filter(user=attention_reader).exists()
 
 
-def test_a_bad_reason_saves_nothing_and_says_why(client, attention_reader):
+def test_a_bad_reason_saves_nothing_and_says_why(client: Client, attention_reader) -> None:
     response = dismiss(client, "flashattention-4", "boring")
     assert response.status_code == 302
     assert not Dismissal.objects.exists()
@@ -156,18 +159,18 @@ def test_a_bad_reason_saves_nothing_and_says_why(client, attention_reader):
     assert "Choose why the source is not for you" in page
 
 
-def test_anonymous_visitors_log_in_and_get_changes_nothing(client, full_catalog):
+def test_anonymous_visitors_log_in_and_get_changes_nothing(client: Client, full_catalog) -> None:
     response = dismiss(client, "flashattention-4")
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
     assert client.get(reverse("library:dismiss", args=["flashattention-4"])).status_code == 405
     assert not Dismissal.objects.exists()
 
 
-def test_an_unknown_source_is_404(client, attention_reader):
+def test_an_unknown_source_is_404(client: Client, attention_reader) -> None:
     assert dismiss(client, "no-such-source").status_code == 404
 
 
-def test_a_dismissed_start_here_step_is_skipped(client, reader, small_catalog):
+def test_a_dismissed_start_here_step_is_skipped(client: Client, reader, small_catalog) -> None:
     client.force_login(reader)
     first = small_catalog["path"][0]
     dismiss(client, first.slug, "too_basic")
@@ -175,7 +178,9 @@ def test_a_dismissed_start_here_step_is_skipped(client, reader, small_catalog):
     assert "Start here, step 2" in html and "Start here, step 1" not in html
 
 
-def test_for_you_queries_stay_flat_with_more_dismissals(client, reader, many_sources):
+def test_for_you_queries_stay_flat_with_more_dismissals(
+    client: Client, reader, many_sources
+) -> None:
     sources = many_sources(60)
     client.force_login(reader)
     for source in sources[:5]:

@@ -4,7 +4,9 @@ import itertools
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from pytest_django import DjangoAssertNumQueries, Settings
 
 from library.models import Bookmark
 from library.page import GROUP_SIZE
@@ -17,7 +19,7 @@ STATUSES = itertools.cycle(["to_read", "reading", "read"])
 
 
 @pytest.fixture
-def grow_library(many_sources, reader, other_reader, settings):
+def grow_library(many_sources, reader, other_reader, settings: Settings):
     """Grow the catalog and put every new source in the reader's (and a teammate's) library."""
     settings.CATALOG_PAGE_SIZE = 100
 
@@ -32,7 +34,7 @@ def grow_library(many_sources, reader, other_reader, settings):
     return grow
 
 
-def count_queries(client, url):
+def count_queries(client: Client, url):
     with CaptureQueriesContext(connection) as ctx:
         response = client.get(url)
     assert response.status_code == 200, url
@@ -54,8 +56,12 @@ PAGES = {
 
 @pytest.mark.parametrize("url_for", PAGES.values(), ids=PAGES.keys())
 def test_queries_flat_between_20_and_100_saved_sources(
-    client, reader, grow_library, url_for, django_assert_max_num_queries
-):
+    client: Client,
+    reader,
+    grow_library,
+    url_for,
+    django_assert_max_num_queries: DjangoAssertNumQueries,
+) -> None:
     client.force_login(reader)
     sources = grow_library(20)
     url = url_for(sources)
@@ -76,7 +82,9 @@ def test_queries_flat_between_20_and_100_saved_sources(
         ("/library/", 3 * GROUP_SIZE),
     ],
 )
-def test_every_card_of_100_shows_the_readers_state(client, reader, grow_library, url, cards):
+def test_every_card_of_100_shows_the_readers_state(
+    client: Client, reader, grow_library, url: str, cards
+) -> None:
     client.force_login(reader)
     sources = grow_library(100)
     _, html = count_queries(client, url)
@@ -86,11 +94,13 @@ def test_every_card_of_100_shows_the_readers_state(client, reader, grow_library,
         assert pressed(html, source) == [status]
 
 
-def test_start_here_path_progress_is_flat(client, reader, tiers, django_assert_max_num_queries):
+def test_start_here_path_progress_is_flat(
+    client: Client, reader, tiers, django_assert_max_num_queries: DjangoAssertNumQueries
+) -> None:
     client.force_login(reader)
     section = ListSectionFactory(slug="start-here", position=1)
 
-    def grow(count, start):
+    def grow(count, start) -> None:
         for position in range(start, start + count):
             source = SourceFactory(tier=tiers["start-here"])
             ListEntryFactory(section=section, source=source, position=position)
@@ -105,7 +115,9 @@ def test_start_here_path_progress_is_flat(client, reader, tiers, django_assert_m
         assert "of 48 read" in client.get("/tiers/start-here/").content.decode()
 
 
-def test_anonymous_cards_cost_no_bookmark_queries(client, many_sources, settings):
+def test_anonymous_cards_cost_no_bookmark_queries(
+    client: Client, many_sources, settings: Settings
+) -> None:
     settings.CATALOG_PAGE_SIZE = 100
     many_sources(30)
     with CaptureQueriesContext(connection) as ctx:

@@ -10,6 +10,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from django.conf import settings as django_settings
 from django.test import Client
+from pytest_django import Settings
+from pytest_django.live_server_helper import LiveServer
 
 from notes.models import Note
 from tests.factories import SourceFactory, UserFactory
@@ -39,7 +41,9 @@ def post_note(url: str, cookies: str, token: str, start: threading.Barrier) -> i
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_parallel_posts_store_no_more_than_the_limit(live_server, settings):
+def test_parallel_posts_store_no_more_than_the_limit(
+    live_server: LiveServer, settings: Settings
+) -> None:
     settings.NOTES_MAX_PER_HOUR = LIMIT
     reader = UserFactory(email="hurried@example.com")
     source = SourceFactory(slug="flashattention")

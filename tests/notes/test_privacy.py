@@ -1,6 +1,7 @@
 """Nobody reads another reader's private note, nobody changes another reader's note."""
 
 import pytest
+from django.test import Client
 from pytest_django.asserts import assertContains, assertNotContains
 
 from notes.models import Note
@@ -31,14 +32,14 @@ def team_note(other_reader, flash):
         "/library/notes/export.json",
     ],
 )
-def test_private_note_is_invisible_everywhere(signed_in, private_note, url):
+def test_private_note_is_invisible_everywhere(signed_in, private_note, url: str) -> None:
     response = signed_in.get(url)
     assert response.status_code == 200
     assertNotContains(response, SECRET)
     assertNotContains(response, "secret quote")
 
 
-def test_private_note_is_not_found_by_search(signed_in, private_note):
+def test_private_note_is_not_found_by_search(signed_in, private_note) -> None:
     response = signed_in.get("/library/notes/?q=secret")
     assertContains(response, "0 notes matching")
     assertNotContains(response, f"<p>{SECRET}")
@@ -56,7 +57,9 @@ def test_private_note_is_not_found_by_search(signed_in, private_note):
     ],
 )
 @pytest.mark.parametrize("htmx", [False, True], ids=["plain", "htmx"])
-def test_private_note_id_is_404_for_others(signed_in, private_note, method, path, htmx):
+def test_private_note_id_is_404_for_others(
+    signed_in, private_note, method: str, path: str, htmx: bool
+) -> None:
     data = {"body": "hijacked", "visibility": "readers"} if method == "post" else None
     response = getattr(signed_in, method)(
         path.format(private_note.pk), data, **(HTMX if htmx else {})
@@ -66,13 +69,13 @@ def test_private_note_id_is_404_for_others(signed_in, private_note, method, path
     assert (private_note.body, private_note.deleted_at) == (SECRET, None)
 
 
-def test_someone_elses_deleted_note_cannot_be_restored(signed_in, other_reader, flash):
+def test_someone_elses_deleted_note_cannot_be_restored(signed_in, other_reader, flash) -> None:
     note = NoteFactory(user=other_reader, source=flash, visibility="team")
     Note.objects.filter(pk=note.pk).update(deleted_at=note.created)
     assert signed_in.post(f"/notes/{note.pk}/restore/").status_code == 404
 
 
-def test_team_note_can_be_read_by_teammates(signed_in, team_note):
+def test_team_note_can_be_read_by_teammates(signed_in, team_note) -> None:
     assert signed_in.get(f"/notes/{team_note.pk}/").status_code == 200
     page = signed_in.get("/sources/flashattention/").content.decode()
     assert "team-readable" in page
@@ -89,7 +92,9 @@ def test_team_note_can_be_read_by_teammates(signed_in, team_note):
         ("post", "/notes/{}/delete/"),
     ],
 )
-def test_team_note_cannot_be_changed_by_teammates(signed_in, team_note, method, path):
+def test_team_note_cannot_be_changed_by_teammates(
+    signed_in, team_note, method: str, path: str
+) -> None:
     data = {"body": "hijacked", "visibility": "private"} if method == "post" else None
     response = getattr(signed_in, method)(path.format(team_note.pk), data)
     assert response.status_code == 404
@@ -101,7 +106,7 @@ def test_team_note_cannot_be_changed_by_teammates(signed_in, team_note, method, 
     )
 
 
-def test_team_notes_stay_out_of_my_notes_and_exports(signed_in, team_note):
+def test_team_notes_stay_out_of_my_notes_and_exports(signed_in, team_note) -> None:
     for url in ("/library/notes/", "/library/notes/export.md", "/library/notes/export.json"):
         assertNotContains(signed_in.get(url), "team-readable")
 
@@ -123,7 +128,7 @@ def test_team_notes_stay_out_of_my_notes_and_exports(signed_in, team_note):
         ("post", "/notes/{}/restore/"),
     ],
 )
-def test_visitors_are_sent_to_log_in(client, team_note, method, path):
+def test_visitors_are_sent_to_log_in(client: Client, team_note, method: str, path: str) -> None:
     url = path.format(team_note.pk)
     response = getattr(client, method)(url, {"body": "x", "visibility": "readers"})
     assert response.status_code == 302
@@ -132,7 +137,9 @@ def test_visitors_are_sent_to_log_in(client, team_note, method, path):
     assert Note.objects.count() == 1
 
 
-def test_visitors_using_htmx_get_a_client_redirect_back_to_the_page(client, team_note):
+def test_visitors_using_htmx_get_a_client_redirect_back_to_the_page(
+    client: Client, team_note
+) -> None:
     response = client.post(
         f"/notes/{team_note.pk}/delete/",
         HTTP_HX_REQUEST="true",
@@ -142,7 +149,7 @@ def test_visitors_using_htmx_get_a_client_redirect_back_to_the_page(client, team
     assert response["HX-Redirect"] == "/accounts/login/?next=%2Fsources%2Fflashattention%2F"
 
 
-def test_visitors_see_no_notes_on_the_source_page(client, team_note, private_note):
+def test_visitors_see_no_notes_on_the_source_page(client: Client, team_note, private_note) -> None:
     page = client.get("/sources/flashattention/")
     assertNotContains(page, "team-readable")
     assertNotContains(page, SECRET)

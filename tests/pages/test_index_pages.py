@@ -3,6 +3,7 @@
 import re
 
 import pytest
+from django.test import Client
 from django.test.html import Element, parse_html
 
 from catalog.models import ReadingList, Topic
@@ -17,7 +18,7 @@ from tests.factories import (
 pytestmark = pytest.mark.django_db
 
 
-def page(client, url):
+def page(client: Client, url):
     response = client.get(url)
     assert response.status_code == 200
     return parse_html(response.content.decode())
@@ -56,7 +57,9 @@ def heading_links(root):
     return [href for h in having_class(root, "index-title") for href in links(h)]
 
 
-def test_topics_nest_sub_topics_under_their_parent_with_published_counts(client, small_catalog):
+def test_topics_nest_sub_topics_under_their_parent_with_published_counts(
+    client: Client, small_catalog
+) -> None:
     attention = small_catalog["topics"][1]
     SourceFactory(slug="old", status="retired", topics=[attention])
     Topic.objects.filter(slug="kernels").update(position=5)
@@ -74,7 +77,9 @@ def test_topics_nest_sub_topics_under_their_parent_with_published_counts(client,
     assert text(sub) == "Attention 2"
 
 
-def test_tiers_show_their_rule_and_how_many_published_sources_they_hold(client, small_catalog):
+def test_tiers_show_their_rule_and_how_many_published_sources_they_hold(
+    client: Client, small_catalog
+) -> None:
     SourceFactory(slug="gone", status="retired", tier=small_catalog["flash"].tier)
     soup = page(client, "/tiers/")
     assert headings(soup) == [
@@ -91,7 +96,7 @@ def test_tiers_show_their_rule_and_how_many_published_sources_they_hold(client, 
     ]
 
 
-def test_lists_count_each_cited_source_once_in_list_order(client, small_catalog):
+def test_lists_count_each_cited_source_once_in_list_order(client: Client, small_catalog) -> None:
     ReadingList.objects.filter(slug="wafer").update(position=10)
     later = ReadingListFactory(slug="appendix", title="Appendix", position=9)
     section = ListSectionFactory(reading_list=later)
@@ -106,7 +111,7 @@ def test_lists_count_each_cited_source_once_in_list_order(client, small_catalog)
     assert heading_links(soup) == ["/lists/appendix/", "/lists/wafer/"]
 
 
-def test_home_and_detail_pages_lead_to_the_indexes(client, small_catalog):
+def test_home_and_detail_pages_lead_to_the_indexes(client: Client, small_catalog) -> None:
     home = page(client, "/")
     more = {href for element in having_class(home, "panel-more") for href in links(element)}
     assert more == {"/topics/", "/tiers/", "/lists/"}
@@ -121,7 +126,7 @@ def test_home_and_detail_pages_lead_to_the_indexes(client, small_catalog):
         assert index in crumbs, url
 
 
-def test_names_are_escaped(client, tiers):
+def test_names_are_escaped(client: Client, tiers) -> None:
     TopicFactory(slug="x", name="<script>alert(1)</script>")
     body = client.get("/topics/").content.decode()
     assert "<script>alert(1)</script>" not in body

@@ -8,22 +8,25 @@ from django.contrib.messages import constants
 from django.contrib.messages.storage.cookie import CookieStorage
 from django.test import Client, RequestFactory
 from django.utils import timezone
+from pytest_django import DjangoAssertNumQueries, DjangoCaptureOnCommitCallbacks, Settings
 
 from catalog.models import Source, Topic
 from readinglist.pagecache import bump_catalog_version, catalog_version
 from readinglist.pagecache.store import ProcessPages, process_pages
 
 
-def visit(url="/", **headers):
+def visit(url: str = "/", **headers):
     return Client(enforce_csrf_checks=True).get(url, headers=headers)
 
 
 @pytest.fixture
-def catalog(small_catalog, django_capture_on_commit_callbacks):
+def catalog(small_catalog, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks):
     return small_catalog
 
 
-def test_a_second_anonymous_visitor_gets_the_cached_page(catalog, django_assert_max_num_queries):
+def test_a_second_anonymous_visitor_gets_the_cached_page(
+    catalog, django_assert_max_num_queries: DjangoAssertNumQueries
+) -> None:
     first = visit()
     assert first["X-Page-Cache"] == "miss"
     # The catalog version only: this process keeps the page it rendered in its own memory.
@@ -35,7 +38,7 @@ def test_a_second_anonymous_visitor_gets_the_cached_page(catalog, django_assert_
     assert strip.sub(b"", second.content) == strip.sub(b"", first.content)
 
 
-def test_each_visitor_keeps_their_own_csrf_token_and_csp_nonce(catalog):
+def test_each_visitor_keeps_their_own_csrf_token_and_csp_nonce(catalog) -> None:
     visit()
     client = Client(enforce_csrf_checks=True)
     response = client.get("/")
@@ -51,7 +54,9 @@ def test_each_visitor_keeps_their_own_csrf_token_and_csp_nonce(catalog):
     assert re.search(r'"x-csrftoken": "([^"]+)"', other.content.decode()).group(1) != token
 
 
-def test_an_edit_shows_at_once(catalog, django_capture_on_commit_callbacks):
+def test_an_edit_shows_at_once(
+    catalog, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
+) -> None:
     visit("/sources/flashattention/")
     flash = catalog["flash"]
     with django_capture_on_commit_callbacks(execute=True):
@@ -63,8 +68,8 @@ def test_an_edit_shows_at_once(catalog, django_capture_on_commit_callbacks):
 
 
 def test_many_to_many_and_delete_changes_bump_the_version(
-    catalog, django_capture_on_commit_callbacks
-):
+    catalog, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
+) -> None:
     version = catalog_version()
     with django_capture_on_commit_callbacks(execute=True):
         catalog["flash"].topics.add(Topic.objects.get(slug="serving"))
@@ -75,7 +80,9 @@ def test_many_to_many_and_delete_changes_bump_the_version(
     assert catalog_version() != version
 
 
-def test_the_version_changes_only_after_commit(catalog, django_capture_on_commit_callbacks):
+def test_the_version_changes_only_after_commit(
+    catalog, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
+) -> None:
     version = catalog_version()
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         Source.objects.filter(slug="roofline").first().save()
@@ -85,7 +92,7 @@ def test_the_version_changes_only_after_commit(catalog, django_capture_on_commit
     assert catalog_version() != version
 
 
-def test_signed_in_readers_never_get_a_shared_page(catalog, reader, client):
+def test_signed_in_readers_never_get_a_shared_page(catalog, reader, client: Client) -> None:
     visit()
     client.force_login(reader)
     response = client.get("/")
@@ -94,7 +101,7 @@ def test_signed_in_readers_never_get_a_shared_page(catalog, reader, client):
     assert reader.public_name in response.content.decode()
 
 
-def test_htmx_fragments_are_cached_apart_from_full_pages(catalog):
+def test_htmx_fragments_are_cached_apart_from_full_pages(catalog) -> None:
     full = visit("/sources/")
     fragment = visit("/sources/", **{"HX-Request": "true"})
     assert fragment["X-Page-Cache"] == "miss"
@@ -105,12 +112,12 @@ def test_htmx_fragments_are_cached_apart_from_full_pages(catalog):
     assert full.content.count(b"<html") == 1
 
 
-def test_each_query_string_is_its_own_page(catalog):
+def test_each_query_string_is_its_own_page(catalog) -> None:
     visit("/sources/?page=1")
     assert visit("/sources/?page=2")["X-Page-Cache"] == "miss"
 
 
-def test_a_visitor_with_a_message_waiting_gets_a_fresh_page(catalog):
+def test_a_visitor_with_a_message_waiting_gets_a_fresh_page(catalog) -> None:
     visit()
     client = Client()
     # A message waiting in the cookie storage, as after logging out.
@@ -126,19 +133,19 @@ def test_a_visitor_with_a_message_waiting_gets_a_fresh_page(catalog):
     assert "You have signed out." not in visit().content.decode()
 
 
-def test_not_found_pages_are_not_cached(catalog):
+def test_not_found_pages_are_not_cached(catalog) -> None:
     visit("/sources/nope/")
     assert visit("/sources/nope/").get("X-Page-Cache") != "hit"
 
 
-def test_bump_is_available_for_bulk_writes(catalog):
+def test_bump_is_available_for_bulk_writes(catalog) -> None:
     visit()
     Source.objects.update(summary="Bulk edited.")
     bump_catalog_version()
     assert visit()["X-Page-Cache"] == "miss"
 
 
-def test_a_page_another_process_stored_is_served_from_the_shared_cache(catalog):
+def test_a_page_another_process_stored_is_served_from_the_shared_cache(catalog) -> None:
     visit("/sources/")
     process_pages.clear()  # as in a process that did not render it
     response = visit("/sources/")
@@ -146,7 +153,7 @@ def test_a_page_another_process_stored_is_served_from_the_shared_cache(catalog):
     assert b"csrfmiddlewaretoken" in response.content or b"x-csrftoken" in response.content
 
 
-def test_this_process_never_serves_a_copy_kept_for_an_older_version(catalog):
+def test_this_process_never_serves_a_copy_kept_for_an_older_version(catalog) -> None:
     process_pages.clear()
     visit("/")
     key = next(iter(process_pages._pages))
@@ -162,7 +169,7 @@ def test_this_process_never_serves_a_copy_kept_for_an_older_version(catalog):
     assert fresh is not stale
 
 
-def test_no_page_outlives_its_day(catalog, monkeypatch):
+def test_no_page_outlives_its_day(catalog, monkeypatch: pytest.MonkeyPatch) -> None:
     """Pages show ages in days ("12 days old"): a page is kept for the day it was rendered on."""
     visit("/sources/")
     assert visit("/sources/")["X-Page-Cache"] == "hit"
@@ -171,7 +178,7 @@ def test_no_page_outlives_its_day(catalog, monkeypatch):
     assert visit("/sources/")["X-Page-Cache"] == "miss"
 
 
-def test_the_process_copy_keeps_within_its_byte_budget(settings):
+def test_the_process_copy_keeps_within_its_byte_budget(settings: Settings) -> None:
     settings.CATALOG_PAGE_MEMORY_BYTES = 1000
     pages = ProcessPages()
     for n in range(5):
@@ -183,7 +190,7 @@ def test_the_process_copy_keeps_within_its_byte_budget(settings):
     assert pages.get("big", "v") is None
 
 
-def test_a_hit_puts_this_visitors_values_in_every_slot(catalog):
+def test_a_hit_puts_this_visitors_values_in_every_slot(catalog) -> None:
     process_pages.clear()
     first = visit("/sources/")
     (_, (_, _, pieces, slots), _) = next(iter(process_pages._pages.values()))

@@ -2,12 +2,14 @@
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from pytest_django import DjangoAssertNumQueries
 
 pytestmark = pytest.mark.django_db
 
 
-def count_queries(client, url):
+def count_queries(client: Client, url):
     with CaptureQueriesContext(connection) as ctx:
         assert client.get(url).status_code == 200
     return len(ctx.captured_queries)
@@ -41,8 +43,8 @@ def count_queries(client, url):
     ],
 )
 def test_queries_flat_between_10_and_500_sources(
-    client, many_sources, url_for, django_assert_max_num_queries
-):
+    client: Client, many_sources, url_for, django_assert_max_num_queries: DjangoAssertNumQueries
+) -> None:
     url = url_for(many_sources(10))
     baseline = count_queries(client, url)
     many_sources(490)

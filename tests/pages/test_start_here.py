@@ -2,6 +2,8 @@
 
 import re
 
+from django.test import Client
+
 from catalog.lists import path_entries
 from library.models import Bookmark
 from tests.library.controls import pressed
@@ -13,7 +15,7 @@ def step_links(html):
     return re.findall(r'<p class="card-title" id="src-(\d+)">', path)
 
 
-def test_the_path_lists_each_source_once_in_order(client, full_catalog):
+def test_the_path_lists_each_source_once_in_order(client: Client, full_catalog) -> None:
     steps = [entry.source for entry in path_entries()]
     html = client.get("/tiers/start-here/").content.decode()
     assert step_links(html) == [str(source.pk) for source in steps]
@@ -23,7 +25,9 @@ def test_the_path_lists_each_source_once_in_order(client, full_catalog):
         assert html.count(f'href="{source.get_absolute_url()}"') == 1
 
 
-def test_every_step_has_the_readers_control_and_progress(client, reader, full_catalog):
+def test_every_step_has_the_readers_control_and_progress(
+    client: Client, reader, full_catalog
+) -> None:
     steps = [entry.source for entry in path_entries()]
     Bookmark.objects.create(user=reader, source=steps[0], status="read")
     Bookmark.objects.create(user=reader, source=steps[1], status="reading")
@@ -38,7 +42,7 @@ def test_every_step_has_the_readers_control_and_progress(client, reader, full_ca
     assert html.count('class="path-step is-read"') == 1
 
 
-def test_visitors_get_one_quiet_save_per_step(client, full_catalog):
+def test_visitors_get_one_quiet_save_per_step(client: Client, full_catalog) -> None:
     html = client.get("/tiers/start-here/").content.decode()
     steps = path_entries()
     assert html.count('class="save-link"') == len(steps)

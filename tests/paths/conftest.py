@@ -5,7 +5,7 @@ from tests.factories import SourceFactory, UserFactory
 
 
 @pytest.fixture
-def author(db):
+def author(db: None):
     return UserFactory(email="author@example.com")
 
 
@@ -13,7 +13,15 @@ def author(db):
 def make_path(author, tiers):
     """A path with `steps` sources, optionally across `sections` sections."""
 
-    def make(steps=3, *, user=None, team=None, visibility=None, sections=1, title="Kernels first"):
+    def make(
+        steps: int = 3,
+        *,
+        user=None,
+        team=None,
+        visibility=None,
+        sections: int = 1,
+        title: str = "Kernels first",
+    ):
         path = create_path(user or author, title, team=team, visibility=visibility)
         extra = [add_section(path, user or author, f"Part {n}") for n in range(2, sections + 1)]
         parts = [path.sections.order_by("position").first(), *extra]

@@ -11,7 +11,15 @@ from tests.factories import SourceFactory, UserFactory
 DETAIL_URLS = "tests.paths.urls_with_detail"
 
 
-def make_path(user, sources, *, visibility="public", team=None, title="Kernels path", notes=()):
+def make_path(
+    user,
+    sources,
+    *,
+    visibility: str = "public",
+    team=None,
+    title: str = "Kernels path",
+    notes: tuple[()] = (),
+):
     path = Path.objects.create(title=title, user=user, team=team, visibility=visibility)
     section = PathSection.objects.create(path=path, title="Basics", position=0)
     notes = list(notes) + [""] * len(sources)
@@ -26,7 +34,7 @@ def sources(count: int, prefix: str = "Step"):
     return [SourceFactory(title=f"{prefix} {n:03}") for n in range(count)]
 
 
-def read(user, *read_sources, status="read") -> None:
+def read(user, *read_sources, status: str = "read") -> None:
     Bookmark.objects.bulk_create(
         (Bookmark(user=user, source=source, status=status) for source in read_sources),
         update_conflicts=True,
@@ -35,7 +43,7 @@ def read(user, *read_sources, status="read") -> None:
     )
 
 
-def team_of(owner, *members, slug="kernels") -> Team:
+def team_of(owner, *members, slug: str = "kernels") -> Team:
     team = Team.objects.create(slug=slug, name=slug.title())
     Membership.objects.create(team=team, user=owner, role="owner")
     for member in members:

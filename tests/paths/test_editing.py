@@ -1,6 +1,7 @@
 from html import unescape
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from paths.models import MAX_SECTIONS, MAX_STEPS, Path, PathChange, PathSection, PathStep
@@ -16,17 +17,17 @@ def order(path):
 
 
 @pytest.fixture
-def editing(client, author):
+def editing(client: Client, author):
     client.force_login(author)
     return client
 
 
-def add(client, path, text, headers=None, **extra):
+def add(client: Client, path, text, headers=None, **extra):
     url = reverse("paths:add-step", args=[path.key])
     return client.post(url, {"source": text, **extra}, headers=headers or {})
 
 
-def test_adding_by_slug_address_or_title(editing, make_path, tiers):
+def test_adding_by_slug_address_or_title(editing, make_path, tiers) -> None:
     path = make_path(0)
     by_slug = SourceFactory(slug="flash-attention", title="FlashAttention", tier=tiers["core"])
     by_arxiv = SourceFactory(url="https://arxiv.org/abs/2205.14135", arxiv_id="2205.14135")
@@ -40,7 +41,7 @@ def test_adding_by_slug_address_or_title(editing, make_path, tiers):
     assert PathChange.objects.filter(path=path, action="added").count() == 3
 
 
-def test_unknown_ambiguous_and_repeated_sources_get_clear_messages(editing, make_path):
+def test_unknown_ambiguous_and_repeated_sources_get_clear_messages(editing, make_path) -> None:
     path = make_path(0)
     SourceFactory(title="Kernel tiling, part one")
     SourceFactory(title="Kernel tiling, part two")
@@ -61,7 +62,7 @@ def test_unknown_ambiguous_and_repeated_sources_get_clear_messages(editing, make
     assert path.steps.count() == 1
 
 
-def test_the_501st_step_and_the_61st_section_are_refused(editing, make_path, tiers):
+def test_the_501st_step_and_the_61st_section_are_refused(editing, make_path, tiers) -> None:
     path = make_path(0)
     section = path.sections.get()
     sources = SourceFactory.create_batch(MAX_STEPS + 1, tier=tiers["core"])
@@ -81,7 +82,7 @@ def test_the_501st_step_and_the_61st_section_are_refused(editing, make_path, tie
     assert "One more" in unescape(response.content.decode())
 
 
-def test_up_down_and_remove_buttons_work_without_javascript(editing, make_path):
+def test_up_down_and_remove_buttons_work_without_javascript(editing, make_path) -> None:
     path = make_path(3)
     first, second, third = order(path)
     step = path.steps.get(source__slug=third)
@@ -96,8 +97,8 @@ def test_up_down_and_remove_buttons_work_without_javascript(editing, make_path):
 
 
 def test_two_editors_moving_the_same_step_from_stale_pages_lose_nothing(
-    client, author, other_reader, make_path
-):
+    client: Client, author, other_reader, make_path
+) -> None:
     team = join_team(author, other_reader, slug="kernels")
     path = make_path(4, team=team)
     path.editors.add(author, other_reader)
@@ -116,7 +117,7 @@ def test_two_editors_moving_the_same_step_from_stale_pages_lose_nothing(
     assert order(path) == [a, b, c]
 
 
-def test_moving_to_a_place_answers_htmx_with_the_steps_alone(editing, make_path):
+def test_moving_to_a_place_answers_htmx_with_the_steps_alone(editing, make_path) -> None:
     path = make_path(3)
     a, b, c = order(path)
     step = path.steps.get(source__slug=a)
@@ -131,7 +132,7 @@ def test_moving_to_a_place_answers_htmx_with_the_steps_alone(editing, make_path)
     assert bad.status_code == 400
 
 
-def test_a_steps_note_and_section_are_edited_on_its_own_page(editing, make_path):
+def test_a_steps_note_and_section_are_edited_on_its_own_page(editing, make_path) -> None:
     path = make_path(2, sections=2)
     step = path.steps.order_by("position").first()
     other = path.sections.exclude(pk=step.section_id).get()
@@ -149,7 +150,7 @@ def test_a_steps_note_and_section_are_edited_on_its_own_page(editing, make_path)
     }
 
 
-def test_sections_are_renamed_and_deleted_without_losing_steps(editing, make_path):
+def test_sections_are_renamed_and_deleted_without_losing_steps(editing, make_path) -> None:
     path = make_path(4, sections=2)
     first, second = path.sections.order_by("position")
     editing.post(reverse("paths:section", args=[path.key, second.pk]), {"title": "Advanced"})
@@ -170,7 +171,7 @@ def test_sections_are_renamed_and_deleted_without_losing_steps(editing, make_pat
 
 def test_details_are_saved_with_history_and_wrong_visibility_is_explained(
     editing, author, make_path
-):
+) -> None:
     team = join_team(author, slug="kernels")
     path = make_path(1, team=team)
     path.editors.add(author)
@@ -186,7 +187,9 @@ def test_details_are_saved_with_history_and_wrong_visibility_is_explained(
     assert {"renamed", "described", "visibility"} <= actions
 
 
-def test_team_owners_choose_editors_and_members_cannot(client, author, other_reader, make_path):
+def test_team_owners_choose_editors_and_members_cannot(
+    client: Client, author, other_reader, make_path
+) -> None:
     from teams.models import Membership
 
     team = join_team(author, other_reader, slug="kernels")
@@ -206,7 +209,7 @@ def test_team_owners_choose_editors_and_members_cannot(client, author, other_rea
     assert client.post(reverse("paths:editors", args=[path.key]), {}).status_code == 404
 
 
-def test_deleting_asks_first(editing, make_path):
+def test_deleting_asks_first(editing, make_path) -> None:
     path = make_path(2)
     url = reverse("paths:delete", args=[path.key])
     assert "cannot be undone" in editing.get(url).content.decode()
@@ -214,7 +217,9 @@ def test_deleting_asks_first(editing, make_path):
     assert not Path.objects.exists()
 
 
-def test_an_allowed_editor_cannot_delete_a_teams_path(client, author, other_reader, make_path):
+def test_an_allowed_editor_cannot_delete_a_teams_path(
+    client: Client, author, other_reader, make_path
+) -> None:
     from teams.models import Membership
 
     team = join_team(author, other_reader, slug="kernels")
@@ -228,7 +233,7 @@ def test_an_allowed_editor_cannot_delete_a_teams_path(client, author, other_read
     assert not Path.objects.exists()
 
 
-def test_htmx_gets_the_steps_with_the_error_and_what_was_typed(editing, make_path):
+def test_htmx_gets_the_steps_with_the_error_and_what_was_typed(editing, make_path) -> None:
     path = make_path(1)
     response = add(editing, path, "nothing like this", headers={"HX-Request": "true"})
     html = unescape(response.content.decode())

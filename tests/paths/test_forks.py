@@ -2,6 +2,7 @@
 
 import pytest
 from django.db import connection
+from django.test import Client, RequestFactory
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -31,14 +32,14 @@ def origin(small_catalog, other_reader):
     return path
 
 
-def test_changes_are_added_removed_and_moved():
+def test_changes_are_added_removed_and_moved() -> None:
     assert changed_ids([1, 2, 3], [1, 2, 3]) == []
     assert changed_ids([1, 2, 3], [1, 4, 2]) == [("added", 4), ("removed", 3)]
     assert changed_ids([1, 2, 3, 4], [2, 3, 4, 1]) == [("moved", 1)]
     assert changed_ids([1, 2, 3], [3, 1, 2]) == [("moved", 3)]
 
 
-def test_fork_a_path_copies_sections_steps_notes_and_origin(signed_in, reader, origin):
+def test_fork_a_path_copies_sections_steps_notes_and_origin(signed_in, reader, origin) -> None:
     response = signed_in.post(reverse("paths:fork", args=[origin.key]))
     fork = Path.objects.get(user=reader)
     assert response.status_code == 302 and response["Location"] == fork.get_absolute_url()
@@ -56,7 +57,7 @@ def test_fork_a_path_copies_sections_steps_notes_and_origin(signed_in, reader, o
     assert fork.changes.filter(action=ChangeAction.CREATED).exists()
 
 
-def test_fork_into_a_team_defaults_to_the_team(signed_in, reader, origin):
+def test_fork_into_a_team_defaults_to_the_team(signed_in, reader, origin) -> None:
     team = join_team(reader, slug="kernels")
     page = signed_in.get(reverse("paths:fork", args=[origin.key]))
     assert page.status_code == 200 and "The team Kernels" in page.content.decode()
@@ -65,7 +66,7 @@ def test_fork_into_a_team_defaults_to_the_team(signed_in, reader, origin):
     assert fork.visibility == "team"
 
 
-def test_fork_into_someone_elses_team_is_refused(signed_in, origin):
+def test_fork_into_someone_elses_team_is_refused(signed_in, origin) -> None:
     stranger_team = join_team(UserFactory(), slug="strangers")
     response = signed_in.post(reverse("paths:fork", args=[origin.key]), {"owner": stranger_team.pk})
     assert response.status_code == 200  # the form again, with its error
@@ -74,7 +75,7 @@ def test_fork_into_someone_elses_team_is_refused(signed_in, origin):
 
 
 @pytest.mark.parametrize("visibility", ["private"])
-def test_fork_of_a_path_the_reader_cannot_see_is_404(signed_in, origin, visibility):
+def test_fork_of_a_path_the_reader_cannot_see_is_404(signed_in, origin, visibility: str) -> None:
     origin.visibility = visibility
     origin.save()
     assert signed_in.post(reverse("paths:fork", args=[origin.key])).status_code == 404
@@ -83,7 +84,7 @@ def test_fork_of_a_path_the_reader_cannot_see_is_404(signed_in, origin, visibili
     assert Path.objects.count() == 1
 
 
-def test_anonymous_fork_is_sent_to_sign_in(client, origin):
+def test_anonymous_fork_is_sent_to_sign_in(client: Client, origin) -> None:
     response = client.post(reverse("paths:fork", args=[origin.key]))
     assert response.status_code == 302 and "/login/" in response["Location"]
 
@@ -98,7 +99,7 @@ def catalog_rows():
 
 def test_fork_a_curated_list_keeps_its_sections_and_writes_no_catalog_row(
     signed_in, reader, small_catalog
-):
+) -> None:
     reading_list = small_catalog["list"]
     # Roofline also sits in the second section: a fork keeps it once, where it first appears.
     ListEntryFactory(
@@ -131,7 +132,9 @@ def test_fork_a_curated_list_keeps_its_sections_and_writes_no_catalog_row(
     assert len(fork.origin_snapshot) == 4
 
 
-def test_upstream_lists_added_removed_moved_and_each_can_be_taken(signed_in, reader, origin):
+def test_upstream_lists_added_removed_moved_and_each_can_be_taken(
+    signed_in, reader, origin
+) -> None:
     signed_in.post(reverse("paths:fork", args=[origin.key]))
     fork = Path.objects.get(user=reader)
     scaling, attention, roofline = (s.source for s in origin.steps.order_by("position"))
@@ -171,7 +174,7 @@ def test_upstream_lists_added_removed_moved_and_each_can_be_taken(signed_in, rea
     assert taken.count() == 3
 
 
-def test_take_all_makes_the_fork_follow_its_origin(signed_in, reader, origin):
+def test_take_all_makes_the_fork_follow_its_origin(signed_in, reader, origin) -> None:
     signed_in.post(reverse("paths:fork", args=[origin.key]))
     fork = Path.objects.get(user=reader)
     first = origin.steps.order_by("position").first()
@@ -183,7 +186,9 @@ def test_take_all_makes_the_fork_follow_its_origin(signed_in, reader, origin):
     assert step_source_ids(fork) == step_source_ids(origin) == fork.origin_snapshot
 
 
-def test_a_reader_who_cannot_edit_the_fork_cannot_take_changes(client, reader, origin):
+def test_a_reader_who_cannot_edit_the_fork_cannot_take_changes(
+    client: Client, reader, origin
+) -> None:
     fork = create_path(reader, "Mine", visibility="unlisted")
     fork.forked_from = origin
     fork.save()
@@ -194,7 +199,7 @@ def test_a_reader_who_cannot_edit_the_fork_cannot_take_changes(client, reader, o
     assert client.post(url, {"take": "all"}).status_code == 404
 
 
-def test_an_origin_out_of_sight_is_said_without_its_title(signed_in, reader, origin):
+def test_an_origin_out_of_sight_is_said_without_its_title(signed_in, reader, origin) -> None:
     signed_in.post(reverse("paths:fork", args=[origin.key]))
     fork = Path.objects.get(user=reader)
     origin.title = "Secret plans"
@@ -207,7 +212,7 @@ def test_an_origin_out_of_sight_is_said_without_its_title(signed_in, reader, ori
     assert response.status_code == 302
 
 
-def test_upstream_summary_counts_changes(rf, reader, origin):
+def test_upstream_summary_counts_changes(rf: RequestFactory, reader, origin) -> None:
     from django.template import Context, Template
 
     fork = create_path(reader, "Mine")
@@ -222,7 +227,9 @@ def test_upstream_summary_counts_changes(rf, reader, origin):
     assert "2 changes upstream since you forked" in html
 
 
-def test_a_curated_list_page_has_a_post_form_that_forks_it(client, signed_in, small_catalog):
+def test_a_curated_list_page_has_a_post_form_that_forks_it(
+    client: Client, signed_in, small_catalog
+) -> None:
     action = reverse("paths:fork-list", args=["wafer"])
     html = signed_in.get("/lists/wafer/").content.decode()
     assert f'method="post" action="{action}"' in html
@@ -230,7 +237,7 @@ def test_a_curated_list_page_has_a_post_form_that_forks_it(client, signed_in, sm
     assert "Log in to fork it" in client.get("/lists/wafer/").content.decode()
 
 
-def test_the_fork_form_include_posts_to_the_path_fork(rf, reader, origin):
+def test_the_fork_form_include_posts_to_the_path_fork(rf: RequestFactory, reader, origin) -> None:
     from django.template.loader import render_to_string
 
     request = rf.get("/")
@@ -242,7 +249,7 @@ def test_the_fork_form_include_posts_to_the_path_fork(rf, reader, origin):
     assert f'method="post" action="{url}"' in html and "csrfmiddlewaretoken" in html
 
 
-def test_a_fork_costs_the_same_at_five_and_fifty_steps(reader, other_reader, tiers):
+def test_a_fork_costs_the_same_at_five_and_fifty_steps(reader, other_reader, tiers) -> None:
     from paths.forking import fork_path
 
     def forked(count):
@@ -257,7 +264,7 @@ def test_a_fork_costs_the_same_at_five_and_fifty_steps(reader, other_reader, tie
     assert forked(5) == forked(50)
 
 
-def test_a_fork_of_a_list_takes_what_the_curators_added(signed_in, reader, small_catalog):
+def test_a_fork_of_a_list_takes_what_the_curators_added(signed_in, reader, small_catalog) -> None:
     signed_in.post(reverse("paths:fork-list", args=["wafer"]))
     fork = Path.objects.get(user=reader)
     later = SourceFactory(title="FlashAttention-2")

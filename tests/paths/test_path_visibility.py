@@ -3,6 +3,7 @@ path's page and every address that edits it. A path hidden from a viewer is 404 
 appears nowhere in the answer."""
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from paths.services import add_section
@@ -94,7 +95,7 @@ def edit_requests(path):
 
 @pytest.mark.parametrize("visibility", list(SEES))
 @pytest.mark.parametrize("viewer", VIEWERS)
-def test_the_viewer_matrix(client, make_path, world, author, visibility, viewer):
+def test_the_viewer_matrix(client: Client, make_path, world, author, visibility, viewer) -> None:
     path = make(make_path, world, author, visibility)
     user = world["users"][viewer]
     if user:
@@ -125,7 +126,9 @@ def test_the_viewer_matrix(client, make_path, world, author, visibility, viewer)
     assert path.steps.count() == 2 or viewer in EDITS[visibility]
 
 
-def test_a_member_who_leaves_loses_the_teams_paths_at_once(client, make_path, author):
+def test_a_member_who_leaves_loses_the_teams_paths_at_once(
+    client: Client, make_path, author
+) -> None:
     member = UserFactory()
     team = join_team(author, member, slug="kernels")
     path = make_path(1, team=team, title=TITLE)

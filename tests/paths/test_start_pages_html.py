@@ -1,5 +1,7 @@
 """The pages that start a path are valid HTML, as the Nu Html Checker (vnu) judges them."""
 
+from pathlib import Path
+
 import pytest
 from django.urls import reverse
 
@@ -19,8 +21,8 @@ MARKDOWN += "- [Elsewhere](https://unknown.example.com/x)\n"
 
 
 def test_draft_import_fork_and_upstream_pages_are_valid(
-    signed_in, reader, other_reader, small_catalog, tmp_path
-):
+    signed_in, reader, other_reader, small_catalog, tmp_path: Path
+) -> None:
     SourceFactory(title="Roofline again", url="https://example.org/papers/roofline")
     origin = create_path(other_reader, "Kernels", visibility="public")
     for source in small_catalog["path"]:

@@ -3,6 +3,7 @@ visibility against each kind of viewer. Nothing shows a path to someone the one 
 from, and nothing that lists paths (sitemap, feeds) names any but public ones."""
 
 import pytest
+from django.test import Client
 
 from teams.models import Membership
 
@@ -42,7 +43,7 @@ def world():
     return paths, viewers
 
 
-def as_viewer(client, user):
+def as_viewer(client: Client, user) -> None:
     client.logout()
     if user is not None:
         client.force_login(user)
@@ -50,7 +51,7 @@ def as_viewer(client, user):
 
 @pytest.mark.parametrize("viewer", VIEWERS)
 @pytest.mark.parametrize("visibility", VISIBILITIES)
-def test_exports_follow_the_one_rule(client, world, visibility, viewer):
+def test_exports_follow_the_one_rule(client: Client, world, visibility, viewer) -> None:
     paths, viewers = world
     path = paths[visibility]
     as_viewer(client, viewers[viewer])
@@ -65,7 +66,7 @@ def test_exports_follow_the_one_rule(client, world, visibility, viewer):
 
 @pytest.mark.parametrize("viewer", VIEWERS)
 @pytest.mark.parametrize("visibility", VISIBILITIES)
-def test_the_feed_is_for_public_paths_alone(client, world, visibility, viewer):
+def test_the_feed_is_for_public_paths_alone(client: Client, world, visibility, viewer) -> None:
     paths, viewers = world
     as_viewer(client, viewers[viewer])
     response = client.get(f"/paths/{paths[visibility].key}/changes.atom")
@@ -74,7 +75,7 @@ def test_the_feed_is_for_public_paths_alone(client, world, visibility, viewer):
 
 @pytest.mark.parametrize("viewer", VIEWERS)
 @pytest.mark.parametrize("visibility", VISIBILITIES)
-def test_following_follows_the_one_rule(client, world, visibility, viewer):
+def test_following_follows_the_one_rule(client: Client, world, visibility, viewer) -> None:
     paths, viewers = world
     path = paths[visibility]
     as_viewer(client, viewers[viewer])
@@ -88,7 +89,7 @@ def test_following_follows_the_one_rule(client, world, visibility, viewer):
 
 
 @pytest.mark.parametrize("viewer", VIEWERS)
-def test_the_sitemap_names_public_paths_alone(client, world, viewer):
+def test_the_sitemap_names_public_paths_alone(client: Client, world, viewer) -> None:
     paths, viewers = world
     as_viewer(client, viewers[viewer])
     text = client.get("/sitemap-paths.xml").content.decode()
@@ -98,7 +99,7 @@ def test_the_sitemap_names_public_paths_alone(client, world, viewer):
 
 
 @pytest.mark.parametrize("viewer", VIEWERS)
-def test_a_teams_step_table_is_for_its_members(client, world, viewer):
+def test_a_teams_step_table_is_for_its_members(client: Client, world, viewer) -> None:
     paths, viewers = world
     path = paths["team"]
     path.follows.create(team=path.team)

@@ -15,6 +15,7 @@ from collections import Counter
 
 import pytest
 from django.urls import reverse
+from pytest_django import DjangoDbBlocker
 
 from readinglist.local_server import collect_static, gunicorn, production_env
 
@@ -27,7 +28,7 @@ TEAMMATE = "teammate@example.com"
 REQUESTS_PER_SERVER = 6
 
 
-def create_user(env, email):
+def create_user(env, email) -> None:
     manage(
         env,
         "shell",
@@ -38,7 +39,7 @@ def create_user(env, email):
 
 
 @pytest.fixture(scope="module")
-def cluster(tmp_path_factory, django_db_blocker):
+def cluster(tmp_path_factory: pytest.TempPathFactory, django_db_blocker: DjangoDbBlocker):
     tmp = tmp_path_factory.mktemp("cache-faults")
     redis_server = RedisServer()
     redis_server.start()
@@ -102,7 +103,7 @@ def signed_in(cluster, email=EMAIL):
     return first, browser_for
 
 
-def log_in_as(browser, email):
+def log_in_as(browser: Browser, email) -> None:
     page = browser.request("GET", "/accounts/login/").text
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
     response = browser.request(
@@ -113,7 +114,7 @@ def log_in_as(browser, email):
     assert response.status == 302
 
 
-def test_a_maintainers_edit_shows_on_every_worker_of_both_servers(cluster):
+def test_a_maintainers_edit_shows_on_every_worker_of_both_servers(cluster) -> None:
     slug = cluster["slugs"][0]
     path = reverse("pages:source-detail", args=[slug])
     on_every_worker(cluster, Browser, path)  # stored everywhere
@@ -128,7 +129,7 @@ def test_a_maintainers_edit_shows_on_every_worker_of_both_servers(cluster):
     assert all(title in page for page in on_every_worker(cluster, Browser, path))
 
 
-def test_a_readers_bookmark_shows_on_their_pages_on_both_servers(cluster):
+def test_a_readers_bookmark_shows_on_their_pages_on_both_servers(cluster) -> None:
     browser, browser_for = signed_in(cluster)
     slug = cluster["slugs"][1]
     library = reverse("library:index")
@@ -141,7 +142,7 @@ def test_a_readers_bookmark_shows_on_their_pages_on_both_servers(cluster):
     assert all(link in page for page in on_every_worker(cluster, browser_for, library))
 
 
-def create_team(env, name, owner, member):
+def create_team(env, name, owner, member) -> None:
     """A team owned by `owner` with `member` in it; its slug is the slugified name."""
     manage(
         env,
@@ -156,7 +157,7 @@ def create_team(env, name, owner, member):
     )
 
 
-def test_a_teammates_team_note_shows_on_both_servers(cluster):
+def test_a_teammates_team_note_shows_on_both_servers(cluster) -> None:
     team_slug = f"cache-team-{uuid.uuid4().hex[:8]}"
     create_team(cluster["env"], team_slug, owner=TEAMMATE, member=EMAIL)
     _, browser_for = signed_in(cluster)
@@ -173,7 +174,7 @@ def test_a_teammates_team_note_shows_on_both_servers(cluster):
     assert all(text in page for page in on_every_worker(cluster, browser_for, path))
 
 
-def load(servers, paths, cookies, stop, statuses):
+def load(servers, paths, cookies, stop, statuses) -> None:
     while not stop.is_set():
         for server in servers:
             for path in paths:
@@ -185,7 +186,7 @@ def load(servers, paths, cookies, stop, statuses):
                     statuses["no answer"] += 1
 
 
-def test_a_redis_outage_under_load_gives_no_500_and_caching_resumes(cluster):
+def test_a_redis_outage_under_load_gives_no_500_and_caching_resumes(cluster) -> None:
     _, browser_for = signed_in(cluster)
     cookies = browser_for(cluster["servers"][0]).cookies
     paths = [reverse("pages:source-detail", args=[s]) for s in cluster["slugs"]] + ["/"]
@@ -218,7 +219,7 @@ def test_a_redis_outage_under_load_gives_no_500_and_caching_resumes(cluster):
         assert "hit" in seen, (server, seen)
 
 
-def test_probes_answer_in_time_while_the_database_is_unreachable(cluster):
+def test_probes_answer_in_time_while_the_database_is_unreachable(cluster) -> None:
     forwarder = Forwarder(("127.0.0.1", 5432))
     forwarder.start()
     env = cluster["env_for"](database_url(cluster["db"], port=forwarder.port))

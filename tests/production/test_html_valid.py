@@ -16,6 +16,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.test import Client, override_settings
+from pytest_django import DjangoDbBlocker
 
 from catalog.catalog_file import read_catalog
 from catalog.models import Source
@@ -225,7 +226,11 @@ def vnu_errors(documents: dict[str, str], folder: Path) -> dict[str, list[str]]:
 
 
 @pytest.fixture(scope="module")
-def errors_by_page(django_db_setup, django_db_blocker, tmp_path_factory):
+def errors_by_page(
+    django_db_setup: None,
+    django_db_blocker: DjangoDbBlocker,
+    tmp_path_factory: pytest.TempPathFactory,
+):
     if not JAVA:
         pytest.skip("java is not installed (CI installs default-jre-headless)")
     if not VNU_JAR.exists():
@@ -254,11 +259,11 @@ CHECKED = [*PAGES, *OWNER_PAGES, *DISCUSSION_PAGES]
 
 
 @pytest.mark.parametrize("page", [page_param(name) for name in CHECKED])
-def test_page_is_valid_html(errors_by_page, page):
+def test_page_is_valid_html(errors_by_page, page) -> None:
     errors = errors_by_page[page]
     url = PAGES[page][0] if page in PAGES else page
     assert not errors, f"{url} has {len(errors)} HTML errors:\n" + "\n".join(errors[:40])
 
 
-def test_every_document_was_checked(errors_by_page):
+def test_every_document_was_checked(errors_by_page) -> None:
     assert "?" not in errors_by_page, errors_by_page.get("?")

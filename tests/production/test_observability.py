@@ -3,17 +3,20 @@ import logging
 import uuid
 
 import pytest
+from django.test import Client
 
 from readinglist.observability import JSONFormatter
 
 
 @pytest.fixture
-def request_log(caplog):
+def request_log(caplog: pytest.LogCaptureFixture):
     caplog.set_level(logging.INFO, logger="readinglist.request")
     return lambda: [r for r in caplog.records if r.name == "readinglist.request"]
 
 
-def test_each_request_gets_an_id_echoed_in_the_response(client, db, request_log):
+def test_each_request_gets_an_id_echoed_in_the_response(
+    client: Client, db: None, request_log
+) -> None:
     response = client.get("/healthz")
     request_id = response["X-Request-ID"]
     assert uuid.UUID(hex=request_id)
@@ -24,20 +27,22 @@ def test_each_request_gets_an_id_echoed_in_the_response(client, db, request_log)
     assert record.user_id is None
 
 
-def test_a_sane_upstream_request_id_is_kept(client, db, request_log):
+def test_a_sane_upstream_request_id_is_kept(client: Client, db: None, request_log) -> None:
     response = client.get("/healthz", HTTP_X_REQUEST_ID="lb-1234.abc")
     assert response["X-Request-ID"] == "lb-1234.abc"
     assert request_log()[0].request_id == "lb-1234.abc"
 
 
 @pytest.mark.parametrize("offered", ['x" injected="1', "a" * 200, "line\nbreak", ""])
-def test_a_forged_or_odd_request_id_is_replaced(client, db, offered):
+def test_a_forged_or_odd_request_id_is_replaced(client: Client, db: None, offered: str) -> None:
     response = client.get("/healthz", HTTP_X_REQUEST_ID=offered)
     assert response["X-Request-ID"] != offered
     assert uuid.UUID(hex=response["X-Request-ID"])
 
 
-def test_the_signed_in_users_id_is_logged(client, reader, request_log, small_catalog):
+def test_the_signed_in_users_id_is_logged(
+    client: Client, reader, request_log, small_catalog
+) -> None:
     client.force_login(reader)
     client.get("/")
     assert request_log()[-1].user_id == reader.pk
@@ -46,7 +51,7 @@ def test_the_signed_in_users_id_is_logged(client, reader, request_log, small_cat
     assert request_log()[-1].user_id == reader.pk
 
 
-def test_the_formatter_writes_one_json_object_per_record():
+def test_the_formatter_writes_one_json_object_per_record() -> None:
     formatter = JSONFormatter()
     record = logging.makeLogRecord(
         {
@@ -68,7 +73,7 @@ def test_the_formatter_writes_one_json_object_per_record():
     assert entry["time"].endswith("+00:00")
 
 
-def test_exceptions_are_kept_in_the_json_line():
+def test_exceptions_are_kept_in_the_json_line() -> None:
     try:
         raise ValueError("boom")
     except ValueError:

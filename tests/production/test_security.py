@@ -6,6 +6,8 @@ import subprocess
 import sys
 
 import pytest
+from django.test import Client
+from pytest_django import Settings
 
 from readinglist.local_server import BASE_DIR
 
@@ -53,19 +55,19 @@ def settings_value(expression, **env):
     return json.loads(result.stdout)
 
 
-def test_check_deploy_prints_no_warnings():
+def test_check_deploy_prints_no_warnings() -> None:
     result = run_python(["manage.py", "check", "--deploy", "--fail-level", "WARNING"], **PRODUCTION)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "System check identified no issues (0 silenced)." in result.stdout
 
 
-def test_production_refuses_to_start_without_a_secret_key():
+def test_production_refuses_to_start_without_a_secret_key() -> None:
     result = run_python(["manage.py", "check"], **{**PRODUCTION, "SECRET_KEY": ""})
     assert result.returncode != 0
     assert "SECRET_KEY must be set" in result.stderr
 
 
-def test_production_settings_are_strict():
+def test_production_settings_are_strict() -> None:
     values = settings_value(
         "{k: getattr(settings, k) for k in ['SECURE_SSL_REDIRECT', 'SECURE_HSTS_SECONDS', "
         "'SESSION_COOKIE_SECURE', 'CSRF_COOKIE_SECURE', 'SESSION_COOKIE_HTTPONLY', "
@@ -87,7 +89,7 @@ def test_production_settings_are_strict():
     }
 
 
-def test_proxy_ssl_header_comes_from_the_environment():
+def test_proxy_ssl_header_comes_from_the_environment() -> None:
     assert (
         settings_value("getattr(settings, 'SECURE_PROXY_SSL_HEADER', None)", **PRODUCTION) is None
     )
@@ -105,14 +107,14 @@ def test_proxy_ssl_header_comes_from_the_environment():
     ],
     ids=["redis", "production-default-shared", "development"],
 )
-def test_the_cache_is_shared_between_processes_in_production(env, backend):
+def test_the_cache_is_shared_between_processes_in_production(env, backend: str) -> None:
     caches = settings_value("settings.CACHES['default']", **PRODUCTION, **env)
     assert caches["BACKEND"] == backend
     if "REDIS_URL" in env:
         assert caches["LOCATION"] == "redis://cache:6379/0"
 
 
-def test_the_pool_replaces_dead_connections():
+def test_the_pool_replaces_dead_connections() -> None:
     pool = settings_value(
         "[settings.DATABASES['default']['CONN_MAX_AGE'], "
         "settings.DATABASES['default']['OPTIONS']['pool']['check'].__qualname__]",
@@ -121,7 +123,7 @@ def test_the_pool_replaces_dead_connections():
     assert pool == [0, "ConnectionPool.check_connection"]
 
 
-def test_security_headers_on_every_page(client, small_catalog, settings):
+def test_security_headers_on_every_page(client: Client, small_catalog, settings: Settings) -> None:
     settings.SECURE_SSL_REDIRECT = True
     response = client.get("/", secure=True)
     assert response.status_code == 200
@@ -139,7 +141,9 @@ def test_security_headers_on_every_page(client, small_catalog, settings):
     assert client.get("/").status_code == 301
 
 
-def test_session_and_csrf_cookies_are_secure_and_http_only(client, reader, settings):
+def test_session_and_csrf_cookies_are_secure_and_http_only(
+    client: Client, reader, settings: Settings
+) -> None:
     from tests.conftest import PASSWORD
 
     page = client.get("/accounts/login/", secure=True)
@@ -155,7 +159,7 @@ def test_session_and_csrf_cookies_are_secure_and_http_only(client, reader, setti
     assert session["secure"] and session["httponly"]
 
 
-def test_secure_cookies_false_lets_production_settings_run_over_plain_http():
+def test_secure_cookies_false_lets_production_settings_run_over_plain_http() -> None:
     values = settings_value(
         "[settings.SESSION_COOKIE_SECURE, settings.CSRF_COOKIE_SECURE, "
         "settings.SECURE_SSL_REDIRECT, settings.DEBUG]",
@@ -166,7 +170,7 @@ def test_secure_cookies_false_lets_production_settings_run_over_plain_http():
     assert values == [False, False, True, False]
 
 
-def test_check_deploy_warns_while_secure_cookies_is_off():
+def test_check_deploy_warns_while_secure_cookies_is_off() -> None:
     result = run_python(
         ["manage.py", "check", "--deploy", "--fail-level", "WARNING"],
         **PRODUCTION,

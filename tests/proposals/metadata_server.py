@@ -14,10 +14,10 @@ class _Handler(BaseHTTPRequestHandler):
     server_version = "fixture/1"
     requests: list[dict] = []
 
-    def log_message(self, *args):
+    def log_message(self, *args) -> None:
         pass
 
-    def do_GET(self):
+    def do_GET(self) -> None:
         parts = urlsplit(self.path)
         type(self).requests.append(
             {"path": parts.path, "user_agent": self.headers.get("User-Agent", "")}
@@ -64,7 +64,7 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 class MetadataServer:
-    def __init__(self):
+    def __init__(self) -> None:
         _Handler.requests = []
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
         self.httpd.daemon_threads = True
@@ -82,6 +82,6 @@ class MetadataServer:
         self.thread.start()
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc) -> None:
         self.httpd.shutdown()
         self.httpd.server_close()

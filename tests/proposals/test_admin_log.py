@@ -2,6 +2,7 @@
 
 import pytest
 from django.contrib.admin.models import LogEntry
+from django.test import Client
 
 from proposals.models import Proposal
 
@@ -16,12 +17,14 @@ def proposal(reader, small_catalog):
 
 
 @pytest.fixture
-def admin_client(client, maintainer):
+def admin_client(client: Client, maintainer):
     client.force_login(maintainer)
     return client
 
 
-def test_accepting_a_proposal_shows_in_recent_actions(admin_client, proposal, maintainer):
+def test_accepting_a_proposal_shows_in_recent_actions(
+    admin_client: Client, proposal, maintainer
+) -> None:
     admin_client.post(
         f"/admin/proposals/proposal/{proposal.pk}/accept/",
         {
@@ -48,7 +51,9 @@ def test_accepting_a_proposal_shows_in_recent_actions(admin_client, proposal, ma
 @pytest.mark.parametrize(
     ("action", "word"), [("reject", "Rejected"), ("request-changes", "Changes requested")]
 )
-def test_every_decision_is_logged(admin_client, proposal, maintainer, action, word):
+def test_every_decision_is_logged(
+    admin_client: Client, proposal, maintainer, action: str, word: str
+) -> None:
     admin_client.post(
         f"/admin/proposals/proposal/{proposal.pk}/{action}/", {"reason": "Off topic."}
     )

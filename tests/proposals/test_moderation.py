@@ -3,7 +3,10 @@
 import pytest
 from django.contrib.auth.models import Group
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.mail import EmailMessage
 from django.db import IntegrityError, transaction
+from django.test import Client
+from pytest_django import DjangoCaptureOnCommitCallbacks
 
 from catalog.models import ListEntry, Source
 from catalog.promotion import promote_to_core
@@ -28,7 +31,7 @@ def proposal(reader, small_catalog):
 
 
 @pytest.fixture
-def admin_client(client, maintainer):
+def admin_client(client: Client, maintainer):
     client.force_login(maintainer)
     return client
 
@@ -36,7 +39,7 @@ def admin_client(client, maintainer):
 # Accepting
 
 
-def test_accept_creates_the_source_in_place(proposal, maintainer, small_catalog):
+def test_accept_creates_the_source_in_place(proposal, maintainer, small_catalog) -> None:
     flash = small_catalog["flash"]
     section = flash.entries.get().section
     after_flash = ListEntryFactory(section=section, position=2, source=SourceFactory(slug="next"))
@@ -59,7 +62,7 @@ def test_accept_creates_the_source_in_place(proposal, maintainer, small_catalog)
     assert (decision.action, decision.maintainer) == ("accepted", maintainer)
 
 
-def test_accept_applies_maintainer_corrections(proposal, maintainer, small_catalog, tiers):
+def test_accept_applies_maintainer_corrections(proposal, maintainer, small_catalog, tiers) -> None:
     source = accept_proposal(
         proposal=proposal,
         by=maintainer,
@@ -81,12 +84,12 @@ def test_accept_applies_maintainer_corrections(proposal, maintainer, small_catal
     assert not ListEntry.objects.filter(source=source).exists()
 
 
-def test_accept_gives_a_unique_slug(reader, maintainer, small_catalog):
+def test_accept_gives_a_unique_slug(reader, maintainer, small_catalog) -> None:
     proposal = make_proposal(small_catalog, reader, title="FlashAttention")
     assert accept_proposal(proposal=proposal, by=maintainer).slug == "flashattention-2"
 
 
-def test_accept_marks_the_replaced_source(reader, maintainer, small_catalog):
+def test_accept_marks_the_replaced_source(reader, maintainer, small_catalog) -> None:
     old = small_catalog["path"][2]
     proposal = make_proposal(small_catalog, reader, replaces=old)
     source = accept_proposal(proposal=proposal, by=maintainer)
@@ -94,7 +97,7 @@ def test_accept_marks_the_replaced_source(reader, maintainer, small_catalog):
     assert old.replaced_by == source
 
 
-def test_accepting_twice_creates_one_source(proposal, maintainer):
+def test_accepting_twice_creates_one_source(proposal, maintainer) -> None:
     accept_proposal(proposal=proposal, by=maintainer)
     with pytest.raises(ValidationError, match="already decided"):
         accept_proposal(proposal=proposal, by=maintainer)
@@ -102,7 +105,9 @@ def test_accepting_twice_creates_one_source(proposal, maintainer):
     assert Decision.objects.count() == 1
 
 
-def test_accepting_twice_in_two_admin_tabs_creates_one_source(admin_client, proposal):
+def test_accepting_twice_in_two_admin_tabs_creates_one_source(
+    admin_client: Client, proposal
+) -> None:
     url = f"/admin/proposals/proposal/{proposal.pk}/accept/"
     form = admin_client.get(url)
     assert form.status_code == 200
@@ -124,7 +129,7 @@ def test_accepting_twice_in_two_admin_tabs_creates_one_source(admin_client, prop
     assert Source.objects.filter(url=proposal.url).count() == 1
 
 
-def test_accepted_proposal_needs_its_source_in_the_database(proposal):
+def test_accepted_proposal_needs_its_source_in_the_database(proposal) -> None:
     with pytest.raises(IntegrityError), transaction.atomic():
         Proposal.objects.filter(pk=proposal.pk).update(status="accepted")
 
@@ -133,7 +138,7 @@ def test_accepted_proposal_needs_its_source_in_the_database(proposal):
 
 
 @pytest.mark.parametrize("service", [request_changes, reject_proposal])
-def test_reason_is_required(proposal, maintainer, service):
+def test_reason_is_required(proposal, maintainer, service) -> None:
     with pytest.raises(ValidationError, match="Give the proposer a reason"):
         service(proposal=proposal, by=maintainer, reason="  ")
     proposal.refresh_from_db()
@@ -141,7 +146,7 @@ def test_reason_is_required(proposal, maintainer, service):
     assert not Decision.objects.exists()
 
 
-def test_reason_is_required_by_the_database(proposal, maintainer):
+def test_reason_is_required_by_the_database(proposal, maintainer) -> None:
     with pytest.raises(IntegrityError), transaction.atomic():
         Decision.objects.create(proposal=proposal, maintainer=maintainer, action="rejected")
 
@@ -149,7 +154,9 @@ def test_reason_is_required_by_the_database(proposal, maintainer):
 @pytest.mark.parametrize(
     ("action", "label"), [("reject", "Reject"), ("request-changes", "Request")]
 )
-def test_admin_refuses_a_decision_without_reason(admin_client, proposal, action, label):
+def test_admin_refuses_a_decision_without_reason(
+    admin_client: Client, proposal, action: str, label: str
+) -> None:
     url = f"/admin/proposals/proposal/{proposal.pk}/{action}/"
     response = admin_client.post(url, {"reason": ""})
     assert response.status_code == 200
@@ -158,7 +165,7 @@ def test_admin_refuses_a_decision_without_reason(admin_client, proposal, action,
     assert proposal.status == "pending"
 
 
-def test_admin_rejects_with_reason(admin_client, proposal):
+def test_admin_rejects_with_reason(admin_client: Client, proposal) -> None:
     url = f"/admin/proposals/proposal/{proposal.pk}/reject/"
     response = admin_client.post(url, {"reason": "A summary, not a primary source."}, follow=True)
     assert "Rejected: “A new fused attention kernel”" in response.content.decode()
@@ -167,7 +174,7 @@ def test_admin_rejects_with_reason(admin_client, proposal):
     assert proposal.decisions.get().reason == "A summary, not a primary source."
 
 
-def test_every_decision_is_kept(proposal, reader, maintainer, small_catalog):
+def test_every_decision_is_kept(proposal, reader, maintainer, small_catalog) -> None:
     request_changes(proposal=proposal, by=maintainer, reason="Name the baseline.")
     resubmit_proposal(
         proposal=proposal,
@@ -183,7 +190,7 @@ def test_every_decision_is_kept(proposal, reader, maintainer, small_catalog):
     ]
 
 
-def test_only_the_proposer_resubmits(proposal, other_reader, maintainer, small_catalog):
+def test_only_the_proposer_resubmits(proposal, other_reader, maintainer, small_catalog) -> None:
     request_changes(proposal=proposal, by=maintainer, reason="More.")
     with pytest.raises(PermissionDenied):
         resubmit_proposal(proposal=proposal, by=other_reader, title="Hijacked")
@@ -214,8 +221,14 @@ def test_only_the_proposer_resubmits(proposal, other_reader, maintainer, small_c
     ids=["accept", "changes", "reject"],
 )
 def test_proposer_is_emailed_on_each_decision(
-    proposal, maintainer, mailoutbox, django_capture_on_commit_callbacks, decide, subject, body
-):
+    proposal,
+    maintainer,
+    mailoutbox: list[EmailMessage],
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+    decide,
+    subject: str,
+    body: str,
+) -> None:
     with django_capture_on_commit_callbacks(execute=True):
         decide(proposal, maintainer)
     assert len(mailoutbox) == 1
@@ -226,14 +239,17 @@ def test_proposer_is_emailed_on_each_decision(
 
 
 def test_no_email_when_the_decision_fails(
-    proposal, maintainer, mailoutbox, django_capture_on_commit_callbacks
-):
+    proposal,
+    maintainer,
+    mailoutbox: list[EmailMessage],
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+) -> None:
     with django_capture_on_commit_callbacks(execute=True), pytest.raises(ValidationError):
         reject_proposal(proposal=proposal, by=maintainer, reason="")
     assert mailoutbox == []
 
 
-def test_admin_index_shows_the_pending_count(admin_client, reader, small_catalog):
+def test_admin_index_shows_the_pending_count(admin_client: Client, reader, small_catalog) -> None:
     for n in range(3):
         make_proposal(small_catalog, reader, url=f"https://example.org/{n}")
     page = admin_client.get("/admin/").content.decode()
@@ -244,8 +260,8 @@ def test_admin_index_shows_the_pending_count(admin_client, reader, small_catalog
 
 
 def test_queue_shows_pending_oldest_first(
-    admin_client, reader, other_reader, maintainer, small_catalog
-):
+    admin_client: Client, reader, other_reader, maintainer, small_catalog
+) -> None:
     old = make_proposal(small_catalog, reader, url="https://example.org/old", title="Oldest")
     new = make_proposal(small_catalog, other_reader, url="https://example.org/new", title="Newest")
     done = make_proposal(small_catalog, reader, url="https://example.org/done", title="Decided")
@@ -260,7 +276,9 @@ def test_queue_shows_pending_oldest_first(
     assert old.pk and new.pk
 
 
-def test_change_page_shows_answers_checks_and_proposer(admin_client, reader, small_catalog):
+def test_change_page_shows_answers_checks_and_proposer(
+    admin_client: Client, reader, small_catalog
+) -> None:
     small_catalog["flash"].url = "https://arxiv.org/abs/2205.14135"
     small_catalog["flash"].save()
     proposal = make_proposal(
@@ -280,14 +298,14 @@ def test_change_page_shows_answers_checks_and_proposer(admin_client, reader, sma
     assert f"/admin/proposals/proposal/{proposal.pk}/reject/" in page
 
 
-def test_accept_page_offers_corrections(admin_client, proposal):
+def test_accept_page_offers_corrections(admin_client: Client, proposal) -> None:
     page = admin_client.get(f"/admin/proposals/proposal/{proposal.pk}/accept/").content.decode()
     for name in ["title", "url", "kind", "tier", "topics", "summary"]:
         assert f'name="{name}"' in page
     assert 'value="A new fused attention kernel"' in page
 
 
-def test_bulk_reject_as_spam(admin_client, reader, maintainer, small_catalog):
+def test_bulk_reject_as_spam(admin_client: Client, reader, maintainer, small_catalog) -> None:
     spam = [
         make_proposal(small_catalog, reader, url=f"https://spam.example/{n}", title=f"Spam {n}")
         for n in range(3)
@@ -313,7 +331,7 @@ def test_bulk_reject_as_spam(admin_client, reader, maintainer, small_catalog):
     assert Decision.objects.filter(spam=True).count() == 3
 
 
-def test_bulk_reject_leaves_decided_proposals_alone(reader, maintainer, small_catalog):
+def test_bulk_reject_leaves_decided_proposals_alone(reader, maintainer, small_catalog) -> None:
     accepted = make_proposal(small_catalog, reader, url="https://example.org/ok")
     accept_proposal(proposal=accepted, by=maintainer)
     spam = make_proposal(small_catalog, reader, url="https://spam.example/x")
@@ -325,7 +343,7 @@ def test_bulk_reject_leaves_decided_proposals_alone(reader, maintainer, small_ca
 # Readers and other staff are refused
 
 
-def test_reader_is_refused_the_moderation_admin(client, reader, proposal):
+def test_reader_is_refused_the_moderation_admin(client: Client, reader, proposal) -> None:
     client.force_login(reader)
     for url in [
         "/admin/proposals/proposal/",
@@ -338,7 +356,9 @@ def test_reader_is_refused_the_moderation_admin(client, reader, proposal):
 
 
 @pytest.mark.parametrize("action", ["accept", "reject", "request-changes"])
-def test_reader_posting_a_decision_is_refused(client, reader, proposal, action):
+def test_reader_posting_a_decision_is_refused(
+    client: Client, reader, proposal, action: str
+) -> None:
     client.force_login(reader)
     response = client.post(f"/admin/proposals/proposal/{proposal.pk}/{action}/", {"reason": "x"})
     assert response.status_code == 302 and "/admin/login/" in response["Location"]
@@ -347,7 +367,7 @@ def test_reader_posting_a_decision_is_refused(client, reader, proposal, action):
     assert not Source.objects.filter(url=proposal.url).exists()
 
 
-def test_reader_posting_bulk_reject_is_refused(client, reader, proposal):
+def test_reader_posting_bulk_reject_is_refused(client: Client, reader, proposal) -> None:
     client.force_login(reader)
     client.post(
         "/admin/proposals/proposal/",
@@ -362,7 +382,7 @@ def test_reader_posting_bulk_reject_is_refused(client, reader, proposal):
     assert proposal.status == "pending"
 
 
-def test_staff_without_moderation_rights_is_refused(client, proposal):
+def test_staff_without_moderation_rights_is_refused(client: Client, proposal) -> None:
     staff = UserFactory(email="staff@example.com", is_staff=True)
     client.force_login(staff)
     response = client.post(f"/admin/proposals/proposal/{proposal.pk}/reject/", {"reason": "x"})
@@ -372,14 +392,14 @@ def test_staff_without_moderation_rights_is_refused(client, proposal):
 
 
 @pytest.mark.parametrize("service", [accept_proposal, request_changes, reject_proposal])
-def test_services_refuse_readers(proposal, reader, service):
+def test_services_refuse_readers(proposal, reader, service) -> None:
     with pytest.raises(PermissionDenied):
         service(proposal=proposal, by=reader, reason="x")
     proposal.refresh_from_db()
     assert proposal.status == "pending"
 
 
-def test_maintainers_group_may_moderate_but_not_rewrite_history(maintainer):
+def test_maintainers_group_may_moderate_but_not_rewrite_history(maintainer) -> None:
     codenames = set(
         Group.objects.get(name="Maintainers").permissions.values_list("codename", flat=True)
     )
@@ -387,7 +407,9 @@ def test_maintainers_group_may_moderate_but_not_rewrite_history(maintainer):
     assert not {"delete_proposal", "change_decision", "delete_decision"} & codenames
 
 
-def test_decisions_cannot_be_edited_in_the_admin(admin_client, proposal, maintainer):
+def test_decisions_cannot_be_edited_in_the_admin(
+    admin_client: Client, proposal, maintainer
+) -> None:
     decision = reject_proposal(proposal=proposal, by=maintainer, reason="No.")
     page = admin_client.get(f"/admin/proposals/decision/{decision.pk}/change/")
     assert page.status_code == 200
@@ -403,7 +425,7 @@ def frontier_source(tiers):
     return SourceFactory(slug="new-thing", title="New thing", tier=tiers["frontier"])
 
 
-def test_promotion_is_refused_until_all_evidence_is_recorded(frontier_source, maintainer):
+def test_promotion_is_refused_until_all_evidence_is_recorded(frontier_source, maintainer) -> None:
     frontier_source.evidence_spec_url = "https://example.org/spec"
     frontier_source.save()
     with pytest.raises(ValidationError) as refused:
@@ -416,7 +438,7 @@ def test_promotion_is_refused_until_all_evidence_is_recorded(frontier_source, ma
     assert frontier_source.tier.slug == "frontier"
 
 
-def test_promotion_with_all_evidence(frontier_source, maintainer):
+def test_promotion_with_all_evidence(frontier_source, maintainer) -> None:
     frontier_source.evidence_spec_url = "https://example.org/spec"
     frontier_source.evidence_implementation_url = "https://github.com/example/impl"
     frontier_source.evidence_measurement_url = "https://example.org/bench"
@@ -424,12 +446,14 @@ def test_promotion_with_all_evidence(frontier_source, maintainer):
     assert promote_to_core(source=frontier_source, by=maintainer).tier.slug == "core"
 
 
-def test_promotion_refused_to_readers(frontier_source, reader):
+def test_promotion_refused_to_readers(frontier_source, reader) -> None:
     with pytest.raises(PermissionDenied):
         promote_to_core(source=frontier_source, by=reader)
 
 
-def test_promote_admin_action_reports_what_is_missing(admin_client, frontier_source):
+def test_promote_admin_action_reports_what_is_missing(
+    admin_client: Client, frontier_source
+) -> None:
     response = admin_client.post(
         "/admin/catalog/source/",
         {"action": "promote_to_core", "_selected_action": [frontier_source.pk]},
@@ -441,7 +465,7 @@ def test_promote_admin_action_reports_what_is_missing(admin_client, frontier_sou
     assert frontier_source.tier.slug == "frontier"
 
 
-def test_source_admin_shows_the_evidence_fields(admin_client, frontier_source):
+def test_source_admin_shows_the_evidence_fields(admin_client: Client, frontier_source) -> None:
     page = admin_client.get(f"/admin/catalog/source/{frontier_source.pk}/change/").content.decode()
     for name in ["evidence_spec_url", "evidence_implementation_url", "evidence_measurement_url"]:
         assert f'name="{name}"' in page
@@ -449,7 +473,7 @@ def test_source_admin_shows_the_evidence_fields(admin_client, frontier_source):
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_two_tabs_accepting_at_once_create_one_source(reader, small_catalog):
+def test_two_tabs_accepting_at_once_create_one_source(reader, small_catalog) -> None:
     """Two requests racing: the row lock makes the second wait, then see the decision."""
     import threading
 
@@ -461,7 +485,7 @@ def test_two_tabs_accepting_at_once_create_one_source(reader, small_catalog):
     barrier = threading.Barrier(2)
     outcomes = []
 
-    def tab():
+    def tab() -> None:
         try:
             barrier.wait()
             accept_proposal(proposal=proposal, by=chief)

@@ -58,7 +58,7 @@ def _old_rows(apps):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_migrating_from_before_the_move_keeps_every_row():
+def test_migrating_from_before_the_move_keeps_every_row() -> None:
     try:
         content_type_id = _old_rows(_migrate(_before_the_move()))
         _migrate(_latest())

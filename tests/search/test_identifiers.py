@@ -2,6 +2,7 @@
 a DOI or arXiv URL."""
 
 import pytest
+from django.test import Client
 
 from tests.factories import SourceFactory
 
@@ -33,7 +34,7 @@ def sarathi(small_catalog, tiers):
         "doi:10.5555/3691938.3691945",
     ],
 )
-def test_an_identifier_finds_its_source_first(client, sarathi, query):
+def test_an_identifier_finds_its_source_first(client: Client, sarathi, query: str) -> None:
     response = client.get("/sources/", {"q": query})
     assert response.status_code == 200
     page = response.content.decode()
@@ -44,7 +45,7 @@ def test_an_identifier_finds_its_source_first(client, sarathi, query):
         assert position == -1 or position > first, (query, other)
 
 
-def test_words_are_not_taken_for_identifiers(client, sarathi):
+def test_words_are_not_taken_for_identifiers(client: Client, sarathi) -> None:
     page = client.get("/sources/", {"q": "throughput notes"}).content.decode()
     assert 'href="/sources/decoy/"' in page
     assert 'href="/sources/sarathi-serve/"' not in page

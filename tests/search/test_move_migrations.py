@@ -3,6 +3,7 @@
 import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
+from django.test import Client
 
 BEFORE_THE_MOVE = [("catalog", "0017_source_keywords")]
 
@@ -38,7 +39,9 @@ def _old_rows(apps):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_migrating_from_before_the_move_keeps_the_entries_and_their_content_type(client):
+def test_migrating_from_before_the_move_keeps_the_entries_and_their_content_type(
+    client: Client,
+) -> None:
     try:
         content_type_id = _old_rows(_migrate(BEFORE_THE_MOVE))
         _migrate(_latest())

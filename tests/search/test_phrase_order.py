@@ -11,7 +11,7 @@ from tests.factories import SourceFactory
 pytestmark = pytest.mark.django_db
 
 
-def test_the_source_whose_keyword_is_the_query_comes_first(tiers):
+def test_the_source_whose_keyword_is_the_query_comes_first(tiers) -> None:
     for number in range(12):
         # Sources of the same tier that have both words, apart, and come first by title.
         SourceFactory(

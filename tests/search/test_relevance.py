@@ -10,6 +10,7 @@ from html import unescape
 
 import pytest
 from django.core.cache import cache
+from django.test import Client
 
 from catalog.catalog_file import read_catalog
 from search.names import acronym, base_name, normalised, source_names
@@ -58,20 +59,20 @@ CASES = [
     ("query", "expected"),
     [pytest.param(q, e, marks=[m] if m else [], id=q) for q, e, m in CASES],
 )
-def test_expected_source_in_top_three(shipped_catalog, query, expected):
+def test_expected_source_in_top_three(shipped_catalog, query, expected) -> None:
     page = search_sources(SearchParams(q=query)).page
     top = [source.slug for source in page.object_list[:3]]
     assert expected & set(top), f"{query!r}: top 3 were {top}"
 
 
 @pytest.mark.postgres
-def test_excluded_word_removes_sources(shipped_catalog):
+def test_excluded_word_removes_sources(shipped_catalog) -> None:
     slugs = {s.slug for s in search_sources(SearchParams(q="flashattention -hopper")).page}
     assert "flashattention-3" not in slugs
     assert "flashattention" in slugs
 
 
-def test_primary_sources_rank_above_commentary_for_the_same_name(shipped_catalog):
+def test_primary_sources_rank_above_commentary_for_the_same_name(shipped_catalog) -> None:
     top = search_sources(SearchParams(q="pagedattention")).page.object_list[0]
     assert top.slug == "pagedattention" and top.is_primary
 
@@ -113,7 +114,7 @@ def failures_of(queries: list[tuple[str, set[str]]]) -> list[str]:
     return failed
 
 
-def test_a_trusted_sources_title_and_aliases_find_it_first(shipped_catalog):
+def test_a_trusted_sources_title_and_aliases_find_it_first(shipped_catalog) -> None:
     """Navigational: for every Start-here and core source, its title, short title, title with
     spaces removed or hyphens as spaces, and each alias put a source of that name first."""
     queries = [
@@ -126,12 +127,12 @@ def test_a_trusted_sources_title_and_aliases_find_it_first(shipped_catalog):
     assert not failures_of(queries)
 
 
-def test_every_sources_exact_title_finds_it_first(shipped_catalog):
+def test_every_sources_exact_title_finds_it_first(shipped_catalog) -> None:
     queries = [(s["title"], named_exactly(s["title"])) for s in SOURCES]
     assert not failures_of(queries)
 
 
-def test_an_acronym_of_the_title_finds_the_source_first(shipped_catalog):
+def test_an_acronym_of_the_title_finds_the_source_first(shipped_catalog) -> None:
     """ "PMPP", "FA3": the initials of the title's capitalised words and humps, with its version."""
     queries = []
     for source in SOURCES:
@@ -158,7 +159,7 @@ def test_an_acronym_of_the_title_finds_the_source_first(shipped_catalog):
         ("transformer", "attention-is-all-you-need"),
     ],
 )
-def test_named_queries_from_the_issue(shipped_catalog, query, slug):
+def test_named_queries_from_the_issue(shipped_catalog, query: str, slug: str) -> None:
     assert top_slugs(query, 1) == [slug]
 
 
@@ -182,7 +183,7 @@ def version_of(source: dict) -> int:
     return int(re.search(r"[0-9]+$", normalised(source["title"].split(":", 1)[0])).group())
 
 
-def test_originals_come_before_their_successors(shipped_catalog):
+def test_originals_come_before_their_successors(shipped_catalog) -> None:
     """The base name ("eagle", "flashattention", "deepseek") puts the original first, then its
     versions in order."""
     families = version_family_queries()
@@ -224,14 +225,14 @@ def version_spellings() -> list[tuple[str, set[str]]]:
     return queries
 
 
-def test_a_version_written_any_way_finds_that_version_first(shipped_catalog):
+def test_a_version_written_any_way_finds_that_version_first(shipped_catalog) -> None:
     queries = version_spellings()
     asked = {query.casefold() for query, _ in queries}
     assert {"flashattention v3", "eagle 1", "deepseek 3"} <= asked
     assert not failures_of(queries)
 
 
-def test_a_title_after_an_article_finds_its_source_first(shipped_catalog):
+def test_a_title_after_an_article_finds_its_source_first(shipped_catalog) -> None:
     """ "The Transformer", "a roofline model": an article in front of a name changes nothing."""
     queries = [
         (f"{article} {source['title'].split(':', 1)[0]}", named_exactly(source["title"]))
@@ -261,14 +262,14 @@ def suggested(query: str) -> list[str]:
     ],
 )
 def test_a_name_with_a_word_its_source_lacks_suggests_the_source_first(
-    shipped_catalog, query, expected
-):
+    shipped_catalog, query: str, expected: set[str]
+) -> None:
     """Every word is required, so nothing may match; then the source the rest of the query names
     is what the page suggests first."""
     assert suggested(query)[0] in expected
 
 
-def test_a_trusted_sources_name_with_one_more_word_finds_or_suggests_it(shipped_catalog):
+def test_a_trusted_sources_name_with_one_more_word_finds_or_suggests_it(shipped_catalog) -> None:
     queries = []
     for source in SOURCES:
         short = source["title"].split(":", 1)[0]
@@ -286,7 +287,7 @@ def test_a_trusted_sources_name_with_one_more_word_finds_or_suggests_it(shipped_
     assert not failed
 
 
-def test_a_comparison_of_two_names_finds_both_first(shipped_catalog):
+def test_a_comparison_of_two_names_finds_both_first(shipped_catalog) -> None:
     """A comparison ("X vs Y", "difference between X and Y") names two sources, whatever else
     mentions both: each side that names a source puts it first, as the name alone would."""
     names = sorted(
@@ -308,14 +309,14 @@ def test_a_comparison_of_two_names_finds_both_first(shipped_catalog):
 
 
 @pytest.mark.postgres
-def test_a_name_inside_a_query_that_matches_changes_nothing(shipped_catalog):
+def test_a_name_inside_a_query_that_matches_changes_nothing(shipped_catalog) -> None:
     # "flash attention" names FlashAttention, but only FlashAttention-3 is about Hopper.
     assert top_slugs("flash attention hopper", 1) == ["flashattention-3"]
     assert top_slugs("flashattention hopper", 1) == ["flashattention-3"]
     assert "flashattention" not in top_slugs("flash attention hopper")
 
 
-def test_broad_word_puts_the_original_mechanism_first(shipped_catalog):
+def test_broad_word_puts_the_original_mechanism_first(shipped_catalog) -> None:
     top = top_slugs("attention")
     assert top.index("attention-is-all-you-need") < top.index("native-sparse-attention")
     assert top.index("attention-is-all-you-need") < top.index("ring-attention")
@@ -336,7 +337,7 @@ def broad_title_words() -> list[str]:
     )
 
 
-def test_a_broad_word_puts_a_trusted_source_first(shipped_catalog):
+def test_a_broad_word_puts_a_trusted_source_first(shipped_catalog) -> None:
     """For a word many titles share, Start-here and core sources come before the rest."""
     words = broad_title_words()
     assert len(words) >= 10
@@ -352,7 +353,7 @@ def test_a_broad_word_puts_a_trusted_source_first(shipped_catalog):
 
 
 @pytest.fixture
-def page_html(shipped_catalog, client):
+def page_html(shipped_catalog, client: Client):
     cache.clear()  # pages cached by earlier tests were rendered from another catalog
 
     def fetch(query: str, **extra) -> str:
@@ -372,7 +373,7 @@ def text_of(fragment: str) -> str:
 
 
 @pytest.mark.postgres
-def test_a_corrected_query_says_so_and_links_to_the_words_as_typed(page_html):
+def test_a_corrected_query_says_so_and_links_to_the_words_as_typed(page_html) -> None:
     html = page_html("flashatention")
     assert "Showing results for <strong>flashattention</strong>" in html
     link = re.search(r'Search instead for <a href="([^"]+)">flashatention</a>', html)
@@ -384,7 +385,7 @@ def test_a_corrected_query_says_so_and_links_to_the_words_as_typed(page_html):
 
 
 @pytest.mark.postgres
-def test_a_name_or_a_correctly_spelled_query_is_not_announced_as_corrected(page_html):
+def test_a_name_or_a_correctly_spelled_query_is_not_announced_as_corrected(page_html) -> None:
     for query in ("flashattention", "TPUv4", "attention", "eagle 2"):
         assert "Showing results for" not in page_html(query), query
 
@@ -392,7 +393,7 @@ def test_a_name_or_a_correctly_spelled_query_is_not_announced_as_corrected(page_
 SNIPPET_QUERIES = ["attention", "kv cache", "hopper", "serving", "quantization", "kernel"]
 
 
-def test_snippets_cut_at_words_with_an_ellipsis_wherever_text_is_cut(page_html):
+def test_snippets_cut_at_words_with_an_ellipsis_wherever_text_is_cut(page_html) -> None:
     summaries = {s["slug"]: " ".join(s["summary"].split()) for s in SOURCES}
     checked = 0
     for query in SNIPPET_QUERIES:
@@ -419,7 +420,7 @@ def test_snippets_cut_at_words_with_an_ellipsis_wherever_text_is_cut(page_html):
     assert checked >= 30
 
 
-def test_every_card_has_the_same_layout_with_or_without_a_match_in_its_summary(page_html):
+def test_every_card_has_the_same_layout_with_or_without_a_match_in_its_summary(page_html) -> None:
     # "attention": some summaries say it (a marked snippet), some only the title does.
     cards = cards_of(page_html("attention"))
     layouts = {tuple(re.findall(r'<(?:p|h3) class="([^"]+)"', card)) for card in cards}
@@ -429,7 +430,7 @@ def test_every_card_has_the_same_layout_with_or_without_a_match_in_its_summary(p
     assert any("<mark>" not in card.split('<p class="snippet">')[1] for card in cards)
 
 
-def test_sources_with_the_same_title_are_told_apart_on_their_cards(page_html):
+def test_sources_with_the_same_title_are_told_apart_on_their_cards(page_html) -> None:
     by_title = Counter(s["title"].casefold() for s in SOURCES)
     shared = sorted({s["title"] for s in SOURCES if by_title[s["title"].casefold()] > 1})
     assert "SGLang" in shared

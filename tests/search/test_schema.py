@@ -3,6 +3,7 @@ and indexes; SQLite is left alone."""
 
 import pytest
 from django.db import connection
+from pytest_django import Settings
 
 from catalog.models import ListSection, ReadingList, Source
 from search.document import SEARCH_DOCUMENT, Field
@@ -27,7 +28,7 @@ def tables():
         return set(connection.introspection.table_names(cursor))
 
 
-def entry(source, columns="document::text, tier_id, kind, year, is_primary, topic_ids"):
+def entry(source, columns: str = "document::text, tier_id, kind, year, is_primary, topic_ids"):
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT {columns} FROM catalog_search_entry WHERE source_id = %s", [source.pk]
@@ -35,12 +36,12 @@ def entry(source, columns="document::text, tier_id, kind, year, is_primary, topi
         return cursor.fetchone()
 
 
-def test_sqlite_schema_has_no_postgresql_parts():
+def test_sqlite_schema_has_no_postgresql_parts() -> None:
     assert ("catalog_search_entry" in tables()) == (connection.vendor == "postgresql")
 
 
 @pytest.mark.postgres
-def test_document_is_weighted_and_kept_in_the_same_transaction(tiers):
+def test_document_is_weighted_and_kept_in_the_same_transaction(tiers) -> None:
     topic = TopicFactory(name="Collectives")
     source = SourceFactory(
         title="RingFlow kernels",
@@ -93,7 +94,7 @@ def installed_triggers():
 
 
 @pytest.mark.postgres
-def test_installed_functions_and_triggers_are_the_declared_ones():
+def test_installed_functions_and_triggers_are_the_declared_ones() -> None:
     """The database runs exactly what search/ declares: no trigger left from an older
     schema, none missing, and every function body as generated from SEARCH_DOCUMENT."""
     declared = {function.name: function.body.strip() for function in declared_functions()}
@@ -102,7 +103,7 @@ def test_installed_functions_and_triggers_are_the_declared_ones():
 
 
 @pytest.mark.postgres
-def test_a_changed_declaration_no_longer_matches_the_database():
+def test_a_changed_declaration_no_longer_matches_the_database() -> None:
     title_at_b = tuple(
         Field("title", "B") if getattr(part, "name", "") == "title" else part
         for part in SEARCH_DOCUMENT
@@ -114,7 +115,7 @@ def test_a_changed_declaration_no_longer_matches_the_database():
 
 
 @pytest.mark.postgres
-def test_indexes_exist():
+def test_indexes_exist() -> None:
     with connection.cursor() as cursor:
         cursor.execute("SELECT indexname FROM pg_indexes WHERE tablename LIKE 'catalog_s%%'")
         names = {row[0] for row in cursor.fetchall()}
@@ -127,7 +128,7 @@ def test_indexes_exist():
 
 
 @pytest.mark.postgres
-def test_entry_follows_what_facets_count_and_only_published_sources(tiers):
+def test_entry_follows_what_facets_count_and_only_published_sources(tiers) -> None:
     topic, other = TopicFactory(), TopicFactory()
     source = SourceFactory(kind="paper", year=2020, basis="none")
     source.topics.set([other, topic])
@@ -156,7 +157,7 @@ def listed(source):
 
 
 @pytest.mark.postgres
-def test_entry_follows_the_lists_that_cite_the_source(tiers):
+def test_entry_follows_the_lists_that_cite_the_source(tiers) -> None:
     early = ReadingListFactory(position=1)
     late = ReadingListFactory(position=5)
     source = SourceFactory()
@@ -199,7 +200,9 @@ def test_entry_follows_the_lists_that_cite_the_source(tiers):
 
 
 @pytest.mark.postgres
-def test_list_order_from_the_entries_matches_the_sources_list_order(tiers, settings):
+def test_list_order_from_the_entries_matches_the_sources_list_order(
+    tiers, settings: Settings
+) -> None:
     settings.CATALOG_PAGE_SIZE = 4
     lists = [ReadingListFactory(position=p) for p in (2, 1)]
     sections = [ListSectionFactory(reading_list=rl, position=p) for rl in lists for p in (1, 2)]
@@ -219,7 +222,9 @@ def test_list_order_from_the_entries_matches_the_sources_list_order(tiers, setti
 
 @pytest.mark.postgres
 @pytest.mark.parametrize("sort", ["relevance", "list", "newest", "title", "year"])
-def test_pages_picked_by_the_facet_statement_follow_the_orm_ordering(tiers, settings, sort):
+def test_pages_picked_by_the_facet_statement_follow_the_orm_ordering(
+    tiers, settings: Settings, sort: str
+) -> None:
     """postgres_rank.PAGE_ORDERS restates each ordering in SQL: the two must agree."""
     settings.CATALOG_PAGE_SIZE = 4
     for n in range(10):

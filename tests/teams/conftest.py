@@ -7,7 +7,7 @@ from tests.factories import UserFactory
 
 
 @pytest.fixture
-def owner(db):
+def owner(db: None):
     return UserFactory(email="owner@example.com")
 
 
@@ -24,7 +24,7 @@ def member(team):
 
 
 @pytest.fixture
-def other_team(db):
+def other_team(db: None):
     return services.create_team(name="Kernels", owner=UserFactory(email="kernels@example.com"))
 
 

@@ -3,11 +3,12 @@ from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.test import Client
 
 from teams.models import Team
 
 
-def test_create_team_prints_page_and_join_urls(client, reader):
+def test_create_team_prints_page_and_join_urls(client: Client, reader) -> None:
     out = StringIO()
     call_command("create_team", "GPU Kernels", owner="READER@example.com", stdout=out)
     team = Team.objects.get()
@@ -18,12 +19,12 @@ def test_create_team_prints_page_and_join_urls(client, reader):
     assert "<h1>Join GPU Kernels</h1>" in client.get(join_url).text  # sign up or log in first
 
 
-def test_create_team_needs_a_known_owner(db):
+def test_create_team_needs_a_known_owner(db: None) -> None:
     with pytest.raises(CommandError, match="No reader has the address"):
         call_command("create_team", "X", owner="ghost@example.com")
 
 
-def test_create_team_refuses_a_multi_line_name(reader):
+def test_create_team_refuses_a_multi_line_name(reader) -> None:
     with pytest.raises(CommandError, match="NAME: a team name is one line"):
         call_command("create_team", "GPU\nBcc: x@example.com", owner=reader.email)
     assert not Team.objects.exists()

@@ -27,19 +27,23 @@ def age(invitation: Invitation, minutes: int = 10) -> None:
 
 
 @pytest.fixture
-def invited(client, team, owner):
+def invited(client: Client, team, owner):
     client.force_login(owner)
     client.post(f"{TEAM}invite/", {"email": "guest@example.com"})
     return Invitation.objects.get(team=team)
 
 
-def test_each_waiting_invitation_has_resend_and_withdraw_forms(client, team, invited):
+def test_each_waiting_invitation_has_resend_and_withdraw_forms(
+    client: Client, team, invited
+) -> None:
     page = client.get(TEAM).text
     assert f'action="{TEAM}invitations/{invited.pk}/withdraw/"' in page
     assert f'action="{TEAM}invitations/{invited.pk}/resend/"' in page
 
 
-def test_inviting_the_same_address_again_resends_rather_than_duplicates(client, team, invited):
+def test_inviting_the_same_address_again_resends_rather_than_duplicates(
+    client: Client, team, invited
+) -> None:
     first_link = link_in(mail.outbox[0])
     age(invited)
     response = client.post(f"{TEAM}invite/", {"email": "GUEST@example.com"})
@@ -54,14 +58,14 @@ def test_inviting_the_same_address_again_resends_rather_than_duplicates(client, 
     assert Client().get(second_link).status_code == 200
 
 
-def test_a_second_click_at_once_sends_no_second_mail(client, team, invited):
+def test_a_second_click_at_once_sends_no_second_mail(client: Client, team, invited) -> None:
     response = client.post(f"{TEAM}invite/", {"email": "guest@example.com"})
     assert response.status_code == 400
     assert "a moment ago" in response.text
     assert len(mail.outbox) == 1 and Invitation.objects.filter(team=team).count() == 1
 
 
-def test_send_again_mails_a_new_link_and_renews_the_expiry(client, team, invited):
+def test_send_again_mails_a_new_link_and_renews_the_expiry(client: Client, team, invited) -> None:
     age(invited)
     Invitation.objects.filter(pk=invited.pk).update(expires=timezone.now() - timedelta(days=1))
     response = client.post(f"{TEAM}invitations/{invited.pk}/resend/", follow=True)
@@ -72,7 +76,7 @@ def test_send_again_mails_a_new_link_and_renews_the_expiry(client, team, invited
     assert Client().get(link_in(mail.outbox[1])).status_code == 200
 
 
-def test_withdrawing_kills_the_link_and_lists_it_no_more(client, team, invited):
+def test_withdrawing_kills_the_link_and_lists_it_no_more(client: Client, team, invited) -> None:
     link = link_in(mail.outbox[0])
     response = client.post(f"{TEAM}invitations/{invited.pk}/withdraw/", follow=True)
     assert "The invitation to guest@example.com is withdrawn" in response.text
@@ -81,7 +85,9 @@ def test_withdrawing_kills_the_link_and_lists_it_no_more(client, team, invited):
     assert Client().get(link).status_code == 404
 
 
-def test_members_strangers_and_other_teams_owners_get_404(client, team, member, invited):
+def test_members_strangers_and_other_teams_owners_get_404(
+    client: Client, team, member, invited
+) -> None:
     other_owner = UserFactory()
     services.create_team(name="Kernels", owner=other_owner)
     for reader in (member, other_owner):
@@ -94,7 +100,7 @@ def test_members_strangers_and_other_teams_owners_get_404(client, team, member, 
     assert Invitation.objects.filter(pk=invited.pk).exists() and len(mail.outbox) == 1
 
 
-def test_an_accepted_invitation_cannot_be_withdrawn(client, team, invited):
+def test_an_accepted_invitation_cannot_be_withdrawn(client: Client, team, invited) -> None:
     Invitation.objects.filter(pk=invited.pk).update(accepted_at=timezone.now())
     response = client.post(f"{TEAM}invitations/{invited.pk}/withdraw/", follow=True)
     assert "no longer waiting" in response.text

@@ -6,6 +6,7 @@ import re
 
 import pytest
 from django.core import mail
+from django.test import Client
 
 from teams import services
 from tests.conftest import PASSWORD
@@ -18,19 +19,19 @@ def link(team, owner):
     return services.create_join_link(team=team, by=owner)
 
 
-def sign_up(client, email):
+def sign_up(client: Client, email):
     """The sign-up form of the header's "Sign up" button: it carries no way back."""
     return client.post(
         "/accounts/signup/", {"email": email, "password1": PASSWORD, "password2": PASSWORD}
     )
 
 
-def confirm_address(client):
+def confirm_address(client: Client):
     (message,) = [m for m in mail.outbox if "confirm-email" in m.body]
     return client.post(CONFIRM.search(message.body).group(1))
 
 
-def test_a_join_link_names_the_team_and_offers_sign_up(client, link):
+def test_a_join_link_names_the_team_and_offers_sign_up(client: Client, link) -> None:
     page = client.get(link.get_absolute_url())
     assert page.status_code == 200
     assert "<h1>Join Inference</h1>" in page.text
@@ -39,7 +40,9 @@ def test_a_join_link_names_the_team_and_offers_sign_up(client, link):
     assert f"/accounts/login/?next=/join/{link.token}/" in page.text
 
 
-def test_a_newcomer_from_a_join_link_lands_on_the_team_as_a_member(client, team, link):
+def test_a_newcomer_from_a_join_link_lands_on_the_team_as_a_member(
+    client: Client, team, link
+) -> None:
     client.get(link.get_absolute_url())
     response = sign_up(client, "newcomer@example.com")
     assert response["Location"] == "/join/verify/"
@@ -52,7 +55,7 @@ def test_a_newcomer_from_a_join_link_lands_on_the_team_as_a_member(client, team,
     assert "Welcome to Inference." in client.get("/teams/inference/").text
 
 
-def test_a_revoked_join_link_keeps_nothing_for_sign_up(client, team, owner, link):
+def test_a_revoked_join_link_keeps_nothing_for_sign_up(client: Client, team, owner, link) -> None:
     services.revoke_join_link(link=link, by=owner)
     page = client.get(link.get_absolute_url())
     assert page.status_code == 410
@@ -60,7 +63,9 @@ def test_a_revoked_join_link_keeps_nothing_for_sign_up(client, team, owner, link
     assert sign_up(client, "newcomer@example.com")["Location"] == "/"
 
 
-def test_an_invitation_prefills_the_address_and_joins_at_sign_up(client, team, owner):
+def test_an_invitation_prefills_the_address_and_joins_at_sign_up(
+    client: Client, team, owner
+) -> None:
     _, token = services.invite(team=team, by=owner, email="grace@example.com")
     page = client.get(f"/teams/invitations/{token}/")
     assert 'value="grace@example.com"' in page.text
@@ -71,14 +76,14 @@ def test_an_invitation_prefills_the_address_and_joins_at_sign_up(client, team, o
     assert "Welcome to Inference." in client.get("/teams/inference/").text
 
 
-def test_an_open_invitation_prefills_nothing(client, team, owner):
+def test_an_open_invitation_prefills_nothing(client: Client, team, owner) -> None:
     _, token = services.invite(team=team, by=owner, email="team@example.com", any_email=True)
     page = client.get(f"/teams/invitations/{token}/")
     assert "Sign up and join Inference" in page.text
     assert 'value="team@example.com"' not in page.text
 
 
-def test_the_verification_page_sends_the_link_again(client, team, link):
+def test_the_verification_page_sends_the_link_again(client: Client, team, link) -> None:
     client.get(link.get_absolute_url())
     sign_up(client, "newcomer@example.com")
     sent = len(mail.outbox)

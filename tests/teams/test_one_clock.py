@@ -4,6 +4,7 @@ shows it, and its `<time datetime>` carries UTC."""
 from datetime import UTC, datetime
 
 import pytest
+from django.test import Client
 
 from notes.models import Note
 from teams.models import Session
@@ -28,7 +29,9 @@ def note(team, member):
     "page",
     ["/teams/inference/", "/notes/team/", "/library/notes/", "/sources/flashattention/", "note"],
 )
-def test_a_note_shows_one_time_in_the_readers_zone_everywhere(client, member, note, page):
+def test_a_note_shows_one_time_in_the_readers_zone_everywhere(
+    client: Client, member, note, page: str
+) -> None:
     client.force_login(member)
     url = f"/notes/{note.pk}/" if page == "note" else page
     text = client.get(url).text
@@ -37,7 +40,7 @@ def test_a_note_shows_one_time_in_the_readers_zone_everywhere(client, member, no
     assert "1 Dec 2026, 23:06" not in text
 
 
-def test_sessions_name_the_zone_and_carry_utc(client, team, member):
+def test_sessions_name_the_zone_and_carry_utc(client: Client, team, member) -> None:
     member.time_zone = "Europe/Paris"
     member.save()
     Session.objects.create(team=team, title="Week 1", starts_at="2030-01-01T10:00Z")

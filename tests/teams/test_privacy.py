@@ -1,6 +1,7 @@
 """Every team URL answers 404 to anyone outside the team, and owner URLs to plain members."""
 
 import pytest
+from django.test import Client
 
 from teams import services
 from teams.models import Session
@@ -35,7 +36,7 @@ def team_urls(team, setup):
 
 
 @pytest.mark.parametrize("viewer", ["member of B", "nobody's member", "anonymous"])
-def test_outsiders_get_404_everywhere(client, team, setup, viewer):
+def test_outsiders_get_404_everywhere(client: Client, team, setup, viewer: str) -> None:
     if viewer == "member of B":
         client.force_login(setup["b"])
     elif viewer == "nobody's member":
@@ -54,7 +55,7 @@ def test_outsiders_get_404_everywhere(client, team, setup, viewer):
     assert team.memberships.count() == 2
 
 
-def test_plain_members_get_404_on_owner_urls(client, team, setup):
+def test_plain_members_get_404_on_owner_urls(client: Client, team, setup) -> None:
     client.force_login(setup["member"])
     owner_only = [url for method, url in team_urls(team, setup) if method == "post"][:6]
     for url in owner_only:
@@ -63,7 +64,7 @@ def test_plain_members_get_404_on_owner_urls(client, team, setup):
     assert not setup["link"].__class__.objects.get(pk=setup["link"].pk).revoked
 
 
-def test_member_of_a_sees_team_a(client, team, setup):
+def test_member_of_a_sees_team_a(client: Client, team, setup) -> None:
     client.force_login(setup["member"])
     assert client.get("/teams/inference/").status_code == 200
     assert client.get("/teams/kernels/").status_code == 404

@@ -7,6 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from django.db import connection
 from django.test import Client
+from pytest_django import Settings
 
 from accounts.models import User
 from teams import services
@@ -33,7 +34,7 @@ def in_threads(work, count: int) -> list:
         return list(pool.map(run, range(count)))
 
 
-def test_one_shareable_invitation_admits_one_account(settings, fresh_cache):
+def test_one_shareable_invitation_admits_one_account(settings: Settings, fresh_cache) -> None:
     settings.ACCOUNT_SIGNUP_MODE = "invitation"
     owner = UserFactory(email="owner@example.com")
     team = services.create_team(name="Inference", owner=owner)
@@ -55,7 +56,7 @@ def test_one_shareable_invitation_admits_one_account(settings, fresh_cache):
     assert set(statuses) <= {302, 200, 409, 429}
 
 
-def test_hourly_invitation_limit_is_exact_under_concurrency(settings):
+def test_hourly_invitation_limit_is_exact_under_concurrency(settings: Settings) -> None:
     settings.TEAMS_INVITES_PER_HOUR = 5
     owner = UserFactory(email="owner@example.com")
     team = services.create_team(name="Inference", owner=owner)

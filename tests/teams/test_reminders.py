@@ -7,8 +7,10 @@ from datetime import timedelta
 import pytest
 from django.core import mail
 from django.core.management import call_command
+from django.test import Client
 from django.utils import timezone
 from icalendar import Calendar
+from pytest_django import Settings
 
 from library.models import Bookmark
 from teams.models import Session
@@ -39,7 +41,9 @@ def reminder_to(email: str):
     return message
 
 
-def test_a_reminder_links_the_session_and_says_what_the_reader_read(settings, session):
+def test_a_reminder_links_the_session_and_says_what_the_reader_read(
+    settings: Settings, session
+) -> None:
     settings.TEAMS_REMINDER_DAYS = 1
     call_command("send_session_reminders", verbosity=0)
     body = reminder_to("member@example.com").body
@@ -52,7 +56,9 @@ def test_a_reminder_links_the_session_and_says_what_the_reader_read(settings, se
     assert "- FlashAttention (not started yet)" in reminder_to("owner@example.com").body
 
 
-def test_one_click_from_the_mail_turns_reminders_off(client, settings, session, member):
+def test_one_click_from_the_mail_turns_reminders_off(
+    client: Client, settings: Settings, session, member
+) -> None:
     settings.TEAMS_REMINDER_DAYS = 1
     call_command("send_session_reminders", verbosity=0)
     link = OFF_LINK.search(reminder_to("member@example.com").body).group(1)
@@ -72,11 +78,11 @@ def test_one_click_from_the_mail_turns_reminders_off(client, settings, session, 
     assert [message.to for message in mail.outbox] == [["owner@example.com"]]
 
 
-def test_a_tampered_link_is_refused(client, member):
+def test_a_tampered_link_is_refused(client: Client, member) -> None:
     assert client.get("/reminders/off/not-a-signed-token/").status_code == 404
 
 
-def test_the_profile_turns_reminders_off_and_on(client, member):
+def test_the_profile_turns_reminders_off_and_on(client: Client, member) -> None:
     client.force_login(member)
     page = client.get("/accounts/profile/").text
     assert "Email me before my teams&#x27; reading-group sessions" in page
@@ -90,7 +96,9 @@ def test_the_profile_turns_reminders_off_and_on(client, member):
     assert member.session_reminders
 
 
-def test_calendar_events_carry_the_session_place_length_and_reading(client, team, session):
+def test_calendar_events_carry_the_session_place_length_and_reading(
+    client: Client, team, session
+) -> None:
     response = client.get(f"/teams/inference/calendar/{team.calendar_token}.ics")
     (event,) = Calendar.from_ical(response.content).walk("VEVENT")
     assert str(event["url"]) == f"https://readinglist.test/teams/inference/sessions/{session.pk}/"

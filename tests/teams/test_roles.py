@@ -3,6 +3,8 @@ and the confirmation page each destructive action asks on before it happens."""
 
 import pytest
 from django.core import mail
+from django.test import Client
+from pytest_django import DjangoCaptureOnCommitCallbacks
 
 from notes.models import Note
 from teams import services
@@ -76,7 +78,7 @@ def snapshot(team: Team) -> dict:
     }
 
 
-def log_in_as(client, role: str, team: Team, member) -> None:
+def log_in_as(client: Client, role: str, team: Team, member) -> None:
     if role == "member":
         client.force_login(member)
     elif role == "non-member":
@@ -86,7 +88,7 @@ def log_in_as(client, role: str, team: Team, member) -> None:
 
 
 @pytest.mark.parametrize("role", ["member", "non-member", "anonymous", "maintainer"])
-def test_only_owners_act_on_a_team(client, team, member, world, role):
+def test_only_owners_act_on_a_team(client: Client, team, member, world, role: str) -> None:
     log_in_as(client, role, team, member)
     before = snapshot(team)
     for path, data, has_page in owner_actions(world):
@@ -112,7 +114,7 @@ OWNER_CONTROLS = [
 MEMBER_PAGE_CONTROLS = ["Remove colleague", "an owner…"]
 
 
-def test_members_see_no_owner_control(client, team, member, world):
+def test_members_see_no_owner_control(client: Client, team, member, world) -> None:
     client.force_login(member)
     page = client.get(TEAM).text
     for control in OWNER_CONTROLS:
@@ -124,7 +126,7 @@ def test_members_see_no_owner_control(client, team, member, world):
         assert control not in members, control
 
 
-def test_owners_see_every_control(client, team, owner, world):
+def test_owners_see_every_control(client: Client, team, owner, world) -> None:
     world["colleague"].display_name = "colleague"
     world["colleague"].save()
     client.force_login(owner)
@@ -136,7 +138,7 @@ def test_owners_see_every_control(client, team, owner, world):
         assert control in members, control
 
 
-def test_a_sole_owner_is_not_offered_to_leave(client, team, owner, member):
+def test_a_sole_owner_is_not_offered_to_leave(client: Client, team, owner, member) -> None:
     client.force_login(owner)
     assert "Leave Inference" not in client.get(TEAM).text
     page = client.get(TEAM + "leave/")
@@ -145,7 +147,7 @@ def test_a_sole_owner_is_not_offered_to_leave(client, team, owner, member):
     assert 'type="submit"' not in page.text.split("<main", 1)[-1].split("</main>")[0]
 
 
-def test_a_revoked_join_link_shows_no_address(client, team, owner):
+def test_a_revoked_join_link_shows_no_address(client: Client, team, owner) -> None:
     link = services.create_join_link(team=team, by=owner)
     services.revoke_join_link(link=link, by=owner)
     client.force_login(owner)
@@ -166,8 +168,8 @@ def test_a_revoked_join_link_shows_no_address(client, team, owner):
     ],
 )
 def test_each_destructive_action_asks_first_and_changes_nothing(
-    client, team, owner, world, path, question
-):
+    client: Client, team, owner, world, path: str, question: str
+) -> None:
     world["colleague"].display_name = "colleague"
     world["colleague"].save()
     url = TEAM + path.format(
@@ -183,7 +185,7 @@ def test_each_destructive_action_asks_first_and_changes_nothing(
     assert snapshot(team) == before
 
 
-def test_a_member_confirms_leaving(client, team, member):
+def test_a_member_confirms_leaving(client: Client, team, member) -> None:
     client.force_login(member)
     page = client.get(TEAM + "leave/")
     assert "<h1>Leave Inference?</h1>" in page.text
@@ -194,8 +196,13 @@ def test_a_member_confirms_leaving(client, team, member):
 
 
 def test_an_owner_deletes_a_team_notes_stay_private_and_members_are_told(
-    client, team, owner, member, world, django_capture_on_commit_callbacks
-):
+    client: Client,
+    team,
+    owner,
+    member,
+    world,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+) -> None:
     source = SourceFactory()
     shared = Note.objects.create(
         user=member, source=source, body="Tiling matters.", visibility="team", team=team

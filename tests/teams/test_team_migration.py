@@ -31,13 +31,13 @@ def migrate(targets):
 
 
 @pytest.fixture
-def before(transactional_db):
+def before(transactional_db: None):
     state = migrate([before_the_move()])
     yield state.apps
     migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
 
 
-def test_team_notes_move_to_a_team_every_existing_reader_joins(before):
+def test_team_notes_move_to_a_team_every_existing_reader_joins(before) -> None:
     source = SourceFactory(slug="flash")
     OldUser = before.get_model("accounts", "User")
     OldNote = before.get_model("notes", "Note")
@@ -81,6 +81,6 @@ def test_team_notes_move_to_a_team_every_existing_reader_joins(before):
     assert staff.pk in everyone.members.values_list("pk", flat=True)
 
 
-def test_a_site_without_readers_gets_no_team(before):
+def test_a_site_without_readers_gets_no_team(before) -> None:
     migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
     assert not Team.objects.exists()

@@ -3,7 +3,9 @@ list lives on its own paginated page."""
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from pytest_django import DjangoAssertNumQueries
 
 from library.models import Bookmark
 from library.reading import team_recent_activity
@@ -29,7 +31,7 @@ def grow_team(team, tiers):
     return grow
 
 
-def queries_and_html(client, url):
+def queries_and_html(client: Client, url):
     with CaptureQueriesContext(connection) as ctx:
         response = client.get(url)
     assert response.status_code == 200, url
@@ -38,8 +40,12 @@ def queries_and_html(client, url):
 
 @pytest.mark.parametrize("url", ["/teams/inference/", "/teams/inference/members/"])
 def test_team_pages_run_the_same_queries_for_5_and_80_members(
-    client, owner, grow_team, url, django_assert_max_num_queries
-):
+    client: Client,
+    owner,
+    grow_team,
+    url: str,
+    django_assert_max_num_queries: DjangoAssertNumQueries,
+) -> None:
     client.force_login(owner)
     grow_team(4)
     baseline, _ = queries_and_html(client, url)
@@ -48,7 +54,9 @@ def test_team_pages_run_the_same_queries_for_5_and_80_members(
         assert client.get(url).status_code == 200
 
 
-def test_team_page_summarises_members_instead_of_listing_them(client, owner, grow_team):
+def test_team_page_summarises_members_instead_of_listing_them(
+    client: Client, owner, grow_team
+) -> None:
     readers = grow_team(60)
     client.force_login(owner)
     _, html = queries_and_html(client, "/teams/inference/")
@@ -59,7 +67,9 @@ def test_team_page_summarises_members_instead_of_listing_them(client, owner, gro
     assert "Remove " not in html
 
 
-def test_most_active_members_are_those_behind_the_latest_changes(client, owner, team, tiers):
+def test_most_active_members_are_those_behind_the_latest_changes(
+    client: Client, owner, team, tiers
+) -> None:
     busy, quiet = UserFactory(display_name="Busy Bee"), UserFactory(display_name="Quiet One")
     Membership.objects.create(team=team, user=busy)
     Membership.objects.create(team=team, user=quiet)
@@ -74,7 +84,7 @@ def test_most_active_members_are_those_behind_the_latest_changes(client, owner, 
     assert "(3 changes)" in html and "(1 change)" in html
 
 
-def test_members_page_is_paginated_with_owner_actions(client, owner, grow_team):
+def test_members_page_is_paginated_with_owner_actions(client: Client, owner, grow_team) -> None:
     grow_team(MEMBERS_PAGE_SIZE + 10)
     client.force_login(owner)
     _, first = queries_and_html(client, "/teams/inference/members/")
@@ -87,7 +97,7 @@ def test_members_page_is_paginated_with_owner_actions(client, owner, grow_team):
     assert "Page 1 of 2" in bad
 
 
-def test_member_sees_the_list_without_actions(client, grow_team, member):
+def test_member_sees_the_list_without_actions(client: Client, grow_team, member) -> None:
     grow_team(3)
     client.force_login(member)
     _, html = queries_and_html(client, "/teams/inference/members/")
@@ -95,14 +105,14 @@ def test_member_sees_the_list_without_actions(client, grow_team, member):
     assert "Owner" in html and ">Remove " not in html and "Make " not in html
 
 
-def test_members_page_is_404_outside_the_team(client, team, other_reader):
+def test_members_page_is_404_outside_the_team(client: Client, team, other_reader) -> None:
     client.force_login(other_reader)
     assert client.get("/teams/inference/members/").status_code == 404
     client.logout()
     assert client.get("/teams/inference/members/").status_code == 302
 
 
-def test_owner_action_returns_to_the_members_page(client, owner, member):
+def test_owner_action_returns_to_the_members_page(client: Client, owner, member) -> None:
     client.force_login(owner)
     response = client.post(f"/teams/inference/members/{member.pk}/promote/", follow=True)
     assert response.redirect_chain[-1][0] == "/teams/inference/members/"
@@ -110,7 +120,7 @@ def test_owner_action_returns_to_the_members_page(client, owner, member):
 
 
 @pytest.mark.postgres
-def test_recent_activity_walks_the_updated_index(team, tiers):
+def test_recent_activity_walks_the_updated_index(team, tiers) -> None:
     """With statistics like a real team's, PostgreSQL reads the newest bookmarks through the
     index and stops at the tenth, instead of sorting every member's bookmarks."""
     sources = SourceFactory.create_batch(40, tier=tiers["core"])

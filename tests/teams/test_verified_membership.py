@@ -5,6 +5,8 @@ import re
 import pytest
 from allauth.account.models import EmailAddress
 from django.core import mail
+from django.test import Client
+from pytest_django import Settings
 
 from teams import services
 from teams.models import JoinLink, Membership
@@ -18,13 +20,15 @@ def confirmation_path() -> str:
 
 
 @pytest.fixture
-def unverified(db):
+def unverified(db: None):
     user = UserFactory(email="claimed@example.com")
     EmailAddress.objects.create(user=user, email=user.email, verified=False, primary=True)
     return user
 
 
-def test_join_link_asks_an_unverified_reader_to_verify_then_joins(client, team, owner, unverified):
+def test_join_link_asks_an_unverified_reader_to_verify_then_joins(
+    client: Client, team, owner, unverified
+) -> None:
     link = services.create_join_link(team=team, by=owner)
     client.force_login(unverified)
 
@@ -46,7 +50,9 @@ def test_join_link_asks_an_unverified_reader_to_verify_then_joins(client, team, 
     assert "Welcome to Inference" in client.get(landed["Location"]).text
 
 
-def test_shareable_invitation_waits_for_verification(client, team, owner, unverified):
+def test_shareable_invitation_waits_for_verification(
+    client: Client, team, owner, unverified
+) -> None:
     _, token = services.invite(team=team, by=owner, email="x@example.com", any_email=True)
     client.force_login(unverified)
     response = client.post(f"/teams/invitations/{token}/")
@@ -56,7 +62,9 @@ def test_shareable_invitation_waits_for_verification(client, team, owner, unveri
     assert Membership.objects.filter(team=team, user=unverified).exists()
 
 
-def test_invitation_to_the_readers_own_address_verifies_it(client, team, owner, unverified):
+def test_invitation_to_the_readers_own_address_verifies_it(
+    client: Client, team, owner, unverified
+) -> None:
     _, token = services.invite(team=team, by=owner, email="Claimed@example.com")
     client.force_login(unverified)
     assert client.post(f"/teams/invitations/{token}/")["Location"] == "/teams/inference/"
@@ -64,8 +72,8 @@ def test_invitation_to_the_readers_own_address_verifies_it(client, team, owner, 
 
 
 def test_invitation_only_sign_up_with_another_address_joins_after_verifying(
-    client, settings, team, owner
-):
+    client: Client, settings: Settings, team, owner
+) -> None:
     settings.ACCOUNT_SIGNUP_MODE = "invitation"
     _, token = services.invite(team=team, by=owner, email="x@example.com", any_email=True)
     client.get(f"/teams/invitations/{token}/")

@@ -5,6 +5,7 @@ from datetime import timedelta
 import pytest
 from django.test import Client
 from django.utils import timezone
+from pytest_django import DjangoCaptureOnCommitCallbacks
 
 from library.services import set_status
 from notes.models import Note
@@ -19,7 +20,9 @@ SEES_B = {"in_b", "in_both"}
 
 
 @pytest.fixture
-def world(small_catalog, fresh_cache, django_capture_on_commit_callbacks):
+def world(
+    small_catalog, fresh_cache, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
+):
     with django_capture_on_commit_callbacks(execute=True):
         author_a = UserFactory(email="ann@example.com", display_name="AnnOfA")
         author_b = UserFactory(email="bo@example.com", display_name="BoOfB")
@@ -50,12 +53,12 @@ def client_for(world, viewer):
     return client
 
 
-def shows(client, url, text):
+def shows(client: Client, url, text):
     return text in client.get(url).content.decode()
 
 
 @pytest.mark.parametrize("viewer", VIEWERS)
-def test_each_viewer_sees_exactly_their_teams(world, viewer):
+def test_each_viewer_sees_exactly_their_teams(world, viewer) -> None:
     client = client_for(world, viewer)
     flash = world["flash"].get_absolute_url()
     note_a = Note.objects.get(body="alpha-secret")
@@ -79,7 +82,7 @@ def test_each_viewer_sees_exactly_their_teams(world, viewer):
 
 
 @pytest.mark.parametrize("viewer", VIEWERS)
-def test_team_urls_are_404_for_non_members(world, viewer):
+def test_team_urls_are_404_for_non_members(world, viewer) -> None:
     client = client_for(world, viewer)
     a = world["a"]
     session = a.sessions.get()
@@ -101,7 +104,9 @@ def test_team_urls_are_404_for_non_members(world, viewer):
     )
 
 
-def test_one_teams_note_keeps_another_teams_pages_cached(world, django_capture_on_commit_callbacks):
+def test_one_teams_note_keeps_another_teams_pages_cached(
+    world, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
+) -> None:
     client = client_for(world, "in_b")
     flash = world["flash"].get_absolute_url()
     assert client.get(flash)["X-Page-Cache"] == "miss"
@@ -129,8 +134,8 @@ def test_one_teams_note_keeps_another_teams_pages_cached(world, django_capture_o
 
 
 def test_a_removed_member_loses_the_team_on_the_next_request_and_keeps_their_notes(
-    world, django_capture_on_commit_callbacks
-):
+    world, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
+) -> None:
     member = world["people"]["in_a"]
     client = client_for(world, "in_a")
     flash = world["flash"].get_absolute_url()
@@ -153,7 +158,7 @@ def test_a_removed_member_loses_the_team_on_the_next_request_and_keeps_their_not
     assert client.get(f"/teams/{world['a'].slug}/").status_code == 404
 
 
-def test_the_note_form_takes_private_or_one_of_the_authors_team_slugs(world):
+def test_the_note_form_takes_private_or_one_of_the_authors_team_slugs(world) -> None:
     client = client_for(world, "in_a")
     url = f"{world['flash'].get_absolute_url()}notes/new/"
     response = client.post(url, {"body": "x", "visibility": world["b"].slug})
