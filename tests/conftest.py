@@ -7,8 +7,10 @@ from django.db import transaction
 from django.test import Client
 from pytest_django import DjangoDbBlocker, Settings
 
+from accounts.models import User
 from catalog.catalog_file import read_catalog
-from catalog.services import load_catalog
+from catalog.models.sources import Source
+from catalog.services import LoadReport, load_catalog
 
 from .factories import (
     ListEntryFactory,
@@ -102,7 +104,7 @@ def small_catalog(tiers):
 
 
 @pytest.fixture
-def full_catalog(db: None):
+def full_catalog(db: None) -> LoadReport:
     """The shipped catalog file, loaded."""
     return load_catalog(read_catalog(), progress=False)
 
@@ -124,7 +126,7 @@ def many_sources(tiers):
     """Grow the catalog to a given size, for query-count tests at two sizes."""
     topic = TopicFactory(slug="bulk", name="Bulk")
 
-    def grow(count):
+    def grow(count) -> list[Source]:
         sources = SourceFactory.create_batch(count, tier=tiers["core"], topics=[topic])
         section = ListSectionFactory()
         for position, source in enumerate(sources, start=1):
@@ -135,12 +137,12 @@ def many_sources(tiers):
 
 
 @pytest.fixture
-def reader(db: None):
+def reader(db: None) -> User:
     return UserFactory(email="reader@example.com")
 
 
 @pytest.fixture
-def signed_in(client: Client, reader):
+def signed_in(client: Client, reader: User) -> Client:
     """The test client, signed in as the reader."""
     client.force_login(reader)
     return client
@@ -153,12 +155,12 @@ def render_every_time(settings: Settings) -> None:
 
 
 @pytest.fixture
-def other_reader(db: None):
+def other_reader(db: None) -> User:
     return UserFactory(email="other@example.com")
 
 
 @pytest.fixture
-def maintainer(db: None):
+def maintainer(db: None) -> User:
     user = UserFactory(email="maintainer@example.com")
     call_command("create_maintainer", user.email, verbosity=0)
     user.refresh_from_db()

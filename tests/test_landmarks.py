@@ -6,6 +6,8 @@ from collections import Counter
 import pytest
 from django.test import Client
 
+from accounts.models import User
+
 pytestmark = pytest.mark.django_db
 
 SEARCH_LANDMARK = re.compile(r'<form[^>]*role="search"[^>]*>')
@@ -21,7 +23,7 @@ def search_labels(html):
 
 @pytest.mark.parametrize("url", ["/library/notes/", "/library/", "/sources/?q=attention", "/"])
 def test_search_landmarks_are_labelled_and_unique(
-    client: Client, reader, small_catalog, url: str
+    client: Client, reader: User, small_catalog, url: str
 ) -> None:
     client.force_login(reader)
     labels = search_labels(client.get(url).content.decode())

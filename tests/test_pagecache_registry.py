@@ -10,6 +10,7 @@ from django.test import Client
 from django.urls import reverse
 from pytest_django import DjangoCaptureOnCommitCallbacks
 
+from accounts.models import User
 from proposals.services import submit_proposal
 from readinglist.pagecache import rule_for
 from readinglist.pagecache.registry import UNSHOWN_APPS
@@ -41,8 +42,8 @@ def test_every_model_is_registered_or_exempt_with_a_reason(model) -> None:
 
 def test_a_proposal_leaves_another_readers_cached_pages_cached(
     client: Client,
-    reader,
-    other_reader,
+    reader: User,
+    other_reader: User,
     small_catalog,
     tiers,
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,

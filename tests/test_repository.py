@@ -21,13 +21,13 @@ def tracked_but_ignored(root: Path) -> list[str]:
 
 
 @pytest.fixture
-def checkout():
+def checkout() -> Path:
     if shutil.which("git") is None or not (ROOT / ".git").exists():
         pytest.skip("not a git checkout")
     return ROOT
 
 
-def test_no_tracked_file_sits_under_an_ignored_path(checkout) -> None:
+def test_no_tracked_file_sits_under_an_ignored_path(checkout: Path) -> None:
     assert tracked_but_ignored(checkout) == []
 
 

@@ -17,7 +17,7 @@ EXPECTED = "{% url 'pages:tier-detail' 'start-here' %}|{% url 'catalog:search-ci
 EXPECTED += "{% url 'pages:home' %}"
 
 
-def render(source, **context):
+def render(source, **context) -> str:
     return engines["django"].from_string(source).render(context, RequestFactory().get("/"))
 
 

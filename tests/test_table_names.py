@@ -8,6 +8,7 @@ from django.apps import apps
 from django.contrib.contenttypes.models import ContentType
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
+from django.db.migrations.state import StateApps
 from django.utils import timezone
 
 from tests.factories import SourceFactory, TierFactory, TopicFactory
@@ -39,7 +40,7 @@ def _before_the_rename():
     return [parent.key for key in renames for parent in graph.node_map[key].parents]
 
 
-def _migrate(targets):
+def _migrate(targets) -> StateApps:
     executor = MigrationExecutor(connection)
     executor.migrate(targets)
     ContentType.objects.clear_cache()

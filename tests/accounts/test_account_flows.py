@@ -9,7 +9,9 @@ from django.core import mail
 from django.test import Client
 from pytest_django import Settings
 
+from accounts.models import User
 from tests.conftest import PASSWORD
+from tests.hints import Response
 
 pytestmark = pytest.mark.django_db
 NEW_PASSWORD = "a different long passphrase"
@@ -20,7 +22,7 @@ def link_in_last_mail():
     return re.search(r"https?://[^/\s]+(/accounts/[^\s]+)", body).group(1)
 
 
-def sign_up(client: Client, email: str = "newcomer@example.com"):
+def sign_up(client: Client, email: str = "newcomer@example.com") -> Response:
     return client.post(
         "/accounts/signup/",
         {"email": email, "password1": PASSWORD, "password2": PASSWORD},
@@ -74,7 +76,7 @@ def test_sign_up_without_verification_sends_nothing(client: Client, settings: Se
 
 
 def test_sign_up_refuses_a_taken_address_and_keeps_what_was_typed(
-    client: Client, reader, settings: Settings
+    client: Client, reader: User, settings: Settings
 ) -> None:
     settings.ACCOUNT_EMAIL_VERIFICATION = "none"
     EmailAddress.objects.create(user=reader, email=reader.email, primary=True, verified=True)
@@ -89,7 +91,7 @@ def test_sign_up_refuses_a_taken_address_and_keeps_what_was_typed(
     assert get_user_model().objects.count() == 1
 
 
-def test_login_logout(client: Client, reader) -> None:
+def test_login_logout(client: Client, reader: User) -> None:
     response = client.post("/accounts/login/", {"login": reader.email, "password": PASSWORD})
     assert response.status_code == 302
     assert client.session["_auth_user_id"] == str(reader.pk)
@@ -97,13 +99,13 @@ def test_login_logout(client: Client, reader) -> None:
     assert "_auth_user_id" not in client.session
 
 
-def test_wrong_password_is_explained(client: Client, reader) -> None:
+def test_wrong_password_is_explained(client: Client, reader: User) -> None:
     response = client.post("/accounts/login/", {"login": reader.email, "password": "nope"})
     assert response.status_code == 200
     assert "not correct" in response.content.decode()
 
 
-def test_login_next_is_followed_only_on_this_site(client: Client, reader) -> None:
+def test_login_next_is_followed_only_on_this_site(client: Client, reader: User) -> None:
     response = client.post(
         "/accounts/login/?next=/library/",
         {"login": reader.email, "password": PASSWORD, "next": "/library/"},
@@ -117,7 +119,7 @@ def test_login_next_is_followed_only_on_this_site(client: Client, reader) -> Non
     assert "evil" not in response["Location"]
 
 
-def test_password_reset_end_to_end(client: Client, reader) -> None:
+def test_password_reset_end_to_end(client: Client, reader: User) -> None:
     EmailAddress.objects.create(user=reader, email=reader.email, primary=True, verified=True)
     response = client.post("/accounts/password/reset/", {"email": reader.email})
     assert response.status_code == 302
@@ -131,7 +133,7 @@ def test_password_reset_end_to_end(client: Client, reader) -> None:
     assert reader.check_password(NEW_PASSWORD)
 
 
-def test_password_change(client: Client, reader) -> None:
+def test_password_change(client: Client, reader: User) -> None:
     client.force_login(reader)
     response = client.post(
         "/accounts/password/change/",
@@ -143,7 +145,7 @@ def test_password_change(client: Client, reader) -> None:
 
 
 def test_email_change_needs_the_new_address_confirmed(
-    client: Client, reader, settings: Settings
+    client: Client, reader: User, settings: Settings
 ) -> None:
     settings.ACCOUNT_EMAIL_VERIFICATION = "mandatory"
     EmailAddress.objects.create(user=reader, email=reader.email, primary=True, verified=True)
@@ -165,7 +167,7 @@ def test_rate_limits_are_on(settings: Settings) -> None:
     assert "DummyCache" not in settings.CACHES["default"]["BACKEND"]
 
 
-def test_profile_sets_the_name_teammates_see(client: Client, reader) -> None:
+def test_profile_sets_the_name_teammates_see(client: Client, reader: User) -> None:
     client.force_login(reader)
     page = client.get("/accounts/profile/").content.decode()
     assert 'href="/accounts/delete/"' in page
@@ -175,7 +177,7 @@ def test_profile_sets_the_name_teammates_see(client: Client, reader) -> None:
     assert reader.public_name == "Reader One"
 
 
-def test_profile_rejects_an_overlong_name_and_keeps_it(client: Client, reader) -> None:
+def test_profile_rejects_an_overlong_name_and_keeps_it(client: Client, reader: User) -> None:
     client.force_login(reader)
     response = client.post("/accounts/profile/", {"display_name": "x" * 81})
     assert response.status_code == 200

@@ -8,6 +8,7 @@ import pytest
 from django.test import Client
 from pytest_django import Settings
 
+from accounts.models import User
 from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db
@@ -83,7 +84,7 @@ def test_closed_signup_speaks_one_wording(client: Client, settings: Settings) ->
     assert variants_in(html) == []
 
 
-def test_logging_in_and_out_speaks_one_wording(client: Client, reader) -> None:
+def test_logging_in_and_out_speaks_one_wording(client: Client, reader: User) -> None:
     response = client.post(
         "/accounts/login/", {"login": reader.email, "password": PASSWORD}, follow=True
     )

@@ -10,6 +10,7 @@ from pytest_django import Settings
 
 from readinglist import settings as project_settings
 from tests.conftest import PASSWORD
+from tests.hints import Response
 
 pytestmark = pytest.mark.django_db
 
@@ -20,7 +21,7 @@ def project_hashers(settings: Settings) -> None:
     settings.PASSWORD_HASHERS = project_settings.PASSWORD_HASHERS
 
 
-def log_in(client: Client, email):
+def log_in(client: Client, email) -> Response:
     return client.post("/accounts/login/", {"login": email, "password": PASSWORD})
 
 

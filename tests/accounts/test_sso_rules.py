@@ -8,23 +8,25 @@ from allauth.account.models import EmailAddress
 from allauth.core.exceptions import ImmediateHttpResponse
 from django.contrib.messages.storage.fallback import FallbackStorage
 from django.contrib.sessions.backends.db import SessionStore
+from django.core.handlers.wsgi import WSGIRequest
 from django.test import RequestFactory
 from pytest_django import Settings
 
 from accounts.adapters import SocialAccountAdapter
+from accounts.models import User
 from teams import services
 from teams.models import Membership, Team
 from tests.factories import UserFactory
 
 
-def sso_request(rf: RequestFactory):
+def sso_request(rf: RequestFactory) -> WSGIRequest:
     request = rf.get("/accounts/oidc/acme/login/callback/")
     request.session = SessionStore()
     request._messages = FallbackStorage(request)
     return request
 
 
-def sign_in(*addresses, user=None, existing_account: bool = False):
+def sign_in(*addresses, user=None, existing_account: bool = False) -> SimpleNamespace:
     """A sign-in as the provider reports it: (email, verified) pairs."""
     return SimpleNamespace(
         provider=SimpleNamespace(name="Acme SSO"),
@@ -79,7 +81,7 @@ def test_no_address_at_all_is_the_reason_only_when_sign_up_is_open(
 
 
 @pytest.fixture
-def planted(db: None):
+def planted(db: None) -> User:
     """An account someone registered with alice's address, never verified, in a team."""
     user = UserFactory(email="alice@acme.example", display_name="Alice (really Mallory)")
     EmailAddress.objects.create(user=user, email=user.email, verified=False, primary=True)
@@ -104,7 +106,7 @@ def social_login(rf: RequestFactory, *addresses):
 
 
 def test_a_verified_sign_in_never_lands_in_an_unverified_account(
-    rf: RequestFactory, planted
+    rf: RequestFactory, planted: User
 ) -> None:
     adapter = SocialAccountAdapter(sso_request(rf))
 
@@ -118,7 +120,7 @@ def test_a_verified_sign_in_never_lands_in_an_unverified_account(
     assert not planted.socialaccount_set.exists()
 
 
-def test_a_verified_account_is_signed_into(rf: RequestFactory, planted) -> None:
+def test_a_verified_account_is_signed_into(rf: RequestFactory, planted: User) -> None:
     EmailAddress.objects.filter(user=planted).update(verified=True)
     adapter = SocialAccountAdapter(sso_request(rf))
 

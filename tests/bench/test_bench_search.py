@@ -4,6 +4,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
+from subprocess import CompletedProcess
 
 import pytest
 from django.db import connection
@@ -26,7 +27,7 @@ def smoke_database() -> Iterator[None]:
     drop_smoke_database(SMOKE_DB)
 
 
-def bench(*args, database):
+def bench(*args, database) -> CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "manage.py", "bench_search", "--runs=1", "--relevance=skip", *args],
         cwd=BASE_DIR,

@@ -1,3 +1,4 @@
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -46,7 +47,7 @@ def inbox_catalog(tiers):
 
 
 @pytest.fixture
-def feed_server(settings: Settings, db: None):
+def feed_server(settings: Settings, db: None) -> Iterator[FeedServer]:
     with FeedServer() as server:
         settings.ARXIV_API_URL = f"{server.base}/arxiv/query"
         settings.CANDIDATES_GITHUB_URL = server.base
@@ -58,5 +59,5 @@ def feed_server(settings: Settings, db: None):
 
 
 @pytest.fixture
-def saved_feed():
+def saved_feed() -> Path:
     return FIXTURES / "arxiv_page.xml"

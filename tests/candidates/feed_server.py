@@ -29,7 +29,7 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, *args) -> None:
         pass
 
-    def do_GET(self):
+    def do_GET(self) -> None:
         path = urlsplit(self.path).path
         self.server.requests.append(  # type: ignore[attr-defined]
             {"path": self.path, "if_none_match": self.headers.get("If-None-Match", "")}
@@ -67,7 +67,7 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 class FeedServer:
-    def __enter__(self):
+    def __enter__(self) -> "FeedServer":
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
         self.httpd.daemon_threads = True
         self.httpd.requests = []  # type: ignore[attr-defined]

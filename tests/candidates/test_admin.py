@@ -11,6 +11,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.models import User
 from candidates.alerts import send_candidate_alerts
 from candidates.models import Candidate
 from catalog.models import Topic
@@ -39,7 +40,7 @@ def candidate(title: str, relevance: float = 0.5, **fields) -> Candidate:
 
 
 @pytest.fixture
-def staff(client: Client, maintainer):
+def staff(client: Client, maintainer: User) -> Client:
     client.force_login(maintainer)
     return client
 
@@ -48,7 +49,7 @@ def titles(response) -> list[str]:
     return [c.title for c in response.context["cl"].result_list]
 
 
-def test_the_inbox_opens_on_new_relevant_candidates_most_relevant_first(staff) -> None:
+def test_the_inbox_opens_on_new_relevant_candidates_most_relevant_first(staff: Client) -> None:
     candidate("Good", 0.4)
     candidate("Best", 0.9)
     candidate("Below the cut", 0.05)
@@ -74,7 +75,7 @@ def test_the_inbox_opens_on_new_relevant_candidates_most_relevant_first(staff) -
     assert len(titles(every)) == 6
 
 
-def test_dismissing_asks_for_a_reason_and_remembers_it(staff) -> None:
+def test_dismissing_asks_for_a_reason_and_remembers_it(staff: Client) -> None:
     one = candidate("Off topic")
     url = reverse(CHANGELIST)
 
@@ -103,7 +104,7 @@ def test_dismissing_asks_for_a_reason_and_remembers_it(staff) -> None:
     assert one.status_reason == "Edge IoT, not LLM serving"
 
 
-def test_snoozing_hides_a_candidate_for_thirty_days(staff) -> None:
+def test_snoozing_hides_a_candidate_for_thirty_days(staff: Client) -> None:
     one = candidate("Later")
 
     staff.post(reverse(CHANGELIST), {"action": "snooze_selected", ACTION_CHECKBOX_NAME: [one.pk]})
@@ -114,7 +115,7 @@ def test_snoozing_hides_a_candidate_for_thirty_days(staff) -> None:
     assert titles(staff.get(reverse(CHANGELIST))) == []
 
 
-def test_make_a_proposal_opens_the_proposal_form_filled_in(staff, tiers) -> None:
+def test_make_a_proposal_opens_the_proposal_form_filled_in(staff: Client, tiers) -> None:
     kv_cache = Topic.objects.create(slug="kv-cache", name="KV cache", position=1)
     one = candidate("KVSwap", authors="Ada Example")
 
@@ -143,7 +144,9 @@ def checked_radios(page: str, name: str) -> list[str]:
     ]
 
 
-def test_make_a_proposal_keeps_the_suggested_tier_and_shows_what_it_asks(staff, tiers) -> None:
+def test_make_a_proposal_keeps_the_suggested_tier_and_shows_what_it_asks(
+    staff: Client, tiers
+) -> None:
     one = candidate("KVSwap")
 
     response = staff.post(
@@ -156,14 +159,14 @@ def test_make_a_proposal_keeps_the_suggested_tier_and_shows_what_it_asks(staff, 
     assert re.search(r'data-tiers="[^"]*\bfrontier\b', form)
 
 
-def test_readers_cannot_see_the_inbox(client: Client, reader) -> None:
+def test_readers_cannot_see_the_inbox(client: Client, reader: User) -> None:
     candidate("Secret")
     client.force_login(reader)
 
     assert client.get(reverse(CHANGELIST)).status_code == 302
 
 
-def test_opted_in_maintainers_get_one_email_a_day(maintainer) -> None:
+def test_opted_in_maintainers_get_one_email_a_day(maintainer: User) -> None:
     MaintainerAlert.objects.create(user=maintainer, daily_email=True)
     candidate("KVSwap", 0.6)
     candidate("Irrelevant", 0.01)

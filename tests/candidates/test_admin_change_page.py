@@ -8,6 +8,7 @@ from django.contrib.auth.models import Permission
 from django.test import Client
 from django.urls import reverse
 
+from accounts.models import User
 from candidates.models import Candidate
 from tests.factories import UserFactory
 
@@ -15,7 +16,7 @@ from .test_admin import candidate, checked_radios
 
 
 @pytest.fixture
-def staff(client: Client, maintainer):
+def staff(client: Client, maintainer: User) -> Client:
     client.force_login(maintainer)
     return client
 
@@ -35,7 +36,7 @@ def buttons(page: str) -> dict[str, str]:
     return found
 
 
-def test_the_change_page_offers_the_triage(staff, tiers) -> None:
+def test_the_change_page_offers_the_triage(staff: Client, tiers) -> None:
     one = candidate("KVSwap")
 
     offered = buttons(change_page(staff, one))
@@ -51,7 +52,7 @@ def test_the_change_page_offers_the_triage(staff, tiers) -> None:
     assert one.status == Candidate.Status.SNOOZED
 
 
-def test_dismissing_from_the_change_page_asks_for_the_reason(staff) -> None:
+def test_dismissing_from_the_change_page_asks_for_the_reason(staff: Client) -> None:
     one = candidate("Off topic")
     dismiss = buttons(change_page(staff, one))["Dismiss…"]
 

@@ -15,7 +15,7 @@ from .test_admin import CHANGELIST, candidate
 
 
 @pytest.fixture
-def viewer(client: Client, db: None):
+def viewer(client: Client, db: None) -> Client:
     user = UserFactory(email="viewer@example.com", is_staff=True)
     user.user_permissions.add(Permission.objects.get(codename="view_candidate"))
     client.force_login(user)
@@ -34,7 +34,7 @@ def test_every_admin_action_names_the_permission_it_needs() -> None:
     assert unguarded == []
 
 
-def test_view_only_staff_see_no_triage_actions(viewer) -> None:
+def test_view_only_staff_see_no_triage_actions(viewer: Client) -> None:
     candidate("KVSwap")
 
     page = viewer.get(reverse(CHANGELIST))
@@ -54,7 +54,7 @@ def test_view_only_staff_see_no_triage_actions(viewer) -> None:
     ],
 )
 def test_a_forged_action_from_view_only_staff_changes_nothing(
-    viewer, forged: dict[str, str]
+    viewer: Client, forged: dict[str, str]
 ) -> None:
     one = candidate("KVSwap")
 

@@ -9,9 +9,12 @@ from django.core import mail
 from django.core.management import call_command
 from pytest_django import Settings
 
+from accounts.models import User
 from candidates.entries import parse_feed
 from candidates.models import Candidate, FeedState
+from candidates.services import Added
 from proposals.models import MaintainerAlert
+from tests.candidates.feed_server import FeedServer
 
 from .conftest import FIXTURES
 
@@ -28,7 +31,7 @@ def test_a_bad_entry_is_skipped_and_the_rest_of_the_feed_read() -> None:
 
 
 def test_a_bad_date_in_the_first_collector_stops_nothing(
-    inbox_catalog, feed_server, settings: Settings, maintainer
+    inbox_catalog, feed_server: FeedServer, settings: Settings, maintainer: User
 ) -> None:
     MaintainerAlert.objects.create(user=maintainer, daily_email=True)
     settings.ARXIV_API_URL = f"{feed_server.base}/bad-dates.atom"
@@ -66,7 +69,7 @@ def test_a_saved_file_with_a_bad_entry_loads_the_rest(inbox_catalog) -> None:
 
 
 def test_a_feed_whose_handling_raises_does_not_stop_the_later_feeds(
-    inbox_catalog, feed_server, settings: Settings, monkeypatch: pytest.MonkeyPatch
+    inbox_catalog, feed_server: FeedServer, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import candidates.management.commands.collect_candidates as command
 
@@ -76,7 +79,7 @@ def test_a_feed_whose_handling_raises_does_not_stop_the_later_feeds(
     ]
     real = command.add_entries
 
-    def fails_for_dates(entries, **kwargs):
+    def fails_for_dates(entries, **kwargs) -> Added:
         if kwargs["feed"] == "Dates":
             raise ValueError("a value no column takes")
         return real(entries, **kwargs)

@@ -10,6 +10,7 @@ from pytest_django import DjangoCaptureOnCommitCallbacks, Settings
 
 from candidates.models import Candidate, FeedState, UpstreamRelease
 from proposals.models import Proposal
+from tests.candidates.feed_server import FeedServer
 from tests.factories import UserFactory
 
 
@@ -29,7 +30,7 @@ def _cut_and_clock(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
     )
 
 
-def test_a_saved_arxiv_response_fills_the_inbox(inbox_catalog, saved_feed) -> None:
+def test_a_saved_arxiv_response_fills_the_inbox(inbox_catalog, saved_feed: Path) -> None:
     out = collect("--feed", str(saved_feed), "--no-progress")
 
     titles = set(Candidate.objects.values_list("title", flat=True))
@@ -47,7 +48,7 @@ def test_a_saved_arxiv_response_fills_the_inbox(inbox_catalog, saved_feed) -> No
     assert not Candidate.objects.get(key="arxiv:2511.10376").relevant
 
 
-def test_a_second_run_over_the_same_data_adds_nothing(inbox_catalog, saved_feed) -> None:
+def test_a_second_run_over_the_same_data_adds_nothing(inbox_catalog, saved_feed: Path) -> None:
     collect("--feed", str(saved_feed))
     before = list(Candidate.objects.values_list("pk", "updated"))
 
@@ -57,7 +58,9 @@ def test_a_second_run_over_the_same_data_adds_nothing(inbox_catalog, saved_feed)
     assert "Added 0 candidates" in out and "3 already known" in out
 
 
-def test_dry_run_prints_what_it_would_add_and_stores_nothing(inbox_catalog, saved_feed) -> None:
+def test_dry_run_prints_what_it_would_add_and_stores_nothing(
+    inbox_catalog, saved_feed: Path
+) -> None:
     out = collect("--feed", str(saved_feed), "--dry-run")
 
     assert Candidate.objects.count() == 0
@@ -65,7 +68,7 @@ def test_dry_run_prints_what_it_would_add_and_stores_nothing(inbox_catalog, save
     assert "Would add 2 candidates" in out
 
 
-def test_a_proposed_work_is_not_a_new_candidate(inbox_catalog, saved_feed, tiers) -> None:
+def test_a_proposed_work_is_not_a_new_candidate(inbox_catalog, saved_feed: Path, tiers) -> None:
     Proposal.objects.create(
         proposer=UserFactory(),
         url="https://www.arxiv.org/pdf/2511.11907v1?utm_source=x",
@@ -81,7 +84,7 @@ def test_a_proposed_work_is_not_a_new_candidate(inbox_catalog, saved_feed, tiers
 
 def test_a_new_proposal_moves_its_candidate_out_of_the_inbox(
     inbox_catalog,
-    saved_feed,
+    saved_feed: Path,
     tiers,
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
@@ -112,7 +115,7 @@ def test_an_unreadable_file_is_named_and_nothing_is_stored(inbox_catalog, tmp_pa
 
 
 def test_every_collector_reads_its_feed_through_the_outbound_policy(
-    inbox_catalog, feed_server
+    inbox_catalog, feed_server: FeedServer
 ) -> None:
     out = collect("--no-progress")
 
@@ -126,7 +129,9 @@ def test_every_collector_reads_its_feed_through_the_outbound_policy(
     assert all(state.last_error == "" for state in FeedState.objects.all())
 
 
-def test_a_feed_that_did_not_change_is_asked_conditionally(inbox_catalog, feed_server) -> None:
+def test_a_feed_that_did_not_change_is_asked_conditionally(
+    inbox_catalog, feed_server: FeedServer
+) -> None:
     collect()
     collect()
 
@@ -135,7 +140,7 @@ def test_a_feed_that_did_not_change_is_asked_conditionally(inbox_catalog, feed_s
     assert Candidate.objects.filter(origin=Candidate.Origin.FEED).count() == 1
 
 
-def test_arxiv_since_the_last_successful_run(inbox_catalog, feed_server) -> None:
+def test_arxiv_since_the_last_successful_run(inbox_catalog, feed_server: FeedServer) -> None:
     collect("--only", "arxiv", "--since", "2025-11-14")
 
     assert list(Candidate.objects.values_list("key", flat=True)) == ["arxiv:2511.11907"]
@@ -153,7 +158,7 @@ def test_arxiv_since_the_last_successful_run(inbox_catalog, feed_server) -> None
     ],
 )
 def test_a_failing_feed_is_reported_and_skipped(
-    inbox_catalog, feed_server, settings: Settings, path: str, error: str
+    inbox_catalog, feed_server: FeedServer, settings: Settings, path: str, error: str
 ) -> None:
     settings.CANDIDATES_FEEDS = [
         f"Broken={feed_server.base}{path}",
@@ -170,7 +175,7 @@ def test_a_failing_feed_is_reported_and_skipped(
 
 
 def test_a_feed_that_never_answers_is_cut_at_the_deadline(
-    inbox_catalog, feed_server, settings: Settings, monkeypatch: pytest.MonkeyPatch
+    inbox_catalog, feed_server: FeedServer, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr("candidates.collectors.FEED_DEADLINE_SECONDS", 1.0)
     settings.CANDIDATES_FEEDS = [

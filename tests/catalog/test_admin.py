@@ -3,6 +3,8 @@ from django.contrib.auth.models import Group
 from django.core.management import call_command
 from django.test import Client
 
+from accounts.models import User
+
 pytestmark = pytest.mark.django_db
 
 ADMIN_PAGES = [
@@ -18,12 +20,14 @@ ADMIN_PAGES = [
 
 
 @pytest.mark.parametrize("url", ADMIN_PAGES)
-def test_admin_pages_load_for_a_maintainer(client: Client, maintainer, small_catalog, url) -> None:
+def test_admin_pages_load_for_a_maintainer(
+    client: Client, maintainer: User, small_catalog, url
+) -> None:
     client.force_login(maintainer)
     assert client.get(url).status_code == 200
 
 
-def test_admin_change_pages_load(client: Client, maintainer, small_catalog) -> None:
+def test_admin_change_pages_load(client: Client, maintainer: User, small_catalog) -> None:
     client.force_login(maintainer)
     flash = small_catalog["flash"]
     section = flash.entries.first().section
@@ -36,14 +40,14 @@ def test_admin_change_pages_load(client: Client, maintainer, small_catalog) -> N
 
 
 @pytest.mark.parametrize("url", ADMIN_PAGES)
-def test_admin_is_refused_to_readers(client: Client, reader, url) -> None:
+def test_admin_is_refused_to_readers(client: Client, reader: User, url) -> None:
     client.force_login(reader)
     response = client.get(url)
     assert response.status_code == 302
     assert "/admin/login/" in response["Location"]
 
 
-def test_maintainers_group_can_curate_but_not_delete_sources(maintainer) -> None:
+def test_maintainers_group_can_curate_but_not_delete_sources(maintainer: User) -> None:
     group = Group.objects.get(name="Maintainers")
     codenames = set(group.permissions.values_list("codename", flat=True))
     assert {"change_source", "add_source", "change_topic", "change_listentry"} <= codenames
@@ -52,7 +56,7 @@ def test_maintainers_group_can_curate_but_not_delete_sources(maintainer) -> None
     assert not maintainer.has_perm("catalog.delete_source")
 
 
-def test_create_maintainer_promotes_existing_user(reader) -> None:
+def test_create_maintainer_promotes_existing_user(reader: User) -> None:
     call_command("create_maintainer", reader.email, verbosity=0)
     reader.refresh_from_db()
     assert reader.is_staff

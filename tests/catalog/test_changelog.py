@@ -8,6 +8,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from pytest_django import DjangoAssertNumQueries, DjangoCaptureOnCommitCallbacks, Settings
 
+from accounts.models import User
 from catalog.changelog import (
     changes_between,
     changes_since_last_visit,
@@ -29,7 +30,7 @@ def kinds(entries):
 @pytest.mark.django_db
 class TestRecording:
     def test_record_change_keeps_the_title_after_the_source_is_deleted(
-        self, tiers, maintainer
+        self, tiers, maintainer: User
     ) -> None:
         source = SourceFactory(title="Gone soon")
         entry = record_change(source=source, kind=Kind.ADDED, actor=maintainer, via=Via.ADMIN)
@@ -232,7 +233,7 @@ def _admin_form(source, **changes):
 @pytest.mark.django_db
 class TestAdmin:
     def test_admin_edit_records_promotion_by_the_maintainer(
-        self, client: Client, maintainer, tiers
+        self, client: Client, maintainer: User, tiers
     ) -> None:
         source = SourceFactory(
             tier=tiers["frontier"], verified_on=timezone.localdate(), topics=[TopicFactory()]
@@ -247,7 +248,7 @@ class TestAdmin:
         assert (entry.kind, entry.via, entry.actor) == (Kind.PROMOTED, Via.ADMIN, maintainer)
         assert entry.detail == "Moved from Frontier to Core."
 
-    def test_admin_topic_change_is_an_update(self, client: Client, maintainer, tiers) -> None:
+    def test_admin_topic_change_is_an_update(self, client: Client, maintainer: User, tiers) -> None:
         source = SourceFactory(tier=tiers["core"], topics=[TopicFactory(slug="a")])
         other = TopicFactory(slug="b")
         client.force_login(maintainer)
@@ -257,7 +258,7 @@ class TestAdmin:
         entry = ChangeLogEntry.objects.get()
         assert (entry.kind, entry.detail) == (Kind.UPDATED, "Changed topics.")
 
-    def test_admin_add_records_added(self, client: Client, maintainer, tiers) -> None:
+    def test_admin_add_records_added(self, client: Client, maintainer: User, tiers) -> None:
         client.force_login(maintainer)
         source = SourceFactory.build(
             title="Brand new", slug="brand-new", url="https://example.org/new", tier=tiers["core"]
@@ -284,7 +285,7 @@ class TestSinceLastVisit:
     def test_home_shows_changes_since_the_previous_visit_then_forgets_them(
         self,
         client: Client,
-        reader,
+        reader: User,
         tiers,
         django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
     ) -> None:
@@ -306,7 +307,7 @@ class TestSinceLastVisit:
         third = changes_panel(client.get("/"))
         assert "Checked." in third and "Moved up." not in third
 
-    def test_changes_before_joining_are_not_news(self, reader, tiers) -> None:
+    def test_changes_before_joining_are_not_news(self, reader: User, tiers) -> None:
         source = SourceFactory()
         entry = record_change(source=source, kind=Kind.ADDED, via=Via.LOADER)
         ChangeLogEntry.objects.filter(pk=entry.pk).update(
@@ -314,14 +315,14 @@ class TestSinceLastVisit:
         )
         assert changes_since_last_visit(reader) == []
 
-    def test_a_visit_only_remembers_its_own_time(self, reader, tiers) -> None:
+    def test_a_visit_only_remembers_its_own_time(self, reader: User, tiers) -> None:
         record_change(source=SourceFactory(), kind=Kind.ADDED, via=Via.LOADER)
         moment = timezone.now()
         assert mark_changes_seen(reader, moment)
         reader.refresh_from_db()
         assert reader.last_seen_changes_at == moment
 
-    def test_nothing_new_since_the_last_visit_writes_nothing(self, reader, tiers) -> None:
+    def test_nothing_new_since_the_last_visit_writes_nothing(self, reader: User, tiers) -> None:
         record_change(source=SourceFactory(), kind=Kind.ADDED, via=Via.LOADER)
         seen = timezone.now()
         assert mark_changes_seen(reader, seen)
@@ -336,7 +337,7 @@ class TestSinceLastVisit:
     def test_revisiting_home_does_not_write_when_nothing_changed(
         self,
         client: Client,
-        reader,
+        reader: User,
         tiers,
         django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
     ) -> None:
@@ -378,7 +379,7 @@ class TestSinceLastVisit:
     def test_home_query_count_for_a_reader_is_constant(
         self,
         client: Client,
-        reader,
+        reader: User,
         many_sources,
         django_assert_max_num_queries: DjangoAssertNumQueries,
         settings: Settings,
@@ -458,7 +459,7 @@ def test_superseded_source_shows_a_banner_linking_to_its_replacement(client: Cli
 
 
 @pytest.mark.django_db
-def test_moderation_accept_and_promotion_are_logged(maintainer, tiers) -> None:
+def test_moderation_accept_and_promotion_are_logged(maintainer: User, tiers) -> None:
     from catalog.promotion import missing_evidence, promote_to_core
 
     source = SourceFactory(
@@ -480,7 +481,7 @@ def test_moderation_accept_and_promotion_are_logged(maintainer, tiers) -> None:
 
 @pytest.mark.django_db
 def test_accepting_a_proposal_logs_the_new_source_and_the_one_it_replaces(
-    small_catalog, reader, maintainer
+    small_catalog, reader: User, maintainer: User
 ) -> None:
     from proposals.services import accept_proposal
     from tests.proposals.helpers import make_proposal

@@ -6,9 +6,11 @@ import subprocess
 import threading
 import time
 from collections import Counter
+from collections.abc import Iterator
 from datetime import timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from threading import Thread
 
 import pytest
 from django.core.management import call_command
@@ -16,7 +18,8 @@ from django.test import Client
 from django.utils import timezone
 from pytest_django import Settings
 
-from catalog.linkcheck import CheckConfig, LinkChecker, user_agent
+from accounts.models import User
+from catalog.linkcheck import CheckConfig, LinkChecker, LinkResult, user_agent
 from catalog.models import Source
 from tests.factories import SourceFactory
 
@@ -94,7 +97,7 @@ class Handler(BaseHTTPRequestHandler):
                 self.concurrent[self.path] -= 1
                 self.concurrent["*"] -= 1
 
-    def route(self, path):
+    def route(self, path) -> None:
         if path == "/ok":
             return self._reply(200)
         if path == "/missing":
@@ -129,7 +132,7 @@ class Handler(BaseHTTPRequestHandler):
             return self._reply(200)
         return self._reply(404)
 
-    def huge(self):
+    def huge(self) -> None:
         if self.command == "HEAD":
             # A server that refuses HEAD forces the GET, which must not read it all.
             return self._reply(405)
@@ -150,7 +153,7 @@ def _loopback_may_be_checked(settings: Settings) -> None:
     settings.METADATA_ALLOWED_HOSTS = ["127.0.0.1", "localhost"]
 
 
-def _serve(server):
+def _serve(server) -> Thread:
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     return thread
@@ -174,7 +177,7 @@ def server():
 
 
 @pytest.fixture
-def tls_server(tmp_path: Path):
+def tls_server(tmp_path: Path) -> Iterator[str]:
     """An HTTPS server with a self-signed certificate: no CA trusts it."""
     key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
     subprocess.run(
@@ -208,7 +211,7 @@ def tls_server(tmp_path: Path):
     httpd.server_close()
 
 
-def check(url, config=FAST):
+def check(url, config=FAST) -> LinkResult:
     return LinkChecker(config).check(url)
 
 
@@ -280,7 +283,7 @@ class TestChecker:
         assert elapsed < 3.0
         assert result.attempts >= 2  # timeouts are retried while the deadline allows
 
-    def test_invalid_tls_is_reported_not_a_crash(self, tls_server) -> None:
+    def test_invalid_tls_is_reported_not_a_crash(self, tls_server: str) -> None:
         result = check(tls_server + "/ok")
         assert result.status == "broken"
         assert result.error == "TLS error: certificate verify failed"
@@ -408,7 +411,7 @@ class TestWhatPeopleSee:
         assert "link-warning" not in client.get("/sources/blocked/").content.decode()
 
     def test_admin_filters_broken_links_and_stale_frontier_entries(
-        self, client: Client, maintainer, tiers, settings: Settings
+        self, client: Client, maintainer: User, tiers, settings: Settings
     ) -> None:
         settings.FRONTIER_STALE_AFTER_DAYS = 90
         today = timezone.localdate()

@@ -37,7 +37,7 @@ def _closed_port() -> int:
         return unused.getsockname()[1]
 
 
-def run(**options):
+def run(**options) -> str:
     out = io.StringIO()
     call_command("check_links", stdout=out, stderr=io.StringIO(), **(FAST | options))
     return out.getvalue()
@@ -99,7 +99,9 @@ def test_a_single_broken_link_is_still_recorded(tiers, no_dns: None, server) -> 
 
 @pytest.mark.django_db
 def test_no_progress_runs_quietly_and_succeeds(
-    tiers, server, capsys: pytest.CaptureFixture[str]  # noqa: F811
+    tiers,
+    server,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     SourceFactory(slug="ok", url=f"{server[0]}/ok")
     execute_from_command_line(["manage.py", "check_links", "--no-progress"])

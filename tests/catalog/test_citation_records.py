@@ -29,7 +29,7 @@ AUTHORS = "Ashish Vaswani, Noam Shazeer, Niki Parmar, Jakob Uszkoreit, Llion Jon
 
 
 @pytest.fixture
-def transformer(tiers):
+def transformer(tiers) -> Source:
     return SourceFactory(
         slug="transformer",
         title="Transformer",
@@ -45,7 +45,7 @@ def transformer(tiers):
     )
 
 
-def test_bibtex_has_full_title_short_title_doi_and_eprint(transformer) -> None:
+def test_bibtex_has_full_title_short_title_doi_and_eprint(transformer: Source) -> None:
     entry = bibtexparser.parse_string(to_bibtex([transformer])).entries[0]
     values = {key: field.value for key, field in entry.fields_dict.items()}
     assert values["title"] == "{Attention Is All You Need}"
@@ -55,7 +55,7 @@ def test_bibtex_has_full_title_short_title_doi_and_eprint(transformer) -> None:
     assert values["author"].count(" and ") == 4 and "others" not in values["author"]
 
 
-def test_csl_has_doi_url_short_title_and_every_author(transformer) -> None:
+def test_csl_has_doi_url_short_title_and_every_author(transformer: Source) -> None:
     item = to_csl([transformer])[0]
     assert item["title"] == "Attention Is All You Need"
     assert item["title-short"] == "Transformer"

@@ -10,6 +10,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from accounts.models import User
 from catalog.citation_styles import STYLES, format_references
 from catalog.citations import to_bibtex, to_csl
 from catalog.models import Source
@@ -18,7 +19,7 @@ from tests.factories import SourceFactory
 
 
 @pytest.fixture
-def paper(tiers):
+def paper(tiers) -> Source:
     return SourceFactory(
         title="Attention Is All You Need",
         authors="Ashish Vaswani, Noam Shazeer, and Niki Parmar",
@@ -30,7 +31,7 @@ def paper(tiers):
 
 
 @pytest.fixture
-def repository(tiers):
+def repository(tiers) -> Source:
     return SourceFactory(
         kind=Source.Kind.REPOSITORY,
         title="PyTorch",
@@ -44,7 +45,7 @@ def repository(tiers):
 
 
 @pytest.fixture
-def book(tiers):
+def book(tiers) -> Source:
     return SourceFactory(
         kind=Source.Kind.BOOK,
         title="Deep Learning",
@@ -78,7 +79,7 @@ def test_each_style_names_authors_title_and_year(
 
 
 @pytest.mark.django_db
-def test_styles_differ_the_way_their_manuals_say(paper, book) -> None:
+def test_styles_differ_the_way_their_manuals_say(paper: Source, book: Source) -> None:
     apa = format_references([paper], STYLES["apa"])[0].text
     ieee = format_references([paper], STYLES["ieee"])[0].text
     acm = format_references([paper], STYLES["acm"])[0].text
@@ -112,7 +113,9 @@ def test_user_text_is_escaped_in_the_html_and_whole_in_the_text(tiers) -> None:
 
 
 @pytest.mark.django_db
-def test_many_references_keep_the_order_given(paper, repository, book) -> None:
+def test_many_references_keep_the_order_given(
+    paper: Source, repository: Source, book: Source
+) -> None:
     texts = [ref.text for ref in format_references([book, paper, repository], STYLES["ieee"])]
     assert texts[0].startswith("[1] I. Goodfellow")
     assert texts[1].startswith("[2] A. Vaswani")
@@ -122,7 +125,7 @@ def test_many_references_keep_the_order_given(paper, repository, book) -> None:
 @pytest.mark.django_db
 class TestSourceCitePage:
     def test_source_page_links_to_each_style_and_shows_apa_ready_to_copy(
-        self, client: Client, paper
+        self, client: Client, paper: Source
     ) -> None:
         page = client.get(paper.get_absolute_url()).content.decode()
         address = reverse("catalog:source-cite-style", args=[paper.slug])
@@ -135,7 +138,7 @@ class TestSourceCitePage:
 
     @pytest.mark.parametrize("style", list(STYLES))
     def test_the_cite_page_shows_the_chosen_style_as_text(
-        self, client: Client, paper, style
+        self, client: Client, paper: Source, style
     ) -> None:
         url = reverse("catalog:source-cite-style", args=[paper.slug])
         response = client.get(url, {"style": style})
@@ -146,7 +149,7 @@ class TestSourceCitePage:
         assert f'<option value="{style}" selected>' in page
         assert f'<h2 id="reference-heading">{html.escape(STYLES[style].label)}</h2>' in page
 
-    def test_an_unknown_style_falls_back_to_apa(self, client: Client, paper) -> None:
+    def test_an_unknown_style_falls_back_to_apa(self, client: Client, paper: Source) -> None:
         url = reverse("catalog:source-cite-style", args=[paper.slug])
         page = client.get(url, {"style": "<nope>"}).content.decode()
         assert '<option value="apa" selected>' in page
@@ -174,7 +177,14 @@ class TestLibraryCitePage:
         assert "login" in response["Location"]
 
     def test_the_reader_s_sources_only_in_the_style_and_by_status(
-        self, client: Client, signed_in, reader, other_reader, paper, book, repository
+        self,
+        client: Client,
+        signed_in: Client,
+        reader: User,
+        other_reader: User,
+        paper: Source,
+        book: Source,
+        repository: Source,
     ) -> None:
         Bookmark.objects.create(user=reader, source=paper, status="read")
         Bookmark.objects.create(user=reader, source=book, status="to_read")
@@ -187,13 +197,15 @@ class TestLibraryCitePage:
         assert "A. Vaswani" in read_only and "Goodfellow" not in read_only
         assert '<option value="read" selected>' in read_only
 
-    def test_export_page_links_to_it(self, client: Client, signed_in) -> None:
+    def test_export_page_links_to_it(self, client: Client, signed_in: Client) -> None:
         page = client.get(reverse("library:export-index")).content.decode()
         assert reverse("library:export-cite") in page
 
 
 @pytest.mark.django_db
-def test_bibtex_and_csl_stay_valid_beside_the_styles(paper, repository, book) -> None:
+def test_bibtex_and_csl_stay_valid_beside_the_styles(
+    paper: Source, repository: Source, book: Source
+) -> None:
     sources = [paper, repository, book]
     library = bibtexparser.parse_string(to_bibtex(sources))
     assert library.failed_blocks == []

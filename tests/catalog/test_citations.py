@@ -4,6 +4,8 @@ import json
 import bibtexparser
 import pytest
 import rispy
+from bibtexparser.library import Library
+from bibtexparser.model import Entry
 from django.test import Client
 from pytest_django import DjangoAssertNumQueries
 
@@ -18,6 +20,7 @@ from catalog.citations import (
 )
 from catalog.citations_ris import to_ris
 from catalog.models import Source
+from catalog.services import LoadReport
 from tests.factories import ListEntryFactory, ListSectionFactory, SourceFactory
 
 CSL_TYPES = {
@@ -33,13 +36,13 @@ CSL_TYPES = {
 }
 
 
-def parse_bib(text):
+def parse_bib(text) -> Library:
     library = bibtexparser.parse_string(text)
     assert library.failed_blocks == [], [block.error for block in library.failed_blocks]
     return library
 
 
-def one_entry(source):
+def one_entry(source) -> Entry:
     library = parse_bib(to_bibtex([source]))
     assert len(library.entries) == 1
     return library.entries[0]
@@ -238,7 +241,9 @@ class TestKeys:
         assert base_key(source) == "roofline"
 
 
-def test_every_source_of_the_shipped_catalog_exports_valid_bibtex_and_csl(full_catalog) -> None:
+def test_every_source_of_the_shipped_catalog_exports_valid_bibtex_and_csl(
+    full_catalog: LoadReport,
+) -> None:
     sources = list(Source.objects.select_related("tier").order_by("slug"))
     assert len(sources) > 150
     library = parse_bib(to_bibtex(sources))

@@ -57,13 +57,13 @@ related = ["alpha"]
 """
 
 
-def load(path, **kwargs):
+def load(path, **kwargs) -> str:
     out = io.StringIO()
     call_command("load_catalog", str(path), stdout=out, stderr=io.StringIO(), **kwargs)
     return out.getvalue()
 
 
-def write(tmp_path: Path, text, name: str = "catalog.toml"):
+def write(tmp_path: Path, text, name: str = "catalog.toml") -> Path:
     path = tmp_path / name
     path.write_text(text)
     return path
@@ -257,7 +257,7 @@ def test_a_section_filled_by_a_load_replaces_the_catalog_version(
 
 
 class Terminal(io.StringIO):
-    def isatty(self):
+    def isatty(self) -> bool:
         return True
 
 

@@ -59,7 +59,7 @@ def test_export_carries_the_fields_and_loads_back_unchanged(tmp_path: Path) -> N
     assert "sources: 0 created, 0 updated, 2 unchanged" in output
 
 
-def _alpha(extra):
+def _alpha(extra) -> str:
     first = 'summary = "The first source."'
     return MINIMAL.replace(first, f"{first}\n{extra}")
 

@@ -11,7 +11,7 @@ from pytest_django import DjangoAssertNumQueries, DjangoCaptureOnCommitCallbacks
 from catalog.catalog_file import read_catalog
 from catalog.models import Source, SourceNeighbour
 from catalog.related.compute import recompute_neighbours
-from catalog.services import load_catalog
+from catalog.services import LoadReport, load_catalog
 from library.models import Bookmark
 
 from ..factories import SourceFactory, TopicFactory, UserFactory
@@ -19,20 +19,24 @@ from ..factories import SourceFactory, TopicFactory, UserFactory
 pytestmark = pytest.mark.django_db
 
 
-def related_section(client: Client, slug):
+def related_section(client: Client, slug) -> str:
     html = client.get(f"/sources/{slug}/").content.decode()
     start = html.find('id="related-heading"')
     return html[start : html.find("</section>", start)] if start != -1 else ""
 
 
 @pytest.fixture
-def related_catalog(db: None, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks):
+def related_catalog(
+    db: None, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
+) -> LoadReport:
     """The shipped catalog, loaded as the loader's commit would leave it: neighbours computed."""
     with django_capture_on_commit_callbacks(execute=True):
         return load_catalog(read_catalog(), progress=False)
 
 
-def test_each_related_source_says_why_it_is_there(client: Client, related_catalog) -> None:
+def test_each_related_source_says_why_it_is_there(
+    client: Client, related_catalog: LoadReport
+) -> None:
     flash2 = related_section(client, "flashattention-2")
     assert flash2.index("FlashAttention-3") < flash2.index("FlashAttention-4")
     assert "Linked by the catalog&#x27;s curators" in flash2
@@ -43,7 +47,7 @@ def test_each_related_source_says_why_it_is_there(client: Client, related_catalo
 
 
 def test_retired_sources_are_neither_related_nor_given_neighbours(
-    client: Client, related_catalog
+    client: Client, related_catalog: LoadReport
 ) -> None:
     flash4 = Source.objects.get(slug="flashattention-4")
     flash4.status = Source.Status.RETIRED
@@ -53,7 +57,9 @@ def test_retired_sources_are_neither_related_nor_given_neighbours(
     assert not SourceNeighbour.objects.filter(source=flash4).exists()
 
 
-def test_co_reading_counts_readers_who_read_it_next(client: Client, related_catalog) -> None:
+def test_co_reading_counts_readers_who_read_it_next(
+    client: Client, related_catalog: LoadReport
+) -> None:
     first, then = Source.objects.get(slug="roofline"), Source.objects.get(slug="orca")
     now = timezone.now()
     for _ in range(3):
@@ -71,7 +77,9 @@ def test_co_reading_counts_readers_who_read_it_next(client: Client, related_cata
     assert "3 readers who finished this read it next" in section
 
 
-def test_one_reader_alone_never_shows_as_co_reading(client: Client, related_catalog) -> None:
+def test_one_reader_alone_never_shows_as_co_reading(
+    client: Client, related_catalog: LoadReport
+) -> None:
     reader = UserFactory()
     now = timezone.now()
     for offset, slug in enumerate(["roofline", "orca"]):
@@ -126,7 +134,7 @@ def test_a_saved_change_recomputes_them_after_commit(
 
 
 def test_a_new_source_enters_the_lists_of_sources_it_resembles(
-    related_catalog, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
+    related_catalog: LoadReport, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
 ) -> None:
     orca_rows = set(
         SourceNeighbour.objects.filter(source__slug="orca").values_list("pk", flat=True)

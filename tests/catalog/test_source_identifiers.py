@@ -7,6 +7,7 @@ import pytest
 from django.contrib import admin
 from django.test import Client, RequestFactory
 
+from accounts.models import User
 from catalog.models import Source
 
 pytestmark = pytest.mark.django_db
@@ -62,7 +63,7 @@ def _admin_form(maintainer, source, **changes):
     return form_class(data, instance=source)
 
 
-def test_the_admin_edits_and_checks_identifiers(maintainer, flash) -> None:
+def test_the_admin_edits_and_checks_identifiers(maintainer: User, flash) -> None:
     form = _admin_form(maintainer, flash, isbn="0-306-40615-2", doi="10.1/bad")
     assert not form.is_valid()
     assert "not a bare DOI" in form.errors["doi"][0]
@@ -73,7 +74,9 @@ def test_the_admin_edits_and_checks_identifiers(maintainer, flash) -> None:
     assert (source.isbn, source.repository) == ("9780306406157", "dao-ailab/flash")
 
 
-def test_the_admin_change_page_has_the_identifier_fields(client: Client, maintainer, flash) -> None:
+def test_the_admin_change_page_has_the_identifier_fields(
+    client: Client, maintainer: User, flash
+) -> None:
     client.force_login(maintainer)
     page = client.get(f"/admin/catalog/source/{flash.pk}/change/").content.decode()
     for name in ("full_title", "arxiv_id", "doi", "isbn", "repository", "verified_from_url"):

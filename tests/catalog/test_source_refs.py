@@ -22,7 +22,7 @@ def _forget() -> Iterator[None]:
     source_refs._kept.clear()
 
 
-def source_reads(ctx):
+def source_reads(ctx) -> int:
     """Statements reading sources (the tests' cache is a table: its reads are statements too)."""
     return sum('FROM "catalog_source"' in q["sql"] for q in ctx.captured_queries)
 

@@ -3,12 +3,12 @@ from django.test import Client
 from pytest_django import DjangoCaptureOnCommitCallbacks
 
 from teams import services as team_services
-from teams.models import Membership
+from teams.models import Membership, Team
 from tests.factories import UserFactory
 
 
 @pytest.fixture(autouse=True)
-def _fresh_cache(fresh_cache) -> None:
+def _fresh_cache(fresh_cache: None) -> None:
     """Each test starts with empty rate-limit counts, unread counts and kept pages."""
 
 
@@ -24,7 +24,7 @@ def people(db: None):
 
 
 @pytest.fixture
-def team(people, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks):
+def team(people, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks) -> Team:
     with django_capture_on_commit_callbacks(execute=True):
         alpha = team_services.create_team(name="Alpha", owner=people["owner"])
         Membership.objects.create(team=alpha, user=people["member"])
@@ -39,6 +39,6 @@ def flash(small_catalog):
     return small_catalog["flash"]
 
 
-def login(client: Client, user):
+def login(client: Client, user) -> Client:
     client.force_login(user)
     return client

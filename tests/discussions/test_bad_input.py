@@ -7,6 +7,8 @@ from pytest_django import Settings
 
 from discussions.models import Reply, Thread
 from discussions.services import ThreadClosed, add_reply, delete_thread, hide_thread, start_thread
+from teams.models import Team
+from tests.hints import Response
 
 from .conftest import login
 
@@ -14,17 +16,17 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def thread(team, people, flash):
+def thread(team: Team, people, flash) -> Thread:
     started, _ = start_thread(author=people["member"], team=team, source=flash, title="Tiles")
     return started
 
 
-def reply(client: Client, thread, body):
+def reply(client: Client, thread, body) -> Response:
     return client.post(reverse("discussions:reply", args=[thread.pk]), {"body": body})
 
 
 def test_a_reply_over_the_limit_says_by_how_much_and_keeps_the_text(
-    client: Client, thread, people
+    client: Client, thread: Thread, people
 ) -> None:
     login(client, people["owner"])
     body = "word " * 5_000 + "THE-END"
@@ -37,7 +39,7 @@ def test_a_reply_over_the_limit_says_by_how_much_and_keeps_the_text(
 
 
 def test_a_ten_megabyte_reply_gets_a_page_that_says_what_happened(
-    client: Client, thread, people
+    client: Client, thread: Thread, people
 ) -> None:
     login(client, people["owner"])
     response = reply(client, thread, "x" * 10_000_000)
@@ -50,7 +52,7 @@ def test_a_ten_megabyte_reply_gets_a_page_that_says_what_happened(
 
 @pytest.mark.parametrize("close", ["deleted", "hidden"])
 def test_a_reply_to_a_closed_thread_is_refused_clearly(
-    client: Client, thread, people, close: str
+    client: Client, thread: Thread, people, close: str
 ) -> None:
     if close == "deleted":
         delete_thread(thread=thread)
@@ -65,7 +67,7 @@ def test_a_reply_to_a_closed_thread_is_refused_clearly(
     assert not Reply.objects.exists()
 
 
-def test_a_thread_closed_after_the_page_loaded_refuses_the_reply(thread, people) -> None:
+def test_a_thread_closed_after_the_page_loaded_refuses_the_reply(thread: Thread, people) -> None:
     stale = Thread.objects.get(pk=thread.pk)
     delete_thread(thread=thread)
     with pytest.raises(ThreadClosed):
@@ -73,7 +75,7 @@ def test_a_thread_closed_after_the_page_loaded_refuses_the_reply(thread, people)
 
 
 def test_posting_is_rate_limited_and_the_text_kept(
-    client: Client, thread, people, settings: Settings
+    client: Client, thread: Thread, people, settings: Settings
 ) -> None:
     settings.DISCUSSIONS_POSTS_PER_HOUR = 2
     login(client, people["owner"])
@@ -87,7 +89,9 @@ def test_posting_is_rate_limited_and_the_text_kept(
     assert Reply.objects.count() == 2
 
 
-def test_a_thread_needs_a_title_and_keeps_the_message(client: Client, team, people, flash) -> None:
+def test_a_thread_needs_a_title_and_keeps_the_message(
+    client: Client, team: Team, people, flash
+) -> None:
     login(client, people["member"])
     response = client.post(
         reverse("discussions:source", args=[flash.slug]),
@@ -100,7 +104,7 @@ def test_a_thread_needs_a_title_and_keeps_the_message(client: Client, team, peop
 
 
 def test_a_thread_in_a_team_the_author_is_not_in_is_refused(
-    client: Client, team, people, flash
+    client: Client, team: Team, people, flash
 ) -> None:
     login(client, people["member"])
     response = client.post(
@@ -110,14 +114,14 @@ def test_a_thread_in_a_team_the_author_is_not_in_is_refused(
     assert not Thread.objects.exists()
 
 
-def test_two_replies_at_once_are_both_kept(thread, people) -> None:
+def test_two_replies_at_once_are_both_kept(thread: Thread, people) -> None:
     add_reply(thread=thread, author=people["owner"], body="first")
     add_reply(thread=thread, author=people["member"], body="second")
     assert list(Reply.objects.values_list("body", flat=True)) == ["first", "second"]
 
 
 def test_mentioning_has_a_budget_of_its_own(
-    client: Client, thread, people, settings: Settings
+    client: Client, thread: Thread, people, settings: Settings
 ) -> None:
     settings.DISCUSSIONS_MENTIONING_POSTS_PER_HOUR = 1
     login(client, people["owner"])

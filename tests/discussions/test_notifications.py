@@ -10,9 +10,10 @@ from pytest_django import DjangoCaptureOnCommitCallbacks
 
 from discussions import counts
 from discussions.mentions import MAX_MENTIONS, names_in
-from discussions.models import Notification
+from discussions.models import Notification, Thread
 from discussions.services import add_reply, start_thread
 from teams import services as team_services
+from teams.models import Team
 
 from .conftest import login
 
@@ -20,7 +21,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def thread(team, people, flash):
+def thread(team: Team, people, flash) -> Thread:
     started, _ = start_thread(author=people["member"], team=team, source=flash, title="Tiles")
     return started
 
@@ -31,7 +32,7 @@ def test_names_are_found_but_email_addresses_are_not() -> None:
 
 def test_a_mention_tells_members_only(
     client: Client,
-    thread,
+    thread: Thread,
     people,
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
@@ -49,7 +50,7 @@ def test_a_mention_tells_members_only(
 
 
 def test_replies_tell_the_author_and_earlier_repliers_still_in_the_team(
-    thread, people, team
+    thread: Thread, people, team: Team
 ) -> None:
     add_reply(thread=thread, author=people["former"], body="me too")
     team_services.leave(team=team, user=people["former"])
@@ -58,7 +59,9 @@ def test_replies_tell_the_author_and_earlier_repliers_still_in_the_team(
     assert recipients == {people["member"].pk}
 
 
-def test_too_many_mentions_is_refused_and_the_text_kept(client: Client, thread, people) -> None:
+def test_too_many_mentions_is_refused_and_the_text_kept(
+    client: Client, thread: Thread, people
+) -> None:
     body = " ".join(f"@name{n}" for n in range(500))
     login(client, people["owner"])
     response = client.post(reverse("discussions:reply", args=[thread.pk]), {"body": body})
@@ -71,7 +74,7 @@ def test_too_many_mentions_is_refused_and_the_text_kept(client: Client, thread, 
 
 def test_the_header_shows_the_count_and_the_page_marks_read(
     client: Client,
-    thread,
+    thread: Thread,
     people,
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
@@ -90,7 +93,7 @@ def test_the_header_shows_the_count_and_the_page_marks_read(
     assert "<strong>New:</strong>" not in client.get("/notifications/").content.decode()
 
 
-def test_the_count_costs_one_cache_read_and_no_query_when_kept(thread, people) -> None:
+def test_the_count_costs_one_cache_read_and_no_query_when_kept(thread: Thread, people) -> None:
     add_reply(thread=thread, author=people["owner"], body="one")
     user_id = people["member"].pk
     assert counts.unread_count(user_id) == 1
@@ -101,7 +104,7 @@ def test_the_count_costs_one_cache_read_and_no_query_when_kept(thread, people) -
 
 
 def test_the_count_fails_open_when_the_cache_is_down(
-    thread, people, monkeypatch: pytest.MonkeyPatch
+    thread: Thread, people, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     add_reply(thread=thread, author=people["owner"], body="one")
 
@@ -115,9 +118,9 @@ def test_the_count_fails_open_when_the_cache_is_down(
 
 def test_leaving_a_team_silences_its_notifications_at_once(
     client: Client,
-    thread,
+    thread: Thread,
     people,
-    team,
+    team: Team,
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
@@ -131,7 +134,7 @@ def test_leaving_a_team_silences_its_notifications_at_once(
     assert "Tiles" not in page and "Nothing yet" in page
 
 
-def test_the_count_stops_at_99_plus(client: Client, thread, people) -> None:
+def test_the_count_stops_at_99_plus(client: Client, thread: Thread, people) -> None:
     from discussions.models import Notification
 
     Notification.objects.bulk_create(

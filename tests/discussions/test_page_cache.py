@@ -7,6 +7,7 @@ from django.urls import reverse
 from pytest_django import DjangoCaptureOnCommitCallbacks, Settings
 
 from discussions.services import add_reply, start_thread
+from teams.models import Team
 
 from .conftest import login
 
@@ -20,7 +21,7 @@ def _cache_on(settings: Settings) -> None:
 
 def test_a_teammates_thread_reaches_a_kept_source_page(
     client: Client,
-    team,
+    team: Team,
     people,
     flash,
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
@@ -34,7 +35,7 @@ def test_a_teammates_thread_reaches_a_kept_source_page(
 
 def test_another_teams_thread_leaves_the_page_alone(
     client: Client,
-    team,
+    team: Team,
     people,
     flash,
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
@@ -48,7 +49,7 @@ def test_another_teams_thread_leaves_the_page_alone(
 
 def test_a_reply_reaches_the_kept_thread_page_and_the_header(
     client: Client,
-    team,
+    team: Team,
     people,
     flash,
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,

@@ -6,6 +6,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from discussions.models import Reply, Thread
+from teams.models import Team
 
 from .conftest import login
 
@@ -18,7 +19,7 @@ def make_threads(team, source, author, count) -> None:
     )
 
 
-def statements(client: Client, url):
+def statements(client: Client, url) -> int:
     client.get(url)  # warms the per-process lookups (the session, the catalog's version)
     with CaptureQueriesContext(connection) as queries:
         response = client.get(url)
@@ -27,7 +28,7 @@ def statements(client: Client, url):
 
 
 def test_the_source_page_is_flat_from_1_to_1000_threads(
-    client: Client, team, people, flash, render_every_time
+    client: Client, team: Team, people, flash, render_every_time: None
 ) -> None:
     login(client, people["member"])
     make_threads(team, flash, people["owner"], 1)
@@ -39,7 +40,7 @@ def test_the_source_page_is_flat_from_1_to_1000_threads(
 
 
 def test_the_thread_page_is_flat_in_its_replies(
-    client: Client, team, people, flash, render_every_time
+    client: Client, team: Team, people, flash, render_every_time: None
 ) -> None:
     login(client, people["member"])
     thread = Thread.objects.create(team=team, source=flash, author=people["owner"], title="T")

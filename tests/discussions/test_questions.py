@@ -11,7 +11,8 @@ from django.utils import timezone
 
 from discussions.services import add_reply, start_thread
 from teams.emails import send_reminder
-from teams.models import Session
+from teams.models import Session, Team
+from tests.hints import Response
 
 from .conftest import login
 
@@ -19,7 +20,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def question(team, people, flash):
+def question(team: Team, people, flash):
     thread, _ = start_thread(
         author=people["member"],
         team=team,
@@ -31,7 +32,7 @@ def question(team, people, flash):
     return thread, reply
 
 
-def answered(client: Client, thread, reply):
+def answered(client: Client, thread, reply) -> Response:
     return client.post(reverse("discussions:answered", args=[thread.pk]), {"reply": reply.pk})
 
 
@@ -46,7 +47,7 @@ def test_the_author_marks_the_answer(client: Client, question, people) -> None:
 
 
 def test_an_owner_may_mark_it_and_another_member_may_not(
-    client: Client, question, people, team
+    client: Client, question, people, team: Team
 ) -> None:
     thread, reply = question
     login(client, people["former"])
@@ -56,7 +57,7 @@ def test_an_owner_may_mark_it_and_another_member_may_not(
 
 
 def test_the_answer_must_be_a_reply_of_the_thread(
-    client: Client, question, people, team, flash
+    client: Client, question, people, team: Team, flash
 ) -> None:
     thread, _ = question
     other, _ = start_thread(author=people["member"], team=team, source=flash, title="Other")
@@ -66,7 +67,7 @@ def test_the_answer_must_be_a_reply_of_the_thread(
 
 
 def test_the_team_page_lists_open_questions_only(
-    client: Client, question, people, team, flash
+    client: Client, question, people, team: Team, flash
 ) -> None:
     thread, reply = question
     start_thread(author=people["owner"], team=team, source=flash, title="A remark, no question")
@@ -78,7 +79,7 @@ def test_the_team_page_lists_open_questions_only(
 
 
 @pytest.fixture
-def session(team, flash):
+def session(team: Team, flash) -> Session:
     meeting = Session.objects.create(
         team=team, title="Flash night", starts_at=timezone.now() + timedelta(days=1)
     )
@@ -87,7 +88,7 @@ def session(team, flash):
 
 
 def test_the_session_page_and_reminder_list_open_questions(
-    client: Client, question, people, session
+    client: Client, question, people, session: Session
 ) -> None:
     login(client, people["member"])
     page = client.get(session.get_absolute_url()).content.decode()
@@ -99,7 +100,7 @@ def test_the_session_page_and_reminder_list_open_questions(
 
 
 def test_owners_mark_a_question_resolved_in_the_session(
-    client: Client, question, people, session
+    client: Client, question, people, session: Session
 ) -> None:
     thread, _ = question
     login(client, people["owner"])
@@ -115,7 +116,9 @@ def test_owners_mark_a_question_resolved_in_the_session(
     assert page.index("Resolved in this session") < page.index("What is IO-aware?")
 
 
-def test_resolving_never_redirects_off_site(client: Client, question, people, session) -> None:
+def test_resolving_never_redirects_off_site(
+    client: Client, question, people, session: Session
+) -> None:
     thread, _ = question
     login(client, people["owner"])
     response = client.post(
@@ -125,7 +128,7 @@ def test_resolving_never_redirects_off_site(client: Client, question, people, se
     assert response["Location"] == thread.get_absolute_url()
 
 
-def test_a_member_cannot_resolve(client: Client, question, people, session) -> None:
+def test_a_member_cannot_resolve(client: Client, question, people, session: Session) -> None:
     thread, _ = question
     login(client, people["member"])
     url = reverse("discussions:resolved", args=[thread.pk])

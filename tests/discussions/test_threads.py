@@ -7,18 +7,22 @@ from pytest_django import DjangoCaptureOnCommitCallbacks
 
 from discussions.models import Notification, Reply, Thread
 from discussions.services import add_reply, start_thread
+from teams.models import Team
+from tests.hints import Response
 
 from .conftest import login
 
 pytestmark = pytest.mark.django_db
 
 
-def post_thread(client: Client, source, **data):
+def post_thread(client: Client, source, **data) -> Response:
     fields = {"team": "alpha", "title": "Why tiles?", **data}
     return client.post(reverse("discussions:source", args=[source.slug]), fields)
 
 
-def test_a_member_starts_a_thread_on_the_source_page(client: Client, team, people, flash) -> None:
+def test_a_member_starts_a_thread_on_the_source_page(
+    client: Client, team: Team, people, flash
+) -> None:
     login(client, people["member"])
     page = client.get(flash.get_absolute_url()).content.decode()
     assert 'id="discussion"' in page and "Start the thread" in page
@@ -45,7 +49,9 @@ def test_a_member_starts_a_thread_on_the_source_page(client: Client, team, peopl
     assert "IO-aware exact attention" in detail and "open question" in detail
 
 
-def test_markdown_in_threads_and_replies_is_sanitised(client: Client, team, people, flash) -> None:
+def test_markdown_in_threads_and_replies_is_sanitised(
+    client: Client, team: Team, people, flash
+) -> None:
     thread, _ = start_thread(
         author=people["member"], team=team, source=flash, title="t", body="<script>x</script>"
     )
@@ -56,7 +62,7 @@ def test_markdown_in_threads_and_replies_is_sanitised(client: Client, team, peop
 
 def test_a_reply_is_posted_and_tells_the_author(
     client: Client,
-    team,
+    team: Team,
     people,
     flash,
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
@@ -73,7 +79,7 @@ def test_a_reply_is_posted_and_tells_the_author(
     assert (note.recipient, note.kind, note.reply) == (people["member"], "reply", reply)
 
 
-def test_an_htmx_reply_returns_the_conversation(client: Client, team, people, flash) -> None:
+def test_an_htmx_reply_returns_the_conversation(client: Client, team: Team, people, flash) -> None:
     thread, _ = start_thread(author=people["member"], team=team, source=flash, title="Q")
     login(client, people["owner"])
     response = client.post(
@@ -86,7 +92,7 @@ def test_an_htmx_reply_returns_the_conversation(client: Client, team, people, fl
     assert html.lstrip().startswith('<section id="conversation"') and "Swapped in." in html
 
 
-def test_edits_are_marked_and_deletion_is_soft(client: Client, team, people, flash) -> None:
+def test_edits_are_marked_and_deletion_is_soft(client: Client, team: Team, people, flash) -> None:
     thread, _ = start_thread(author=people["member"], team=team, source=flash, title="Old")
     reply, _ = add_reply(thread=thread, author=people["member"], body="first words")
     login(client, people["member"])
@@ -105,7 +111,7 @@ def test_edits_are_marked_and_deletion_is_soft(client: Client, team, people, fla
     assert Thread.objects.filter(pk=thread.pk, deleted_at__isnull=False).exists()
 
 
-def test_only_the_author_edits_and_deletes(client: Client, team, people, flash) -> None:
+def test_only_the_author_edits_and_deletes(client: Client, team: Team, people, flash) -> None:
     thread, _ = start_thread(author=people["member"], team=team, source=flash, title="Mine")
     reply, _ = add_reply(thread=thread, author=people["member"], body="mine too")
     login(client, people["owner"])
@@ -119,7 +125,7 @@ def test_only_the_author_edits_and_deletes(client: Client, team, people, flash) 
 
 
 def test_owners_hide_a_thread_and_members_no_longer_read_it(
-    client: Client, team, people, flash
+    client: Client, team: Team, people, flash
 ) -> None:
     thread, _ = start_thread(author=people["member"], team=team, source=flash, title="Rude")
     login(client, people["owner"])
@@ -136,7 +142,7 @@ def test_owners_hide_a_thread_and_members_no_longer_read_it(
 
 
 def test_the_quote_links_to_the_passage_with_a_text_fragment(
-    client: Client, team, people, flash
+    client: Client, team: Team, people, flash
 ) -> None:
     flash.url = "https://example.org/paper.html"
     flash.save()
@@ -159,7 +165,7 @@ def test_the_quote_links_to_the_passage_with_a_text_fragment(
 
 
 def test_the_source_page_lists_the_latest_threads_and_links_to_all(
-    client: Client, team, people, flash
+    client: Client, team: Team, people, flash
 ) -> None:
     for n in range(22):
         Thread.objects.create(team=team, source=flash, author=people["member"], title=f"T{n:02}")
@@ -171,7 +177,9 @@ def test_the_source_page_lists_the_latest_threads_and_links_to_all(
     assert "T01" in every and "T21" in every
 
 
-def test_an_htmx_start_swaps_the_discussion_element(client: Client, team, people, flash) -> None:
+def test_an_htmx_start_swaps_the_discussion_element(
+    client: Client, team: Team, people, flash
+) -> None:
     login(client, people["member"])
     response = client.post(
         reverse("discussions:source", args=[flash.slug]),
@@ -183,7 +191,7 @@ def test_an_htmx_start_swaps_the_discussion_element(client: Client, team, people
     assert "Thread started" in html and "Via htmx" in html
 
 
-def test_a_reader_in_two_teams_chooses_the_team(client: Client, team, people, flash) -> None:
+def test_a_reader_in_two_teams_chooses_the_team(client: Client, team: Team, people, flash) -> None:
     from teams.models import Membership
 
     Membership.objects.create(team=team.beta, user=people["member"])

@@ -13,7 +13,7 @@ from pytest_django import DjangoCaptureOnCommitCallbacks, Settings
 from discussions.models import Reply, Thread
 from discussions.services import add_reply, start_thread
 from teams import services as team_services
-from teams.models import Session
+from teams.models import Session, Team
 
 pytestmark = pytest.mark.django_db
 VIEWERS = ["anonymous", "member", "owner", "outsider", "other_team", "former"]
@@ -25,7 +25,7 @@ SECRETS = ["SECRET-TITLE", "SECRET-QUOTE", "SECRET-REPLY"]
 def world(
     request: pytest.FixtureRequest,
     settings: Settings,
-    team,
+    team: Team,
     people,
     flash,
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
@@ -78,7 +78,7 @@ def post_urls(world):
     ]
 
 
-def client_for(people, viewer):
+def client_for(people, viewer) -> Client:
     client = Client()
     if viewer != "anonymous":
         client.force_login(people[viewer])

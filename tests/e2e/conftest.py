@@ -2,6 +2,7 @@
 
 import os
 import shutil
+from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Browser, Page
@@ -30,7 +31,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 @pytest.fixture(scope="session")
-def browser():
+def browser() -> Iterator[Browser]:
     if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
         pytest.skip(
             f"Chromium is not installed at {CHROMIUM} (CI installs it: apt-get install chromium)"
@@ -49,7 +50,7 @@ def viewport(request: pytest.FixtureRequest):
 
 
 @pytest.fixture
-def page(browser: Browser, live_server: LiveServer, viewport):
+def page(browser: Browser, live_server: LiveServer, viewport) -> Iterator[Page]:
     context = browser.new_context(viewport=viewport, base_url=live_server.url)
     page = context.new_page()
     page.set_default_timeout(10_000)
@@ -58,7 +59,7 @@ def page(browser: Browser, live_server: LiveServer, viewport):
 
 
 @pytest.fixture
-def desktop_page(browser: Browser, live_server: LiveServer):
+def desktop_page(browser: Browser, live_server: LiveServer) -> Iterator[Page]:
     context = browser.new_context(viewport=DESKTOP, base_url=live_server.url)
     page = context.new_page()
     page.set_default_timeout(10_000)

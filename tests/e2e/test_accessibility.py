@@ -14,6 +14,8 @@ from django.urls import NoReverseMatch, reverse
 from playwright.sync_api import Browser, Page
 from pytest_django.live_server_helper import LiveServer
 
+from accounts.models import User
+
 from .conftest import DESKTOP
 
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
@@ -58,7 +60,7 @@ PAGES = [
 SERIOUS = {"serious", "critical"}
 
 
-def urls_for(audience):
+def urls_for(audience) -> list[str]:
     urls = []
     for name, args, suffix, who in PAGES:
         if who not in (audience, BOTH):
@@ -88,7 +90,13 @@ def axe_problems(page: Page, url):
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("audience", [SIGNED_OUT, SIGNED_IN])
 def test_no_serious_accessibility_violations(
-    browser: Browser, live_server: LiveServer, small_catalog, reader, log_in, audience, scheme: str
+    browser: Browser,
+    live_server: LiveServer,
+    small_catalog,
+    reader: User,
+    log_in,
+    audience,
+    scheme: str,
 ) -> None:
     # bypass_csp: axe is injected as an inline script, which the site's policy rightly refuses.
     context = browser.new_context(

@@ -4,8 +4,9 @@ import importlib
 import re
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
+from accounts.models import User
 from tests.conftest import PASSWORD
 
 from .csp import watch_csp
@@ -22,7 +23,7 @@ def maintainers_group(transactional_db: None) -> None:
 
 @pytest.mark.usefixtures("maintainers_group")
 def test_a_maintainer_curates_in_the_admin_with_no_csp_violation(
-    desktop_page, small_catalog, maintainer
+    desktop_page: Page, small_catalog, maintainer: User
 ) -> None:
     page = desktop_page
     violations = watch_csp(page)
@@ -54,7 +55,7 @@ def test_a_maintainer_curates_in_the_admin_with_no_csp_violation(
     assert violations == []
 
 
-def test_the_watcher_reports_a_violation(desktop_page, small_catalog) -> None:
+def test_the_watcher_reports_a_violation(desktop_page: Page, small_catalog) -> None:
     # Guards the test above: an inline style attribute must show up as a violation.
     violations = watch_csp(desktop_page)
     desktop_page.goto("/")

@@ -6,6 +6,7 @@ from playwright.sync_api import Page, expect
 from pytest_django import Settings
 from pytest_django.live_server_helper import LiveServer
 
+from accounts.models import User
 from library.models import Bookmark
 
 
@@ -25,7 +26,12 @@ def _run_on(page: Page, url: str, title: str, code: str) -> None:
 
 
 def test_the_bookmarklet_saves_a_catalogued_page(
-    desktop_page, log_in, live_server: LiveServer, reader, small_catalog, settings: Settings
+    desktop_page: Page,
+    log_in,
+    live_server: LiveServer,
+    reader: User,
+    small_catalog,
+    settings: Settings,
 ) -> None:
     settings.SITE_DOMAIN = live_server.url.removeprefix("http://")
     flash = small_catalog["flash"]
@@ -44,7 +50,12 @@ def test_the_bookmarklet_saves_a_catalogued_page(
 
 
 def test_the_bookmarklet_opens_the_proposal_form_for_a_new_page(
-    desktop_page, log_in, live_server: LiveServer, reader, small_catalog, settings: Settings
+    desktop_page: Page,
+    log_in,
+    live_server: LiveServer,
+    reader: User,
+    small_catalog,
+    settings: Settings,
 ) -> None:
     settings.SITE_DOMAIN = live_server.url.removeprefix("http://")
     page = desktop_page

@@ -4,6 +4,7 @@ JavaScript."""
 from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
+from accounts.models import User
 from library.models import Bookmark, Dismissal
 
 from .conftest import DESKTOP
@@ -11,7 +12,7 @@ from .csp import watch_csp
 
 
 def test_reader_copies_a_reference_and_switches_style(
-    desktop_page, live_server: LiveServer, small_catalog
+    desktop_page: Page, live_server: LiveServer, small_catalog
 ) -> None:
     page = desktop_page
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
@@ -67,7 +68,7 @@ def _new_reader_on_for_you(page: Page, log_in, reader, small_catalog) -> None:
 
 
 def test_not_for_me_swaps_the_card_and_undo_brings_it_back(
-    desktop_page, log_in, reader, small_catalog
+    desktop_page: Page, log_in, reader: User, small_catalog
 ) -> None:
     page = desktop_page
     violations = watch_csp(page)
@@ -93,7 +94,7 @@ def test_not_for_me_swaps_the_card_and_undo_brings_it_back(
 
 
 def test_not_for_me_without_javascript(
-    browser: Browser, live_server: LiveServer, log_in, reader, small_catalog
+    browser: Browser, live_server: LiveServer, log_in, reader: User, small_catalog
 ) -> None:
     context = browser.new_context(
         viewport=DESKTOP, base_url=live_server.url, java_script_enabled=False

@@ -5,7 +5,9 @@ import pytest
 from allauth.account.models import EmailAddress
 from django.core import mail
 from django.core.management import call_command
+from playwright.sync_api import Page
 
+from accounts.models import User
 from catalog.changelog import record_source_edit
 from catalog.models import ChangeLogEntry
 
@@ -15,7 +17,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_follow_a_topic_then_see_the_new_source(
-    desktop_page, log_in, reader, small_catalog
+    desktop_page: Page, log_in, reader: User, small_catalog
 ) -> None:
     EmailAddress.objects.create(user=reader, email=reader.email, verified=True, primary=True)
     page = desktop_page

@@ -8,6 +8,7 @@ import bibtexparser
 import rispy
 from playwright.sync_api import Page, expect
 
+from accounts.models import User
 from library.models import Bookmark
 
 
@@ -45,7 +46,9 @@ def test_topic_page_offers_a_subscription(page: Page, small_catalog) -> None:
     )
 
 
-def test_reader_exports_their_library(desktop_page, log_in, small_catalog, reader) -> None:
+def test_reader_exports_their_library(
+    desktop_page: Page, log_in, small_catalog, reader: User
+) -> None:
     page = desktop_page
     Bookmark.objects.create(user=reader, source=small_catalog["flash"], status="reading")
     Bookmark.objects.create(user=reader, source=small_catalog["path"][0], status="read")
@@ -85,7 +88,9 @@ def test_reader_exports_their_library(desktop_page, log_in, small_catalog, reade
     assert "- [~] [FlashAttention]" in markdown
 
 
-def test_signed_in_reader_sees_what_changed(desktop_page, log_in, small_catalog, reader) -> None:
+def test_signed_in_reader_sees_what_changed(
+    desktop_page: Page, log_in, small_catalog, reader: User
+) -> None:
     from datetime import timedelta
 
     from django.utils import timezone
@@ -116,7 +121,7 @@ def test_signed_in_reader_sees_what_changed(desktop_page, log_in, small_catalog,
 
 
 def test_reader_imports_an_endnote_ris_file(
-    desktop_page, log_in, small_catalog, reader, tmp_path: Path
+    desktop_page: Page, log_in, small_catalog, reader: User, tmp_path: Path
 ) -> None:
     page = desktop_page
     export = tmp_path / "My EndNote Library.ris"

@@ -6,9 +6,11 @@ from datetime import timedelta
 from django.core.cache import cache
 from django.utils import timezone
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api._generated import Locator
 from pytest_django import Settings
 from pytest_django.live_server_helper import LiveServer
 
+from accounts.models import User
 from notes.models import Note
 from teams import services as teams
 from teams.models import Session
@@ -28,12 +30,12 @@ def tab_to(page: Page, target) -> None:
     raise AssertionError(f"Tab never reached {target}")
 
 
-def live(page: Page):
+def live(page: Page) -> Locator:
     return page.locator("#live-status")
 
 
 def test_saving_a_note_focuses_the_note_and_says_so(
-    desktop_page, log_in, small_catalog, reader
+    desktop_page: Page, log_in, small_catalog, reader: User
 ) -> None:
     page = desktop_page
     log_in(page, reader)
@@ -67,7 +69,7 @@ def test_saving_a_note_focuses_the_note_and_says_so(
 
 
 def test_deleting_a_note_focuses_undo_and_undo_focuses_the_note(
-    desktop_page, log_in, small_catalog, reader
+    desktop_page: Page, log_in, small_catalog, reader: User
 ) -> None:
     page = desktop_page
     note = Note.objects.create(user=reader, source=small_catalog["flash"], body="Keep me.")
@@ -85,7 +87,7 @@ def test_deleting_a_note_focuses_undo_and_undo_focuses_the_note(
 
 
 def test_fill_from_link_focuses_its_result_which_clears_when_the_url_changes(
-    desktop_page, log_in, reader, small_catalog, settings: Settings
+    desktop_page: Page, log_in, reader: User, small_catalog, settings: Settings
 ) -> None:
     with MetadataServer() as server:
         settings.ARXIV_API_URL = f"{server.base}/arxiv/query"
@@ -116,7 +118,7 @@ def test_fill_from_link_focuses_its_result_which_clears_when_the_url_changes(
 
 
 def test_duplicate_check_keeps_focus_and_announces_the_finding(
-    desktop_page, log_in, reader, small_catalog
+    desktop_page: Page, log_in, reader: User, small_catalog
 ) -> None:
     flash = small_catalog["flash"]
     flash.url = "https://arxiv.org/abs/2205.14135"
@@ -141,7 +143,7 @@ def test_duplicate_check_keeps_focus_and_announces_the_finding(
 
 
 def test_a_status_change_keeps_focus_on_its_button_and_says_the_status(
-    desktop_page, log_in, reader, small_catalog
+    desktop_page: Page, log_in, reader: User, small_catalog
 ) -> None:
     flash = small_catalog["flash"]
     page = desktop_page
@@ -160,7 +162,7 @@ def test_a_status_change_keeps_focus_on_its_button_and_says_the_status(
     expect(live(page)).to_have_text("“FlashAttention” is not in your library.")
 
 
-def test_clicking_the_bookmarklet_on_its_page_explains_it(desktop_page) -> None:
+def test_clicking_the_bookmarklet_on_its_page_explains_it(desktop_page: Page) -> None:
     page = desktop_page
     blocked = []
     page.on(
@@ -183,7 +185,7 @@ def test_clicking_the_bookmarklet_on_its_page_explains_it(desktop_page) -> None:
 
 
 def test_on_a_phone_the_next_session_comes_before_the_welcome(
-    browser: Browser, live_server: LiveServer, log_in, reader, small_catalog
+    browser: Browser, live_server: LiveServer, log_in, reader: User, small_catalog
 ) -> None:
     team = teams.create_team(name="Kernel club", owner=reader)
     Session.objects.create(
@@ -205,7 +207,7 @@ def test_on_a_phone_the_next_session_comes_before_the_welcome(
 
 
 def test_following_opens_the_answer_on_its_message(
-    desktop_page, log_in, reader, small_catalog
+    desktop_page: Page, log_in, reader: User, small_catalog
 ) -> None:
     page = desktop_page
     log_in(page, reader)
@@ -220,7 +222,7 @@ def test_following_opens_the_answer_on_its_message(
 
 
 def test_filtering_the_library_announces_no_status(
-    desktop_page, log_in, reader, small_catalog
+    desktop_page: Page, log_in, reader: User, small_catalog
 ) -> None:
     from library.services import set_status
 

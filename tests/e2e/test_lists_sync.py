@@ -6,7 +6,9 @@ import pytest
 from django.test import Client
 from playwright.sync_api import Page, expect
 
+from accounts.models import User
 from catalog.models import ListEntry
+from catalog.services import LoadReport
 from library.models import Bookmark
 
 WAFER = "wafer-gpu-performance"
@@ -24,7 +26,9 @@ def twice_listed(reading_list_slug):
     return entries.filter(source_id=source_id).first().source, sections
 
 
-def test_every_copy_of_a_control_has_its_own_ids(client: Client, reader, full_catalog) -> None:
+def test_every_copy_of_a_control_has_its_own_ids(
+    client: Client, reader: User, full_catalog: LoadReport
+) -> None:
     source, sections = twice_listed(WAFER)
     client.force_login(reader)
     html = client.get(f"/lists/{WAFER}/").content.decode()
@@ -34,7 +38,7 @@ def test_every_copy_of_a_control_has_its_own_ids(client: Client, reader, full_ca
 
 
 def test_a_change_returns_the_other_copies_out_of_band(
-    client: Client, reader, full_catalog
+    client: Client, reader: User, full_catalog: LoadReport
 ) -> None:
     source, (first, second, *_) = twice_listed(WAFER)
     client.force_login(reader)
@@ -59,7 +63,7 @@ def test_a_change_returns_the_other_copies_out_of_band(
 
 
 def test_copies_that_are_not_occurrence_names_are_ignored(
-    client: Client, reader, full_catalog
+    client: Client, reader: User, full_catalog: LoadReport
 ) -> None:
     source, (_, second, *_) = twice_listed(WAFER)
     client.force_login(reader)
@@ -73,7 +77,7 @@ def test_copies_that_are_not_occurrence_names_are_ignored(
 
 @pytest.mark.parametrize("viewport", [{"width": 1280, "height": 900}], ids=["desktop"])
 def test_marking_the_second_copy_updates_the_first(
-    page: Page, log_in, reader, full_catalog
+    page: Page, log_in, reader: User, full_catalog: LoadReport
 ) -> None:
     source, (first, second, *_) = twice_listed(WAFER)
     log_in(page, reader)

@@ -3,7 +3,9 @@
 from playwright.sync_api import Browser, expect
 from pytest_django.live_server_helper import LiveServer
 
+from accounts.models import User
 from catalog.models import ListEntry
+from catalog.services import LoadReport
 from library.models import Bookmark
 from tests.e2e.conftest import DESKTOP
 
@@ -11,7 +13,7 @@ WAFER = "wafer-gpu-performance"
 
 
 def test_saving_without_javascript_keeps_the_place_on_the_page(
-    browser: Browser, live_server: LiveServer, log_in, reader, full_catalog
+    browser: Browser, live_server: LiveServer, log_in, reader: User, full_catalog: LoadReport
 ) -> None:
     context = browser.new_context(
         viewport=DESKTOP, base_url=live_server.url, java_script_enabled=False

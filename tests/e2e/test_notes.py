@@ -4,9 +4,11 @@ import re
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api._generated import Locator
 from pytest_django import Settings
 from pytest_django.live_server_helper import LiveServer
 
+from accounts.models import User
 from notes.models import Note
 from tests.factories import NoteFactory, UserFactory, join_team
 from tests.notes.xss_corpus import XSS_BODIES, XSS_LOCATOR, XSS_QUOTE
@@ -14,12 +16,17 @@ from tests.notes.xss_corpus import XSS_BODIES, XSS_LOCATOR, XSS_QUOTE
 SOURCE_URL = "/sources/flashattention/"
 
 
-def notes(page: Page):
+def notes(page: Page) -> Locator:
     return page.locator("#note-list > li")
 
 
 def test_reader_writes_edits_and_shares_a_note_a_teammate_reads_it(
-    desktop_page, browser: Browser, live_server: LiveServer, log_in, small_catalog, reader
+    desktop_page: Page,
+    browser: Browser,
+    live_server: LiveServer,
+    log_in,
+    small_catalog,
+    reader: User,
 ) -> None:
     page = desktop_page
     teammate = UserFactory(email="grace@example.com", display_name="Grace Hopper")
@@ -76,7 +83,7 @@ def test_reader_writes_edits_and_shares_a_note_a_teammate_reads_it(
         context.close()
 
 
-def test_delete_asks_then_can_be_undone(page: Page, log_in, small_catalog, reader) -> None:
+def test_delete_asks_then_can_be_undone(page: Page, log_in, small_catalog, reader: User) -> None:
     NoteFactory(user=reader, source=small_catalog["flash"], body="Worth keeping.")
     log_in(page, reader)
     page.clock.install()
@@ -102,7 +109,7 @@ def test_delete_asks_then_can_be_undone(page: Page, log_in, small_catalog, reade
 
 
 def test_dismissing_the_confirmation_keeps_the_note(
-    desktop_page, log_in, small_catalog, reader
+    desktop_page: Page, log_in, small_catalog, reader: User
 ) -> None:
     page = desktop_page
     NoteFactory(user=reader, source=small_catalog["flash"], body="Still here.")
@@ -116,7 +123,7 @@ def test_dismissing_the_confirmation_keeps_the_note(
 
 
 def test_a_draft_over_the_limit_is_kept_with_a_message(
-    desktop_page, log_in, small_catalog, reader
+    desktop_page: Page, log_in, small_catalog, reader: User
 ) -> None:
     page = desktop_page
     log_in(page, reader)
@@ -134,7 +141,7 @@ def test_a_draft_over_the_limit_is_kept_with_a_message(
 
 
 def test_notes_work_without_javascript(
-    browser: Browser, live_server: LiveServer, log_in, small_catalog, reader
+    browser: Browser, live_server: LiveServer, log_in, small_catalog, reader: User
 ) -> None:
     context = browser.new_context(base_url=live_server.url, java_script_enabled=False)
     try:
@@ -164,7 +171,7 @@ def test_notes_work_without_javascript(
 
 
 @pytest.fixture
-def hostile_notes(small_catalog, reader, other_reader):
+def hostile_notes(small_catalog, reader: User, other_reader: User):
     flash = small_catalog["flash"]
     join_team(reader, other_reader)
     for n, body in enumerate(XSS_BODIES):
@@ -183,7 +190,7 @@ def hostile_notes(small_catalog, reader, other_reader):
 
 
 def test_hostile_notes_render_inert(
-    desktop_page, log_in, settings: Settings, hostile_notes, reader
+    desktop_page: Page, log_in, settings: Settings, hostile_notes, reader: User
 ) -> None:
     # Without the site's CSP, so this shows the sanitiser alone keeps the payloads inert.
     settings.SECURE_CSP = {}

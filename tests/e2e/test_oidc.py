@@ -3,6 +3,7 @@ oidc-provider-mock, a real provider served on 127.0.0.1 by the test itself."""
 
 import re
 import socket
+from collections.abc import Iterator
 
 import pytest
 from django.utils import timezone
@@ -20,7 +21,7 @@ UNVERIFIED = "mallory@acme.example"
 
 
 @pytest.fixture(scope="module")
-def provider():
+def provider() -> Iterator[str]:
     users = [
         User(sub=ALICE, claims={"email": ALICE, "email_verified": True, "name": "Alice"}),
         User(sub=UNVERIFIED, claims={"email": UNVERIFIED, "email_verified": False}),
@@ -52,7 +53,7 @@ def use_provider(settings: Settings, issuer) -> None:
 
 
 @pytest.fixture
-def acme(settings: Settings, provider) -> None:
+def acme(settings: Settings, provider: str) -> None:
     use_provider(settings, provider)
 
 
@@ -62,7 +63,7 @@ def start_sign_in(page: Page) -> None:
 
 
 def test_first_sign_in_creates_the_account_and_joins_domain_team(
-    desktop_page, acme: None, db: None
+    desktop_page: Page, acme: None, db: None
 ) -> None:
     owner = UserFactory(email="owner@corp.example")
     team = services.create_team(name="Acme readers", owner=owner)
@@ -80,7 +81,7 @@ def test_first_sign_in_creates_the_account_and_joins_domain_team(
 
 
 def test_sign_in_connects_an_existing_account_with_the_same_verified_email(
-    desktop_page, acme: None, db: None
+    desktop_page: Page, acme: None, db: None
 ) -> None:
     from allauth.account.models import EmailAddress
 
@@ -95,7 +96,7 @@ def test_sign_in_connects_an_existing_account_with_the_same_verified_email(
 
 
 def test_sign_in_never_lands_in_an_account_whose_address_was_never_verified(
-    desktop_page, acme: None, tiers
+    desktop_page: Page, acme: None, tiers
 ) -> None:
     from allauth.account.models import EmailAddress
 
@@ -119,7 +120,7 @@ def test_sign_in_never_lands_in_an_account_whose_address_was_never_verified(
 
 
 def test_unverified_email_at_the_provider_is_refused_clearly(
-    desktop_page, acme: None, db: None
+    desktop_page: Page, acme: None, db: None
 ) -> None:
     page = desktop_page
     start_sign_in(page)
@@ -130,14 +131,14 @@ def test_unverified_email_at_the_provider_is_refused_clearly(
     assert not Reader.objects.filter(email=UNVERIFIED).exists()
 
 
-def test_declining_at_the_provider_says_so(desktop_page, acme: None, db: None) -> None:
+def test_declining_at_the_provider_says_so(desktop_page: Page, acme: None, db: None) -> None:
     page = desktop_page
     start_sign_in(page)
     page.get_by_role("button", name="Deny").click()
     expect(page.get_by_role("heading", name="Logging in was cancelled")).to_be_visible()
 
 
-def test_bad_state_gets_a_clear_message(desktop_page, acme: None, db: None) -> None:
+def test_bad_state_gets_a_clear_message(desktop_page: Page, acme: None, db: None) -> None:
     page = desktop_page
     page.goto("/accounts/oidc/acme/login/callback/?code=forged&state=forged")
     expect(page.get_by_role("alert")).to_contain_text("This attempt to log in has expired")
@@ -149,7 +150,9 @@ def free_port():
         return sock.getsockname()[1]
 
 
-def test_provider_down_gets_a_clear_message(desktop_page, settings: Settings, db: None) -> None:
+def test_provider_down_gets_a_clear_message(
+    desktop_page: Page, settings: Settings, db: None
+) -> None:
     use_provider(settings, f"http://127.0.0.1:{free_port()}")
     page = desktop_page
     start_sign_in(page)

@@ -8,6 +8,8 @@ import pytest
 from playwright.sync_api import Browser, Page
 from pytest_django.live_server_helper import LiveServer
 
+from accounts.models import User
+from paths.models import Path
 from paths.services import add_step, create_path
 from tests.factories import SourceFactory
 
@@ -17,7 +19,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
-def path(reader, tiers):
+def path(reader: User, tiers) -> Path:
     path = create_path(reader, "Attention kernels", description="Fundamentals *first*.")
     for n in range(1, 4):
         source = SourceFactory(title=f"Paper {n}", slug=f"paper-{n}", tier=tiers["core"])
@@ -25,11 +27,13 @@ def path(reader, tiers):
     return path
 
 
-def titles(page: Page):
+def titles(page: Page) -> list[str]:
     return page.locator("#steps li.path-item .step-title").all_inner_texts()
 
 
-def test_the_keyboard_moves_a_step_and_keeps_focus(desktop_page, reader, log_in, path) -> None:
+def test_the_keyboard_moves_a_step_and_keeps_focus(
+    desktop_page: Page, reader: User, log_in, path: Path
+) -> None:
     page = desktop_page
     log_in(page, reader)
     page.goto(path.get_absolute_url())
@@ -46,7 +50,9 @@ def test_the_keyboard_moves_a_step_and_keeps_focus(desktop_page, reader, log_in,
     assert "Paper 3 is now step 2." in page.locator("#reorder-status").inner_text()
 
 
-def test_the_buttons_move_a_step_with_javascript_on(desktop_page, reader, log_in, path) -> None:
+def test_the_buttons_move_a_step_with_javascript_on(
+    desktop_page: Page, reader: User, log_in, path: Path
+) -> None:
     page = desktop_page
     log_in(page, reader)
     page.goto(path.get_absolute_url())
@@ -59,7 +65,7 @@ def test_the_buttons_move_a_step_with_javascript_on(desktop_page, reader, log_in
 
 
 def test_path_pages_have_no_serious_accessibility_problems(
-    browser: Browser, live_server: LiveServer, reader, log_in, path
+    browser: Browser, live_server: LiveServer, reader: User, log_in, path: Path
 ) -> None:
     from .conftest import DESKTOP
 
@@ -82,7 +88,9 @@ def test_path_pages_have_no_serious_accessibility_problems(
     assert SERIOUS and problems == [], "\n".join(problems)
 
 
-def test_dragging_a_step_by_its_handle_moves_it(desktop_page, reader, log_in, path) -> None:
+def test_dragging_a_step_by_its_handle_moves_it(
+    desktop_page: Page, reader: User, log_in, path: Path
+) -> None:
     page = desktop_page
     log_in(page, reader)
     page.goto(path.get_absolute_url())
@@ -96,7 +104,7 @@ def test_dragging_a_step_by_its_handle_moves_it(desktop_page, reader, log_in, pa
 
 
 def test_the_editors_page_fits_a_phone(
-    browser: Browser, live_server: LiveServer, reader, log_in, path
+    browser: Browser, live_server: LiveServer, reader: User, log_in, path: Path
 ) -> None:
     from .conftest import PHONE
 

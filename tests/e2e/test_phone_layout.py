@@ -1,11 +1,13 @@
 """A 390 px phone: no page scrolls sideways, and the signed-in header is two rows with a menu."""
 
 import re
+from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
+from accounts.models import User
 from tests.factories import NoteFactory
 
 from .conftest import PHONE
@@ -28,7 +30,7 @@ READER_PAGES = ["/", "/sources/flashattention/", "/library/", "/library/notes/"]
 
 
 @pytest.fixture
-def phone(browser: Browser, live_server: LiveServer):
+def phone(browser: Browser, live_server: LiveServer) -> Iterator[Page]:
     context = browser.new_context(viewport=PHONE, base_url=live_server.url)
     page = context.new_page()
     page.set_default_timeout(10_000)
@@ -66,7 +68,7 @@ def assert_fits(page: Page, url) -> None:
     assert width <= PHONE["width"], f"{url} is {width} px wide: {page.evaluate(WIDEST)}"
 
 
-def test_no_page_is_wider_than_a_phone(phone, small_catalog, reader, log_in) -> None:
+def test_no_page_is_wider_than_a_phone(phone: Page, small_catalog, reader: User, log_in) -> None:
     flash = small_catalog["flash"]
     # Filters list reading lists by title, and a select is as wide as its longest option.
     reading_list = small_catalog["list"]
@@ -95,7 +97,7 @@ def test_no_page_is_wider_than_a_phone(phone, small_catalog, reader, log_in) -> 
 
 
 def test_signed_in_header_is_two_rows_with_a_keyboard_menu(
-    phone, small_catalog, reader, log_in
+    phone: Page, small_catalog, reader: User, log_in
 ) -> None:
     log_in(phone, reader)
     phone.goto("/sources/flashattention/")

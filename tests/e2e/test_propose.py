@@ -7,6 +7,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
+from accounts.models import User
 from tests.conftest import PASSWORD
 from tests.e2e.conftest import DESKTOP
 
@@ -24,10 +25,10 @@ def maintainers_group(transactional_db: None) -> None:
 def test_reader_proposes_and_maintainer_accepts(
     browser: Browser,
     live_server: LiveServer,
-    desktop_page,
+    desktop_page: Page,
     log_in,
-    reader,
-    maintainer,
+    reader: User,
+    maintainer: User,
     small_catalog,
 ) -> None:
     flash = small_catalog["flash"]
@@ -104,7 +105,7 @@ def test_reader_proposes_and_maintainer_accepts(
 
 
 def test_duplicate_cannot_be_submitted_without_javascript(
-    browser: Browser, live_server: LiveServer, log_in, reader, small_catalog
+    browser: Browser, live_server: LiveServer, log_in, reader: User, small_catalog
 ) -> None:
     context = browser.new_context(
         viewport=DESKTOP, base_url=live_server.url, java_script_enabled=False
@@ -123,7 +124,7 @@ def test_duplicate_cannot_be_submitted_without_javascript(
     context.close()
 
 
-def test_propose_form_fits_the_screen(page: Page, log_in, reader, small_catalog) -> None:
+def test_propose_form_fits_the_screen(page: Page, log_in, reader: User, small_catalog) -> None:
     log_in(page, reader)
     page.goto("/propose/")
     questions = page.locator(".form-group", has_text="For Core and Frontier")

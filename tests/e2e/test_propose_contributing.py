@@ -3,6 +3,7 @@ article proposed quickly, and an arXiv link that fills the form."""
 
 import re
 import time
+from collections.abc import Iterator
 
 import pytest
 from django.core.cache import cache
@@ -10,6 +11,8 @@ from playwright.sync_api import Browser, Page, expect
 from pytest_django import Settings
 from pytest_django.live_server_helper import LiveServer
 
+from accounts.models import User
+from catalog.services import LoadReport
 from proposals.models import Proposal
 from tests.e2e.conftest import PHONE
 from tests.proposals.metadata_server import MetadataServer
@@ -19,7 +22,7 @@ PHONE_FORM_BUDGET = 2040
 
 
 @pytest.fixture
-def phone_page(browser: Browser, live_server: LiveServer):
+def phone_page(browser: Browser, live_server: LiveServer) -> Iterator[Page]:
     context = browser.new_context(viewport=PHONE, base_url=live_server.url)
     page = context.new_page()
     page.set_default_timeout(10_000)
@@ -32,7 +35,7 @@ def _form_height(page: Page) -> float:
 
 
 def test_on_a_phone_the_form_is_at_most_half_its_old_height(
-    phone_page, log_in, reader, full_catalog
+    phone_page: Page, log_in, reader: User, full_catalog: LoadReport
 ) -> None:
     page = phone_page
     log_in(page, reader)
@@ -47,7 +50,7 @@ def test_on_a_phone_the_form_is_at_most_half_its_old_height(
 
 
 def test_a_further_reading_article_is_proposed_in_under_a_minute(
-    phone_page, log_in, reader, small_catalog
+    phone_page: Page, log_in, reader: User, small_catalog
 ) -> None:
     page = phone_page
     log_in(page, reader)
@@ -71,7 +74,7 @@ def test_a_further_reading_article_is_proposed_in_under_a_minute(
 
 
 def test_core_answers_are_required_in_the_browser_too(
-    phone_page, log_in, reader, small_catalog
+    phone_page: Page, log_in, reader: User, small_catalog
 ) -> None:
     page = phone_page
     log_in(page, reader)
@@ -95,7 +98,7 @@ def test_core_answers_are_required_in_the_browser_too(
 
 
 def test_pasting_an_arxiv_link_fills_the_form(
-    desktop_page, log_in, reader, small_catalog, settings: Settings
+    desktop_page: Page, log_in, reader: User, small_catalog, settings: Settings
 ) -> None:
     with MetadataServer() as server:
         settings.ARXIV_API_URL = f"{server.base}/arxiv/query"

@@ -3,18 +3,21 @@
 import re
 
 from playwright.sync_api import Page, expect
+from playwright.sync_api._generated import Locator
 from pytest_django import Settings
 
+from accounts.models import User
 from catalog.lists import path_entries
+from catalog.services import LoadReport
 from library.models import Bookmark
 from tests.conftest import PASSWORD
 
 
-def card(page: Page, source):
+def card(page: Page, source) -> Locator:
     return page.locator(f"article.source-card:has(#src-{source.pk})")
 
 
-def control_button(page: Page, source, name):
+def control_button(page: Page, source, name) -> Locator:
     return card(page, source).get_by_role("button", name=name, exact=True)
 
 
@@ -28,7 +31,7 @@ def sign_up(page: Page, email) -> None:
 
 
 def test_sign_up_build_a_queue_and_follow_the_path(
-    page: Page, full_catalog, settings: Settings
+    page: Page, full_catalog: LoadReport, settings: Settings
 ) -> None:
     settings.ACCOUNT_EMAIL_VERIFICATION = "none"
     steps = [entry.source for entry in path_entries()]
@@ -75,7 +78,7 @@ def test_sign_up_build_a_queue_and_follow_the_path(
 
 
 def test_focus_stays_on_the_control_after_a_keyboard_toggle(
-    page: Page, reader, small_catalog, log_in
+    page: Page, reader: User, small_catalog, log_in
 ) -> None:
     log_in(page, reader)
     flash = small_catalog["flash"]
@@ -103,7 +106,7 @@ def test_focus_stays_on_the_control_after_a_keyboard_toggle(
 
 
 def test_anonymous_save_logs_in_and_comes_back_with_it_done(
-    page: Page, reader, small_catalog
+    page: Page, reader: User, small_catalog
 ) -> None:
     flash = small_catalog["flash"]
     page.goto("/topics/attention/")
@@ -123,7 +126,7 @@ def test_anonymous_save_logs_in_and_comes_back_with_it_done(
 
 
 def test_library_filters_without_reload_and_keep_the_url(
-    page: Page, reader, small_catalog, log_in
+    page: Page, reader: User, small_catalog, log_in
 ) -> None:
     from library.services import set_status
 

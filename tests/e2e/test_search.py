@@ -2,12 +2,13 @@ import re
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api._generated import Locator
 from pytest_django.live_server_helper import LiveServer
 
 from tests.e2e.conftest import DESKTOP, PHONE
 
 
-def result_titles(page: Page):
+def result_titles(page: Page) -> Locator:
     return page.locator("#results .card-title a")
 
 
@@ -73,7 +74,7 @@ def test_live_search_facets_history_and_reload(page: Page, small_catalog) -> Non
     expect(result_titles(page)).to_have_count(2)
 
 
-def test_keyboard_slash_and_arrows(desktop_page, small_catalog) -> None:
+def test_keyboard_slash_and_arrows(desktop_page: Page, small_catalog) -> None:
     page = desktop_page
     page.goto("/sources/?q=attention")
     page.locator("body").click(position={"x": 5, "y": 5})
@@ -90,7 +91,7 @@ def test_keyboard_slash_and_arrows(desktop_page, small_catalog) -> None:
     expect(box).to_be_focused()
 
 
-def test_no_results_suggest_titles(desktop_page, small_catalog) -> None:
+def test_no_results_suggest_titles(desktop_page: Page, small_catalog) -> None:
     page = desktop_page
     page.goto("/sources/?q=flashatention&tier=start-here")
     expect(page.get_by_text("No sources match")).to_be_visible()

@@ -8,6 +8,7 @@ from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from accounts.models import User
+from catalog.services import LoadReport
 from paths.models import Path
 from teams.models import Membership, Session
 from tests.factories import UserFactory, join_team
@@ -57,7 +58,7 @@ def mark_read(page: Page, path_url: str, position: int) -> None:
 
 
 def test_the_team_leads_afternoon(
-    browser: Browser, live_server: LiveServer, full_catalog, log_in
+    browser: Browser, live_server: LiveServer, full_catalog: LoadReport, log_in
 ) -> None:
     lead, member = UserFactory(email="lead@example.com"), UserFactory(email="member@example.com")
     team = join_team(lead, member, slug="kernels")

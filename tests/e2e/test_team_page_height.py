@@ -7,7 +7,9 @@ from django.db.models import Count
 from playwright.sync_api import Browser
 from pytest_django.live_server_helper import LiveServer
 
+from accounts.models import User
 from catalog.models import ListEntry, ReadingList
+from catalog.services import LoadReport
 from library.models import Bookmark
 from paths.models import Path, PathFollow, PathSection, PathStep
 from teams.models import FollowedList, Membership, Team
@@ -29,7 +31,7 @@ def primary_list() -> ReadingList:
 
 
 @pytest.fixture
-def following_team(full_catalog, reader):
+def following_team(full_catalog: LoadReport, reader: User) -> Team:
     reading_list = primary_list()
     team = Team.objects.create(slug="kernels", name="Kernels")
     Membership.objects.create(team=team, user=reader, role="owner")
@@ -63,7 +65,7 @@ def following_team(full_catalog, reader):
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_the_team_page_stays_short(
-    browser: Browser, live_server: LiveServer, log_in, reader, following_team, viewport
+    browser: Browser, live_server: LiveServer, log_in, reader: User, following_team: Team, viewport
 ) -> None:
     context = browser.new_context(viewport=viewport, base_url=live_server.url)
     page = context.new_page()

@@ -23,7 +23,7 @@ def create_team(page: Page, name) -> None:
     expect(page.get_by_role("heading", level=1)).to_have_text(name)
 
 
-def invite(page: Page, email):
+def invite(page: Page, email) -> str:
     """Send an invitation from the team page; the path of the link the email carries."""
     sent = len(mail.outbox)
     page.get_by_label("Email address").fill(email)
@@ -35,7 +35,7 @@ def invite(page: Page, email):
     return urlsplit(INVITATION_LINK.search(message.body).group(0)).path
 
 
-def new_page(browser: Browser, live_server: LiveServer, viewport):
+def new_page(browser: Browser, live_server: LiveServer, viewport) -> Page:
     context = browser.new_context(viewport=viewport, base_url=live_server.url)
     page = context.new_page()
     page.set_default_timeout(10_000)
@@ -43,7 +43,7 @@ def new_page(browser: Browser, live_server: LiveServer, viewport):
 
 
 def test_a_newcomer_builds_two_teams_shares_a_note_with_one_and_plans_a_session(
-    desktop_page, browser: Browser, live_server: LiveServer, log_in, small_catalog
+    desktop_page: Page, browser: Browser, live_server: LiveServer, log_in, small_catalog
 ) -> None:
     newcomer = UserFactory(email="ada@example.com", display_name="Ada")
     colleague = UserFactory(email="grace@example.com", display_name="Grace")

@@ -4,6 +4,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
+from accounts.models import User
 from catalog.models import Source
 from library.models import Bookmark
 from library.services import set_status
@@ -12,12 +13,12 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def superuser(db: None):
+def superuser(db: None) -> User:
     return get_user_model().objects.create_superuser("root@example.com", "pw-root-123456")
 
 
 def test_deleting_a_saved_source_is_refused_with_the_way_out(
-    client: Client, superuser, reader, other_reader, small_catalog
+    client: Client, superuser: User, reader: User, other_reader: User, small_catalog
 ) -> None:
     source = small_catalog["flash"]
     set_status(user=reader, source=source, status="read")
@@ -35,7 +36,7 @@ def test_deleting_a_saved_source_is_refused_with_the_way_out(
 
 
 def test_bulk_delete_action_is_refused_too(
-    client: Client, superuser, reader, small_catalog
+    client: Client, superuser: User, reader: User, small_catalog
 ) -> None:
     source = small_catalog["flash"]
     set_status(user=reader, source=source, status="read")
@@ -49,7 +50,7 @@ def test_bulk_delete_action_is_refused_too(
 
 
 def test_superuser_reads_bookmarks_but_cannot_change_them(
-    client: Client, superuser, reader, small_catalog
+    client: Client, superuser: User, reader: User, small_catalog
 ) -> None:
     bookmark = set_status(user=reader, source=small_catalog["flash"], status="read")
     client.force_login(superuser)
@@ -66,7 +67,7 @@ def test_superuser_reads_bookmarks_but_cannot_change_them(
 
 
 def test_maintainers_do_not_see_readers_bookmarks(
-    client: Client, maintainer, reader, small_catalog
+    client: Client, maintainer: User, reader: User, small_catalog
 ) -> None:
     set_status(user=reader, source=small_catalog["flash"], status="read")
     client.force_login(maintainer)

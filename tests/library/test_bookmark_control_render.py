@@ -9,6 +9,7 @@ from django.template.loader import get_template
 from django.test import RequestFactory
 from pytest_django import Settings
 
+from accounts.models import User
 from library import reading
 from library.models import Bookmark
 from library.templatetags.reading import CONTROL_TEMPLATE
@@ -20,11 +21,11 @@ TAG = engines["django"].from_string(
 )
 
 
-def without_tokens(html):
+def without_tokens(html) -> str:
     return re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", html)
 
 
-def direct(source, request: pytest.FixtureRequest, status, compact):
+def direct(source, request: pytest.FixtureRequest, status, compact) -> str:
     """The control rendered straight from its template, as the inclusion tag used to."""
     return get_template(CONTROL_TEMPLATE).render(
         {
@@ -40,7 +41,7 @@ def direct(source, request: pytest.FixtureRequest, status, compact):
 
 @pytest.mark.parametrize("compact", [False, True])
 def test_remembered_controls_match_the_template_for_every_state(
-    reader, small_catalog, settings: Settings, compact: bool
+    reader: User, small_catalog, settings: Settings, compact: bool
 ) -> None:
     settings.DEBUG = False  # the remembering path
     sources = [small_catalog["flash"], *small_catalog["path"]]
@@ -58,7 +59,9 @@ def test_remembered_controls_match_the_template_for_every_state(
         assert without_tokens(html) == without_tokens(expected)
 
 
-def test_each_request_gets_its_own_csrf_token(reader, small_catalog, settings: Settings) -> None:
+def test_each_request_gets_its_own_csrf_token(
+    reader: User, small_catalog, settings: Settings
+) -> None:
     settings.DEBUG = False
     source = small_catalog["flash"]
     tokens = []
@@ -72,7 +75,7 @@ def test_each_request_gets_its_own_csrf_token(reader, small_catalog, settings: S
 
 
 def test_a_renamed_source_is_not_shown_under_its_old_title(
-    reader, small_catalog, settings: Settings
+    reader: User, small_catalog, settings: Settings
 ) -> None:
     settings.DEBUG = False
     source = small_catalog["flash"]

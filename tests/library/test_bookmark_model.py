@@ -11,6 +11,7 @@ from django.db.models.signals import post_delete, post_save
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from accounts.models import User
 from library.models import Bookmark
 from library.services import _apply_dates, apply_action, bulk_apply, remove_bookmark, set_status
 from tests.factories import SourceFactory
@@ -18,33 +19,35 @@ from tests.factories import SourceFactory
 pytestmark = pytest.mark.django_db
 
 
-def test_one_bookmark_per_reader_and_source(reader, small_catalog) -> None:
+def test_one_bookmark_per_reader_and_source(reader: User, small_catalog) -> None:
     source = small_catalog["flash"]
     Bookmark.objects.create(user=reader, source=source)
     with pytest.raises(IntegrityError), transaction.atomic():
         Bookmark.objects.create(user=reader, source=source, status="read")
 
 
-def test_status_outside_the_choices_is_refused_by_the_database(reader, small_catalog) -> None:
+def test_status_outside_the_choices_is_refused_by_the_database(reader: User, small_catalog) -> None:
     with pytest.raises(IntegrityError), transaction.atomic():
         Bookmark.objects.create(user=reader, source=small_catalog["flash"], status="skimmed")
 
 
-def test_a_saved_source_cannot_be_deleted(reader, small_catalog) -> None:
+def test_a_saved_source_cannot_be_deleted(reader: User, small_catalog) -> None:
     source = small_catalog["flash"]
     set_status(user=reader, source=source, status="to_read")
     with pytest.raises(ProtectedError):
         source.delete()
 
 
-def test_deleting_a_reader_deletes_their_bookmarks(reader, other_reader, small_catalog) -> None:
+def test_deleting_a_reader_deletes_their_bookmarks(
+    reader: User, other_reader: User, small_catalog
+) -> None:
     set_status(user=reader, source=small_catalog["flash"], status="read")
     set_status(user=other_reader, source=small_catalog["flash"], status="read")
     reader.delete()
     assert list(Bookmark.objects.values_list("user__email", flat=True)) == ["other@example.com"]
 
 
-def test_dates_follow_the_status(reader, small_catalog) -> None:
+def test_dates_follow_the_status(reader: User, small_catalog) -> None:
     source = small_catalog["flash"]
     saved = set_status(user=reader, source=source, status="to_read")
     assert saved.started_at is None and saved.finished_at is None
@@ -65,12 +68,12 @@ def test_dates_follow_the_status(reader, small_catalog) -> None:
     assert back.started_at is None and back.finished_at is None
 
 
-def test_marking_read_straight_away_sets_both_dates(reader, small_catalog) -> None:
+def test_marking_read_straight_away_sets_both_dates(reader: User, small_catalog) -> None:
     done = set_status(user=reader, source=small_catalog["flash"], status="read")
     assert done.started_at is not None and done.finished_at is not None
 
 
-def test_double_submit_keeps_one_bookmark_and_its_dates(reader, small_catalog) -> None:
+def test_double_submit_keeps_one_bookmark_and_its_dates(reader: User, small_catalog) -> None:
     source = small_catalog["flash"]
     first = set_status(user=reader, source=source, status="read")
     second = set_status(user=reader, source=source, status="read")
@@ -79,13 +82,13 @@ def test_double_submit_keeps_one_bookmark_and_its_dates(reader, small_catalog) -
     assert second.finished_at == first.finished_at
 
 
-def test_unknown_status_is_refused_before_writing(reader, small_catalog) -> None:
+def test_unknown_status_is_refused_before_writing(reader: User, small_catalog) -> None:
     with pytest.raises(ValueError):
         set_status(user=reader, source=small_catalog["flash"], status="skimmed")
     assert not Bookmark.objects.exists()
 
 
-def test_remove_is_idempotent(reader, small_catalog) -> None:
+def test_remove_is_idempotent(reader: User, small_catalog) -> None:
     source = small_catalog["flash"]
     set_status(user=reader, source=source, status="read")
     assert remove_bookmark(user=reader, source=source) is True
@@ -93,7 +96,9 @@ def test_remove_is_idempotent(reader, small_catalog) -> None:
     assert apply_action(user=reader, source=source, action="remove") is None
 
 
-def test_bulk_changes_only_the_readers_own_bookmarks(reader, other_reader, small_catalog) -> None:
+def test_bulk_changes_only_the_readers_own_bookmarks(
+    reader: User, other_reader: User, small_catalog
+) -> None:
     mine = [
         set_status(user=reader, source=source, status="to_read") for source in small_catalog["path"]
     ]
@@ -108,13 +113,13 @@ def test_bulk_changes_only_the_readers_own_bookmarks(reader, other_reader, small
     assert all(b.finished_at for b in Bookmark.objects.filter(user=reader))
 
 
-def test_bulk_remove(reader, small_catalog) -> None:
+def test_bulk_remove(reader: User, small_catalog) -> None:
     mine = [set_status(user=reader, source=s, status="reading") for s in small_catalog["path"]]
     assert bulk_apply(user=reader, bookmark_ids=[mine[0].pk], action="remove") == 1
     assert Bookmark.objects.filter(user=reader).count() == 2
 
 
-def test_sources_from_another_app_are_not_needed_to_read_states(reader) -> None:
+def test_sources_from_another_app_are_not_needed_to_read_states(reader: User) -> None:
     from library.reading import states_for
 
     source = SourceFactory()
@@ -123,7 +128,9 @@ def test_sources_from_another_app_are_not_needed_to_read_states(reader) -> None:
     assert states_for(reader, [source.pk + 1]) == {}
 
 
-def test_a_bookmark_another_request_made_is_changed_not_duplicated(reader, small_catalog) -> None:
+def test_a_bookmark_another_request_made_is_changed_not_duplicated(
+    reader: User, small_catalog
+) -> None:
     """The insert meets the row a concurrent request stored and changes it instead."""
     source = small_catalog["flash"]
     first = Bookmark.objects.create(user=reader, source=source, status="reading")
@@ -134,14 +141,14 @@ def test_a_bookmark_another_request_made_is_changed_not_duplicated(reader, small
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_parallel_clicks_on_one_control_keep_one_bookmark(reader, small_catalog) -> None:
+def test_parallel_clicks_on_one_control_keep_one_bookmark(reader: User, small_catalog) -> None:
     """Requests arriving at once for one source each find or make the same row, and its dates
     stay consistent with whichever status was written last."""
     source = small_catalog["flash"]
     statuses = ["to_read", "reading", "read"] * 4
     start = threading.Barrier(len(statuses))
 
-    def click(status):
+    def click(status) -> str:
         try:
             start.wait()
             return set_status(user=reader, source=source, status=status).status
@@ -163,7 +170,7 @@ def _columns_written(queries, verb):
 
 
 def test_a_click_writes_every_field_as_the_model_would(
-    client: Client, reader, small_catalog
+    client: Client, reader: User, small_catalog
 ) -> None:
     """The click path stores what the model itself stores: every column, each field's default
     included, so a field added to Bookmark is set on a click too."""
@@ -190,7 +197,7 @@ def test_a_click_writes_every_field_as_the_model_would(
     )
 
 
-def test_a_click_sends_the_models_signals(reader, small_catalog) -> None:
+def test_a_click_sends_the_models_signals(reader: User, small_catalog) -> None:
     """Saves and removals go through the model, so every post_save and post_delete receiver
     hears them (the page cache's among them)."""
     heard = []

@@ -4,6 +4,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from accounts.models import User
 from library.models import Bookmark
 from library.pending import SESSION_KEY
 from library.services import set_status
@@ -15,18 +16,18 @@ pytestmark = pytest.mark.django_db
 HX = {"HX-Request": "true"}
 
 
-def url(source):
+def url(source) -> str:
     return reverse("library:bookmark", args=[source.slug])
 
 
-def test_get_changes_nothing(client: Client, reader, small_catalog) -> None:
+def test_get_changes_nothing(client: Client, reader: User, small_catalog) -> None:
     client.force_login(reader)
     response = client.get(url(small_catalog["flash"]) + "?status=read")
     assert response.status_code == 405
     assert not Bookmark.objects.exists()
 
 
-def test_no_js_post_saves_and_redirects_back(client: Client, reader, small_catalog) -> None:
+def test_no_js_post_saves_and_redirects_back(client: Client, reader: User, small_catalog) -> None:
     source = small_catalog["flash"]
     client.force_login(reader)
     response = client.post(url(source), {"status": "reading", "next": "/sources/?page=1"})
@@ -37,7 +38,7 @@ def test_no_js_post_saves_and_redirects_back(client: Client, reader, small_catal
     assert "Saved “FlashAttention” as Reading." in page.content.decode()
 
 
-def test_no_js_post_refuses_an_outside_next(client: Client, reader, small_catalog) -> None:
+def test_no_js_post_refuses_an_outside_next(client: Client, reader: User, small_catalog) -> None:
     source = small_catalog["flash"]
     client.force_login(reader)
     response = client.post(url(source), {"status": "read", "next": "https://evil.example/"})
@@ -47,7 +48,7 @@ def test_no_js_post_refuses_an_outside_next(client: Client, reader, small_catalo
 
 
 def test_htmx_post_returns_the_control_and_announces_the_change(
-    client: Client, reader, small_catalog
+    client: Client, reader: User, small_catalog
 ) -> None:
     source = small_catalog["flash"]
     client.force_login(reader)
@@ -67,7 +68,9 @@ def test_htmx_post_returns_the_control_and_announces_the_change(
     assert Bookmark.objects.get(user=reader, source=source).status == "read"
 
 
-def test_htmx_remove_puts_focus_on_the_first_button(client: Client, reader, small_catalog) -> None:
+def test_htmx_remove_puts_focus_on_the_first_button(
+    client: Client, reader: User, small_catalog
+) -> None:
     source = small_catalog["flash"]
     set_status(user=reader, source=source, status="read")
     client.force_login(reader)
@@ -79,7 +82,7 @@ def test_htmx_remove_puts_focus_on_the_first_button(client: Client, reader, smal
     assert not Bookmark.objects.exists()
 
 
-def test_no_js_remove(client: Client, reader, small_catalog) -> None:
+def test_no_js_remove(client: Client, reader: User, small_catalog) -> None:
     source = small_catalog["flash"]
     set_status(user=reader, source=source, status="read")
     client.force_login(reader)
@@ -88,7 +91,7 @@ def test_no_js_remove(client: Client, reader, small_catalog) -> None:
     assert not Bookmark.objects.exists()
 
 
-def test_double_submit_makes_one_bookmark(client: Client, reader, small_catalog) -> None:
+def test_double_submit_makes_one_bookmark(client: Client, reader: User, small_catalog) -> None:
     source = small_catalog["flash"]
     client.force_login(reader)
     for _ in range(2):
@@ -98,7 +101,9 @@ def test_double_submit_makes_one_bookmark(client: Client, reader, small_catalog)
 
 
 @pytest.mark.parametrize("status", ["skimmed", "", "READ", "to_read; drop table"])
-def test_bad_status_is_a_clear_400(client: Client, reader, small_catalog, status: str) -> None:
+def test_bad_status_is_a_clear_400(
+    client: Client, reader: User, small_catalog, status: str
+) -> None:
     client.force_login(reader)
     response = client.post(url(small_catalog["flash"]), {"status": status})
     assert response.status_code == 400
@@ -108,20 +113,20 @@ def test_bad_status_is_a_clear_400(client: Client, reader, small_catalog, status
     assert not Bookmark.objects.exists()
 
 
-def test_bad_status_with_htmx_is_400_too(client: Client, reader, small_catalog) -> None:
+def test_bad_status_with_htmx_is_400_too(client: Client, reader: User, small_catalog) -> None:
     client.force_login(reader)
     response = client.post(url(small_catalog["flash"]), {"status": "later"}, headers=HX)
     assert response.status_code == 400
     assert "“later” is not a reading status" in response.content.decode()
 
 
-def test_unknown_source_is_404(client: Client, reader, small_catalog) -> None:
+def test_unknown_source_is_404(client: Client, reader: User, small_catalog) -> None:
     client.force_login(reader)
     assert client.post("/library/bookmarks/no-such-source/", {"status": "read"}).status_code == 404
 
 
 def test_another_reader_only_changes_their_own_bookmark(
-    client: Client, reader, other_reader, small_catalog
+    client: Client, reader: User, other_reader: User, small_catalog
 ) -> None:
     source = small_catalog["flash"]
     set_status(user=reader, source=source, status="reading")
@@ -142,7 +147,7 @@ def test_anonymous_htmx_click_is_sent_to_log_in_and_kept(client: Client, small_c
 
 
 def test_anonymous_no_js_click_logs_in_and_comes_back_with_the_action_done(
-    client: Client, reader, small_catalog
+    client: Client, reader: User, small_catalog
 ) -> None:
     source = small_catalog["flash"]
     response = client.post(url(source), {"status": "reading", "next": "/topics/attention/"})
@@ -162,7 +167,7 @@ def test_anonymous_no_js_click_logs_in_and_comes_back_with_the_action_done(
 
 
 def test_a_visitors_save_comes_back_to_the_card_after_the_login_form(
-    client: Client, reader, small_catalog
+    client: Client, reader: User, small_catalog
 ) -> None:
     source = small_catalog["flash"]
     html = client.get("/topics/attention/").content.decode()
@@ -178,7 +183,7 @@ def test_a_visitors_save_comes_back_to_the_card_after_the_login_form(
     assert Bookmark.objects.get(user=reader, source=source).status == "to_read"
 
 
-def test_pending_action_is_applied_once(client: Client, reader, small_catalog) -> None:
+def test_pending_action_is_applied_once(client: Client, reader: User, small_catalog) -> None:
     source = small_catalog["flash"]
     client.post(url(source), {"status": "read"})
     client.post("/accounts/login/", {"login": reader.email, "password": PASSWORD})
@@ -203,7 +208,7 @@ def test_anonymous_sees_one_save_link_to_log_in_on_every_card(
 
 
 def test_a_card_remembered_for_a_visitor_is_not_shown_to_a_reader(
-    client: Client, reader, small_catalog
+    client: Client, reader: User, small_catalog
 ) -> None:
     client.get("/sources/")
     client.force_login(reader)
@@ -213,7 +218,7 @@ def test_a_card_remembered_for_a_visitor_is_not_shown_to_a_reader(
 
 
 def test_cards_and_source_page_show_the_readers_state(
-    client: Client, reader, other_reader, small_catalog
+    client: Client, reader: User, other_reader: User, small_catalog
 ) -> None:
     flash = small_catalog["flash"]
     set_status(user=reader, source=flash, status="reading")
@@ -225,7 +230,7 @@ def test_cards_and_source_page_show_the_readers_state(
         assert html.count('aria-pressed="true"') == 1, page
 
 
-def test_htmx_control_keeps_next_of_the_page(client: Client, reader, small_catalog) -> None:
+def test_htmx_control_keeps_next_of_the_page(client: Client, reader: User, small_catalog) -> None:
     source = small_catalog["flash"]
     client.force_login(reader)
     html = client.post(

@@ -6,13 +6,16 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from allauth.account.models import EmailAddress
 from django.core import mail, signing
+from django.core.mail.message import EmailMultiAlternatives
 from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 from pytest_django import Settings
 
+from accounts.models import User
 from catalog.changelog import record_source_edit
 from catalog.models import ChangeLogEntry
+from catalog.models.sources import Source
 from library.digests import send_digests, unsubscribe_token
 from library.models import DigestLog, DigestSettings, Follow
 
@@ -23,7 +26,7 @@ pytestmark = pytest.mark.django_db
 
 def verified_follower(
     email, topic: str = "attention", frequency: str = "daily", time_zone: str = "UTC"
-):
+) -> User:
     user = UserFactory(email=email, time_zone=time_zone)
     EmailAddress.objects.create(user=user, email=email, verified=True, primary=True)
     Follow.objects.create(user=user, kind="topic", target=topic)
@@ -32,14 +35,14 @@ def verified_follower(
 
 
 @pytest.fixture
-def new_attention_source(small_catalog):
+def new_attention_source(small_catalog) -> Source:
     source = SourceFactory(title="Ring Attention <b>", topics=[small_catalog["topics"][1]])
     record_source_edit(before=None, source=source, via=ChangeLogEntry.Via.ADMIN)
     return source
 
 
 def test_digest_lists_new_sources_in_html_and_text(
-    new_attention_source, settings: Settings
+    new_attention_source: Source, settings: Settings
 ) -> None:
     settings.ACCOUNT_EMAIL_VERIFICATION = "mandatory"
     verified_follower("follower@example.com")
@@ -57,7 +60,7 @@ def test_digest_lists_new_sources_in_html_and_text(
     )
 
 
-def test_a_second_run_in_the_same_period_sends_nothing(new_attention_source) -> None:
+def test_a_second_run_in_the_same_period_sends_nothing(new_attention_source: Source) -> None:
     verified_follower("follower@example.com")
     first = send_digests()
     second = send_digests()
@@ -66,7 +69,9 @@ def test_a_second_run_in_the_same_period_sends_nothing(new_attention_source) -> 
     assert DigestLog.objects.count() == 1
 
 
-def test_the_next_period_sends_only_what_is_new(new_attention_source, small_catalog) -> None:
+def test_the_next_period_sends_only_what_is_new(
+    new_attention_source: Source, small_catalog
+) -> None:
     verified_follower("follower@example.com")
     send_digests()
     # Midday of the next day: past the reader's send hour, whatever time the test runs at.
@@ -82,7 +87,7 @@ def test_the_next_period_sends_only_what_is_new(new_attention_source, small_cata
 
 
 def test_unverified_addresses_are_skipped_unless_verification_is_off(
-    new_attention_source, settings: Settings
+    new_attention_source: Source, settings: Settings
 ) -> None:
     settings.ACCOUNT_EMAIL_VERIFICATION = "optional"
     user = UserFactory(email="unverified@example.com")
@@ -95,7 +100,9 @@ def test_unverified_addresses_are_skipped_unless_verification_is_off(
     assert send_digests().sent == ["unverified@example.com"]
 
 
-def test_readers_who_turned_it_off_or_follow_nothing_get_nothing(new_attention_source) -> None:
+def test_readers_who_turned_it_off_or_follow_nothing_get_nothing(
+    new_attention_source: Source,
+) -> None:
     verified_follower("off@example.com", frequency="off")
     quiet = verified_follower("quiet@example.com")
     quiet.follows.all().delete()
@@ -103,12 +110,16 @@ def test_readers_who_turned_it_off_or_follow_nothing_get_nothing(new_attention_s
     assert mail.outbox == []
 
 
-def test_only_matching_changes_and_no_mail_when_nothing_matches(new_attention_source) -> None:
+def test_only_matching_changes_and_no_mail_when_nothing_matches(
+    new_attention_source: Source,
+) -> None:
     verified_follower("serving@example.com", topic="serving")
     assert send_digests().sent == []
 
 
-def test_one_click_unsubscribe_works_logged_out(client: Client, new_attention_source) -> None:
+def test_one_click_unsubscribe_works_logged_out(
+    client: Client, new_attention_source: Source
+) -> None:
     reader = verified_follower("follower@example.com")
     send_digests()
     url = mail.outbox[0].extra_headers["List-Unsubscribe"].strip("<>")
@@ -149,7 +160,7 @@ def changed_at(moment) -> None:
     ChangeLogEntry.objects.update(created=moment - timedelta(minutes=30))
 
 
-def test_periods_are_the_readers_own_day_and_week(new_attention_source) -> None:
+def test_periods_are_the_readers_own_day_and_week(new_attention_source: Source) -> None:
     changed_at(SUNDAY_NOON_UTC)
     for frequency in ("daily", "weekly"):
         verified_follower(f"nz-{frequency}@example.com", "attention", frequency, "Pacific/Auckland")
@@ -167,7 +178,7 @@ def test_periods_are_the_readers_own_day_and_week(new_attention_source) -> None:
 
 
 def test_a_first_digest_goes_at_once_then_each_in_the_readers_morning(
-    new_attention_source, settings: Settings
+    new_attention_source: Source, settings: Settings
 ) -> None:
     settings.DIGEST_SEND_HOUR = 7
     reader = verified_follower("la@example.com", time_zone="America/Los_Angeles")
@@ -185,7 +196,7 @@ def test_a_first_digest_goes_at_once_then_each_in_the_readers_morning(
 
 
 def test_a_weekly_digest_is_due_from_monday_morning_or_later_that_week(
-    new_attention_source, settings: Settings
+    new_attention_source: Source, settings: Settings
 ) -> None:
     settings.DIGEST_SEND_HOUR = 7
     reader = verified_follower(
@@ -204,7 +215,7 @@ def test_a_weekly_digest_is_due_from_monday_morning_or_later_that_week(
 
 @pytest.mark.parametrize("zone", ["Mars/Base", "", "America"])
 def test_a_zone_the_system_does_not_know_falls_back_to_the_sites(
-    new_attention_source, zone: str
+    new_attention_source: Source, zone: str
 ) -> None:
     reader = verified_follower("lost@example.com")
     type(reader).objects.filter(pk=reader.pk).update(time_zone=zone)  # as a stale row would be
@@ -214,7 +225,7 @@ def test_a_zone_the_system_does_not_know_falls_back_to_the_sites(
 
 
 def test_one_failing_digest_is_reported_and_the_others_still_go(
-    monkeypatch: pytest.MonkeyPatch, new_attention_source
+    monkeypatch: pytest.MonkeyPatch, new_attention_source: Source
 ) -> None:
     from io import StringIO
 
@@ -224,7 +235,7 @@ def test_one_failing_digest_is_reported_and_the_others_still_go(
     verified_follower("fine@example.com")
     real_message = digests.digest_message
 
-    def message_or_fail(reader, entries, frequency, more: int = 0):
+    def message_or_fail(reader, entries, frequency, more: int = 0) -> EmailMultiAlternatives:
         if reader.email == "broken@example.com":
             raise ValueError("Header values may not contain linefeed or carriage return")
         return real_message(reader, entries, frequency, more)

@@ -10,6 +10,7 @@ from django.test import Client
 from django.utils import timezone
 from pytest_django import DjangoAssertNumQueries
 
+from accounts.models import User
 from library.models import Bookmark
 from tests.factories import NoteFactory, SourceFactory
 
@@ -24,7 +25,7 @@ EXPORTS = [
 
 
 @pytest.fixture
-def library(small_catalog, reader, other_reader):
+def library(small_catalog, reader: User, other_reader: User):
     """The reader finished one source, is reading another, saved a third; the other reader has
     their own bookmark and notes, which must never show up in the reader's exports."""
     path = small_catalog["path"]
@@ -67,7 +68,7 @@ class TestAccess:
 
     @pytest.mark.parametrize("url", [u for u in EXPORTS if u != "/library/export/"])
     def test_nobody_gets_another_readers_data(
-        self, client: Client, library, other_reader, url
+        self, client: Client, library, other_reader: User, url
     ) -> None:
         client.force_login(other_reader)
         body = client.get(url).content.decode()
@@ -77,21 +78,21 @@ class TestAccess:
         assert "Roofline" in body  # their own bookmark
 
     def test_markdown_ticks_are_the_signed_in_readers_own(
-        self, client: Client, library, other_reader
+        self, client: Client, library, other_reader: User
     ) -> None:
         client.force_login(other_reader)
         text = client.get("/library/lists/wafer.md").content.decode()
         assert "- [ ] [How to Scale Your Model]" in text
         assert "- [x] [Roofline]" in text
 
-    def test_exports_are_get_only(self, client: Client, library, reader) -> None:
+    def test_exports_are_get_only(self, client: Client, library, reader: User) -> None:
         client.force_login(reader)
         assert client.post("/library/export.csv").status_code == 405
 
 
 @pytest.mark.django_db
 class TestLibraryData:
-    def test_csv_has_status_dates_and_notes(self, client: Client, library, reader) -> None:
+    def test_csv_has_status_dates_and_notes(self, client: Client, library, reader: User) -> None:
         client.force_login(reader)
         response = client.get("/library/export.csv")
         assert response["Content-Type"] == "text/csv; charset=utf-8"
@@ -114,7 +115,7 @@ class TestLibraryData:
         assert by_slug["roofline"]["status"] == ""
         assert by_slug["roofline"]["notes"] == "A note without a bookmark."
 
-    def test_json_has_bookmarks_and_notes(self, client: Client, library, reader) -> None:
+    def test_json_has_bookmarks_and_notes(self, client: Client, library, reader: User) -> None:
         client.force_login(reader)
         document = json.loads(client.get("/library/export.json").content)
         assert document["reader"] == "reader@example.com"
@@ -132,7 +133,7 @@ class TestLibraryData:
             "A note without a bookmark.",
         ]
 
-    def test_deleted_notes_are_not_exported(self, client: Client, library, reader) -> None:
+    def test_deleted_notes_are_not_exported(self, client: Client, library, reader: User) -> None:
         from notes.models import Note
 
         Note.objects.filter(user=reader).update(deleted_at=timezone.now())
@@ -140,7 +141,7 @@ class TestLibraryData:
         document = json.loads(client.get("/library/export.json").content)
         assert document["notes"] == []
 
-    def test_library_citations(self, client: Client, library, reader) -> None:
+    def test_library_citations(self, client: Client, library, reader: User) -> None:
         client.force_login(reader)
         bib = client.get("/library/export.bib").content.decode()
         parsed = bibtexparser.parse_string(bib)
@@ -155,7 +156,7 @@ class TestLibraryData:
         references = rispy.loads(client.get("/library/export.ris").content.decode())
         assert [reference["title"] for reference in references][-1] == "FlashAttention"
 
-    def test_empty_library_exports_cleanly(self, client: Client, reader, tiers) -> None:
+    def test_empty_library_exports_cleanly(self, client: Client, reader: User, tiers) -> None:
         client.force_login(reader)
         rows = list(csv.reader(io.StringIO(client.get("/library/export.csv").content.decode())))
         assert len(rows) == 1
@@ -166,7 +167,7 @@ class TestLibraryData:
         )
         assert client.get("/library/export.ris").content == b""
 
-    def test_export_page_links_every_download(self, client: Client, library, reader) -> None:
+    def test_export_page_links_every_download(self, client: Client, library, reader: User) -> None:
         client.force_login(reader)
         html = client.get("/library/export/").content.decode()
         for url in EXPORTS[1:]:
@@ -177,7 +178,7 @@ class TestLibraryData:
     def test_export_query_counts_are_constant(
         self,
         client: Client,
-        reader,
+        reader: User,
         many_sources,
         django_assert_max_num_queries: DjangoAssertNumQueries,
     ) -> None:
@@ -202,7 +203,7 @@ class TestLibraryData:
 
 @pytest.mark.django_db
 class TestReadingListMarkdown:
-    def test_list_in_order_with_status_ticks(self, client: Client, library, reader) -> None:
+    def test_list_in_order_with_status_ticks(self, client: Client, library, reader: User) -> None:
         client.force_login(reader)
         response = client.get("/library/lists/wafer.md")
         assert response["Content-Type"] == "text/markdown; charset=utf-8"
@@ -219,7 +220,7 @@ class TestReadingListMarkdown:
         assert "## Start here" in text and "## Attention kernels" in text
         assert text.index("## Start here") < text.index("## Attention kernels")
 
-    def test_markdown_escapes_titles(self, client: Client, reader, small_catalog) -> None:
+    def test_markdown_escapes_titles(self, client: Client, reader: User, small_catalog) -> None:
         from catalog.models import ListEntry
 
         odd = SourceFactory(title="[Click](javascript:alert(1)) *bold* <b>")
@@ -229,12 +230,12 @@ class TestReadingListMarkdown:
         text = client.get("/library/lists/wafer.md").content.decode()
         assert "\\[Click\\]\\(javascript:alert\\(1\\)\\) \\*bold\\* \\<b\\>" in text
 
-    def test_unknown_list_is_404(self, client: Client, reader, small_catalog) -> None:
+    def test_unknown_list_is_404(self, client: Client, reader: User, small_catalog) -> None:
         client.force_login(reader)
         assert client.get("/library/lists/nope.md").status_code == 404
 
     def test_list_page_links_the_markdown_for_signed_in_readers(
-        self, client: Client, reader, library
+        self, client: Client, reader: User, library
     ) -> None:
         assert "/library/lists/wafer.md" not in client.get("/lists/wafer/").content.decode()
         client.force_login(reader)

@@ -4,6 +4,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from accounts.models import User
 from catalog.changelog import record_source_edit
 from catalog.models import ChangeLogEntry
 from library.models import DigestSettings, Follow
@@ -13,7 +14,9 @@ from ..factories import SourceFactory, TopicFactory
 pytestmark = pytest.mark.django_db
 
 
-def test_a_reader_follows_a_topic_from_its_page(client: Client, reader, small_catalog) -> None:
+def test_a_reader_follows_a_topic_from_its_page(
+    client: Client, reader: User, small_catalog
+) -> None:
     client.force_login(reader)
     page = client.get("/topics/attention/").content.decode()
     assert 'action="/library/following/topic/attention/"' in page
@@ -25,7 +28,7 @@ def test_a_reader_follows_a_topic_from_its_page(client: Client, reader, small_ca
     assert DigestSettings.objects.get(user=reader).frequency == "weekly"
 
 
-def test_following_twice_keeps_one_follow(client: Client, reader, small_catalog) -> None:
+def test_following_twice_keeps_one_follow(client: Client, reader: User, small_catalog) -> None:
     client.force_login(reader)
     client.post("/library/following/tier/core/")
     client.post("/library/following/tier/core/")
@@ -42,27 +45,27 @@ def test_following_twice_keeps_one_follow(client: Client, reader, small_catalog)
     ],
 )
 def test_following_something_unknown_is_not_found(
-    client: Client, reader, small_catalog, url: str
+    client: Client, reader: User, small_catalog, url: str
 ) -> None:
     client.force_login(reader)
     assert client.post(url).status_code == 404
     assert not Follow.objects.exists()
 
 
-def test_following_needs_a_login_and_a_post(client: Client, reader, small_catalog) -> None:
+def test_following_needs_a_login_and_a_post(client: Client, reader: User, small_catalog) -> None:
     assert client.post("/library/following/topic/attention/").status_code == 302
     client.force_login(reader)
     assert client.get("/library/following/topic/attention/").status_code == 405
     assert not Follow.objects.exists()
 
 
-def test_list_and_tier_pages_offer_to_follow(client: Client, reader, small_catalog) -> None:
+def test_list_and_tier_pages_offer_to_follow(client: Client, reader: User, small_catalog) -> None:
     client.force_login(reader)
     assert "Follow Primary sources" in client.get("/lists/wafer/").content.decode()
     assert "Follow Core" in client.get("/tiers/core/").content.decode()
 
 
-def test_save_a_search_and_read_its_feed(client: Client, reader, small_catalog) -> None:
+def test_save_a_search_and_read_its_feed(client: Client, reader: User, small_catalog) -> None:
     client.force_login(reader)
     page = client.get("/sources/?q=attention").content.decode()
     assert "Save this search" in page
@@ -91,7 +94,7 @@ def test_save_a_search_and_read_its_feed(client: Client, reader, small_catalog) 
     ],
 )
 def test_a_malformed_saved_search_is_refused_with_the_reason(
-    client: Client, reader, small_catalog, data: dict[str, str], reason: str
+    client: Client, reader: User, small_catalog, data: dict[str, str], reason: str
 ) -> None:
     client.force_login(reader)
     response = client.post("/library/following/search/", data)
@@ -100,7 +103,9 @@ def test_a_malformed_saved_search_is_refused_with_the_reason(
     assert not Follow.objects.exists()
 
 
-def test_unfollow_only_your_own(client: Client, reader, other_reader, small_catalog) -> None:
+def test_unfollow_only_your_own(
+    client: Client, reader: User, other_reader: User, small_catalog
+) -> None:
     theirs = Follow.objects.create(user=other_reader, kind="topic", target="attention")
     client.force_login(reader)
     assert client.post(f"/library/following/{theirs.pk}/unfollow/").status_code == 404
@@ -111,7 +116,7 @@ def test_unfollow_only_your_own(client: Client, reader, other_reader, small_cata
 
 
 def test_home_shows_changes_in_what_the_reader_follows(
-    client: Client, reader, small_catalog
+    client: Client, reader: User, small_catalog
 ) -> None:
     reader.last_seen_changes_at = timezone.now() - timezone.timedelta(minutes=5)
     reader.save()
@@ -129,7 +134,7 @@ def test_home_shows_changes_in_what_the_reader_follows(
     assert "Unfollowed thing" in html
 
 
-def test_the_digest_turns_off_with_one_click(client: Client, reader, small_catalog) -> None:
+def test_the_digest_turns_off_with_one_click(client: Client, reader: User, small_catalog) -> None:
     client.force_login(reader)
     client.post("/library/following/topic/attention/")
     page = client.get("/library/following/").content.decode()
@@ -142,7 +147,9 @@ def test_the_digest_turns_off_with_one_click(client: Client, reader, small_catal
     assert DigestSettings.objects.get(user=reader).frequency == "daily"
 
 
-def test_a_saved_search_says_so_and_can_be_stopped(client: Client, reader, small_catalog) -> None:
+def test_a_saved_search_says_so_and_can_be_stopped(
+    client: Client, reader: User, small_catalog
+) -> None:
     client.force_login(reader)
     response = client.post("/library/following/search/", {"topic": "attention", "q": "flash"})
     page = client.get(response["Location"]).content.decode()

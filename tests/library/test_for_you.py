@@ -5,7 +5,9 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from accounts.models import User
 from catalog.models import Source
+from catalog.services import LoadReport
 from library.models import Bookmark
 from library.recommendations import recommendations_for
 
@@ -22,7 +24,7 @@ def topics_of(picks):
 
 
 def test_a_flashattention_reader_gets_attention_kernels(
-    client: Client, reader, full_catalog
+    client: Client, reader: User, full_catalog: LoadReport
 ) -> None:
     finish(reader, "flashattention", "flashattention-2", "flashattention-3")
     top = recommendations_for(reader).picks[:5]
@@ -34,14 +36,14 @@ def test_a_flashattention_reader_gets_attention_kernels(
     assert "Because you read FlashAttention" in html
 
 
-def test_a_serving_reader_gets_serving_sources(reader, full_catalog) -> None:
+def test_a_serving_reader_gets_serving_sources(reader: User, full_catalog: LoadReport) -> None:
     finish(reader, "orca", "pagedattention", "sarathi-serve")
     top = recommendations_for(reader).picks[:5]
     assert sum(bool({"serving", "kv-cache"} & topics) for topics in topics_of(top)) >= 4
     assert "vllm" in [pick.source.slug for pick in top]
 
 
-def test_saved_sources_are_never_recommended(reader, full_catalog) -> None:
+def test_saved_sources_are_never_recommended(reader: User, full_catalog: LoadReport) -> None:
     finish(reader, "flashattention", "flashattention-2")
     Bookmark.objects.create(
         user=reader, source=Source.objects.get(slug="flashattention-3"), status="to_read"
@@ -52,7 +54,9 @@ def test_saved_sources_are_never_recommended(reader, full_catalog) -> None:
     assert picks and all(p.because.startswith("Because you ") for p in picks)
 
 
-def test_a_new_reader_gets_the_next_start_here_steps(client: Client, reader, small_catalog) -> None:
+def test_a_new_reader_gets_the_next_start_here_steps(
+    client: Client, reader: User, small_catalog
+) -> None:
     Bookmark.objects.create(user=reader, source=small_catalog["path"][0], status="read")
     client.force_login(reader)
     html = client.get("/library/for-you/").content.decode()
@@ -62,7 +66,7 @@ def test_a_new_reader_gets_the_next_start_here_steps(client: Client, reader, sma
     assert "Start here, step 2" in html
 
 
-def test_for_you_on_an_empty_catalog(client: Client, reader, tiers) -> None:
+def test_for_you_on_an_empty_catalog(client: Client, reader: User, tiers) -> None:
     client.force_login(reader)
     response = client.get("/library/for-you/")
     assert response.status_code == 200
@@ -73,7 +77,9 @@ def test_for_you_needs_a_login(client: Client) -> None:
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
 
 
-def test_for_you_queries_do_not_grow_with_the_library(client: Client, reader, many_sources) -> None:
+def test_for_you_queries_do_not_grow_with_the_library(
+    client: Client, reader: User, many_sources
+) -> None:
     sources = many_sources(60)
     client.force_login(reader)
     for source in sources[:5]:

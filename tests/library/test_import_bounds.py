@@ -7,9 +7,11 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
+from accounts.models import User
 from library.imports.entries import MAX_ENTRIES, MAX_STRINGS, ImportRefused
 from library.imports.parsing import parse_bibtex, parse_csl_json
 from library.models import Bookmark
+from tests.hints import Response
 
 LONG = "word " * 60
 
@@ -18,7 +20,7 @@ def _strings(count: int) -> str:
     return "".join(f'@string{{s{n} = "{LONG}"}}\n' for n in range(count))
 
 
-def upload(client: Client, name: str, text: str):
+def upload(client: Client, name: str, text: str) -> Response:
     return client.post("/library/import/", {"file": SimpleUploadedFile(name, text.encode())})
 
 
@@ -101,7 +103,7 @@ def test_an_ordinary_csl_json_item_is_still_read() -> None:
     ],
 )
 def test_the_upload_form_shows_the_reason_not_an_error_page(
-    signed_in, reader, name: str, text, message: str
+    signed_in: Client, reader: User, name: str, text, message: str
 ) -> None:
     response = upload(signed_in, name, text)
     assert response.status_code == 400

@@ -6,6 +6,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from accounts.models import User
 from library.models import Bookmark
 from library.services import set_status
 from tests.factories import ListEntryFactory, ListSectionFactory, SourceFactory, TopicFactory
@@ -26,7 +27,7 @@ def group_titles(html, status):
 
 
 @pytest.fixture
-def library(reader, other_reader, small_catalog):
+def library(reader: User, other_reader: User, small_catalog):
     scaling, attention, roofline = small_catalog["path"]
     flash = small_catalog["flash"]
     set_status(user=reader, source=scaling, status="read")
@@ -55,7 +56,9 @@ def test_a_filter_after_the_session_ended_sends_the_whole_page_to_log_in(client:
     assert response["HX-Redirect"] == "/accounts/login/?next=%2Flibrary%2F%3Fq%3Dkernels"
 
 
-def test_groups_with_counts_and_only_the_readers_sources(client: Client, reader, library) -> None:
+def test_groups_with_counts_and_only_the_readers_sources(
+    client: Client, reader: User, library
+) -> None:
     client.force_login(reader)
     html = client.get(LIBRARY).content.decode()
     assert "Only the other reader saved this" not in html
@@ -72,7 +75,7 @@ def test_groups_with_counts_and_only_the_readers_sources(client: Client, reader,
     )
 
 
-def test_other_reader_sees_their_own_library(client: Client, other_reader, library) -> None:
+def test_other_reader_sees_their_own_library(client: Client, other_reader: User, library) -> None:
     client.force_login(other_reader)
     html = client.get(LIBRARY).content.decode()
     assert set(titles(html)) == {"Only the other reader saved this", "FlashAttention"}
@@ -95,14 +98,14 @@ def test_other_reader_sees_their_own_library(client: Client, other_reader, libra
         ("status=read&q=flash", set()),
     ],
 )
-def test_filters(client: Client, reader, library, query: str, expected) -> None:
+def test_filters(client: Client, reader: User, library, query: str, expected) -> None:
     client.force_login(reader)
     html = client.get(f"{LIBRARY}?{query}").content.decode()
     assert set(titles(html)) == expected
 
 
 def test_bad_filter_values_are_reported_and_others_still_apply(
-    client: Client, reader, library
+    client: Client, reader: User, library
 ) -> None:
     client.force_login(reader)
     response = client.get(f"{LIBRARY}?topic=nope&status=to_read&sort=sideways")
@@ -112,7 +115,7 @@ def test_bad_filter_values_are_reported_and_others_still_apply(
     assert set(titles(html)) == {"FlashAttention", "Roofline"}
 
 
-def test_sorts(client: Client, reader, library) -> None:
+def test_sorts(client: Client, reader: User, library) -> None:
     roofline = library["path"][2]
     extra_list_section = ListSectionFactory(slug="reverse")
     for position, source in enumerate([roofline, library["flash"]], start=1):
@@ -135,7 +138,7 @@ def test_sorts(client: Client, reader, library) -> None:
     assert group_titles(newest_first, "to_read") == ["FlashAttention", "Roofline"]
 
 
-def test_htmx_filter_returns_the_results_region(client: Client, reader, library) -> None:
+def test_htmx_filter_returns_the_results_region(client: Client, reader: User, library) -> None:
     client.force_login(reader)
     response = client.get(f"{LIBRARY}?status=read", headers=HX | {"HX-Target": "library-results"})
     html = response.content.decode()
@@ -145,7 +148,7 @@ def test_htmx_filter_returns_the_results_region(client: Client, reader, library)
     assert "<html" not in html
 
 
-def test_htmx_counts_refresh_returns_the_counts_only(client: Client, reader, library) -> None:
+def test_htmx_counts_refresh_returns_the_counts_only(client: Client, reader: User, library) -> None:
     client.force_login(reader)
     response = client.get(LIBRARY, headers=HX | {"HX-Target": "library-counts"})
     html = response.content.decode()
@@ -155,7 +158,7 @@ def test_htmx_counts_refresh_returns_the_counts_only(client: Client, reader, lib
     assert "card-title" not in html
 
 
-def test_bulk_change(client: Client, reader, library) -> None:
+def test_bulk_change(client: Client, reader: User, library) -> None:
     client.force_login(reader)
     ids = list(Bookmark.objects.filter(user=reader, status="to_read").values_list("pk", flat=True))
     response = client.post(
@@ -168,7 +171,7 @@ def test_bulk_change(client: Client, reader, library) -> None:
     assert "Marked 2 sources as Read." in html
 
 
-def test_bulk_remove(client: Client, reader, library) -> None:
+def test_bulk_remove(client: Client, reader: User, library) -> None:
     client.force_login(reader)
     ids = list(Bookmark.objects.filter(user=reader).values_list("pk", flat=True))
     client.post(reverse("library:bulk"), {"action": "remove", "bookmarks": ids})
@@ -177,7 +180,7 @@ def test_bulk_remove(client: Client, reader, library) -> None:
 
 
 def test_bulk_with_another_readers_bookmark_is_404_and_changes_nothing(
-    client: Client, reader, other_reader, library
+    client: Client, reader: User, other_reader: User, library
 ) -> None:
     client.force_login(reader)
     mine = Bookmark.objects.filter(user=reader).first()
@@ -192,13 +195,13 @@ def test_bulk_with_another_readers_bookmark_is_404_and_changes_nothing(
     assert Bookmark.objects.get(pk=mine.pk).status == mine.status
 
 
-def test_bulk_with_a_missing_id_is_404(client: Client, reader, library) -> None:
+def test_bulk_with_a_missing_id_is_404(client: Client, reader: User, library) -> None:
     client.force_login(reader)
     response = client.post(reverse("library:bulk"), {"action": "read", "bookmarks": [999999]})
     assert response.status_code == 404
 
 
-def test_bulk_bad_input_is_explained(client: Client, reader, library) -> None:
+def test_bulk_bad_input_is_explained(client: Client, reader: User, library) -> None:
     client.force_login(reader)
     mine = Bookmark.objects.filter(user=reader).first()
     response = client.post(
@@ -214,19 +217,19 @@ def test_bulk_bad_input_is_explained(client: Client, reader, library) -> None:
     assert Bookmark.objects.get(pk=mine.pk).status == mine.status
 
 
-def test_bulk_is_post_only_and_members_only(client: Client, reader, library) -> None:
+def test_bulk_is_post_only_and_members_only(client: Client, reader: User, library) -> None:
     assert client.post(reverse("library:bulk"), {"action": "read"}).status_code == 302
     client.force_login(reader)
     assert client.get(reverse("library:bulk")).status_code == 405
 
 
-def test_empty_library_explains_how_to_start(client: Client, reader, small_catalog) -> None:
+def test_empty_library_explains_how_to_start(client: Client, reader: User, small_catalog) -> None:
     client.force_login(reader)
     html = client.get(LIBRARY).content.decode()
     assert "Your library is empty." in html
 
 
-def test_user_text_is_escaped(client: Client, reader, tiers) -> None:
+def test_user_text_is_escaped(client: Client, reader: User, tiers) -> None:
     source = SourceFactory(
         title="<script>alert(1)</script>", tier=tiers["core"], topics=[TopicFactory()]
     )
@@ -237,7 +240,9 @@ def test_user_text_is_escaped(client: Client, reader, tiers) -> None:
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
 
 
-def test_nav_links_to_the_library_for_members_only(client: Client, reader, small_catalog) -> None:
+def test_nav_links_to_the_library_for_members_only(
+    client: Client, reader: User, small_catalog
+) -> None:
     assert "My library" not in client.get("/tiers/core/").content.decode()
     client.force_login(reader)
     assert 'href="/library/"' in client.get("/tiers/core/").content.decode()

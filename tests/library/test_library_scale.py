@@ -12,6 +12,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from pytest_django import DjangoAssertNumQueries
 
+from accounts.models import User
 from library.models import Bookmark
 from library.page import GROUP_SIZE
 
@@ -20,7 +21,7 @@ HX = {"HX-Request": "true"}
 
 
 @pytest.fixture
-def saved(many_sources, reader):
+def saved(many_sources, reader: User):
     """Put `count` new sources in the reader's library, statuses in turn; newest last."""
 
     def save(count, statuses: tuple[str, str, str] = ("to_read", "reading", "read")):
@@ -38,7 +39,7 @@ def cards(html):
     return html.count('class="library-item"')
 
 
-def test_first_response_for_200_saved_is_under_150_kb(client: Client, reader, saved) -> None:
+def test_first_response_for_200_saved_is_under_150_kb(client: Client, reader: User, saved) -> None:
     saved(200)
     client.force_login(reader)
     response = client.get("/library/")
@@ -53,7 +54,7 @@ def test_first_response_for_200_saved_is_under_150_kb(client: Client, reader, sa
     assert 'data-hx-target="#more-to_read"' in html and "(57 more)" in html
 
 
-def test_show_more_appends_the_groups_next_page_only(client: Client, reader, saved) -> None:
+def test_show_more_appends_the_groups_next_page_only(client: Client, reader: User, saved) -> None:
     sources = saved(2 * GROUP_SIZE + 5, statuses=["read"])
     client.force_login(reader)
     response = client.get("/library/?status=read&page=2", headers=HX | {"HX-Target": "more-read"})
@@ -70,7 +71,7 @@ def test_show_more_appends_the_groups_next_page_only(client: Client, reader, sav
     assert cards(last) == 5 and "Show more" not in last
 
 
-def test_without_javascript_a_group_turns_pages(client: Client, reader, saved) -> None:
+def test_without_javascript_a_group_turns_pages(client: Client, reader: User, saved) -> None:
     saved(2 * GROUP_SIZE + 5, statuses=["reading"])
     client.force_login(reader)
     html = client.get("/library/?status=reading&page=3").content.decode()
@@ -81,14 +82,16 @@ def test_without_javascript_a_group_turns_pages(client: Client, reader, saved) -
     assert cards(client.get("/library/?status=reading&page=x").content.decode()) == GROUP_SIZE
 
 
-def test_show_more_keeps_the_filters(client: Client, reader, saved) -> None:
+def test_show_more_keeps_the_filters(client: Client, reader: User, saved) -> None:
     saved(2 * GROUP_SIZE, statuses=["to_read"])
     client.force_login(reader)
     html = client.get("/library/?q=source&sort=title").content.decode()
     assert 'href="/library/?q=source&amp;sort=title&amp;status=to_read&amp;page=2"' in html
 
 
-def test_bulk_change_reaches_bookmarks_beyond_the_first_page(client: Client, reader, saved) -> None:
+def test_bulk_change_reaches_bookmarks_beyond_the_first_page(
+    client: Client, reader: User, saved
+) -> None:
     saved(2 * GROUP_SIZE, statuses=["to_read"])
     client.force_login(reader)
     html = client.get("/library/?status=to_read&page=2").content.decode()
@@ -103,7 +106,7 @@ def test_bulk_change_reaches_bookmarks_beyond_the_first_page(client: Client, rea
     assert oldest.status == "read"
 
 
-def test_exports_still_hold_every_bookmark(client: Client, reader, saved) -> None:
+def test_exports_still_hold_every_bookmark(client: Client, reader: User, saved) -> None:
     saved(3 * GROUP_SIZE + 7)
     client.force_login(reader)
     rows = list(csv.DictReader(io.StringIO(client.get("/library/export.csv").content.decode())))
@@ -112,7 +115,11 @@ def test_exports_still_hold_every_bookmark(client: Client, reader, saved) -> Non
 
 @pytest.mark.parametrize("url", ["/library/", "/library/?status=read&page=2"])
 def test_library_queries_flat_between_30_and_200_saved(
-    client: Client, reader, saved, url: str, django_assert_max_num_queries: DjangoAssertNumQueries
+    client: Client,
+    reader: User,
+    saved,
+    url: str,
+    django_assert_max_num_queries: DjangoAssertNumQueries,
 ) -> None:
     client.force_login(reader)
     saved(30)

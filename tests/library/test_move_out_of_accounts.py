@@ -1,12 +1,15 @@
 """A database migrated from the layout where bookmarks and notes lived in `accounts` keeps every
 row, readable through the library and notes apps' models, and its admin history with them."""
 
+from collections.abc import Iterator
+
 import pytest
 from django.contrib.admin.models import CHANGE, LogEntry
 from django.contrib.auth.models import Permission
 from django.contrib.contenttypes.models import ContentType
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
+from django.db.migrations.state import ProjectState, StateApps
 from django.utils import timezone
 
 from library.models import Bookmark
@@ -25,7 +28,7 @@ def before_the_move():
     return previous
 
 
-def migrate(targets):
+def migrate(targets) -> ProjectState:
     executor = MigrationExecutor(connection)
     state = executor.migrate(targets)
     ContentType.objects.clear_cache()
@@ -37,7 +40,7 @@ def all_leaves():
 
 
 @pytest.fixture
-def old_layout(transactional_db: None):
+def old_layout(transactional_db: None) -> Iterator[StateApps]:
     """The database as it was before the move; migrated forward again whatever the test does."""
     state = migrate([before_the_move()])
     yield state.apps
@@ -86,7 +89,7 @@ def fill_old_tables(old_apps, sources):
     return kept
 
 
-def test_every_bookmark_and_note_is_kept_and_readable(old_layout) -> None:
+def test_every_bookmark_and_note_is_kept_and_readable(old_layout: StateApps) -> None:
     sources = [SourceFactory(slug="first"), SourceFactory(slug="second")]
     kept = fill_old_tables(old_layout, sources)
 
@@ -106,7 +109,7 @@ def test_every_bookmark_and_note_is_kept_and_readable(old_layout) -> None:
     assert Note.objects.get(user__email="bob@example.com").body == "Private thought."
 
 
-def test_admin_history_and_permissions_follow_the_models(old_layout) -> None:
+def test_admin_history_and_permissions_follow_the_models(old_layout: StateApps) -> None:
     sources = [SourceFactory(slug="first"), SourceFactory(slug="second")]
     kept = fill_old_tables(old_layout, sources)
 

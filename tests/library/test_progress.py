@@ -6,6 +6,7 @@ import pytest
 from django.test import Client
 from pytest_django import DjangoAssertNumQueries, DjangoCaptureOnCommitCallbacks
 
+from accounts.models import User
 from library.reading import progress_along
 from library.services import set_status
 from teams.models import Team
@@ -30,7 +31,7 @@ def test_progress_counts_in_order_and_names_the_next_unread(small_catalog) -> No
 
 @pytest.mark.parametrize("page", ["/tiers/start-here/", "/library/progress/path/"])
 def test_path_progress_for_the_signed_in_reader(
-    client: Client, reader, small_catalog, page: str
+    client: Client, reader: User, small_catalog, page: str
 ) -> None:
     scaling, _, roofline = small_catalog["path"]
     set_status(user=reader, source=scaling, status="read")
@@ -46,7 +47,7 @@ def test_path_progress_for_the_signed_in_reader(
     assert html.count('class="path-step is-read"') == 1
 
 
-def test_home_shows_path_progress(client: Client, reader, small_catalog) -> None:
+def test_home_shows_path_progress(client: Client, reader: User, small_catalog) -> None:
     scaling = small_catalog["path"][0]
     set_status(user=reader, source=scaling, status="read")
     client.force_login(reader)
@@ -63,7 +64,7 @@ def test_anonymous_visitors_are_invited_not_tracked(client: Client, small_catalo
 
 
 def test_htmx_path_refresh_returns_progress_and_the_step_facts_out_of_band(
-    client: Client, reader, small_catalog
+    client: Client, reader: User, small_catalog
 ) -> None:
     set_status(user=reader, source=small_catalog["path"][1], status="read")
     client.force_login(reader)
@@ -81,7 +82,7 @@ def test_htmx_path_refresh_returns_progress_and_the_step_facts_out_of_band(
     assert "HX-Request" in response["Vary"]
 
 
-def test_list_progress(client: Client, reader, small_catalog) -> None:
+def test_list_progress(client: Client, reader: User, small_catalog) -> None:
     set_status(user=reader, source=small_catalog["flash"], status="read")
     set_status(user=reader, source=small_catalog["path"][0], status="reading")
     client.force_login(reader)
@@ -105,8 +106,8 @@ def test_list_progress_requires_login(client: Client, small_catalog) -> None:
 
 def test_members_see_how_many_of_each_team_finished_each_step(
     client: Client,
-    reader,
-    other_reader,
+    reader: User,
+    other_reader: User,
     small_catalog,
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
@@ -145,7 +146,7 @@ def team_counts(response):
 @pytest.mark.parametrize("steps", [3, 12])
 def test_team_counts_cost_the_same_queries_whatever_the_list_holds(
     client: Client,
-    reader,
+    reader: User,
     small_catalog,
     django_assert_max_num_queries: DjangoAssertNumQueries,
     steps: int,
@@ -165,7 +166,7 @@ def test_team_counts_cost_the_same_queries_whatever_the_list_holds(
         assert len(team_counts(client.get("/lists/wafer/"))) >= 2 * steps
 
 
-def test_team_view_on_a_source_page(client: Client, reader, tiers, small_catalog) -> None:
+def test_team_view_on_a_source_page(client: Client, reader: User, tiers, small_catalog) -> None:
     source = small_catalog["flash"]
     hedy = UserFactory(email="hedy@example.com", display_name="Hedy")
     grace = UserFactory(email="grace@example.com")
@@ -198,7 +199,7 @@ def test_team_view_on_a_source_page(client: Client, reader, tiers, small_catalog
     assert "outsider" not in team and "queue" not in team and "reader" not in team
 
 
-def test_team_names_are_escaped(client: Client, reader, small_catalog) -> None:
+def test_team_names_are_escaped(client: Client, reader: User, small_catalog) -> None:
     source = small_catalog["flash"]
     bold = UserFactory(display_name="<b>Bold</b>")
     join_team(reader, bold)
@@ -208,14 +209,18 @@ def test_team_names_are_escaped(client: Client, reader, small_catalog) -> None:
     assert "<b>Bold</b>" not in html and "&lt;b&gt;Bold&lt;/b&gt;" in html
 
 
-def test_team_view_when_nobody_else_has_read_it(client: Client, reader, small_catalog) -> None:
+def test_team_view_when_nobody_else_has_read_it(
+    client: Client, reader: User, small_catalog
+) -> None:
     join_team(reader)
     client.force_login(reader)
     html = client.get(small_catalog["flash"].get_absolute_url()).content.decode()
     assert "No teammate in Readers has read this source or is reading it yet." in html
 
 
-def test_a_reader_in_no_team_sees_no_team_section(client: Client, reader, small_catalog) -> None:
+def test_a_reader_in_no_team_sees_no_team_section(
+    client: Client, reader: User, small_catalog
+) -> None:
     client.force_login(reader)
     assert (
         'id="team-heading"'
@@ -227,7 +232,7 @@ def test_a_reader_in_no_team_sees_no_team_section(client: Client, reader, small_
     "page", ["/library/progress/path/", "/library/progress/lists/wafer/", "/tiers/start-here/"]
 )
 def test_another_reader_sees_only_their_own_progress(
-    client: Client, reader, other_reader, small_catalog, page: str
+    client: Client, reader: User, other_reader: User, small_catalog, page: str
 ) -> None:
     for source in small_catalog["path"]:
         set_status(user=reader, source=source, status="read")

@@ -8,6 +8,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from pytest_django import DjangoAssertNumQueries, Settings
 
+from accounts.models import User
 from library.models import Bookmark
 from library.page import GROUP_SIZE
 from tests.factories import ListEntryFactory, ListSectionFactory, SourceFactory, UserFactory
@@ -19,7 +20,7 @@ STATUSES = itertools.cycle(["to_read", "reading", "read"])
 
 
 @pytest.fixture
-def grow_library(many_sources, reader, other_reader, settings: Settings):
+def grow_library(many_sources, reader: User, other_reader: User, settings: Settings):
     """Grow the catalog and put every new source in the reader's (and a teammate's) library."""
     settings.CATALOG_PAGE_SIZE = 100
 
@@ -57,7 +58,7 @@ PAGES = {
 @pytest.mark.parametrize("url_for", PAGES.values(), ids=PAGES.keys())
 def test_queries_flat_between_20_and_100_saved_sources(
     client: Client,
-    reader,
+    reader: User,
     grow_library,
     url_for,
     django_assert_max_num_queries: DjangoAssertNumQueries,
@@ -83,7 +84,7 @@ def test_queries_flat_between_20_and_100_saved_sources(
     ],
 )
 def test_every_card_of_100_shows_the_readers_state(
-    client: Client, reader, grow_library, url: str, cards
+    client: Client, reader: User, grow_library, url: str, cards
 ) -> None:
     client.force_login(reader)
     sources = grow_library(100)
@@ -95,7 +96,7 @@ def test_every_card_of_100_shows_the_readers_state(
 
 
 def test_start_here_path_progress_is_flat(
-    client: Client, reader, tiers, django_assert_max_num_queries: DjangoAssertNumQueries
+    client: Client, reader: User, tiers, django_assert_max_num_queries: DjangoAssertNumQueries
 ) -> None:
     client.force_login(reader)
     section = ListSectionFactory(slug="start-here", position=1)

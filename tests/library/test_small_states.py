@@ -3,17 +3,20 @@
 import pytest
 from django.test import Client
 
+from accounts.models import User
 from library.services import set_status
 
 pytestmark = pytest.mark.django_db
 
 
-def library_page(client: Client, reader, query: str = ""):
+def library_page(client: Client, reader, query: str = "") -> str:
     client.force_login(reader)
     return client.get(f"/library/{query}").content.decode()
 
 
-def test_one_item_hides_the_filters_and_bulk_changes(client: Client, reader, small_catalog) -> None:
+def test_one_item_hides_the_filters_and_bulk_changes(
+    client: Client, reader: User, small_catalog
+) -> None:
     set_status(user=reader, source=small_catalog["flash"], status="to_read")
     page = library_page(client, reader)
     assert "FlashAttention" in page
@@ -23,7 +26,9 @@ def test_one_item_hides_the_filters_and_bulk_changes(client: Client, reader, sma
     assert "1 source in your library." in page
 
 
-def test_two_items_show_the_filters_and_bulk_changes(client: Client, reader, small_catalog) -> None:
+def test_two_items_show_the_filters_and_bulk_changes(
+    client: Client, reader: User, small_catalog
+) -> None:
     set_status(user=reader, source=small_catalog["flash"], status="to_read")
     set_status(user=reader, source=small_catalog["path"][0], status="read")
     page = library_page(client, reader)
@@ -33,7 +38,7 @@ def test_two_items_show_the_filters_and_bulk_changes(client: Client, reader, sma
 
 
 def test_a_filtered_address_keeps_its_filters_to_clear(
-    client: Client, reader, small_catalog
+    client: Client, reader: User, small_catalog
 ) -> None:
     set_status(user=reader, source=small_catalog["flash"], status="to_read")
     page = library_page(client, reader, "?q=nothing-matches-this")

@@ -4,6 +4,7 @@ import pytest
 from django.test import Client
 from pytest_django.asserts import assertContains, assertNotContains
 
+from accounts.models import User
 from notes.models import Note
 from tests.factories import NoteFactory
 
@@ -13,12 +14,12 @@ SECRET = "secret-private-note-text"
 
 
 @pytest.fixture
-def private_note(other_reader, flash):
+def private_note(other_reader: User, flash):
     return NoteFactory(user=other_reader, source=flash, body=SECRET, quote="secret quote")
 
 
 @pytest.fixture
-def team_note(other_reader, flash):
+def team_note(other_reader: User, flash):
     return NoteFactory(user=other_reader, source=flash, body="team-readable", visibility="team")
 
 
@@ -32,14 +33,14 @@ def team_note(other_reader, flash):
         "/library/notes/export.json",
     ],
 )
-def test_private_note_is_invisible_everywhere(signed_in, private_note, url: str) -> None:
+def test_private_note_is_invisible_everywhere(signed_in: Client, private_note, url: str) -> None:
     response = signed_in.get(url)
     assert response.status_code == 200
     assertNotContains(response, SECRET)
     assertNotContains(response, "secret quote")
 
 
-def test_private_note_is_not_found_by_search(signed_in, private_note) -> None:
+def test_private_note_is_not_found_by_search(signed_in: Client, private_note) -> None:
     response = signed_in.get("/library/notes/?q=secret")
     assertContains(response, "0 notes matching")
     assertNotContains(response, f"<p>{SECRET}")
@@ -58,7 +59,7 @@ def test_private_note_is_not_found_by_search(signed_in, private_note) -> None:
 )
 @pytest.mark.parametrize("htmx", [False, True], ids=["plain", "htmx"])
 def test_private_note_id_is_404_for_others(
-    signed_in, private_note, method: str, path: str, htmx: bool
+    signed_in: Client, private_note, method: str, path: str, htmx: bool
 ) -> None:
     data = {"body": "hijacked", "visibility": "readers"} if method == "post" else None
     response = getattr(signed_in, method)(
@@ -69,13 +70,15 @@ def test_private_note_id_is_404_for_others(
     assert (private_note.body, private_note.deleted_at) == (SECRET, None)
 
 
-def test_someone_elses_deleted_note_cannot_be_restored(signed_in, other_reader, flash) -> None:
+def test_someone_elses_deleted_note_cannot_be_restored(
+    signed_in: Client, other_reader: User, flash
+) -> None:
     note = NoteFactory(user=other_reader, source=flash, visibility="team")
     Note.objects.filter(pk=note.pk).update(deleted_at=note.created)
     assert signed_in.post(f"/notes/{note.pk}/restore/").status_code == 404
 
 
-def test_team_note_can_be_read_by_teammates(signed_in, team_note) -> None:
+def test_team_note_can_be_read_by_teammates(signed_in: Client, team_note) -> None:
     assert signed_in.get(f"/notes/{team_note.pk}/").status_code == 200
     page = signed_in.get("/sources/flashattention/").content.decode()
     assert "team-readable" in page
@@ -93,7 +96,7 @@ def test_team_note_can_be_read_by_teammates(signed_in, team_note) -> None:
     ],
 )
 def test_team_note_cannot_be_changed_by_teammates(
-    signed_in, team_note, method: str, path: str
+    signed_in: Client, team_note, method: str, path: str
 ) -> None:
     data = {"body": "hijacked", "visibility": "private"} if method == "post" else None
     response = getattr(signed_in, method)(path.format(team_note.pk), data)
@@ -106,7 +109,7 @@ def test_team_note_cannot_be_changed_by_teammates(
     )
 
 
-def test_team_notes_stay_out_of_my_notes_and_exports(signed_in, team_note) -> None:
+def test_team_notes_stay_out_of_my_notes_and_exports(signed_in: Client, team_note) -> None:
     for url in ("/library/notes/", "/library/notes/export.md", "/library/notes/export.json"):
         assertNotContains(signed_in.get(url), "team-readable")
 

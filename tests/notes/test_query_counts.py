@@ -8,6 +8,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from pytest_django import DjangoAssertNumQueries, Settings
 
+from accounts.models import User
 from notes.models import Note
 from tests.factories import NoteFactory, SourceFactory, UserFactory, join_team
 
@@ -15,7 +16,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def grow_notes(reader, small_catalog):
+def grow_notes(reader: User, small_catalog):
     flash = small_catalog["flash"]
 
     def grow(count) -> None:
@@ -44,7 +45,7 @@ def grow_notes(reader, small_catalog):
 )
 def test_queries_flat_between_5_and_60_notes(
     client: Client,
-    reader,
+    reader: User,
     grow_notes,
     url: str,
     django_assert_max_num_queries: DjangoAssertNumQueries,
@@ -62,7 +63,7 @@ def test_queries_flat_between_5_and_60_notes(
 
 @pytest.mark.django_db(transaction=True)  # no test transaction around it, as in production
 def test_saving_a_note_leaves_its_check_constraints_to_the_insert(
-    client: Client, reader, small_catalog
+    client: Client, reader: User, small_catalog
 ) -> None:
     """The form's fields already check what the model's constraints say, and the database
     enforces them on the insert: no query asks about each one first, and no savepoint is taken.
@@ -81,7 +82,7 @@ def test_saving_a_note_leaves_its_check_constraints_to_the_insert(
 
 
 def test_signed_in_source_page_asks_for_the_readers_teams_once(
-    client: Client, reader, other_reader, small_catalog, settings: Settings
+    client: Client, reader: User, other_reader: User, small_catalog, settings: Settings
 ) -> None:
     """The team panels and the note form share one query for the reader's teams."""
     settings.CATALOG_PAGE_CACHE = False
@@ -102,7 +103,7 @@ def test_signed_in_source_page_asks_for_the_readers_teams_once(
 
 
 def test_saving_a_note_does_not_look_up_its_author_and_source_again(
-    client: Client, reader, small_catalog
+    client: Client, reader: User, small_catalog
 ) -> None:
     client.force_login(reader)
     with CaptureQueriesContext(connection) as ctx:
@@ -116,7 +117,7 @@ def test_saving_a_note_does_not_look_up_its_author_and_source_again(
 
 
 def test_team_notes_pages_without_counting_every_shared_note(
-    client: Client, reader, other_reader, small_catalog, settings: Settings
+    client: Client, reader: User, other_reader: User, small_catalog, settings: Settings
 ) -> None:
     """The page reads the rows it shows (and one more), never a COUNT(*) over the team's notes;
     Newer/Older links walk the notes newest first, each exactly once."""

@@ -6,6 +6,7 @@ import sqlite3
 import stat
 from contextlib import closing
 from pathlib import Path
+from subprocess import CompletedProcess
 
 import pytest
 from django.apps import apps
@@ -13,7 +14,9 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 from pytest_django import Settings
 
+from accounts.models import User
 from catalog.models import Source
+from catalog.services import LoadReport
 from library.models import Bookmark
 from operations.backups import empty_database, non_empty_tables
 from tests.production.test_security import run_python
@@ -38,7 +41,7 @@ def dump(path):
 
 
 @pytest.fixture
-def populated(full_catalog, reader, maintainer):
+def populated(full_catalog: LoadReport, reader: User, maintainer: User) -> list[Source]:
     sources = list(Source.objects.order_by("pk")[:3])
     for status, source in zip(["to_read", "reading", "read"], sources, strict=True):
         Bookmark.objects.create(user=reader, source=source, status=status)
@@ -47,7 +50,9 @@ def populated(full_catalog, reader, maintainer):
     return sources
 
 
-def test_backup_and_restore_round_trip_is_lossless(populated, tmp_path: Path, maintainer) -> None:
+def test_backup_and_restore_round_trip_is_lossless(
+    populated: list[Source], tmp_path: Path, maintainer: User
+) -> None:
     before_counts = row_counts()
     before = dump(tmp_path / "before.json.gz")
     assert {row["model"] for row in before} >= {"catalog.source", "accounts.user", "auth.group"}
@@ -72,7 +77,9 @@ def test_backup_and_restore_round_trip_is_lossless(populated, tmp_path: Path, ma
     assert maintainer.check_password("correct horse battery staple")
 
 
-def test_restore_refuses_a_database_that_holds_data(populated, tmp_path: Path) -> None:
+def test_restore_refuses_a_database_that_holds_data(
+    populated: list[Source], tmp_path: Path
+) -> None:
     dump(tmp_path / "backup.json.gz")
     Source.objects.filter(pk=populated[0].pk).update(title="Edited after the backup")
     with pytest.raises(CommandError, match="not empty"):
@@ -80,14 +87,14 @@ def test_restore_refuses_a_database_that_holds_data(populated, tmp_path: Path) -
     assert Source.objects.get(pk=populated[0].pk).title == "Edited after the backup"
 
 
-def test_restore_with_force_replaces_everything(populated, tmp_path: Path) -> None:
+def test_restore_with_force_replaces_everything(populated: list[Source], tmp_path: Path) -> None:
     backup = dump(tmp_path / "backup.json.gz")
     Source.objects.filter(pk=populated[0].pk).update(title="Edited after the backup")
     call_command("restore", str(tmp_path / "backup.json.gz"), force=True, verbosity=0)
     assert dump(tmp_path / "again.json.gz") == backup
 
 
-def test_a_broken_backup_changes_nothing(populated, tmp_path: Path) -> None:
+def test_a_broken_backup_changes_nothing(populated: list[Source], tmp_path: Path) -> None:
     broken = tmp_path / "broken.json.gz"
     with gzip.open(broken, "wt") as stream:
         stream.write('[{"model": "catalog.source", "fields": {"title": "half a row"}}')
@@ -97,7 +104,9 @@ def test_a_broken_backup_changes_nothing(populated, tmp_path: Path) -> None:
     assert row_counts() == before
 
 
-def test_backups_are_readable_by_their_owner_only(small_catalog, reader, tmp_path: Path) -> None:
+def test_backups_are_readable_by_their_owner_only(
+    small_catalog, reader: User, tmp_path: Path
+) -> None:
     dump(tmp_path / "backup.json.gz")
     assert stat.S_IMODE((tmp_path / "backup.json.gz").stat().st_mode) == 0o600
     # A file already there keeps no looser mode either: the backup replaces it.
@@ -109,13 +118,13 @@ def test_backups_are_readable_by_their_owner_only(small_catalog, reader, tmp_pat
     assert sorted(path.name for path in tmp_path.iterdir()) == ["backup.json.gz", "earlier.json.gz"]
 
 
-def manage_on_fresh_sqlite(database_file, *args):
+def manage_on_fresh_sqlite(database_file, *args) -> CompletedProcess[str]:
     """manage.py in its own process, on an SQLite file as a fresh clone's `make restore` uses."""
     return run_python(["manage.py", *args], DEBUG="true", DATABASE_URL=f"sqlite:///{database_file}")
 
 
 def test_restore_into_an_unmigrated_database_migrates_it_first(
-    small_catalog, reader, tmp_path: Path
+    small_catalog, reader: User, tmp_path: Path
 ) -> None:
     dump(tmp_path / "backup.json.gz")
     database_file = tmp_path / "fresh.sqlite3"

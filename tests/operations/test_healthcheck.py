@@ -14,12 +14,12 @@ from operations import liveness
 
 
 @pytest.fixture
-def heartbeat_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+def heartbeat_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("HEARTBEAT_DIR", str(tmp_path))
     return tmp_path
 
 
-def test_cron_is_healthy_while_it_beats(heartbeat_dir) -> None:
+def test_cron_is_healthy_while_it_beats(heartbeat_dir: Path) -> None:
     with pytest.raises(CommandError, match=r"cron: no heartbeat at .*readinglist-cron.alive"):
         call_command("healthcheck", job="cron")
     liveness.beat("cron")
@@ -31,7 +31,7 @@ def test_cron_is_healthy_while_it_beats(heartbeat_dir) -> None:
 
 
 def test_the_liveness_module_answers_without_django(
-    heartbeat_dir, capsys: pytest.CaptureFixture[str]
+    heartbeat_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert liveness.main(["cron"]) == 1
     liveness.beat("cron")

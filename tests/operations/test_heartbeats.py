@@ -26,7 +26,7 @@ def script(code: str) -> list[str]:
 def fake_jobs(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each job's process is a tiny script: clearsessions fails with a message, others succeed."""
 
-    def command(job):
+    def command(job) -> list[str]:
         if job.command == "clearsessions":
             return script("import sys; sys.stderr.write('no such table\\n'); sys.exit(3)")
         return script("pass")

@@ -22,6 +22,7 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.db.migrations.loader import MigrationLoader
 
+from accounts.models import User
 from operations.backup_file import read_backup
 from operations.backup_schema import SchemaMismatch, released_schemas, target_for
 from operations.historical_rows import natural_keys
@@ -149,7 +150,7 @@ def test_a_field_no_release_had_is_refused_by_name(tmp_path: Path) -> None:
 
 
 def test_a_backup_from_a_newer_release_is_refused_and_changes_nothing(
-    db: None, tmp_path: Path, reader
+    db: None, tmp_path: Path, reader: User
 ) -> None:
     newer = tmp_path / "newer.json.gz"
     call_command("backup", output=str(newer), verbosity=0)

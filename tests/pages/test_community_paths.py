@@ -7,6 +7,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from pytest_django import DjangoCaptureOnCommitCallbacks, Settings
 
+from accounts.models import User
 from paths.services import add_step, create_path
 from tests.factories import SourceFactory, UserFactory, join_team
 from tests.paths.detail_stub import path_page  # noqa: F401
@@ -36,12 +37,14 @@ def test_public_paths_are_listed_with_author_and_steps_apart_from_the_lists(
     assert "ada@example.com" not in html
 
 
-def test_a_signed_in_reader_does_not_see_their_private_paths_there(signed_in, reader) -> None:
+def test_a_signed_in_reader_does_not_see_their_private_paths_there(
+    signed_in: Client, reader: User
+) -> None:
     create_path(reader, "My own private", visibility="private")
     assert "My own private" not in signed_in.get("/lists/").content.decode()
 
 
-def count_queries(client: Client):
+def count_queries(client: Client) -> int:
     with CaptureQueriesContext(connection) as queries:
         assert client.get("/lists/").status_code == 200
     return len(queries)
@@ -67,8 +70,8 @@ def test_the_page_costs_the_same_at_one_and_thirty_paths(client: Client, tiers) 
 def test_a_path_made_public_replaces_the_cached_page(
     client: Client,
     settings: Settings,
-    fresh_cache,
-    reader,
+    fresh_cache: None,
+    reader: User,
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
     settings.CATALOG_PAGE_CACHE = True

@@ -18,13 +18,13 @@ from tests.factories import (
 pytestmark = pytest.mark.django_db
 
 
-def page(client: Client, url):
+def page(client: Client, url) -> Element:
     response = client.get(url)
     assert response.status_code == 200
     return parse_html(response.content.decode())
 
 
-def having_class(element, name):
+def having_class(element, name) -> list[Element]:
     """Every element under `element` whose class list holds `name`, in document order."""
     found = []
     for child in element.children:
@@ -43,7 +43,7 @@ def links(element):
     return found
 
 
-def text(element):
+def text(element) -> str:
     parts = [c if isinstance(c, str) else text(c) for c in element.children]
     return re.sub(r"\s+", " ", " ".join(parts)).strip()
 

@@ -10,12 +10,14 @@ from django.test import Client, RequestFactory
 from django.utils import timezone
 from pytest_django import DjangoAssertNumQueries, DjangoCaptureOnCommitCallbacks, Settings
 
+from accounts.models import User
 from catalog.models import Source, Topic
 from readinglist.pagecache import bump_catalog_version, catalog_version
 from readinglist.pagecache.store import ProcessPages, process_pages
+from tests.hints import Response
 
 
-def visit(url: str = "/", **headers):
+def visit(url: str = "/", **headers) -> Response:
     return Client(enforce_csrf_checks=True).get(url, headers=headers)
 
 
@@ -92,7 +94,7 @@ def test_the_version_changes_only_after_commit(
     assert catalog_version() != version
 
 
-def test_signed_in_readers_never_get_a_shared_page(catalog, reader, client: Client) -> None:
+def test_signed_in_readers_never_get_a_shared_page(catalog, reader: User, client: Client) -> None:
     visit()
     client.force_login(reader)
     response = client.get("/")

@@ -8,12 +8,14 @@ from django.db import connection
 from django.test import Client
 from pytest_django import DjangoCaptureOnCommitCallbacks, Settings
 
+from accounts.models import User
 from readinglist.pagecache import policies, versions
 from readinglist.pagecache.store import process_pages
 from tests.conftest import PASSWORD
+from tests.hints import Response
 
 
-def visit(url: str = "/", host: str = "127.0.0.1", **headers):
+def visit(url: str = "/", host: str = "127.0.0.1", **headers) -> Response:
     return Client().get(url, headers=headers, HTTP_HOST=host)
 
 
@@ -88,7 +90,7 @@ def test_pages_are_served_without_the_cache_when_it_is_down(
 
 def test_a_failed_bump_fails_no_write_and_serves_no_stale_page(
     catalog,
-    reader,
+    reader: User,
     monkeypatch: pytest.MonkeyPatch,
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
@@ -116,7 +118,9 @@ def test_a_failed_bump_fails_no_write_and_serves_no_stale_page(
     assert not versions.bumps_pending()
 
 
-def test_a_flood_of_pages_never_evicts_a_rate_limit(catalog, reader, settings: Settings) -> None:
+def test_a_flood_of_pages_never_evicts_a_rate_limit(
+    catalog, reader: User, settings: Settings
+) -> None:
     """Fill the page cache past its cap: the login lockout in the other cache holds."""
     settings.CACHES = {
         alias: {**config, "OPTIONS": {"MAX_ENTRIES": 30, "CULL_FREQUENCY": 2}}

@@ -9,7 +9,7 @@ from pytest_django import DjangoAssertNumQueries
 pytestmark = pytest.mark.django_db
 
 
-def count_queries(client: Client, url):
+def count_queries(client: Client, url) -> int:
     with CaptureQueriesContext(connection) as ctx:
         assert client.get(url).status_code == 200
     return len(ctx.captured_queries)

@@ -4,7 +4,9 @@ import re
 
 from django.test import Client
 
+from accounts.models import User
 from catalog.lists import path_entries
+from catalog.services import LoadReport
 from library.models import Bookmark
 from tests.library.controls import pressed
 
@@ -15,7 +17,7 @@ def step_links(html):
     return re.findall(r'<p class="card-title" id="src-(\d+)">', path)
 
 
-def test_the_path_lists_each_source_once_in_order(client: Client, full_catalog) -> None:
+def test_the_path_lists_each_source_once_in_order(client: Client, full_catalog: LoadReport) -> None:
     steps = [entry.source for entry in path_entries()]
     html = client.get("/tiers/start-here/").content.decode()
     assert step_links(html) == [str(source.pk) for source in steps]
@@ -26,7 +28,7 @@ def test_the_path_lists_each_source_once_in_order(client: Client, full_catalog) 
 
 
 def test_every_step_has_the_readers_control_and_progress(
-    client: Client, reader, full_catalog
+    client: Client, reader: User, full_catalog: LoadReport
 ) -> None:
     steps = [entry.source for entry in path_entries()]
     Bookmark.objects.create(user=reader, source=steps[0], status="read")
@@ -42,7 +44,7 @@ def test_every_step_has_the_readers_control_and_progress(
     assert html.count('class="path-step is-read"') == 1
 
 
-def test_visitors_get_one_quiet_save_per_step(client: Client, full_catalog) -> None:
+def test_visitors_get_one_quiet_save_per_step(client: Client, full_catalog: LoadReport) -> None:
     html = client.get("/tiers/start-here/").content.decode()
     steps = path_entries()
     assert html.count('class="save-link"') == len(steps)

@@ -6,6 +6,7 @@ import pytest
 from django.test import Client
 from pytest_django import DjangoCaptureOnCommitCallbacks
 
+from accounts.models import User
 from catalog.changelog import record_change
 from catalog.models import ChangeLogEntry
 
@@ -15,7 +16,7 @@ Kind, Via = ChangeLogEntry.Kind, ChangeLogEntry.Via
 
 def test_a_new_account_is_welcomed_until_the_catalog_changes(
     client: Client,
-    reader,
+    reader: User,
     small_catalog,
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
@@ -36,7 +37,9 @@ def test_a_new_account_is_welcomed_until_the_catalog_changes(
     assert "Nothing has changed in the catalog since your last visit." in later
 
 
-def test_an_older_account_is_told_nothing_changed(client: Client, reader, small_catalog) -> None:
+def test_an_older_account_is_told_nothing_changed(
+    client: Client, reader: User, small_catalog
+) -> None:
     reader.date_joined -= timedelta(days=2)
     reader.save()
     client.force_login(reader)

@@ -1,16 +1,18 @@
 import pytest
 
+from accounts.models import User
+from paths.models import Path
 from paths.services import add_section, add_step, create_path
 from tests.factories import SourceFactory, UserFactory
 
 
 @pytest.fixture
-def author(db: None):
+def author(db: None) -> User:
     return UserFactory(email="author@example.com")
 
 
 @pytest.fixture
-def make_path(author, tiers):
+def make_path(author: User, tiers):
     """A path with `steps` sources, optionally across `sections` sections."""
 
     def make(
@@ -21,7 +23,7 @@ def make_path(author, tiers):
         visibility=None,
         sections: int = 1,
         title: str = "Kernels first",
-    ):
+    ) -> Path:
         path = create_path(user or author, title, team=team, visibility=visibility)
         extra = [add_section(path, user or author, f"Part {n}") for n in range(2, sections + 1)]
         parts = [path.sections.order_by("position").first(), *extra]

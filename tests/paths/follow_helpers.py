@@ -19,7 +19,7 @@ def make_path(
     team=None,
     title: str = "Kernels path",
     notes: tuple[()] = (),
-):
+) -> Path:
     path = Path.objects.create(title=title, user=user, team=team, visibility=visibility)
     section = PathSection.objects.create(path=path, title="Basics", position=0)
     notes = list(notes) + [""] * len(sources)

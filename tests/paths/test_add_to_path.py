@@ -9,6 +9,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from accounts.models import User
+from catalog.models.sources import Source
 from paths.models import PathStep
 from tests.factories import SourceFactory
 
@@ -16,12 +18,12 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def source(tiers):
+def source(tiers) -> Source:
     return SourceFactory(slug="flash-attention", title="FlashAttention", tier=tiers["core"])
 
 
 def test_a_reader_without_paths_is_offered_to_start_one(
-    client: Client, author, source, render_every_time
+    client: Client, author: User, source: Source, render_every_time: None
 ) -> None:
     client.force_login(author)
     html = client.get(source.get_absolute_url()).content.decode()
@@ -29,13 +31,13 @@ def test_a_reader_without_paths_is_offered_to_start_one(
     assert 'action="/paths/add/"' not in html
 
 
-def test_visitors_see_no_path_form(client: Client, source, render_every_time) -> None:
+def test_visitors_see_no_path_form(client: Client, source: Source, render_every_time: None) -> None:
     html = client.get(source.get_absolute_url()).content.decode()
     assert 'action="/paths/add/"' not in html and "Start a path" not in html
 
 
 def test_the_form_offers_each_editable_path_and_its_sections(
-    client: Client, author, make_path, source, render_every_time
+    client: Client, author: User, make_path, source: Source, render_every_time: None
 ) -> None:
     one = make_path(1, title="Single part")
     two = make_path(2, sections=2, title="Two parts")
@@ -61,7 +63,7 @@ def test_the_form_offers_each_editable_path_and_its_sections(
 
 
 def test_the_source_page_reads_the_readers_paths_in_constant_queries(
-    client: Client, author, make_path, source, render_every_time
+    client: Client, author: User, make_path, source: Source, render_every_time: None
 ) -> None:
     client.force_login(author)
     # One visit first: the header's unread count is cached after it, as on every later page.
@@ -77,7 +79,7 @@ def test_the_source_page_reads_the_readers_paths_in_constant_queries(
 
 
 def test_a_path_the_reader_cannot_edit_is_never_changed(
-    client: Client, other_reader, make_path, source
+    client: Client, other_reader: User, make_path, source: Source
 ) -> None:
     path = make_path(1)
     client.force_login(other_reader)
@@ -87,7 +89,7 @@ def test_a_path_the_reader_cannot_edit_is_never_changed(
 
 
 def test_cards_offer_add_to_path_and_the_reader_chooses_the_path_next(
-    client: Client, author, make_path, source, render_every_time
+    client: Client, author: User, make_path, source: Source, render_every_time: None
 ) -> None:
     path = make_path(1, title="Attention kernels")
     client.force_login(author)
@@ -102,7 +104,7 @@ def test_cards_offer_add_to_path_and_the_reader_chooses_the_path_next(
 
 
 def test_cards_offer_nothing_to_a_reader_without_paths(
-    client: Client, author, source, render_every_time
+    client: Client, author: User, source: Source, render_every_time: None
 ) -> None:
     client.force_login(author)
     html = client.get(source.tier.get_absolute_url()).content.decode()

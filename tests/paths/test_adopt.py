@@ -7,6 +7,7 @@ from django.contrib.messages import get_messages
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
+from accounts.models import User
 from catalog.models import ListEntry, ReadingList
 from paths.adopting import unique_slug
 from paths.models import Path
@@ -20,7 +21,7 @@ CHANGELIST = "admin:paths_path_changelist"
 
 
 @pytest.fixture
-def shared_path(reader, tiers):
+def shared_path(reader: User, tiers) -> Path:
     path = create_path(reader, "Serving at scale", visibility="public")
     first = path.sections.get()
     first.title = "Basics"
@@ -32,11 +33,11 @@ def shared_path(reader, tiers):
     return path
 
 
-def said(response):
+def said(response) -> str:
     return " ".join(str(m) for m in get_messages(response.wsgi_request))
 
 
-def test_an_editor_proposes_a_public_path(signed_in, shared_path) -> None:
+def test_an_editor_proposes_a_public_path(signed_in: Client, shared_path: Path) -> None:
     response = signed_in.post(reverse("paths:propose", args=[shared_path.key]))
     shared_path.refresh_from_db()
     assert response.status_code == 302
@@ -45,7 +46,7 @@ def test_an_editor_proposes_a_public_path(signed_in, shared_path) -> None:
     assert shared_path.changes.filter(summary__contains="Proposed").count() == 1
 
 
-def test_a_private_path_cannot_be_proposed(signed_in, shared_path) -> None:
+def test_a_private_path_cannot_be_proposed(signed_in: Client, shared_path: Path) -> None:
     shared_path.visibility = "private"
     shared_path.save()
     response = signed_in.post(reverse("paths:propose", args=[shared_path.key]))
@@ -54,7 +55,7 @@ def test_a_private_path_cannot_be_proposed(signed_in, shared_path) -> None:
     assert "Only a public or unlisted path" in said(response)
 
 
-def test_a_reader_who_cannot_edit_gets_404(client: Client, shared_path) -> None:
+def test_a_reader_who_cannot_edit_gets_404(client: Client, shared_path: Path) -> None:
     client.force_login(UserFactory())
     assert client.post(reverse("paths:propose", args=[shared_path.key])).status_code == 404
     member = UserFactory()
@@ -63,12 +64,12 @@ def test_a_reader_who_cannot_edit_gets_404(client: Client, shared_path) -> None:
     assert client.post(reverse("paths:propose", args=[team_path.key])).status_code == 404
 
 
-def test_proposing_is_post_only(signed_in, shared_path) -> None:
+def test_proposing_is_post_only(signed_in: Client, shared_path: Path) -> None:
     assert signed_in.get(reverse("paths:propose", args=[shared_path.key])).status_code == 405
 
 
 def test_the_admin_lists_and_filters_proposed_paths(
-    client: Client, maintainer, shared_path
+    client: Client, maintainer: User, shared_path: Path
 ) -> None:
     shared_path.proposed_at = shared_path.created
     shared_path.save()
@@ -81,7 +82,7 @@ def test_the_admin_lists_and_filters_proposed_paths(
 
 
 def test_adopting_copies_sections_and_entries_in_order(
-    client: Client, maintainer, shared_path
+    client: Client, maintainer: User, shared_path: Path
 ) -> None:
     ReadingListFactory(slug="serving-at-scale")
     client.force_login(maintainer)
@@ -100,7 +101,7 @@ def test_adopting_copies_sections_and_entries_in_order(
     assert [e.source.title for e in entries] == ["Roofline", "Scaling book", "DistServe"]
 
 
-def test_view_only_staff_cannot_adopt(client: Client, shared_path) -> None:
+def test_view_only_staff_cannot_adopt(client: Client, shared_path: Path) -> None:
     viewer = UserFactory(is_staff=True)
     viewer.user_permissions.add(Permission.objects.get(codename="view_path"))
     client.force_login(viewer)
@@ -118,7 +119,7 @@ def test_slugs_are_unique() -> None:
     assert unique_slug("!!!") == "list"
 
 
-def test_adopted_path_stays_a_path(shared_path) -> None:
+def test_adopted_path_stays_a_path(shared_path: Path) -> None:
     from paths.adopting import adopt_as_list
 
     adopt_as_list(shared_path)
@@ -126,7 +127,7 @@ def test_adopted_path_stays_a_path(shared_path) -> None:
 
 
 def test_the_propose_include_offers_the_form_then_says_it_was_sent(
-    rf: RequestFactory, reader, shared_path
+    rf: RequestFactory, reader: User, shared_path: Path
 ) -> None:
     from django.template.loader import render_to_string
 

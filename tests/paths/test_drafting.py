@@ -21,6 +21,8 @@ from bench.paths_relevance import (
     evaluate,
     judged_goals,
 )
+from catalog.models.sources import Source
+from catalog.services import LoadReport
 from paths.drafting import CANDIDATES, MAX_SECTIONS, PathDraft, draft_path
 from search.page import matching_sources
 from search.parsing import SearchParams
@@ -49,7 +51,7 @@ def attention_catalog(tiers):
     start = ListSectionFactory(reading_list=primary, slug="start-here", title="Start here")
     section = ListSectionFactory(reading_list=primary, slug="kernels", title="Attention kernels")
 
-    def source(slug, title, tier, summary, year=None, topics=(attention,)):
+    def source(slug, title, tier, summary, year=None, topics=(attention,)) -> Source:
         return SourceFactory(
             slug=slug,
             title=title,
@@ -218,7 +220,7 @@ def test_a_draft_runs_a_fixed_number_of_queries_beyond_search(attention_catalog,
 
 
 @pytest.mark.slow
-def test_judged_goals_reach_the_targets_and_keep_every_order(full_catalog) -> None:
+def test_judged_goals_reach_the_targets_and_keep_every_order(full_catalog: LoadReport) -> None:
     goals = judged_goals()
     figures = {
         name: evaluate([g for g in goals if g.set == name], draft_slugs)

@@ -6,6 +6,7 @@ from django.test import Client, RequestFactory
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from accounts.models import User
 from catalog.models import ListEntry, ListSection, ReadingList
 from paths.forking import changed_ids
 from paths.models import ChangeAction, Path, PathChange
@@ -22,7 +23,7 @@ def titles(path):
 
 
 @pytest.fixture
-def origin(small_catalog, other_reader):
+def origin(small_catalog, other_reader: User) -> Path:
     path = create_path(other_reader, "Kernels first", description="Read *in order*.")
     section = path.sections.get()
     for source in small_catalog["path"]:
@@ -39,7 +40,9 @@ def test_changes_are_added_removed_and_moved() -> None:
     assert changed_ids([1, 2, 3], [3, 1, 2]) == [("moved", 3)]
 
 
-def test_fork_a_path_copies_sections_steps_notes_and_origin(signed_in, reader, origin) -> None:
+def test_fork_a_path_copies_sections_steps_notes_and_origin(
+    signed_in: Client, reader: User, origin: Path
+) -> None:
     response = signed_in.post(reverse("paths:fork", args=[origin.key]))
     fork = Path.objects.get(user=reader)
     assert response.status_code == 302 and response["Location"] == fork.get_absolute_url()
@@ -57,7 +60,9 @@ def test_fork_a_path_copies_sections_steps_notes_and_origin(signed_in, reader, o
     assert fork.changes.filter(action=ChangeAction.CREATED).exists()
 
 
-def test_fork_into_a_team_defaults_to_the_team(signed_in, reader, origin) -> None:
+def test_fork_into_a_team_defaults_to_the_team(
+    signed_in: Client, reader: User, origin: Path
+) -> None:
     team = join_team(reader, slug="kernels")
     page = signed_in.get(reverse("paths:fork", args=[origin.key]))
     assert page.status_code == 200 and "The team Kernels" in page.content.decode()
@@ -66,7 +71,7 @@ def test_fork_into_a_team_defaults_to_the_team(signed_in, reader, origin) -> Non
     assert fork.visibility == "team"
 
 
-def test_fork_into_someone_elses_team_is_refused(signed_in, origin) -> None:
+def test_fork_into_someone_elses_team_is_refused(signed_in: Client, origin: Path) -> None:
     stranger_team = join_team(UserFactory(), slug="strangers")
     response = signed_in.post(reverse("paths:fork", args=[origin.key]), {"owner": stranger_team.pk})
     assert response.status_code == 200  # the form again, with its error
@@ -75,7 +80,9 @@ def test_fork_into_someone_elses_team_is_refused(signed_in, origin) -> None:
 
 
 @pytest.mark.parametrize("visibility", ["private"])
-def test_fork_of_a_path_the_reader_cannot_see_is_404(signed_in, origin, visibility: str) -> None:
+def test_fork_of_a_path_the_reader_cannot_see_is_404(
+    signed_in: Client, origin: Path, visibility: str
+) -> None:
     origin.visibility = visibility
     origin.save()
     assert signed_in.post(reverse("paths:fork", args=[origin.key])).status_code == 404
@@ -84,7 +91,7 @@ def test_fork_of_a_path_the_reader_cannot_see_is_404(signed_in, origin, visibili
     assert Path.objects.count() == 1
 
 
-def test_anonymous_fork_is_sent_to_sign_in(client: Client, origin) -> None:
+def test_anonymous_fork_is_sent_to_sign_in(client: Client, origin: Path) -> None:
     response = client.post(reverse("paths:fork", args=[origin.key]))
     assert response.status_code == 302 and "/login/" in response["Location"]
 
@@ -98,7 +105,7 @@ def catalog_rows():
 
 
 def test_fork_a_curated_list_keeps_its_sections_and_writes_no_catalog_row(
-    signed_in, reader, small_catalog
+    signed_in: Client, reader: User, small_catalog
 ) -> None:
     reading_list = small_catalog["list"]
     # Roofline also sits in the second section: a fork keeps it once, where it first appears.
@@ -133,7 +140,7 @@ def test_fork_a_curated_list_keeps_its_sections_and_writes_no_catalog_row(
 
 
 def test_upstream_lists_added_removed_moved_and_each_can_be_taken(
-    signed_in, reader, origin
+    signed_in: Client, reader: User, origin: Path
 ) -> None:
     signed_in.post(reverse("paths:fork", args=[origin.key]))
     fork = Path.objects.get(user=reader)
@@ -174,7 +181,9 @@ def test_upstream_lists_added_removed_moved_and_each_can_be_taken(
     assert taken.count() == 3
 
 
-def test_take_all_makes_the_fork_follow_its_origin(signed_in, reader, origin) -> None:
+def test_take_all_makes_the_fork_follow_its_origin(
+    signed_in: Client, reader: User, origin: Path
+) -> None:
     signed_in.post(reverse("paths:fork", args=[origin.key]))
     fork = Path.objects.get(user=reader)
     first = origin.steps.order_by("position").first()
@@ -187,7 +196,7 @@ def test_take_all_makes_the_fork_follow_its_origin(signed_in, reader, origin) ->
 
 
 def test_a_reader_who_cannot_edit_the_fork_cannot_take_changes(
-    client: Client, reader, origin
+    client: Client, reader: User, origin: Path
 ) -> None:
     fork = create_path(reader, "Mine", visibility="unlisted")
     fork.forked_from = origin
@@ -199,7 +208,9 @@ def test_a_reader_who_cannot_edit_the_fork_cannot_take_changes(
     assert client.post(url, {"take": "all"}).status_code == 404
 
 
-def test_an_origin_out_of_sight_is_said_without_its_title(signed_in, reader, origin) -> None:
+def test_an_origin_out_of_sight_is_said_without_its_title(
+    signed_in: Client, reader: User, origin: Path
+) -> None:
     signed_in.post(reverse("paths:fork", args=[origin.key]))
     fork = Path.objects.get(user=reader)
     origin.title = "Secret plans"
@@ -212,7 +223,7 @@ def test_an_origin_out_of_sight_is_said_without_its_title(signed_in, reader, ori
     assert response.status_code == 302
 
 
-def test_upstream_summary_counts_changes(rf: RequestFactory, reader, origin) -> None:
+def test_upstream_summary_counts_changes(rf: RequestFactory, reader: User, origin: Path) -> None:
     from django.template import Context, Template
 
     fork = create_path(reader, "Mine")
@@ -228,7 +239,7 @@ def test_upstream_summary_counts_changes(rf: RequestFactory, reader, origin) -> 
 
 
 def test_a_curated_list_page_has_a_post_form_that_forks_it(
-    client: Client, signed_in, small_catalog
+    client: Client, signed_in: Client, small_catalog
 ) -> None:
     action = reverse("paths:fork-list", args=["wafer"])
     html = signed_in.get("/lists/wafer/").content.decode()
@@ -237,7 +248,9 @@ def test_a_curated_list_page_has_a_post_form_that_forks_it(
     assert "Log in to fork it" in client.get("/lists/wafer/").content.decode()
 
 
-def test_the_fork_form_include_posts_to_the_path_fork(rf: RequestFactory, reader, origin) -> None:
+def test_the_fork_form_include_posts_to_the_path_fork(
+    rf: RequestFactory, reader: User, origin: Path
+) -> None:
     from django.template.loader import render_to_string
 
     request = rf.get("/")
@@ -249,10 +262,12 @@ def test_the_fork_form_include_posts_to_the_path_fork(rf: RequestFactory, reader
     assert f'method="post" action="{url}"' in html and "csrfmiddlewaretoken" in html
 
 
-def test_a_fork_costs_the_same_at_five_and_fifty_steps(reader, other_reader, tiers) -> None:
+def test_a_fork_costs_the_same_at_five_and_fifty_steps(
+    reader: User, other_reader: User, tiers
+) -> None:
     from paths.forking import fork_path
 
-    def forked(count):
+    def forked(count) -> int:
         origin = create_path(other_reader, f"Origin {count}", visibility="public")
         for source in SourceFactory.create_batch(count, tier=tiers["core"]):
             add_step(origin, other_reader, source, log=False)
@@ -264,7 +279,9 @@ def test_a_fork_costs_the_same_at_five_and_fifty_steps(reader, other_reader, tie
     assert forked(5) == forked(50)
 
 
-def test_a_fork_of_a_list_takes_what_the_curators_added(signed_in, reader, small_catalog) -> None:
+def test_a_fork_of_a_list_takes_what_the_curators_added(
+    signed_in: Client, reader: User, small_catalog
+) -> None:
     signed_in.post(reverse("paths:fork-list", args=["wafer"]))
     fork = Path.objects.get(user=reader)
     later = SourceFactory(title="FlashAttention-2")

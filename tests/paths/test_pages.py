@@ -7,6 +7,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from accounts.models import User
 from paths.models import Path
 from tests.factories import join_team
 
@@ -25,7 +26,7 @@ def test_anonymous_visitors_are_sent_to_sign_in(client: Client) -> None:
 
 
 def test_the_index_lists_my_paths_and_my_teams_and_offers_both_forms(
-    client: Client, author, other_reader, make_path
+    client: Client, author: User, other_reader: User, make_path
 ) -> None:
     team = join_team(author, other_reader, slug="kernels")
     make_path(2, title="Mine")
@@ -39,7 +40,7 @@ def test_the_index_lists_my_paths_and_my_teams_and_offers_both_forms(
     assert 'action="/paths/draft/"' in html and 'name="goal"' in html
 
 
-def test_creating_a_path_for_a_team(client: Client, author) -> None:
+def test_creating_a_path_for_a_team(client: Client, author: User) -> None:
     team = join_team(author, slug="kernels")
     client.force_login(author)
     response = client.post(
@@ -53,7 +54,7 @@ def test_creating_a_path_for_a_team(client: Client, author) -> None:
 
 
 def test_a_personal_path_cannot_be_team_visible_and_keeps_what_was_typed(
-    client: Client, author
+    client: Client, author: User
 ) -> None:
     client.force_login(author)
     response = client.post(
@@ -67,7 +68,7 @@ def test_a_personal_path_cannot_be_team_visible_and_keeps_what_was_typed(
     assert not Path.objects.exists()
 
 
-def test_a_100_kb_description_is_refused_with_a_clear_message(client: Client, author) -> None:
+def test_a_100_kb_description_is_refused_with_a_clear_message(client: Client, author: User) -> None:
     client.force_login(author)
     response = client.post(
         reverse("paths:create"), {"title": "Long", "owner": "me", "description": "x" * 100_000}
@@ -78,7 +79,7 @@ def test_a_100_kb_description_is_refused_with_a_clear_message(client: Client, au
 
 
 def test_the_path_page_lists_steps_in_order_with_notes_and_history(
-    client: Client, author, make_path
+    client: Client, author: User, make_path
 ) -> None:
     path = make_path(3, sections=2)
     step = path.steps.order_by("position").first()
@@ -95,7 +96,7 @@ def test_the_path_page_lists_steps_in_order_with_notes_and_history(
 
 @pytest.mark.parametrize("signed_in_as", ["author", "visitor"])
 def test_the_path_page_reads_a_constant_number_of_queries(
-    client: Client, author, make_path, signed_in_as: str
+    client: Client, author: User, make_path, signed_in_as: str
 ) -> None:
     if signed_in_as == "author":
         client.force_login(author)
@@ -115,7 +116,7 @@ def test_the_path_page_reads_a_constant_number_of_queries(
 
 
 def test_a_120_step_page_is_under_150_kb_even_for_its_editor(
-    client: Client, author, make_path
+    client: Client, author: User, make_path
 ) -> None:
     path = make_path(120, sections=6)
     for step in path.steps.all():
@@ -128,7 +129,7 @@ def test_a_120_step_page_is_under_150_kb_even_for_its_editor(
 
 
 def test_a_120_step_page_with_long_titles_and_notes_stays_under_150_kb(
-    client: Client, author, other_reader, make_path
+    client: Client, author: User, other_reader: User, make_path
 ) -> None:
     path = make_path(120, sections=6, visibility="unlisted")
     for step in path.steps.select_related("source"):
@@ -144,7 +145,9 @@ def test_a_120_step_page_with_long_titles_and_notes_stays_under_150_kb(
     assert reader_size <= 150_000 and editor_size <= 150_000, (reader_size, editor_size)
 
 
-def test_the_index_reads_a_constant_number_of_queries(client: Client, author, make_path) -> None:
+def test_the_index_reads_a_constant_number_of_queries(
+    client: Client, author: User, make_path
+) -> None:
     team = join_team(author, slug="kernels")
     client.force_login(author)
     # One visit first: the header's unread count is cached after it, as on every later page.

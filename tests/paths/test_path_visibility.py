@@ -6,6 +6,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from accounts.models import User
 from paths.services import add_section
 from teams.models import Membership
 from tests.factories import UserFactory, join_team
@@ -39,7 +40,7 @@ EDITS = {
 
 
 @pytest.fixture
-def world(make_path, author):
+def world(make_path, author: User):
     owner = UserFactory(email="owner@example.com")
     member = UserFactory(email="member@example.com")
     former = UserFactory(email="former@example.com")
@@ -95,7 +96,9 @@ def edit_requests(path):
 
 @pytest.mark.parametrize("visibility", list(SEES))
 @pytest.mark.parametrize("viewer", VIEWERS)
-def test_the_viewer_matrix(client: Client, make_path, world, author, visibility, viewer) -> None:
+def test_the_viewer_matrix(
+    client: Client, make_path, world, author: User, visibility, viewer
+) -> None:
     path = make(make_path, world, author, visibility)
     user = world["users"][viewer]
     if user:
@@ -127,7 +130,7 @@ def test_the_viewer_matrix(client: Client, make_path, world, author, visibility,
 
 
 def test_a_member_who_leaves_loses_the_teams_paths_at_once(
-    client: Client, make_path, author
+    client: Client, make_path, author: User
 ) -> None:
     member = UserFactory()
     team = join_team(author, member, slug="kernels")

@@ -9,6 +9,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from accounts.models import User
 from paths.models import Path, PathFollow, PathSection, PathStep
 from paths.progress import reader_progress, team_progress
 from teams.models import Session
@@ -18,7 +19,7 @@ from .follow_helpers import DETAIL_URLS, UserFactory, follow, make_path, read, s
 pytestmark = [pytest.mark.django_db, pytest.mark.urls(DETAIL_URLS)]
 
 
-def test_a_reader_sees_x_of_n_and_the_next_unread_step(reader, other_reader) -> None:
+def test_a_reader_sees_x_of_n_and_the_next_unread_step(reader: User, other_reader: User) -> None:
     steps = sources(4)
     path = make_path(other_reader, steps)
     follow(path, user=reader)
@@ -34,7 +35,7 @@ def test_a_reader_sees_x_of_n_and_the_next_unread_step(reader, other_reader) -> 
 
 
 def test_my_library_shows_each_followed_path_as_one_line(
-    client: Client, reader, other_reader
+    client: Client, reader: User, other_reader: User
 ) -> None:
     steps = sources(3)
     path = make_path(other_reader, steps, title="Attention kernels")
@@ -48,7 +49,9 @@ def test_my_library_shows_each_followed_path_as_one_line(
     assert f'Next: <a href="{steps[1].get_absolute_url()}">Step 001</a>' in section
 
 
-def test_a_path_that_turned_private_drops_off(client: Client, reader, other_reader) -> None:
+def test_a_path_that_turned_private_drops_off(
+    client: Client, reader: User, other_reader: User
+) -> None:
     path = make_path(other_reader, sources(1), title="Now private")
     follow(path, user=reader)
     Path.objects.filter(pk=path.pk).update(visibility="private")
@@ -78,7 +81,7 @@ def queries_of(client: Client, url: str) -> int:
 
 
 def test_my_library_costs_the_same_at_1_and_200_followed_paths(
-    client: Client, reader, other_reader, render_every_time
+    client: Client, reader: User, other_reader: User, render_every_time: None
 ) -> None:
     client.force_login(reader)
     first = many_paths(other_reader, 1)
@@ -94,7 +97,7 @@ def test_my_library_costs_the_same_at_1_and_200_followed_paths(
     assert len(reader_progress(reader)) == 200
 
 
-def test_the_team_line_shows_reads_stall_and_next_session(reader) -> None:
+def test_the_team_line_shows_reads_stall_and_next_session(reader: User) -> None:
     members = [UserFactory() for _ in range(3)]
     team = team_of(reader, *members)
     steps = sources(5)
@@ -118,7 +121,7 @@ def test_the_team_line_shows_reads_stall_and_next_session(reader) -> None:
 
 
 def test_the_team_page_costs_the_same_at_1_and_200_followed_paths(
-    client: Client, reader, other_reader, render_every_time
+    client: Client, reader: User, other_reader: User, render_every_time: None
 ) -> None:
     team = team_of(reader, UserFactory())
     client.force_login(reader)
@@ -133,7 +136,7 @@ def test_the_team_page_costs_the_same_at_1_and_200_followed_paths(
 
 
 def test_the_team_page_shows_a_path_as_one_line_with_its_table_apart(
-    client: Client, reader
+    client: Client, reader: User
 ) -> None:
     member = UserFactory()
     team = team_of(reader, member)

@@ -9,6 +9,7 @@ import sys
 import threading
 import time
 import uuid
+from collections.abc import Iterator
 
 import psycopg
 import redis
@@ -157,7 +158,7 @@ def manage(env: dict, *command: str) -> None:
 
 
 @contextlib.contextmanager
-def app_database(env_for):
+def app_database(env_for) -> Iterator[str]:
     """A database of its own, migrated and loaded with the catalog; yields its name.
     `env_for(url)` is the environment the management commands run with."""
     name = f"rl_cache_{uuid.uuid4().hex[:8]}"

@@ -44,7 +44,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory, django_db_blocker: DjangoD
     redis_server = RedisServer()
     redis_server.start()
 
-    def env_for(url, **extra):
+    def env_for(url, **extra) -> dict[str, str]:
         return production_env(
             DATABASE_URL=url,
             REDIS_URL=redis_server.url,
@@ -95,7 +95,7 @@ def signed_in(cluster, email=EMAIL):
     first = Browser(cluster["servers"][0])
     first.log_in() if email == EMAIL else log_in_as(first, email)
 
-    def browser_for(server):
+    def browser_for(server) -> Browser:
         browser = Browser(server)
         browser.cookies = first.cookies
         return browser

@@ -10,6 +10,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from accounts.models import User
 from readinglist.local_server import BASE_DIR
 
 INLINE_STYLE = re.compile(r"""\sstyle\s*=""", re.IGNORECASE)
@@ -19,7 +20,7 @@ SCRIPT_TAG = re.compile(r"""<script\b[^>]*>""", re.IGNORECASE)
 TEMPLATE_FILES = sorted((BASE_DIR / "templates").rglob("*.html"))
 
 
-def inline_problems(text):
+def inline_problems(text) -> list[str]:
     problems = []
     for name, pattern in (
         ("style attribute", INLINE_STYLE),
@@ -83,7 +84,7 @@ def test_rendered_pages_signed_out(client: Client, small_catalog, name, args) ->
 
 
 @pytest.mark.parametrize(("name", "args"), PAGES[:6], ids=[name for name, _ in PAGES[:6]])
-def test_rendered_pages_signed_in(client: Client, small_catalog, reader, name, args) -> None:
+def test_rendered_pages_signed_in(client: Client, small_catalog, reader: User, name, args) -> None:
     client.force_login(reader)
     check_page(client.get(reverse(name, args=args)))
 

@@ -14,6 +14,7 @@ from django.test import Client
 from django.utils import timezone
 from pytest_django import Settings
 
+from accounts.models import User
 from catalog.changelog import record_source_edit
 from catalog.models import ChangeLogEntry
 from library.digests import send_digests
@@ -40,7 +41,7 @@ def console(settings: Settings, capsys: pytest.CaptureFixture[str]):
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "readinglist.test"]
     capsys.readouterr()
 
-    def printed():
+    def printed() -> str:
         return capsys.readouterr().out
 
     return printed
@@ -83,7 +84,7 @@ def test_sign_up_confirmation(console, client: Client, db: None, settings: Setti
     assert any("/accounts/confirm-email/" in link for link in links)
 
 
-def test_password_reset(console, client: Client, reader) -> None:
+def test_password_reset(console, client: Client, reader: User) -> None:
     client.post(
         "/accounts/password/reset/", {"email": reader.email}, headers={"host": "readinglist.test"}
     )
@@ -132,7 +133,7 @@ def test_session_reminder(console, small_catalog) -> None:
     assert any("/reminders/off/" in link for link in links)
 
 
-def test_maintainer_alert(console, reader, maintainer, small_catalog) -> None:
+def test_maintainer_alert(console, reader: User, maintainer: User, small_catalog) -> None:
     MaintainerAlert.objects.update_or_create(user=maintainer, defaults={"daily_email": True})
     make_proposal(small_catalog, reader, title="Paged attention, explained")
     assert send_daily_alerts() == 1

@@ -8,6 +8,7 @@ import sys
 import urllib.error
 import urllib.request
 from pathlib import Path
+from subprocess import CompletedProcess
 
 import pytest
 from django.test import Client
@@ -19,7 +20,7 @@ from readinglist.local_server import BASE_DIR, gunicorn, production_env
 ENTRYPOINT = BASE_DIR / "docker-entrypoint.sh"
 
 
-def entrypoint(*args, **env):
+def entrypoint(*args, **env) -> CompletedProcess[str]:
     return subprocess.run(
         ["sh", str(ENTRYPOINT), *args],
         cwd=BASE_DIR,

@@ -10,6 +10,7 @@ import sys
 import time
 import urllib.parse
 import uuid
+from http.client import HTTPResponse
 from http.cookies import SimpleCookie
 
 import psycopg
@@ -100,7 +101,7 @@ class Browser:
         self.host, self.port = parsed.hostname, parsed.port
         self.cookies = {}
 
-    def request(self, method, path, data=None, headers=None, timeout: int = 15):
+    def request(self, method, path, data=None, headers=None, timeout: int = 15) -> HTTPResponse:
         connection = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
         headers = dict(headers or {})
         if self.cookies:
@@ -192,7 +193,7 @@ def terminate_connections(name):
         ).fetchone()[0]
 
 
-def wait_until_ready(browser: Browser, seconds: int = 20, streak: int = 8):
+def wait_until_ready(browser: Browser, seconds: int = 20, streak: int = 8) -> float:
     """Until /readyz answers 200 `streak` times in a row: each worker's pool reconnects on its
     own schedule (with backoff), so one worker ready does not mean all are."""
     deadline, ready = time.monotonic() + seconds, 0

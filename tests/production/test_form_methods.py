@@ -13,6 +13,7 @@ import pytest
 from django.test import Client
 from django.urls import Resolver404, resolve
 
+from accounts.models import User
 from library.services import set_status
 from teams import services as teams
 from tests.factories import NoteFactory
@@ -131,7 +132,7 @@ def test_the_scanner_finds_what_the_issue_reported() -> None:
 
 
 @pytest.fixture
-def reader_with_things(reader, other_reader, small_catalog):
+def reader_with_things(reader: User, other_reader: User, small_catalog) -> User:
     team = teams.create_team(name="Readers", owner=reader)
     teams.Membership.objects.create(team=team, user=other_reader)
     NoteFactory(user=reader, source=small_catalog["flash"], body="Mine.")
@@ -147,7 +148,9 @@ def test_visitors_pages_send_tokens_and_drafts_by_post(client: Client, small_cat
     assert not {url: p for url, p in found.items() if p}
 
 
-def test_readers_pages_send_tokens_and_drafts_by_post(client: Client, reader_with_things) -> None:
+def test_readers_pages_send_tokens_and_drafts_by_post(
+    client: Client, reader_with_things: User
+) -> None:
     client.force_login(reader_with_things)
     pages = crawl(client, ["/", *key_pages(), "/teams/readers/", "/propose/?url=https://x.org/a"])
     assert {"/propose/", "/teams/readers/", "/accounts/profile/"} <= set(pages)

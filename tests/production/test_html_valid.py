@@ -230,7 +230,7 @@ def errors_by_page(
     django_db_setup: None,
     django_db_blocker: DjangoDbBlocker,
     tmp_path_factory: pytest.TempPathFactory,
-):
+) -> dict[str, list[str]]:
     if not JAVA:
         pytest.skip("java is not installed (CI installs default-jre-headless)")
     if not VNU_JAR.exists():
@@ -259,11 +259,11 @@ CHECKED = [*PAGES, *OWNER_PAGES, *DISCUSSION_PAGES]
 
 
 @pytest.mark.parametrize("page", [page_param(name) for name in CHECKED])
-def test_page_is_valid_html(errors_by_page, page) -> None:
+def test_page_is_valid_html(errors_by_page: dict[str, list[str]], page) -> None:
     errors = errors_by_page[page]
     url = PAGES[page][0] if page in PAGES else page
     assert not errors, f"{url} has {len(errors)} HTML errors:\n" + "\n".join(errors[:40])
 
 
-def test_every_document_was_checked(errors_by_page) -> None:
+def test_every_document_was_checked(errors_by_page: dict[str, list[str]]) -> None:
     assert "?" not in errors_by_page, errors_by_page.get("?")

@@ -6,6 +6,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from subprocess import CompletedProcess
 
 import pytest
 
@@ -34,7 +35,7 @@ COPY --from=build /app /app
 COPIED_APPS = {"readinglist", "catalog", "accounts"}
 
 
-def manage_in_tree(tree: Path, *args: str):
+def manage_in_tree(tree: Path, *args: str) -> CompletedProcess[str]:
     env = production_env(
         SECRET_KEY="an-image-test-secret-0123456789abcdefghijklmnopqrstuvwxyz-0123456789",
         ALLOWED_HOSTS="readinglist.example.com",
@@ -55,19 +56,19 @@ def manage_in_tree(tree: Path, *args: str):
 
 
 @pytest.fixture(scope="module")
-def image_tree(tmp_path_factory: pytest.TempPathFactory):
+def image_tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tree = tmp_path_factory.mktemp("image") / "app"
     assemble(BASE_DIR, tree)
     return tree
 
 
-def test_the_image_passes_the_deployment_checks(image_tree) -> None:
+def test_the_image_passes_the_deployment_checks(image_tree: Path) -> None:
     result = manage_in_tree(image_tree, "check", "--deploy", "--fail-level", "WARNING")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
 
 
-def test_the_image_collects_its_static_files(image_tree) -> None:
+def test_the_image_collects_its_static_files(image_tree: Path) -> None:
     result = manage_in_tree(image_tree, "collectstatic", "--noinput")
     assert result.returncode == 0, result.stdout + result.stderr
     # The hashed manifest production's storage serves from, and the htmx the pages load.
@@ -75,7 +76,7 @@ def test_the_image_collects_its_static_files(image_tree) -> None:
     assert list((image_tree / "staticfiles").rglob("htmx*.js"))
 
 
-def test_the_image_has_every_installed_app_and_the_entry_point(image_tree) -> None:
+def test_the_image_has_every_installed_app_and_the_entry_point(image_tree: Path) -> None:
     for app in ("readinglist", "accounts", "catalog", "proposals", "library", "notes", "teams"):
         assert (image_tree / app / "__init__.py").is_file(), app
     assert (image_tree / "catalog" / "data" / "catalog.toml").is_file()

@@ -14,11 +14,11 @@ from readinglist.local_server import BASE_DIR
 pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
 
 
-def makefile_text():
+def makefile_text() -> str:
     return (BASE_DIR / "Makefile").read_text()
 
 
-def planned(*args):
+def planned(*args) -> str:
     """The commands make would run from scratch (-B: as if nothing were installed yet)."""
     result = subprocess.run(
         ["make", "--dry-run", "--always-make", *args],

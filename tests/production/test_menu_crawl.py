@@ -14,6 +14,8 @@ import pytest
 from django.test import Client
 from django.urls import NoReverseMatch, Resolver404, resolve, reverse
 
+from catalog.services import LoadReport
+
 pytestmark = pytest.mark.django_db
 
 LIMIT = 60
@@ -88,7 +90,7 @@ def crawl(client: Client) -> set[str]:
 
 @pytest.mark.parametrize("who", ["reader", "maintainer"])
 def test_every_key_page_is_reachable_from_home(
-    client: Client, full_catalog, request: pytest.FixtureRequest, who: str
+    client: Client, full_catalog: LoadReport, request: pytest.FixtureRequest, who: str
 ) -> None:
     client.force_login(request.getfixturevalue(who))
     reached = crawl(client)

@@ -5,6 +5,7 @@ import uuid
 import pytest
 from django.test import Client
 
+from accounts.models import User
 from readinglist.observability import JSONFormatter
 
 
@@ -41,7 +42,7 @@ def test_a_forged_or_odd_request_id_is_replaced(client: Client, db: None, offere
 
 
 def test_the_signed_in_users_id_is_logged(
-    client: Client, reader, request_log, small_catalog
+    client: Client, reader: User, request_log, small_catalog
 ) -> None:
     client.force_login(reader)
     client.get("/")

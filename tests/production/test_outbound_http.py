@@ -3,6 +3,7 @@
 import socket
 import threading
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -18,7 +19,7 @@ TRICKLE = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nX-Padding: " + b"x" * 
 
 
 @contextmanager
-def trickling_server(pause: float = 1.0, *, body_first: bool = False):
+def trickling_server(pause: float = 1.0, *, body_first: bool = False) -> Iterator[str]:
     """A server that answers one byte every `pause` seconds, forever: each read sees progress,
     so only a deadline on the whole exchange stops it. `body_first` sends the headers at once
     and trickles the body instead."""
@@ -87,7 +88,7 @@ class Handler(BaseHTTPRequestHandler):
 
 
 @pytest.fixture
-def server(settings: Settings):
+def server(settings: Settings) -> Iterator[str]:
     settings.METADATA_ALLOWED_HOSTS = ["127.0.0.1"]
     Handler.requests = []
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
@@ -142,7 +143,9 @@ def test_a_trickling_server_holds_the_fill_form_only_a_few_seconds(
     assert elapsed < 4
 
 
-def test_when_every_slot_is_taken_a_fetch_is_refused_at_once(server, settings: Settings) -> None:
+def test_when_every_slot_is_taken_a_fetch_is_refused_at_once(
+    server: str, settings: Settings
+) -> None:
     settings.OUTBOUND_MAX_CONCURRENT = 1
     with trickling_server(0.2) as url:
         outcomes = []
@@ -166,19 +169,19 @@ def test_when_every_slot_is_taken_a_fetch_is_refused_at_once(server, settings: S
     assert outbound.fetch(f"{server}/feed").status == 200
 
 
-def test_the_body_is_capped_and_the_agent_is_polite(server, settings: Settings) -> None:
+def test_the_body_is_capped_and_the_agent_is_polite(server: str, settings: Settings) -> None:
     answer = outbound.fetch(f"{server}/big", max_bytes=1000)
     assert (answer.status, len(answer.body)) == (200, 1000)
     agent = Handler.requests[-1]["User-Agent"]
     assert settings.SITE_DOMAIN in agent and settings.LINKCHECK_CONTACT_URL in agent
 
 
-def test_any_status_is_returned_to_the_caller(server) -> None:
+def test_any_status_is_returned_to_the_caller(server: str) -> None:
     answer = outbound.fetch(f"{server}/elsewhere")
     assert (answer.status, answer.text) == (404, "nothing here")
 
 
-def test_conditional_get_sends_the_validators(server) -> None:
+def test_conditional_get_sends_the_validators(server: str) -> None:
     first = outbound.fetch(f"{server}/feed")
     assert (first.status, first.etag) == (200, '"v1"')
     again = outbound.fetch(f"{server}/feed", etag=first.etag, last_modified=first.last_modified)
@@ -189,7 +192,7 @@ def test_conditional_get_sends_the_validators(server) -> None:
 
 
 def test_the_cache_serves_fresh_answers_and_revalidates_stale_ones(
-    server, monkeypatch: pytest.MonkeyPatch, db: None
+    server: str, monkeypatch: pytest.MonkeyPatch, db: None
 ) -> None:
     first = outbound.fetch(f"{server}/feed", cache_seconds=60)
     second = outbound.fetch(f"{server}/feed", cache_seconds=60)
@@ -205,7 +208,7 @@ def test_the_cache_serves_fresh_answers_and_revalidates_stale_ones(
     )
 
 
-def test_every_hop_passes_the_address_check(server, settings: Settings) -> None:
+def test_every_hop_passes_the_address_check(server: str, settings: Settings) -> None:
     settings.METADATA_ALLOWED_HOSTS = []
     with pytest.raises(outbound.Refused, match=r"127\.0\.0\.1 is a loopback address"):
         outbound.fetch(f"{server}/feed")

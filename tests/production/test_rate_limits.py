@@ -17,6 +17,7 @@ from pytest_django import Settings
 from readinglist import ratelimits
 from readinglist.ratelimits.models import Window
 from tests.factories import UserFactory
+from tests.hints import Response
 
 pytestmark = pytest.mark.django_db
 
@@ -25,19 +26,19 @@ BIB = "@misc{m, title = {Attention Is All You Need}, year = 2017}\n"
 
 
 @pytest.fixture
-def reader_client(client: Client):
+def reader_client(client: Client) -> Client:
     reader = UserFactory(email="limited@example.org")
     client.force_login(reader)
     client.reader = reader
     return client
 
 
-def fill(client: Client, **headers):
+def fill(client: Client, **headers) -> Response:
     return client.post(reverse("proposals:propose-fill"), {"url": "not a link"}, **headers)
 
 
 def test_fill_from_link_is_limited_per_reader(
-    reader_client, client: Client, settings: Settings
+    reader_client: Client, client: Client, settings: Settings
 ) -> None:
     settings.PROPOSALS_FILLS_PER_HOUR = 3
     for _ in range(3):
@@ -56,7 +57,9 @@ def test_fill_from_link_is_limited_per_reader(
     assert fill(client).status_code == 200
 
 
-def test_htmx_gets_the_reason_in_the_form_it_swaps(reader_client, settings: Settings) -> None:
+def test_htmx_gets_the_reason_in_the_form_it_swaps(
+    reader_client: Client, settings: Settings
+) -> None:
     settings.PROPOSALS_FILLS_PER_HOUR = 1
     fill(reader_client, HTTP_HX_REQUEST="true")
     refused = fill(reader_client, HTTP_HX_REQUEST="true")
@@ -66,7 +69,7 @@ def test_htmx_gets_the_reason_in_the_form_it_swaps(reader_client, settings: Sett
 
 
 def test_a_refused_fill_fetches_nothing(
-    reader_client, settings: Settings, monkeypatch: pytest.MonkeyPatch
+    reader_client: Client, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     settings.PROPOSALS_FILLS_PER_HOUR = 0
     fetched = []
@@ -75,7 +78,7 @@ def test_a_refused_fill_fetches_nothing(
     assert fetched == []
 
 
-def test_the_limit_survives_a_cache_flush(reader_client, settings: Settings) -> None:
+def test_the_limit_survives_a_cache_flush(reader_client: Client, settings: Settings) -> None:
     settings.PROPOSALS_FILLS_PER_HOUR = 2
     fill(reader_client)
     fill(reader_client)
@@ -84,7 +87,9 @@ def test_the_limit_survives_a_cache_flush(reader_client, settings: Settings) -> 
     assert fill(reader_client).status_code == 429
 
 
-def test_a_new_window_starts_when_the_last_one_ended(reader_client, settings: Settings) -> None:
+def test_a_new_window_starts_when_the_last_one_ended(
+    reader_client: Client, settings: Settings
+) -> None:
     settings.PROPOSALS_FILLS_PER_HOUR = 2
     fill(reader_client)
     fill(reader_client)
@@ -97,12 +102,12 @@ def test_a_new_window_starts_when_the_last_one_ended(reader_client, settings: Se
     assert Window.objects.filter(user=reader_client.reader).count() == 1
 
 
-def upload(client: Client, text=BIB):
+def upload(client: Client, text=BIB) -> Response:
     file = SimpleUploadedFile("library.bib", text.encode())
     return client.post(reverse("library:import"), {"file": file})
 
 
-def test_imports_are_limited_per_reader(reader_client, settings: Settings) -> None:
+def test_imports_are_limited_per_reader(reader_client: Client, settings: Settings) -> None:
     settings.LIBRARY_IMPORTS_PER_HOUR = 2
     assert upload(reader_client).status_code == 200
     # A refused file counts too: parsing it cost as much.

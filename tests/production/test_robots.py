@@ -5,7 +5,7 @@ from django.test import Client
 
 
 @pytest.fixture
-def robots(client: Client, db: None):
+def robots(client: Client, db: None) -> RobotFileParser:
     response = client.get("/robots.txt")
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/plain")
@@ -18,7 +18,7 @@ def robots(client: Client, db: None):
     "path",
     ["/", "/sources/", "/sources/flashattention/", "/topics/kernels/", "/lists/start-here/"],
 )
-def test_crawlers_may_read_the_catalog(robots, path: str) -> None:
+def test_crawlers_may_read_the_catalog(robots: RobotFileParser, path: str) -> None:
     assert robots.can_fetch("AnyBot", path)
 
 
@@ -34,7 +34,9 @@ def test_crawlers_may_read_the_catalog(robots, path: str) -> None:
         "/sources/cite.bib?q=attention",
     ],
 )
-def test_crawlers_are_kept_off_readers_pages_and_downloads(robots, path: str) -> None:
+def test_crawlers_are_kept_off_readers_pages_and_downloads(
+    robots: RobotFileParser, path: str
+) -> None:
     assert not robots.can_fetch("AnyBot", path)
 
 

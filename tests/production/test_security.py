@@ -4,11 +4,13 @@ import json
 import os
 import subprocess
 import sys
+from subprocess import CompletedProcess
 
 import pytest
 from django.test import Client
 from pytest_django import Settings
 
+from accounts.models import User
 from readinglist.local_server import BASE_DIR
 
 PRODUCTION = {
@@ -18,7 +20,7 @@ PRODUCTION = {
 }
 
 
-def run_python(code, **env):
+def run_python(code, **env) -> CompletedProcess[str]:
     """Run Python in a production process's environment: none of the test run's relaxations.
     A variable given as None is left out of the environment altogether."""
     base = {
@@ -142,7 +144,7 @@ def test_security_headers_on_every_page(client: Client, small_catalog, settings:
 
 
 def test_session_and_csrf_cookies_are_secure_and_http_only(
-    client: Client, reader, settings: Settings
+    client: Client, reader: User, settings: Settings
 ) -> None:
     from tests.conftest import PASSWORD
 

@@ -31,7 +31,7 @@ def form_data(catalog, **changes):
     return data
 
 
-def make_proposal(catalog, proposer, **changes):
+def make_proposal(catalog, proposer, **changes) -> Proposal:
     answers = {
         "url": "https://example.org/papers/new-kernel",
         "title": "A new fused attention kernel",
@@ -50,5 +50,5 @@ def make_proposal(catalog, proposer, **changes):
     return submit_proposal(proposer=proposer, topics=topics, **answers)
 
 
-def pending_count():
+def pending_count() -> int:
     return Proposal.objects.pending().count()

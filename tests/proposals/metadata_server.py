@@ -78,7 +78,7 @@ class MetadataServer:
     def requests(self) -> list[dict]:
         return _Handler.requests
 
-    def __enter__(self):
+    def __enter__(self) -> "MetadataServer":
         self.thread.start()
         return self
 

@@ -4,6 +4,7 @@ import pytest
 from django.contrib.admin.models import LogEntry
 from django.test import Client
 
+from accounts.models import User
 from proposals.models import Proposal
 
 from .helpers import make_proposal
@@ -12,18 +13,18 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def proposal(reader, small_catalog):
+def proposal(reader: User, small_catalog) -> Proposal:
     return make_proposal(small_catalog, reader)
 
 
 @pytest.fixture
-def admin_client(client: Client, maintainer):
+def admin_client(client: Client, maintainer: User) -> Client:
     client.force_login(maintainer)
     return client
 
 
 def test_accepting_a_proposal_shows_in_recent_actions(
-    admin_client: Client, proposal, maintainer
+    admin_client: Client, proposal: Proposal, maintainer: User
 ) -> None:
     admin_client.post(
         f"/admin/proposals/proposal/{proposal.pk}/accept/",
@@ -52,7 +53,7 @@ def test_accepting_a_proposal_shows_in_recent_actions(
     ("action", "word"), [("reject", "Rejected"), ("request-changes", "Changes requested")]
 )
 def test_every_decision_is_logged(
-    admin_client: Client, proposal, maintainer, action: str, word: str
+    admin_client: Client, proposal: Proposal, maintainer: User, action: str, word: str
 ) -> None:
     admin_client.post(
         f"/admin/proposals/proposal/{proposal.pk}/{action}/", {"reason": "Off topic."}

@@ -3,6 +3,7 @@
 import pytest
 from django.test import Client
 
+from accounts.models import User
 from proposals.duplicates import find_duplicates
 from tests.factories import ListEntryFactory, SourceFactory
 
@@ -103,7 +104,9 @@ def test_a_repository_named_like_a_paper_is_related_not_a_duplicate(catalog) -> 
     assert report.implements == [catalog["flash"]]
 
 
-def test_the_check_page_links_every_match_to_its_source(client: Client, reader, catalog) -> None:
+def test_the_check_page_links_every_match_to_its_source(
+    client: Client, reader: User, catalog
+) -> None:
     client.force_login(reader)
     page = client.get(
         "/propose/check/",
@@ -119,7 +122,7 @@ def test_the_check_page_links_every_match_to_its_source(client: Client, reader, 
 
 
 def test_admin_similar_titles_uses_the_same_check(
-    client: Client, maintainer, reader, catalog
+    client: Client, maintainer: User, reader: User, catalog
 ) -> None:
     from .helpers import make_proposal
 

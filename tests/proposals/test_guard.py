@@ -7,6 +7,7 @@ from pytest_django import Settings
 
 from proposals.metadata import fill_from
 from readinglist.http import Refused, check_url
+from tests.proposals.metadata_server import MetadataServer
 
 
 @pytest.fixture(autouse=True)
@@ -86,7 +87,9 @@ def test_the_reader_is_told_why_a_private_address_was_not_fetched(db: None) -> N
     )
 
 
-def test_a_redirect_to_a_private_address_is_refused(metadata_server, settings: Settings) -> None:
+def test_a_redirect_to_a_private_address_is_refused(
+    metadata_server: MetadataServer, settings: Settings
+) -> None:
     metadata_server_host_only = ["127.0.0.1"]
     settings.METADATA_ALLOWED_HOSTS = metadata_server_host_only
     for target in ["http://169.254.169.254/latest/meta-data/", "http://localhost/admin/"]:
@@ -97,7 +100,7 @@ def test_a_redirect_to_a_private_address_is_refused(metadata_server, settings: S
 
 
 def test_a_redirect_chain_ending_at_a_private_address_is_refused(
-    metadata_server, settings: Settings
+    metadata_server: MetadataServer, settings: Settings
 ) -> None:
     settings.METADATA_ALLOWED_HOSTS = ["127.0.0.1"]
     private = "http%3A%2F%2F10.0.0.5%2Fsecret"

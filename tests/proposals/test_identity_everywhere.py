@@ -6,7 +6,9 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.test import Client
 
+from accounts.models import User
 from proposals.duplicates import find_duplicates
 from proposals.metadata.htmlmeta import page_metadata
 from proposals.services import accept_proposal
@@ -44,13 +46,13 @@ def works(small_catalog, tiers):
         "https://github.com/vllm-project/vllm.git",
     ],
 )
-def test_save_finds_a_repository_through_url_noise(signed_in, works, url: str) -> None:
+def test_save_finds_a_repository_through_url_noise(signed_in: Client, works, url: str) -> None:
     page = signed_in.get("/save/", {"url": url}).content.decode()
     assert 'href="/sources/vllm/"' in page
 
 
 def test_the_arxiv_page_of_a_paper_catalogued_at_its_venue_is_the_same_work(
-    signed_in, works
+    signed_in: Client, works
 ) -> None:
     for url in ("https://arxiv.org/abs/2403.02310v2", "arXiv:2403.02310"):
         page = signed_in.get("/propose/check/", {"url": url}).content.decode()
@@ -58,7 +60,7 @@ def test_the_arxiv_page_of_a_paper_catalogued_at_its_venue_is_the_same_work(
 
 
 def test_a_pending_proposal_is_found_by_any_key_and_letter_case(
-    signed_in, works, other_reader
+    signed_in: Client, works, other_reader: User
 ) -> None:
     make_proposal(works, other_reader, url="https://Example.org/Papers/Kernel", title="Kernels")
     make_proposal(works, other_reader, url="https://arxiv.org/abs/2501.00001", title="Other")
@@ -67,14 +69,16 @@ def test_a_pending_proposal_is_found_by_any_key_and_letter_case(
         assert report.proposal is not None, url
 
 
-def test_a_title_only_check_finds_a_pending_proposal(signed_in, works, other_reader) -> None:
+def test_a_title_only_check_finds_a_pending_proposal(
+    signed_in: Client, works, other_reader: User
+) -> None:
     make_proposal(works, other_reader, title="Fused Kernels: A Study")
     page = signed_in.get("/propose/check/", {"title": "fused kernels a study!"}).content.decode()
     assert "already been proposed" in page or "waiting for a decision" in page
 
 
 def test_the_form_refuses_a_work_pending_under_the_same_title(
-    signed_in, works, other_reader
+    signed_in: Client, works, other_reader: User
 ) -> None:
     make_proposal(works, other_reader, title="Fused Kernels: A Study")
     data = form_data(works, url="https://example.org/elsewhere", title="Fused kernels — a study")
@@ -83,7 +87,9 @@ def test_the_form_refuses_a_work_pending_under_the_same_title(
     assert "already been proposed" in response.content.decode()
 
 
-def test_accept_refuses_a_work_catalogued_under_another_key(reader, maintainer, works) -> None:
+def test_accept_refuses_a_work_catalogued_under_another_key(
+    reader: User, maintainer: User, works
+) -> None:
     proposal = make_proposal(works, reader, url="https://example.org/preprint")
     with pytest.raises(ValidationError) as error:
         accept_proposal(
@@ -95,7 +101,7 @@ def test_accept_refuses_a_work_catalogued_under_another_key(reader, maintainer, 
 
 
 def test_accept_refuses_a_work_another_proposal_is_waiting_with(
-    reader, other_reader, maintainer, works
+    reader: User, other_reader: User, maintainer: User, works
 ) -> None:
     first = make_proposal(works, reader, url="https://example.org/paper")
     make_proposal(works, other_reader, url="https://example.org/other", title="Second")
@@ -107,7 +113,7 @@ def test_accept_refuses_a_work_another_proposal_is_waiting_with(
 
 
 @pytest.mark.parametrize("url", HOSTILE)
-def test_hostile_urls_never_give_a_server_error(signed_in, works, url) -> None:
+def test_hostile_urls_never_give_a_server_error(signed_in: Client, works, url) -> None:
     responses = [
         signed_in.get("/save/", {"url": url}),
         signed_in.get("/propose/check/", {"url": url, "title": "x"}),
@@ -120,7 +126,7 @@ def test_hostile_urls_never_give_a_server_error(signed_in, works, url) -> None:
 
 
 @pytest.mark.parametrize("url", HOSTILE[:2])
-def test_an_invalid_address_is_named_as_such(signed_in, works, url) -> None:
+def test_an_invalid_address_is_named_as_such(signed_in: Client, works, url) -> None:
     saved = signed_in.get("/save/", {"url": url})
     assert saved.status_code == 400
     assert "not a valid web address" in saved.content.decode()
@@ -128,12 +134,12 @@ def test_an_invalid_address_is_named_as_such(signed_in, works, url) -> None:
     assert "not a valid web address" in checked.content.decode()
 
 
-def test_a_hostile_url_is_refused_by_the_form_with_its_reason(signed_in, works) -> None:
+def test_a_hostile_url_is_refused_by_the_form_with_its_reason(signed_in: Client, works) -> None:
     response = signed_in.post("/propose/", form_data(works, url="http://example.com:99999/"))
     assert "Enter the full address of the source" in response.content.decode()
 
 
-def test_save_cleans_the_bookmarklet_title_and_url(signed_in, works) -> None:
+def test_save_cleans_the_bookmarklet_title_and_url(signed_in: Client, works) -> None:
     response = signed_in.get(
         "/save/",
         {

@@ -8,6 +8,7 @@ from django.db import IntegrityError, transaction
 from django.test import Client
 from pytest_django import DjangoCaptureOnCommitCallbacks
 
+from accounts.models import User
 from catalog.models import ListEntry, Source
 from catalog.promotion import promote_to_core
 from proposals.models import Decision, Proposal
@@ -26,12 +27,12 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def proposal(reader, small_catalog):
+def proposal(reader: User, small_catalog) -> Proposal:
     return make_proposal(small_catalog, reader)
 
 
 @pytest.fixture
-def admin_client(client: Client, maintainer):
+def admin_client(client: Client, maintainer: User) -> Client:
     client.force_login(maintainer)
     return client
 
@@ -39,7 +40,9 @@ def admin_client(client: Client, maintainer):
 # Accepting
 
 
-def test_accept_creates_the_source_in_place(proposal, maintainer, small_catalog) -> None:
+def test_accept_creates_the_source_in_place(
+    proposal: Proposal, maintainer: User, small_catalog
+) -> None:
     flash = small_catalog["flash"]
     section = flash.entries.get().section
     after_flash = ListEntryFactory(section=section, position=2, source=SourceFactory(slug="next"))
@@ -62,7 +65,9 @@ def test_accept_creates_the_source_in_place(proposal, maintainer, small_catalog)
     assert (decision.action, decision.maintainer) == ("accepted", maintainer)
 
 
-def test_accept_applies_maintainer_corrections(proposal, maintainer, small_catalog, tiers) -> None:
+def test_accept_applies_maintainer_corrections(
+    proposal: Proposal, maintainer: User, small_catalog, tiers
+) -> None:
     source = accept_proposal(
         proposal=proposal,
         by=maintainer,
@@ -84,12 +89,12 @@ def test_accept_applies_maintainer_corrections(proposal, maintainer, small_catal
     assert not ListEntry.objects.filter(source=source).exists()
 
 
-def test_accept_gives_a_unique_slug(reader, maintainer, small_catalog) -> None:
+def test_accept_gives_a_unique_slug(reader: User, maintainer: User, small_catalog) -> None:
     proposal = make_proposal(small_catalog, reader, title="FlashAttention")
     assert accept_proposal(proposal=proposal, by=maintainer).slug == "flashattention-2"
 
 
-def test_accept_marks_the_replaced_source(reader, maintainer, small_catalog) -> None:
+def test_accept_marks_the_replaced_source(reader: User, maintainer: User, small_catalog) -> None:
     old = small_catalog["path"][2]
     proposal = make_proposal(small_catalog, reader, replaces=old)
     source = accept_proposal(proposal=proposal, by=maintainer)
@@ -97,7 +102,7 @@ def test_accept_marks_the_replaced_source(reader, maintainer, small_catalog) -> 
     assert old.replaced_by == source
 
 
-def test_accepting_twice_creates_one_source(proposal, maintainer) -> None:
+def test_accepting_twice_creates_one_source(proposal: Proposal, maintainer: User) -> None:
     accept_proposal(proposal=proposal, by=maintainer)
     with pytest.raises(ValidationError, match="already decided"):
         accept_proposal(proposal=proposal, by=maintainer)
@@ -106,7 +111,7 @@ def test_accepting_twice_creates_one_source(proposal, maintainer) -> None:
 
 
 def test_accepting_twice_in_two_admin_tabs_creates_one_source(
-    admin_client: Client, proposal
+    admin_client: Client, proposal: Proposal
 ) -> None:
     url = f"/admin/proposals/proposal/{proposal.pk}/accept/"
     form = admin_client.get(url)
@@ -129,7 +134,7 @@ def test_accepting_twice_in_two_admin_tabs_creates_one_source(
     assert Source.objects.filter(url=proposal.url).count() == 1
 
 
-def test_accepted_proposal_needs_its_source_in_the_database(proposal) -> None:
+def test_accepted_proposal_needs_its_source_in_the_database(proposal: Proposal) -> None:
     with pytest.raises(IntegrityError), transaction.atomic():
         Proposal.objects.filter(pk=proposal.pk).update(status="accepted")
 
@@ -138,7 +143,7 @@ def test_accepted_proposal_needs_its_source_in_the_database(proposal) -> None:
 
 
 @pytest.mark.parametrize("service", [request_changes, reject_proposal])
-def test_reason_is_required(proposal, maintainer, service) -> None:
+def test_reason_is_required(proposal: Proposal, maintainer: User, service) -> None:
     with pytest.raises(ValidationError, match="Give the proposer a reason"):
         service(proposal=proposal, by=maintainer, reason="  ")
     proposal.refresh_from_db()
@@ -146,7 +151,7 @@ def test_reason_is_required(proposal, maintainer, service) -> None:
     assert not Decision.objects.exists()
 
 
-def test_reason_is_required_by_the_database(proposal, maintainer) -> None:
+def test_reason_is_required_by_the_database(proposal: Proposal, maintainer: User) -> None:
     with pytest.raises(IntegrityError), transaction.atomic():
         Decision.objects.create(proposal=proposal, maintainer=maintainer, action="rejected")
 
@@ -155,7 +160,7 @@ def test_reason_is_required_by_the_database(proposal, maintainer) -> None:
     ("action", "label"), [("reject", "Reject"), ("request-changes", "Request")]
 )
 def test_admin_refuses_a_decision_without_reason(
-    admin_client: Client, proposal, action: str, label: str
+    admin_client: Client, proposal: Proposal, action: str, label: str
 ) -> None:
     url = f"/admin/proposals/proposal/{proposal.pk}/{action}/"
     response = admin_client.post(url, {"reason": ""})
@@ -165,7 +170,7 @@ def test_admin_refuses_a_decision_without_reason(
     assert proposal.status == "pending"
 
 
-def test_admin_rejects_with_reason(admin_client: Client, proposal) -> None:
+def test_admin_rejects_with_reason(admin_client: Client, proposal: Proposal) -> None:
     url = f"/admin/proposals/proposal/{proposal.pk}/reject/"
     response = admin_client.post(url, {"reason": "A summary, not a primary source."}, follow=True)
     assert "Rejected: “A new fused attention kernel”" in response.content.decode()
@@ -174,7 +179,9 @@ def test_admin_rejects_with_reason(admin_client: Client, proposal) -> None:
     assert proposal.decisions.get().reason == "A summary, not a primary source."
 
 
-def test_every_decision_is_kept(proposal, reader, maintainer, small_catalog) -> None:
+def test_every_decision_is_kept(
+    proposal: Proposal, reader: User, maintainer: User, small_catalog
+) -> None:
     request_changes(proposal=proposal, by=maintainer, reason="Name the baseline.")
     resubmit_proposal(
         proposal=proposal,
@@ -190,7 +197,9 @@ def test_every_decision_is_kept(proposal, reader, maintainer, small_catalog) -> 
     ]
 
 
-def test_only_the_proposer_resubmits(proposal, other_reader, maintainer, small_catalog) -> None:
+def test_only_the_proposer_resubmits(
+    proposal: Proposal, other_reader: User, maintainer: User, small_catalog
+) -> None:
     request_changes(proposal=proposal, by=maintainer, reason="More.")
     with pytest.raises(PermissionDenied):
         resubmit_proposal(proposal=proposal, by=other_reader, title="Hijacked")
@@ -221,8 +230,8 @@ def test_only_the_proposer_resubmits(proposal, other_reader, maintainer, small_c
     ids=["accept", "changes", "reject"],
 )
 def test_proposer_is_emailed_on_each_decision(
-    proposal,
-    maintainer,
+    proposal: Proposal,
+    maintainer: User,
     mailoutbox: list[EmailMessage],
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
     decide,
@@ -239,8 +248,8 @@ def test_proposer_is_emailed_on_each_decision(
 
 
 def test_no_email_when_the_decision_fails(
-    proposal,
-    maintainer,
+    proposal: Proposal,
+    maintainer: User,
     mailoutbox: list[EmailMessage],
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
@@ -249,7 +258,9 @@ def test_no_email_when_the_decision_fails(
     assert mailoutbox == []
 
 
-def test_admin_index_shows_the_pending_count(admin_client: Client, reader, small_catalog) -> None:
+def test_admin_index_shows_the_pending_count(
+    admin_client: Client, reader: User, small_catalog
+) -> None:
     for n in range(3):
         make_proposal(small_catalog, reader, url=f"https://example.org/{n}")
     page = admin_client.get("/admin/").content.decode()
@@ -260,7 +271,7 @@ def test_admin_index_shows_the_pending_count(admin_client: Client, reader, small
 
 
 def test_queue_shows_pending_oldest_first(
-    admin_client: Client, reader, other_reader, maintainer, small_catalog
+    admin_client: Client, reader: User, other_reader: User, maintainer: User, small_catalog
 ) -> None:
     old = make_proposal(small_catalog, reader, url="https://example.org/old", title="Oldest")
     new = make_proposal(small_catalog, other_reader, url="https://example.org/new", title="Newest")
@@ -277,7 +288,7 @@ def test_queue_shows_pending_oldest_first(
 
 
 def test_change_page_shows_answers_checks_and_proposer(
-    admin_client: Client, reader, small_catalog
+    admin_client: Client, reader: User, small_catalog
 ) -> None:
     small_catalog["flash"].url = "https://arxiv.org/abs/2205.14135"
     small_catalog["flash"].save()
@@ -298,14 +309,16 @@ def test_change_page_shows_answers_checks_and_proposer(
     assert f"/admin/proposals/proposal/{proposal.pk}/reject/" in page
 
 
-def test_accept_page_offers_corrections(admin_client: Client, proposal) -> None:
+def test_accept_page_offers_corrections(admin_client: Client, proposal: Proposal) -> None:
     page = admin_client.get(f"/admin/proposals/proposal/{proposal.pk}/accept/").content.decode()
     for name in ["title", "url", "kind", "tier", "topics", "summary"]:
         assert f'name="{name}"' in page
     assert 'value="A new fused attention kernel"' in page
 
 
-def test_bulk_reject_as_spam(admin_client: Client, reader, maintainer, small_catalog) -> None:
+def test_bulk_reject_as_spam(
+    admin_client: Client, reader: User, maintainer: User, small_catalog
+) -> None:
     spam = [
         make_proposal(small_catalog, reader, url=f"https://spam.example/{n}", title=f"Spam {n}")
         for n in range(3)
@@ -331,7 +344,9 @@ def test_bulk_reject_as_spam(admin_client: Client, reader, maintainer, small_cat
     assert Decision.objects.filter(spam=True).count() == 3
 
 
-def test_bulk_reject_leaves_decided_proposals_alone(reader, maintainer, small_catalog) -> None:
+def test_bulk_reject_leaves_decided_proposals_alone(
+    reader: User, maintainer: User, small_catalog
+) -> None:
     accepted = make_proposal(small_catalog, reader, url="https://example.org/ok")
     accept_proposal(proposal=accepted, by=maintainer)
     spam = make_proposal(small_catalog, reader, url="https://spam.example/x")
@@ -343,7 +358,9 @@ def test_bulk_reject_leaves_decided_proposals_alone(reader, maintainer, small_ca
 # Readers and other staff are refused
 
 
-def test_reader_is_refused_the_moderation_admin(client: Client, reader, proposal) -> None:
+def test_reader_is_refused_the_moderation_admin(
+    client: Client, reader: User, proposal: Proposal
+) -> None:
     client.force_login(reader)
     for url in [
         "/admin/proposals/proposal/",
@@ -357,7 +374,7 @@ def test_reader_is_refused_the_moderation_admin(client: Client, reader, proposal
 
 @pytest.mark.parametrize("action", ["accept", "reject", "request-changes"])
 def test_reader_posting_a_decision_is_refused(
-    client: Client, reader, proposal, action: str
+    client: Client, reader: User, proposal: Proposal, action: str
 ) -> None:
     client.force_login(reader)
     response = client.post(f"/admin/proposals/proposal/{proposal.pk}/{action}/", {"reason": "x"})
@@ -367,7 +384,9 @@ def test_reader_posting_a_decision_is_refused(
     assert not Source.objects.filter(url=proposal.url).exists()
 
 
-def test_reader_posting_bulk_reject_is_refused(client: Client, reader, proposal) -> None:
+def test_reader_posting_bulk_reject_is_refused(
+    client: Client, reader: User, proposal: Proposal
+) -> None:
     client.force_login(reader)
     client.post(
         "/admin/proposals/proposal/",
@@ -382,7 +401,7 @@ def test_reader_posting_bulk_reject_is_refused(client: Client, reader, proposal)
     assert proposal.status == "pending"
 
 
-def test_staff_without_moderation_rights_is_refused(client: Client, proposal) -> None:
+def test_staff_without_moderation_rights_is_refused(client: Client, proposal: Proposal) -> None:
     staff = UserFactory(email="staff@example.com", is_staff=True)
     client.force_login(staff)
     response = client.post(f"/admin/proposals/proposal/{proposal.pk}/reject/", {"reason": "x"})
@@ -392,14 +411,14 @@ def test_staff_without_moderation_rights_is_refused(client: Client, proposal) ->
 
 
 @pytest.mark.parametrize("service", [accept_proposal, request_changes, reject_proposal])
-def test_services_refuse_readers(proposal, reader, service) -> None:
+def test_services_refuse_readers(proposal: Proposal, reader: User, service) -> None:
     with pytest.raises(PermissionDenied):
         service(proposal=proposal, by=reader, reason="x")
     proposal.refresh_from_db()
     assert proposal.status == "pending"
 
 
-def test_maintainers_group_may_moderate_but_not_rewrite_history(maintainer) -> None:
+def test_maintainers_group_may_moderate_but_not_rewrite_history(maintainer: User) -> None:
     codenames = set(
         Group.objects.get(name="Maintainers").permissions.values_list("codename", flat=True)
     )
@@ -408,7 +427,7 @@ def test_maintainers_group_may_moderate_but_not_rewrite_history(maintainer) -> N
 
 
 def test_decisions_cannot_be_edited_in_the_admin(
-    admin_client: Client, proposal, maintainer
+    admin_client: Client, proposal: Proposal, maintainer: User
 ) -> None:
     decision = reject_proposal(proposal=proposal, by=maintainer, reason="No.")
     page = admin_client.get(f"/admin/proposals/decision/{decision.pk}/change/")
@@ -421,11 +440,13 @@ def test_decisions_cannot_be_edited_in_the_admin(
 
 
 @pytest.fixture
-def frontier_source(tiers):
+def frontier_source(tiers) -> Source:
     return SourceFactory(slug="new-thing", title="New thing", tier=tiers["frontier"])
 
 
-def test_promotion_is_refused_until_all_evidence_is_recorded(frontier_source, maintainer) -> None:
+def test_promotion_is_refused_until_all_evidence_is_recorded(
+    frontier_source: Source, maintainer: User
+) -> None:
     frontier_source.evidence_spec_url = "https://example.org/spec"
     frontier_source.save()
     with pytest.raises(ValidationError) as refused:
@@ -438,7 +459,7 @@ def test_promotion_is_refused_until_all_evidence_is_recorded(frontier_source, ma
     assert frontier_source.tier.slug == "frontier"
 
 
-def test_promotion_with_all_evidence(frontier_source, maintainer) -> None:
+def test_promotion_with_all_evidence(frontier_source: Source, maintainer: User) -> None:
     frontier_source.evidence_spec_url = "https://example.org/spec"
     frontier_source.evidence_implementation_url = "https://github.com/example/impl"
     frontier_source.evidence_measurement_url = "https://example.org/bench"
@@ -446,13 +467,13 @@ def test_promotion_with_all_evidence(frontier_source, maintainer) -> None:
     assert promote_to_core(source=frontier_source, by=maintainer).tier.slug == "core"
 
 
-def test_promotion_refused_to_readers(frontier_source, reader) -> None:
+def test_promotion_refused_to_readers(frontier_source: Source, reader: User) -> None:
     with pytest.raises(PermissionDenied):
         promote_to_core(source=frontier_source, by=reader)
 
 
 def test_promote_admin_action_reports_what_is_missing(
-    admin_client: Client, frontier_source
+    admin_client: Client, frontier_source: Source
 ) -> None:
     response = admin_client.post(
         "/admin/catalog/source/",
@@ -465,7 +486,9 @@ def test_promote_admin_action_reports_what_is_missing(
     assert frontier_source.tier.slug == "frontier"
 
 
-def test_source_admin_shows_the_evidence_fields(admin_client: Client, frontier_source) -> None:
+def test_source_admin_shows_the_evidence_fields(
+    admin_client: Client, frontier_source: Source
+) -> None:
     page = admin_client.get(f"/admin/catalog/source/{frontier_source.pk}/change/").content.decode()
     for name in ["evidence_spec_url", "evidence_implementation_url", "evidence_measurement_url"]:
         assert f'name="{name}"' in page
@@ -473,7 +496,7 @@ def test_source_admin_shows_the_evidence_fields(admin_client: Client, frontier_s
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_two_tabs_accepting_at_once_create_one_source(reader, small_catalog) -> None:
+def test_two_tabs_accepting_at_once_create_one_source(reader: User, small_catalog) -> None:
     """Two requests racing: the row lock makes the second wait, then see the decision."""
     import threading
 

@@ -3,6 +3,7 @@
 import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
+from django.db.migrations.state import StateApps
 
 
 def _before_the_move():
@@ -14,7 +15,7 @@ def _before_the_move():
     return [parent.key for parent in graph.node_map[move_out].parents]
 
 
-def _migrate(targets):
+def _migrate(targets) -> StateApps:
     executor = MigrationExecutor(connection)
     executor.loader.build_graph()
     executor.migrate(targets)

@@ -6,6 +6,7 @@ from django.test import Client
 from django.utils import timezone
 from pytest_django import DjangoAssertNumQueries, Settings
 
+from accounts.models import User
 from proposals.duplicates import find_duplicates
 from proposals.models import Proposal
 from proposals.services import accept_proposal, reject_proposal, request_changes
@@ -25,7 +26,7 @@ def test_propose_needs_login(client: Client, small_catalog) -> None:
     assert response["Location"].startswith("/accounts/login/?next=/propose/")
 
 
-def test_propose_page_states_the_rules(signed_in, small_catalog) -> None:
+def test_propose_page_states_the_rules(signed_in: Client, small_catalog) -> None:
     page = signed_in.get("/propose/").content.decode()
     assert "What mechanism or idea it teaches" in page
     assert "Why it is a primary source" in page
@@ -37,7 +38,7 @@ def test_propose_page_states_the_rules(signed_in, small_catalog) -> None:
     assert 'hx-post="/propose/check/"' in page
 
 
-def test_reader_submits_a_proposal(signed_in, reader, small_catalog) -> None:
+def test_reader_submits_a_proposal(signed_in: Client, reader: User, small_catalog) -> None:
     data = form_data(small_catalog, **CLAIM)
     response = signed_in.post("/propose/", data, follow=True)
     assert response.redirect_chain[-1][0] == "/proposals/"
@@ -50,7 +51,7 @@ def test_reader_submits_a_proposal(signed_in, reader, small_catalog) -> None:
     assert "is waiting for a maintainer" in response.content.decode()
 
 
-def test_url_is_stored_canonical(signed_in, small_catalog) -> None:
+def test_url_is_stored_canonical(signed_in: Client, small_catalog) -> None:
     data = form_data(small_catalog, url="HTTPS://arxiv.org/pdf/2405.01234v3.pdf")
     signed_in.post("/propose/", data)
     assert Proposal.objects.get().url == "https://arxiv.org/abs/2405.01234"
@@ -69,7 +70,7 @@ def test_url_is_stored_canonical(signed_in, small_catalog) -> None:
     ids=["empty", "not-a-url", "ftp", "javascript", "no-host", "too-long"],
 )
 def test_bad_urls_are_refused_with_a_clear_message(
-    signed_in, small_catalog, url: str, message: str
+    signed_in: Client, small_catalog, url: str, message: str
 ) -> None:
     data = form_data(small_catalog, url=url, title="Kept title")
     response = signed_in.post("/propose/", data)
@@ -92,7 +93,7 @@ def test_bad_urls_are_refused_with_a_clear_message(
     ],
 )
 def test_missing_answers_are_named_and_typed_answers_kept(
-    signed_in, small_catalog, field: str, message: str
+    signed_in: Client, small_catalog, field: str, message: str
 ) -> None:
     data = form_data(small_catalog, **{field: ""}, conflict_of_interest="I wrote a blog post")
     if field == "topics":
@@ -105,7 +106,7 @@ def test_missing_answers_are_named_and_typed_answers_kept(
     assert not Proposal.objects.exists()
 
 
-def test_partial_performance_claim_is_refused(signed_in, small_catalog) -> None:
+def test_partial_performance_claim_is_refused(signed_in: Client, small_catalog) -> None:
     partial = dict(CLAIM, baseline="", correctness_method="")
     response = signed_in.post("/propose/", form_data(small_catalog, **partial))
     page = response.content.decode()
@@ -114,7 +115,7 @@ def test_partial_performance_claim_is_refused(signed_in, small_catalog) -> None:
     assert not Proposal.objects.exists()
 
 
-def test_partial_claim_is_refused_by_the_database(reader, small_catalog) -> None:
+def test_partial_claim_is_refused_by_the_database(reader: User, small_catalog) -> None:
     proposal = make_proposal(small_catalog, reader)
     with pytest.raises(IntegrityError), transaction.atomic():
         Proposal.objects.filter(pk=proposal.pk).update(workload="only this")
@@ -129,7 +130,9 @@ def test_partial_claim_is_refused_by_the_database(reader, small_catalog) -> None
         "https://www.arxiv.org/html/2205.14135v3/",
     ],
 )
-def test_source_in_catalog_cannot_be_proposed_again(signed_in, small_catalog, variant: str) -> None:
+def test_source_in_catalog_cannot_be_proposed_again(
+    signed_in: Client, small_catalog, variant: str
+) -> None:
     small_catalog["flash"].url = "https://arxiv.org/abs/2205.14135"
     small_catalog["flash"].save()
     response = signed_in.post("/propose/", form_data(small_catalog, url=variant))
@@ -140,7 +143,7 @@ def test_source_in_catalog_cannot_be_proposed_again(signed_in, small_catalog, va
 
 
 def test_source_already_proposed_cannot_be_proposed_again(
-    signed_in, other_reader, small_catalog
+    signed_in: Client, other_reader: User, small_catalog
 ) -> None:
     make_proposal(small_catalog, other_reader, title="Someone else's secret title")
     response = signed_in.post("/propose/", form_data(small_catalog))
@@ -150,7 +153,9 @@ def test_source_already_proposed_cannot_be_proposed_again(
     assert Proposal.objects.count() == 1
 
 
-def test_open_url_is_unique_in_the_database(reader, other_reader, small_catalog) -> None:
+def test_open_url_is_unique_in_the_database(
+    reader: User, other_reader: User, small_catalog
+) -> None:
     first = make_proposal(small_catalog, reader)
     with pytest.raises(IntegrityError), transaction.atomic():
         Proposal.objects.create(
@@ -165,7 +170,9 @@ def test_open_url_is_unique_in_the_database(reader, other_reader, small_catalog)
         )
 
 
-def test_rejected_url_may_be_proposed_again(signed_in, reader, maintainer, small_catalog) -> None:
+def test_rejected_url_may_be_proposed_again(
+    signed_in: Client, reader: User, maintainer: User, small_catalog
+) -> None:
     first = make_proposal(small_catalog, reader)
     reject_proposal(proposal=first, by=maintainer, reason="No code published yet.")
     signed_in.post("/propose/", form_data(small_catalog))
@@ -175,7 +182,7 @@ def test_rejected_url_may_be_proposed_again(signed_in, reader, maintainer, small
 # The live duplicate check
 
 
-def test_check_reports_catalog_duplicate_with_link(signed_in, small_catalog) -> None:
+def test_check_reports_catalog_duplicate_with_link(signed_in: Client, small_catalog) -> None:
     small_catalog["flash"].url = "https://arxiv.org/abs/2205.14135"
     small_catalog["flash"].save()
     response = signed_in.get(
@@ -191,7 +198,9 @@ def test_check_reports_catalog_duplicate_with_link(signed_in, small_catalog) -> 
     assert response["Vary"].count("HX-Request") == 1
 
 
-def test_check_reports_own_open_proposal_with_link(signed_in, reader, small_catalog) -> None:
+def test_check_reports_own_open_proposal_with_link(
+    signed_in: Client, reader: User, small_catalog
+) -> None:
     proposal = make_proposal(small_catalog, reader)
     response = signed_in.get(
         "/propose/check/", {"url": proposal.url + "/"}, headers={"HX-Request": "true"}
@@ -201,7 +210,9 @@ def test_check_reports_own_open_proposal_with_link(signed_in, reader, small_cata
     assert f'href="/proposals/{proposal.pk}/"' in page
 
 
-def test_check_hides_whose_proposal_it_is(signed_in, other_reader, small_catalog) -> None:
+def test_check_hides_whose_proposal_it_is(
+    signed_in: Client, other_reader: User, small_catalog
+) -> None:
     proposal = make_proposal(small_catalog, other_reader, title="Private working title")
     response = signed_in.get(
         "/propose/check/", {"url": proposal.url}, headers={"HX-Request": "true"}
@@ -213,7 +224,7 @@ def test_check_hides_whose_proposal_it_is(signed_in, other_reader, small_catalog
     assert f"/proposals/{proposal.pk}/" not in page
 
 
-def test_check_new_url_is_fine_and_similar_titles_warn(signed_in, small_catalog) -> None:
+def test_check_new_url_is_fine_and_similar_titles_warn(signed_in: Client, small_catalog) -> None:
     response = signed_in.get(
         "/propose/check/",
         {"url": "https://example.org/brand-new", "title": "FlashAttention 2"},
@@ -226,13 +237,13 @@ def test_check_new_url_is_fine_and_similar_titles_warn(signed_in, small_catalog)
     assert "disabled" not in page
 
 
-def test_check_explains_invalid_url(signed_in, small_catalog) -> None:
+def test_check_explains_invalid_url(signed_in: Client, small_catalog) -> None:
     response = signed_in.get("/propose/check/", {"url": "ftp://x"}, headers={"HX-Request": "true"})
     assert "http:// or https://" in response.content.decode()
 
 
 def test_check_without_javascript_renders_the_form_with_what_was_typed(
-    signed_in, small_catalog
+    signed_in: Client, small_catalog
 ) -> None:
     small_catalog["flash"].url = "https://arxiv.org/abs/2205.14135"
     small_catalog["flash"].save()
@@ -269,7 +280,7 @@ def test_duplicate_check_runs_constant_queries(
 
 
 def test_my_proposals_show_status_reason_and_resulting_source(
-    signed_in, reader, maintainer, small_catalog
+    signed_in: Client, reader: User, maintainer: User, small_catalog
 ) -> None:
     accepted = make_proposal(
         small_catalog, reader, url="https://example.org/a", title="Accepted one"
@@ -290,7 +301,9 @@ def test_my_proposals_show_status_reason_and_resulting_source(
     assert f"/proposals/{rejected.pk}/edit/" not in page
 
 
-def test_readers_never_see_other_readers_proposals(signed_in, other_reader, small_catalog) -> None:
+def test_readers_never_see_other_readers_proposals(
+    signed_in: Client, other_reader: User, small_catalog
+) -> None:
     theirs = make_proposal(small_catalog, other_reader, title="Their pending idea")
     assert "Their pending idea" not in signed_in.get("/proposals/").content.decode()
     assert signed_in.get(f"/proposals/{theirs.pk}/").status_code == 404
@@ -305,7 +318,7 @@ def test_proposals_pages_need_login(client: Client, small_catalog) -> None:
 
 
 def test_changes_requested_proposal_is_edited_and_resubmitted(
-    signed_in, reader, maintainer, small_catalog
+    signed_in: Client, reader: User, maintainer: User, small_catalog
 ) -> None:
     proposal = make_proposal(small_catalog, reader)
     request_changes(proposal=proposal, by=maintainer, reason="Add the claim details.")
@@ -322,7 +335,7 @@ def test_changes_requested_proposal_is_edited_and_resubmitted(
 
 
 def test_edit_check_does_not_flag_the_proposal_itself(
-    signed_in, reader, maintainer, small_catalog
+    signed_in: Client, reader: User, maintainer: User, small_catalog
 ) -> None:
     proposal = make_proposal(small_catalog, reader)
     request_changes(proposal=proposal, by=maintainer, reason="More detail.")
@@ -334,7 +347,7 @@ def test_edit_check_does_not_flag_the_proposal_itself(
     assert "Not in the catalog or proposed yet." in response.content.decode()
 
 
-def test_pending_proposal_cannot_be_edited(signed_in, reader, small_catalog) -> None:
+def test_pending_proposal_cannot_be_edited(signed_in: Client, reader: User, small_catalog) -> None:
     proposal = make_proposal(small_catalog, reader)
     response = signed_in.post(
         f"/proposals/{proposal.pk}/edit/", form_data(small_catalog), follow=True
@@ -346,7 +359,7 @@ def test_pending_proposal_cannot_be_edited(signed_in, reader, small_catalog) -> 
 
 
 def test_pending_limit_gives_a_clear_message(
-    signed_in, reader, small_catalog, settings: Settings
+    signed_in: Client, reader: User, small_catalog, settings: Settings
 ) -> None:
     settings.PROPOSALS_MAX_PENDING = 2
     for n in range(2):
@@ -360,7 +373,7 @@ def test_pending_limit_gives_a_clear_message(
 
 
 def test_daily_limit_gives_a_clear_message(
-    signed_in, reader, maintainer, small_catalog, settings: Settings
+    signed_in: Client, reader: User, maintainer: User, small_catalog, settings: Settings
 ) -> None:
     settings.PROPOSALS_MAX_PER_DAY = 3
     for n in range(3):
@@ -382,7 +395,7 @@ def test_default_limits_are_settings(settings: Settings) -> None:
 
 
 def test_decision_log_lists_accepted_and_rejected_publicly(
-    client: Client, reader, maintainer, small_catalog
+    client: Client, reader: User, maintainer: User, small_catalog
 ) -> None:
     accepted = make_proposal(small_catalog, reader, url="https://example.org/a", title="Good one")
     rejected = make_proposal(small_catalog, reader, url="https://example.org/b", title="Weak one")
@@ -404,7 +417,7 @@ def test_decision_log_lists_accepted_and_rejected_publicly(
 
 
 def test_decision_log_is_paginated(
-    client: Client, reader, maintainer, small_catalog, settings: Settings
+    client: Client, reader: User, maintainer: User, small_catalog, settings: Settings
 ) -> None:
     settings.CATALOG_PAGE_SIZE = 2
     for n in range(3):
@@ -433,7 +446,10 @@ def _grow(catalog, maintainer, count, start) -> None:
 
 
 def test_decision_log_queries_are_flat(
-    client: Client, maintainer, small_catalog, django_assert_max_num_queries: DjangoAssertNumQueries
+    client: Client,
+    maintainer: User,
+    small_catalog,
+    django_assert_max_num_queries: DjangoAssertNumQueries,
 ) -> None:
     _grow(small_catalog, maintainer, 4, 0)
     from django.db import connection
@@ -448,9 +464,9 @@ def test_decision_log_queries_are_flat(
 
 
 def test_my_proposals_queries_are_flat(
-    signed_in,
-    reader,
-    maintainer,
+    signed_in: Client,
+    reader: User,
+    maintainer: User,
     small_catalog,
     django_assert_max_num_queries: DjangoAssertNumQueries,
     settings: Settings,

@@ -10,6 +10,7 @@ from django.test import Client
 from django.utils import timezone
 from pytest_django import DjangoCaptureOnCommitCallbacks, Settings
 
+from accounts.models import User
 from library.models import Bookmark
 from proposals.alerts import send_daily_alerts
 from proposals.models import MaintainerAlert
@@ -30,7 +31,9 @@ def test_the_bookmarklet_only_navigates_to_this_site(client: Client, settings: S
     assert "drag" in page.lower()
 
 
-def test_a_catalogued_page_gets_its_bookmark_control(signed_in, reader, small_catalog) -> None:
+def test_a_catalogued_page_gets_its_bookmark_control(
+    signed_in: Client, reader: User, small_catalog
+) -> None:
     flash = small_catalog["flash"]
     flash.url = "https://arxiv.org/abs/2205.14135"
     flash.save()
@@ -43,7 +46,9 @@ def test_a_catalogued_page_gets_its_bookmark_control(signed_in, reader, small_ca
     assert Bookmark.objects.get(user=reader).source == flash
 
 
-def test_an_unknown_page_opens_the_proposal_form_prefilled(signed_in, small_catalog) -> None:
+def test_an_unknown_page_opens_the_proposal_form_prefilled(
+    signed_in: Client, small_catalog
+) -> None:
     response = signed_in.get(
         "/save/", {"url": "https://example.org/post/", "title": "A  good <post>"}
     )
@@ -59,7 +64,7 @@ def test_an_unknown_page_opens_the_proposal_form_prefilled(signed_in, small_cata
     assert "A good &lt;post&gt;" in page
 
 
-def test_save_refuses_what_is_not_a_web_address(signed_in, small_catalog) -> None:
+def test_save_refuses_what_is_not_a_web_address(signed_in: Client, small_catalog) -> None:
     response = signed_in.get("/save/", {"url": "javascript:alert(1)"})
     assert response.status_code == 400
     assert "http://" in response.content.decode()
@@ -75,8 +80,8 @@ def _opt_in(user) -> None:
 
 
 def test_maintainers_who_opt_in_get_one_email_a_day(
-    reader,
-    maintainer,
+    reader: User,
+    maintainer: User,
     small_catalog,
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
@@ -92,7 +97,9 @@ def test_maintainers_who_opt_in_get_one_email_a_day(
     assert "/admin/proposals/proposal/" in message.body
 
 
-def test_the_next_email_lists_only_newer_proposals(reader, maintainer, small_catalog) -> None:
+def test_the_next_email_lists_only_newer_proposals(
+    reader: User, maintainer: User, small_catalog
+) -> None:
     _opt_in(maintainer)
     make_proposal(small_catalog, reader, title="First")
     send_daily_alerts()
@@ -104,7 +111,9 @@ def test_the_next_email_lists_only_newer_proposals(reader, maintainer, small_cat
     assert "First" not in mail.outbox[1].body
 
 
-def test_no_email_without_opting_in_or_without_proposals(reader, maintainer, small_catalog) -> None:
+def test_no_email_without_opting_in_or_without_proposals(
+    reader: User, maintainer: User, small_catalog
+) -> None:
     send_daily_alerts()
     _opt_in(reader)  # not a maintainer: never emailed
     make_proposal(small_catalog, reader)
@@ -113,7 +122,7 @@ def test_no_email_without_opting_in_or_without_proposals(reader, maintainer, sma
 
 
 def test_a_maintainer_opts_in_on_a_page_readers_cannot_see(
-    client: Client, reader, maintainer
+    client: Client, reader: User, maintainer: User
 ) -> None:
     client.force_login(reader)
     assert client.get("/proposals/alerts/").status_code == 404

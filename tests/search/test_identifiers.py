@@ -4,13 +4,14 @@ a DOI or arXiv URL."""
 import pytest
 from django.test import Client
 
+from catalog.models.sources import Source
 from tests.factories import SourceFactory
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def sarathi(small_catalog, tiers):
+def sarathi(small_catalog, tiers) -> Source:
     SourceFactory(slug="decoy", title="Throughput 2403 notes", summary="2403.02310 is cited here.")
     return SourceFactory(
         slug="sarathi-serve",
@@ -34,7 +35,7 @@ def sarathi(small_catalog, tiers):
         "doi:10.5555/3691938.3691945",
     ],
 )
-def test_an_identifier_finds_its_source_first(client: Client, sarathi, query: str) -> None:
+def test_an_identifier_finds_its_source_first(client: Client, sarathi: Source, query: str) -> None:
     response = client.get("/sources/", {"q": query})
     assert response.status_code == 200
     page = response.content.decode()
@@ -45,7 +46,7 @@ def test_an_identifier_finds_its_source_first(client: Client, sarathi, query: st
         assert position == -1 or position > first, (query, other)
 
 
-def test_words_are_not_taken_for_identifiers(client: Client, sarathi) -> None:
+def test_words_are_not_taken_for_identifiers(client: Client, sarathi: Source) -> None:
     page = client.get("/sources/", {"q": "throughput notes"}).content.decode()
     assert 'href="/sources/decoy/"' in page
     assert 'href="/sources/sarathi-serve/"' not in page

@@ -3,12 +3,13 @@
 import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
+from django.db.migrations.state import StateApps
 from django.test import Client
 
 BEFORE_THE_MOVE = [("catalog", "0017_source_keywords")]
 
 
-def _migrate(targets):
+def _migrate(targets) -> StateApps:
     executor = MigrationExecutor(connection)
     executor.loader.build_graph()
     executor.migrate(targets)

@@ -4,6 +4,7 @@ import pytest
 from django.db import connection
 
 from catalog.models import Source
+from catalog.services import LoadReport
 from search.names import name_level, query_keys, source_names
 
 
@@ -42,7 +43,9 @@ def test_a_version_is_the_same_however_it_is_written_and_an_original_is_version_
 
 
 @pytest.mark.postgres
-def test_the_stored_names_are_the_python_names_for_every_shipped_source(full_catalog) -> None:
+def test_the_stored_names_are_the_python_names_for_every_shipped_source(
+    full_catalog: LoadReport,
+) -> None:
     with connection.cursor() as cursor:
         cursor.execute("SELECT id, search_names FROM catalog_source")
         in_sql = {pk: set(names) for pk, names in cursor.fetchall()}
@@ -53,7 +56,7 @@ def test_the_stored_names_are_the_python_names_for_every_shipped_source(full_cat
 
 
 @pytest.mark.postgres
-def test_looking_a_query_up_uses_the_names_index(full_catalog) -> None:
+def test_looking_a_query_up_uses_the_names_index(full_catalog: LoadReport) -> None:
     with connection.cursor() as cursor:
         cursor.execute("SET enable_seqscan = off")
         cursor.execute("EXPLAIN SELECT id FROM catalog_source WHERE search_names && ARRAY['pmpp']")

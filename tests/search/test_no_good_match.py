@@ -8,6 +8,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from accounts.models import User
 from search.models import CatalogGap
 from tests.factories import SourceFactory
 
@@ -56,7 +57,7 @@ def test_nothing_found_at_all_is_no_good_answer_too(client: Client, catalog) -> 
 
 
 def test_gaps_are_counted_by_their_words_and_keep_nothing_about_the_reader(
-    client: Client, catalog, reader
+    client: Client, catalog, reader: User
 ) -> None:
     client.get("/sources/", {"q": "Gradient boosted  trees for tabular memory"})
     client.force_login(reader)
@@ -68,7 +69,7 @@ def test_gaps_are_counted_by_their_words_and_keep_nothing_about_the_reader(
     assert fields == {"id", "text", "searches", "first_seen", "last_seen"}
 
 
-def test_maintainers_read_the_gaps_most_searched_first(client: Client, maintainer) -> None:
+def test_maintainers_read_the_gaps_most_searched_first(client: Client, maintainer: User) -> None:
     CatalogGap.objects.create(text="tabular boosting", searches=2)
     CatalogGap.objects.create(text="battery drain", searches=7)
     client.force_login(maintainer)

@@ -59,20 +59,20 @@ CASES = [
     ("query", "expected"),
     [pytest.param(q, e, marks=[m] if m else [], id=q) for q, e, m in CASES],
 )
-def test_expected_source_in_top_three(shipped_catalog, query, expected) -> None:
+def test_expected_source_in_top_three(shipped_catalog: None, query, expected) -> None:
     page = search_sources(SearchParams(q=query)).page
     top = [source.slug for source in page.object_list[:3]]
     assert expected & set(top), f"{query!r}: top 3 were {top}"
 
 
 @pytest.mark.postgres
-def test_excluded_word_removes_sources(shipped_catalog) -> None:
+def test_excluded_word_removes_sources(shipped_catalog: None) -> None:
     slugs = {s.slug for s in search_sources(SearchParams(q="flashattention -hopper")).page}
     assert "flashattention-3" not in slugs
     assert "flashattention" in slugs
 
 
-def test_primary_sources_rank_above_commentary_for_the_same_name(shipped_catalog) -> None:
+def test_primary_sources_rank_above_commentary_for_the_same_name(shipped_catalog: None) -> None:
     top = search_sources(SearchParams(q="pagedattention")).page.object_list[0]
     assert top.slug == "pagedattention" and top.is_primary
 
@@ -114,7 +114,7 @@ def failures_of(queries: list[tuple[str, set[str]]]) -> list[str]:
     return failed
 
 
-def test_a_trusted_sources_title_and_aliases_find_it_first(shipped_catalog) -> None:
+def test_a_trusted_sources_title_and_aliases_find_it_first(shipped_catalog: None) -> None:
     """Navigational: for every Start-here and core source, its title, short title, title with
     spaces removed or hyphens as spaces, and each alias put a source of that name first."""
     queries = [
@@ -127,12 +127,12 @@ def test_a_trusted_sources_title_and_aliases_find_it_first(shipped_catalog) -> N
     assert not failures_of(queries)
 
 
-def test_every_sources_exact_title_finds_it_first(shipped_catalog) -> None:
+def test_every_sources_exact_title_finds_it_first(shipped_catalog: None) -> None:
     queries = [(s["title"], named_exactly(s["title"])) for s in SOURCES]
     assert not failures_of(queries)
 
 
-def test_an_acronym_of_the_title_finds_the_source_first(shipped_catalog) -> None:
+def test_an_acronym_of_the_title_finds_the_source_first(shipped_catalog: None) -> None:
     """ "PMPP", "FA3": the initials of the title's capitalised words and humps, with its version."""
     queries = []
     for source in SOURCES:
@@ -159,7 +159,7 @@ def test_an_acronym_of_the_title_finds_the_source_first(shipped_catalog) -> None
         ("transformer", "attention-is-all-you-need"),
     ],
 )
-def test_named_queries_from_the_issue(shipped_catalog, query: str, slug: str) -> None:
+def test_named_queries_from_the_issue(shipped_catalog: None, query: str, slug: str) -> None:
     assert top_slugs(query, 1) == [slug]
 
 
@@ -183,7 +183,7 @@ def version_of(source: dict) -> int:
     return int(re.search(r"[0-9]+$", normalised(source["title"].split(":", 1)[0])).group())
 
 
-def test_originals_come_before_their_successors(shipped_catalog) -> None:
+def test_originals_come_before_their_successors(shipped_catalog: None) -> None:
     """The base name ("eagle", "flashattention", "deepseek") puts the original first, then its
     versions in order."""
     families = version_family_queries()
@@ -225,14 +225,14 @@ def version_spellings() -> list[tuple[str, set[str]]]:
     return queries
 
 
-def test_a_version_written_any_way_finds_that_version_first(shipped_catalog) -> None:
+def test_a_version_written_any_way_finds_that_version_first(shipped_catalog: None) -> None:
     queries = version_spellings()
     asked = {query.casefold() for query, _ in queries}
     assert {"flashattention v3", "eagle 1", "deepseek 3"} <= asked
     assert not failures_of(queries)
 
 
-def test_a_title_after_an_article_finds_its_source_first(shipped_catalog) -> None:
+def test_a_title_after_an_article_finds_its_source_first(shipped_catalog: None) -> None:
     """ "The Transformer", "a roofline model": an article in front of a name changes nothing."""
     queries = [
         (f"{article} {source['title'].split(':', 1)[0]}", named_exactly(source["title"]))
@@ -262,14 +262,16 @@ def suggested(query: str) -> list[str]:
     ],
 )
 def test_a_name_with_a_word_its_source_lacks_suggests_the_source_first(
-    shipped_catalog, query: str, expected: set[str]
+    shipped_catalog: None, query: str, expected: set[str]
 ) -> None:
     """Every word is required, so nothing may match; then the source the rest of the query names
     is what the page suggests first."""
     assert suggested(query)[0] in expected
 
 
-def test_a_trusted_sources_name_with_one_more_word_finds_or_suggests_it(shipped_catalog) -> None:
+def test_a_trusted_sources_name_with_one_more_word_finds_or_suggests_it(
+    shipped_catalog: None,
+) -> None:
     queries = []
     for source in SOURCES:
         short = source["title"].split(":", 1)[0]
@@ -287,7 +289,7 @@ def test_a_trusted_sources_name_with_one_more_word_finds_or_suggests_it(shipped_
     assert not failed
 
 
-def test_a_comparison_of_two_names_finds_both_first(shipped_catalog) -> None:
+def test_a_comparison_of_two_names_finds_both_first(shipped_catalog: None) -> None:
     """A comparison ("X vs Y", "difference between X and Y") names two sources, whatever else
     mentions both: each side that names a source puts it first, as the name alone would."""
     names = sorted(
@@ -309,14 +311,14 @@ def test_a_comparison_of_two_names_finds_both_first(shipped_catalog) -> None:
 
 
 @pytest.mark.postgres
-def test_a_name_inside_a_query_that_matches_changes_nothing(shipped_catalog) -> None:
+def test_a_name_inside_a_query_that_matches_changes_nothing(shipped_catalog: None) -> None:
     # "flash attention" names FlashAttention, but only FlashAttention-3 is about Hopper.
     assert top_slugs("flash attention hopper", 1) == ["flashattention-3"]
     assert top_slugs("flashattention hopper", 1) == ["flashattention-3"]
     assert "flashattention" not in top_slugs("flash attention hopper")
 
 
-def test_broad_word_puts_the_original_mechanism_first(shipped_catalog) -> None:
+def test_broad_word_puts_the_original_mechanism_first(shipped_catalog: None) -> None:
     top = top_slugs("attention")
     assert top.index("attention-is-all-you-need") < top.index("native-sparse-attention")
     assert top.index("attention-is-all-you-need") < top.index("ring-attention")
@@ -337,7 +339,7 @@ def broad_title_words() -> list[str]:
     )
 
 
-def test_a_broad_word_puts_a_trusted_source_first(shipped_catalog) -> None:
+def test_a_broad_word_puts_a_trusted_source_first(shipped_catalog: None) -> None:
     """For a word many titles share, Start-here and core sources come before the rest."""
     words = broad_title_words()
     assert len(words) >= 10
@@ -353,7 +355,7 @@ def test_a_broad_word_puts_a_trusted_source_first(shipped_catalog) -> None:
 
 
 @pytest.fixture
-def page_html(shipped_catalog, client: Client):
+def page_html(shipped_catalog: None, client: Client):
     cache.clear()  # pages cached by earlier tests were rendered from another catalog
 
     def fetch(query: str, **extra) -> str:

@@ -40,7 +40,7 @@ def typos(word: str) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def vocabulary(shipped_catalog, django_db_blocker: DjangoDbBlocker):
+def vocabulary(shipped_catalog: None, django_db_blocker: DjangoDbBlocker):
     with django_db_blocker.unblock(), connection.cursor() as cursor:
         cursor.execute("SELECT word FROM catalog_search_word")
         return {word for (word,) in cursor.fetchall()}
@@ -55,7 +55,9 @@ def test_the_generated_typos_cover_many_title_words() -> None:
     assert len(RARE_TITLE_WORDS) > 100
 
 
-def test_every_typo_of_a_title_word_is_announced_as_that_word(shipped_catalog, vocabulary) -> None:
+def test_every_typo_of_a_title_word_is_announced_as_that_word(
+    shipped_catalog: None, vocabulary
+) -> None:
     """For every rare title word: each typo is corrected, the correction is announced and names
     the word, and the results are those of the word itself."""
     failures, checked = [], 0
@@ -75,7 +77,7 @@ def test_every_typo_of_a_title_word_is_announced_as_that_word(shipped_catalog, v
     assert len(failures) <= checked // 50, "\n".join(failures)
 
 
-def test_the_typo_of_a_rare_title_word_finds_its_source(shipped_catalog, vocabulary) -> None:
+def test_the_typo_of_a_rare_title_word_finds_its_source(shipped_catalog: None, vocabulary) -> None:
     """Where the word itself puts its source in the top 3, so does each of its typos."""
     missed, checked = [], 0
     for word in RARE_TITLE_WORDS:
@@ -116,7 +118,7 @@ CASES = [
 
 
 @pytest.mark.parametrize(("typed", "corrected", "expected"), CASES, ids=[c[0] for c in CASES])
-def test_correction_is_announced(shipped_catalog, typed, corrected, expected) -> None:
+def test_correction_is_announced(shipped_catalog: None, typed, corrected, expected) -> None:
     query, slugs, _ = search(typed)
     assert query.corrected == corrected
     assert expected & set(slugs[:3]), f"{typed!r}: top 3 were {slugs[:3]}"
@@ -127,7 +129,7 @@ def test_correction_is_announced(shipped_catalog, typed, corrected, expected) ->
     ["spec decoding", "pagedatt", "flash attention hopper", "kv", "fa3", "deepseek v3", "wgmma"],
 )
 def test_no_correction_where_the_words_are_known_or_being_typed(
-    shipped_catalog, typed: str
+    shipped_catalog: None, typed: str
 ) -> None:
     """A known word, a name, or the start of longer words ("spec", "pagedatt") is searched as
     typed, with the prefix where it starts words: nothing is announced and nothing replaced."""
@@ -136,14 +138,14 @@ def test_no_correction_where_the_words_are_known_or_being_typed(
     assert slugs, f"{typed!r} found nothing"
 
 
-def test_a_word_that_starts_known_words_is_not_corrected_to_another(shipped_catalog) -> None:
+def test_a_word_that_starts_known_words_is_not_corrected_to_another(shipped_catalog: None) -> None:
     """ "spec" once became "special" and found nothing; it is the start of "speculative"."""
     _, slugs, _ = search("spec decoding")
     assert "speculative-decoding-leviathan" in slugs[:3]
 
 
 @pytest.mark.parametrize("typed", [c[0] for c in CASES])
-def test_search_instead_searches_the_typed_words(shipped_catalog, typed) -> None:
+def test_search_instead_searches_the_typed_words(shipped_catalog: None, typed) -> None:
     """exact=1 (the "Search instead" link) corrects nothing, and the correction found at least
     every source the typed words find."""
     exact, _, exact_page = search(typed, exact=True)
@@ -152,7 +154,7 @@ def test_search_instead_searches_the_typed_words(shipped_catalog, typed) -> None
     assert page.paginator.count >= exact_page.paginator.count
 
 
-def test_correction_is_announced_on_the_page(client: Client, shipped_catalog) -> None:
+def test_correction_is_announced_on_the_page(client: Client, shipped_catalog: None) -> None:
     html = client.get("/sources/", {"q": "flashinfr"}).content.decode()
     assert "Showing results for <strong>flashinfer</strong>" in html
     assert "exact=1" in html and ">flashinfr</a>" in html
@@ -196,7 +198,7 @@ def test_closest_prefers_the_likely_slip(
 
 
 @pytest.mark.postgres
-def test_a_correction_that_finds_nothing_is_not_announced(shipped_catalog) -> None:
+def test_a_correction_that_finds_nothing_is_not_announced(shipped_catalog: None) -> None:
     page = search_sources(SearchParams(q="drop table zzqv"))
     # "drop" is a word of the catalog: a partial match may show, but no correction is announced.
     assert page.query.corrected == ""

@@ -8,6 +8,7 @@ from pytest_django import DjangoCaptureOnCommitCallbacks, Settings
 
 from catalog.models import Source
 from tests.factories import ListEntryFactory, SourceFactory, TopicFactory
+from tests.hints import Response
 
 pytestmark = pytest.mark.django_db
 
@@ -19,7 +20,7 @@ def result_slugs(response):
     return re.findall(r'class="card-title"[^>]*><a href="/sources/([^/]+)/"', region)
 
 
-def get(client: Client, url, status: int = 200, **headers):
+def get(client: Client, url, status: int = 200, **headers) -> Response:
     response = client.get(url, headers=headers)
     assert response.status_code == status, response.content[:500]
     return response
@@ -30,7 +31,7 @@ def test_empty_query_lists_the_catalog_in_list_order(client: Client, small_catal
     assert slugs[:4] == ["scaling-book", "attention-paper", "roofline", "flashattention"]
 
 
-def result_count(response):
+def result_count(response) -> str:
     html = response.content.decode()
     start = html.index('id="result-count"')
     return " ".join(

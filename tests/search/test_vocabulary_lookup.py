@@ -11,7 +11,7 @@ from search.postgres_match import lookup_sql
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
 
-def test_known_words_are_looked_up_through_the_btree(shipped_catalog) -> None:
+def test_known_words_are_looked_up_through_the_btree(shipped_catalog: None) -> None:
     words = ("why", "is", "my", "decode", "step", "memory", "bound", "kernel")
     params = {"keys": [], **vocabulary_params(words)}
     with connection.cursor() as cursor:

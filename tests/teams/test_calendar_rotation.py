@@ -6,6 +6,7 @@ from django.core import mail
 from django.test import Client
 from pytest_django import DjangoCaptureOnCommitCallbacks
 
+from accounts.models import User
 from teams.models import Team
 
 ROTATE = "/teams/inference/calendar/rotate/"
@@ -16,7 +17,7 @@ def feed(team: Team) -> str:
 
 
 @pytest.fixture
-def old_feed(team, member):
+def old_feed(team: Team, member: User) -> str:
     return feed(team)
 
 
@@ -25,7 +26,7 @@ def mailed_addresses() -> list[str]:
 
 
 def test_members_neither_see_nor_use_the_rotate_button(
-    client: Client, team, member, old_feed
+    client: Client, team: Team, member: User, old_feed: str
 ) -> None:
     client.force_login(member)
     page = client.get("/teams/inference/")
@@ -38,10 +39,10 @@ def test_members_neither_see_nor_use_the_rotate_button(
 
 def test_owner_rotates_and_every_member_gets_the_new_address(
     client: Client,
-    team,
-    owner,
-    member,
-    old_feed,
+    team: Team,
+    owner: User,
+    member: User,
+    old_feed: str,
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
     client.force_login(owner)
@@ -58,10 +59,10 @@ def test_owner_rotates_and_every_member_gets_the_new_address(
 
 def test_removing_a_member_retires_the_address_they_had(
     client: Client,
-    team,
-    owner,
-    member,
-    old_feed,
+    team: Team,
+    owner: User,
+    member: User,
+    old_feed: str,
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
     client.force_login(owner)
@@ -80,10 +81,10 @@ def test_removing_a_member_retires_the_address_they_had(
 
 def test_leaving_retires_the_address_too(
     client: Client,
-    team,
-    owner,
-    member,
-    old_feed,
+    team: Team,
+    owner: User,
+    member: User,
+    old_feed: str,
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
     client.force_login(member)
@@ -95,13 +96,13 @@ def test_leaving_retires_the_address_too(
 
 
 def test_one_failing_address_does_not_stop_the_others(
-    monkeypatch: pytest.MonkeyPatch, team, owner, member
+    monkeypatch: pytest.MonkeyPatch, team: Team, owner: User, member: User
 ) -> None:
     from teams import emails, tasks
 
     real_send = emails.send_mail
 
-    def send_or_fail(subject, body, sender, recipients):
+    def send_or_fail(subject, body, sender, recipients) -> int:
         if recipients == ["owner@example.com"]:
             raise OSError("mail server unreachable")
         return real_send(subject, body, sender, recipients)

@@ -5,10 +5,11 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.test import Client
 
+from accounts.models import User
 from teams.models import Team
 
 
-def test_create_team_prints_page_and_join_urls(client: Client, reader) -> None:
+def test_create_team_prints_page_and_join_urls(client: Client, reader: User) -> None:
     out = StringIO()
     call_command("create_team", "GPU Kernels", owner="READER@example.com", stdout=out)
     team = Team.objects.get()
@@ -24,7 +25,7 @@ def test_create_team_needs_a_known_owner(db: None) -> None:
         call_command("create_team", "X", owner="ghost@example.com")
 
 
-def test_create_team_refuses_a_multi_line_name(reader) -> None:
+def test_create_team_refuses_a_multi_line_name(reader: User) -> None:
     with pytest.raises(CommandError, match="NAME: a team name is one line"):
         call_command("create_team", "GPU\nBcc: x@example.com", owner=reader.email)
     assert not Team.objects.exists()

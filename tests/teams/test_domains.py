@@ -10,8 +10,9 @@ from django.core.management import call_command
 from django.test import Client
 from pytest_django import Settings
 
+from accounts.models import User
 from teams import domains
-from teams.models import Membership, TeamDomain
+from teams.models import Membership, Team, TeamDomain
 from tests.conftest import PASSWORD
 from tests.factories import UserFactory
 from tests.teams.conftest import proved_domain
@@ -25,7 +26,7 @@ def verified(user, email=None):
 
 
 def test_owner_with_a_verified_address_there_proves_the_domain_at_once(
-    client: Client, team, owner
+    client: Client, team: Team, owner: User
 ) -> None:
     verified(owner)
     client.force_login(owner)
@@ -35,7 +36,9 @@ def test_owner_with_a_verified_address_there_proves_the_domain_at_once(
     assert (row.domain, row.verified_by, row.is_active) == ("example.com", "email", True)
 
 
-def test_unverified_owner_address_does_not_prove_it(client: Client, team, owner) -> None:
+def test_unverified_owner_address_does_not_prove_it(
+    client: Client, team: Team, owner: User
+) -> None:
     client.force_login(owner)
     response = client.post(ADD, {"domain": "example.com"}, follow=True)
     row = team.domains.get()
@@ -46,7 +49,9 @@ def test_unverified_owner_address_does_not_prove_it(client: Client, team, owner)
     assert domains.join_teams_by_domain(user=reader, email=reader.email) == []
 
 
-def test_another_domain_than_the_owners_waits_for_dns(client: Client, team, owner) -> None:
+def test_another_domain_than_the_owners_waits_for_dns(
+    client: Client, team: Team, owner: User
+) -> None:
     verified(owner)
     client.force_login(owner)
     client.post(ADD, {"domain": "competitor.example"})
@@ -54,7 +59,9 @@ def test_another_domain_than_the_owners_waits_for_dns(client: Client, team, owne
 
 
 @pytest.mark.parametrize("domain", ["gmail.com", "outlook.com", "proton.me", "GMX.de"])
-def test_public_email_providers_are_refused(client: Client, team, owner, domain: str) -> None:
+def test_public_email_providers_are_refused(
+    client: Client, team: Team, owner: User, domain: str
+) -> None:
     verified(owner, f"owner@{domain.lower()}")
     client.force_login(owner)
     response = client.post(ADD, {"domain": domain})
@@ -65,14 +72,16 @@ def test_public_email_providers_are_refused(client: Client, team, owner, domain:
 
 
 @pytest.mark.parametrize("domain", ["localhost", "exa mple.com", "a@b.com", "-bad.com", "x..com"])
-def test_malformed_domains_get_a_clear_error(client: Client, team, owner, domain: str) -> None:
+def test_malformed_domains_get_a_clear_error(
+    client: Client, team: Team, owner: User, domain: str
+) -> None:
     client.force_login(owner)
     response = client.post(ADD, {"domain": domain})
     assert response.status_code == 400
     assert "is not a domain such as example.com" in response.text
 
 
-def test_members_cannot_add_or_remove_domains(client: Client, team, member) -> None:
+def test_members_cannot_add_or_remove_domains(client: Client, team: Team, member: User) -> None:
     row = proved_domain(team, "example.com")
     client.force_login(member)
     assert client.post(ADD, {"domain": "example.org"}).status_code == 404
@@ -80,7 +89,7 @@ def test_members_cannot_add_or_remove_domains(client: Client, team, member) -> N
     assert list(team.domains.values_list("domain", flat=True)) == ["example.com"]
 
 
-def test_dns_record_proves_the_domain(team, owner) -> None:
+def test_dns_record_proves_the_domain(team: Team, owner: User) -> None:
     row = TeamDomain.objects.create(team=team, domain="corp.example", added_by=owner)
     other = TeamDomain.objects.create(team=team, domain="other.example", added_by=owner)
     records = {"corp.example": ["v=spf1 -all", row.txt_value], "other.example": ["wrong"]}
@@ -97,7 +106,9 @@ def test_dns_record_proves_the_domain(team, owner) -> None:
     assert domains.join_teams_by_domain(user=lookalike, email=lookalike.email) == []
 
 
-def test_verify_command_reports_each_domain(monkeypatch: pytest.MonkeyPatch, team, owner) -> None:
+def test_verify_command_reports_each_domain(
+    monkeypatch: pytest.MonkeyPatch, team: Team, owner: User
+) -> None:
     TeamDomain.objects.create(team=team, domain="corp.example", added_by=owner)
     monkeypatch.setattr(domains, "dns_txt_records", lambda domain: [])
     out = StringIO()
@@ -122,7 +133,9 @@ def test_a_dns_timeout_is_no_answer_and_a_missing_domain_has_no_record(
     assert domains.dns_txt_records("gone.example") == []
 
 
-def test_revoked_domain_admits_nobody_and_cannot_be_added_back(client: Client, team, owner) -> None:
+def test_revoked_domain_admits_nobody_and_cannot_be_added_back(
+    client: Client, team: Team, owner: User
+) -> None:
     row = proved_domain(team, "example.com")
     assert domains.revoke([row]) == 1
     reader = verified(UserFactory(email="reader@example.com"))
@@ -134,7 +147,9 @@ def test_revoked_domain_admits_nobody_and_cannot_be_added_back(client: Client, t
     assert not team.domains.get().is_active
 
 
-def test_maintainers_revoke_domains_in_the_admin(client: Client, maintainer, team) -> None:
+def test_maintainers_revoke_domains_in_the_admin(
+    client: Client, maintainer: User, team: Team
+) -> None:
     row = proved_domain(team, "example.com")
     client.force_login(maintainer)
     assert "example.com" in client.get("/admin/teams/teamdomain/").text
@@ -150,7 +165,7 @@ def test_maintainers_revoke_domains_in_the_admin(client: Client, maintainer, tea
 
 
 def test_reader_who_joins_by_domain_is_told_which_team_and_can_leave(
-    client: Client, settings: Settings, team
+    client: Client, settings: Settings, team: Team
 ) -> None:
     settings.ACCOUNT_EMAIL_VERIFICATION = "mandatory"
     proved_domain(team, "example.com")
@@ -188,7 +203,7 @@ def no_dns_server(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_verifying_without_a_network_says_so_and_exits_non_zero(
-    no_dns_server: None, team, owner
+    no_dns_server: None, team: Team, owner: User
 ) -> None:
     from django.core.management.base import CommandError
 
@@ -208,7 +223,7 @@ def test_verifying_without_a_network_says_so_and_exits_non_zero(
 
 
 def test_one_unanswered_domain_among_answering_ones_is_still_waiting(
-    monkeypatch: pytest.MonkeyPatch, team, owner
+    monkeypatch: pytest.MonkeyPatch, team: Team, owner: User
 ) -> None:
     import dns.resolver
 

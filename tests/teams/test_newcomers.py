@@ -8,30 +8,33 @@ import pytest
 from django.core import mail
 from django.test import Client
 
+from accounts.models import User
 from teams import services
+from teams.models import JoinLink, Team
 from tests.conftest import PASSWORD
+from tests.hints import Response
 
 CONFIRM = re.compile(r"https?://[^/\s]+(/accounts/confirm-email/\S+/)")
 
 
 @pytest.fixture
-def link(team, owner):
+def link(team: Team, owner: User) -> JoinLink:
     return services.create_join_link(team=team, by=owner)
 
 
-def sign_up(client: Client, email):
+def sign_up(client: Client, email) -> Response:
     """The sign-up form of the header's "Sign up" button: it carries no way back."""
     return client.post(
         "/accounts/signup/", {"email": email, "password1": PASSWORD, "password2": PASSWORD}
     )
 
 
-def confirm_address(client: Client):
+def confirm_address(client: Client) -> Response:
     (message,) = [m for m in mail.outbox if "confirm-email" in m.body]
     return client.post(CONFIRM.search(message.body).group(1))
 
 
-def test_a_join_link_names_the_team_and_offers_sign_up(client: Client, link) -> None:
+def test_a_join_link_names_the_team_and_offers_sign_up(client: Client, link: JoinLink) -> None:
     page = client.get(link.get_absolute_url())
     assert page.status_code == 200
     assert "<h1>Join Inference</h1>" in page.text
@@ -41,7 +44,7 @@ def test_a_join_link_names_the_team_and_offers_sign_up(client: Client, link) -> 
 
 
 def test_a_newcomer_from_a_join_link_lands_on_the_team_as_a_member(
-    client: Client, team, link
+    client: Client, team: Team, link: JoinLink
 ) -> None:
     client.get(link.get_absolute_url())
     response = sign_up(client, "newcomer@example.com")
@@ -55,7 +58,9 @@ def test_a_newcomer_from_a_join_link_lands_on_the_team_as_a_member(
     assert "Welcome to Inference." in client.get("/teams/inference/").text
 
 
-def test_a_revoked_join_link_keeps_nothing_for_sign_up(client: Client, team, owner, link) -> None:
+def test_a_revoked_join_link_keeps_nothing_for_sign_up(
+    client: Client, team: Team, owner: User, link: JoinLink
+) -> None:
     services.revoke_join_link(link=link, by=owner)
     page = client.get(link.get_absolute_url())
     assert page.status_code == 410
@@ -64,7 +69,7 @@ def test_a_revoked_join_link_keeps_nothing_for_sign_up(client: Client, team, own
 
 
 def test_an_invitation_prefills_the_address_and_joins_at_sign_up(
-    client: Client, team, owner
+    client: Client, team: Team, owner: User
 ) -> None:
     _, token = services.invite(team=team, by=owner, email="grace@example.com")
     page = client.get(f"/teams/invitations/{token}/")
@@ -76,14 +81,16 @@ def test_an_invitation_prefills_the_address_and_joins_at_sign_up(
     assert "Welcome to Inference." in client.get("/teams/inference/").text
 
 
-def test_an_open_invitation_prefills_nothing(client: Client, team, owner) -> None:
+def test_an_open_invitation_prefills_nothing(client: Client, team: Team, owner: User) -> None:
     _, token = services.invite(team=team, by=owner, email="team@example.com", any_email=True)
     page = client.get(f"/teams/invitations/{token}/")
     assert "Sign up and join Inference" in page.text
     assert 'value="team@example.com"' not in page.text
 
 
-def test_the_verification_page_sends_the_link_again(client: Client, team, link) -> None:
+def test_the_verification_page_sends_the_link_again(
+    client: Client, team: Team, link: JoinLink
+) -> None:
     client.get(link.get_absolute_url())
     sign_up(client, "newcomer@example.com")
     sent = len(mail.outbox)

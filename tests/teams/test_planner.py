@@ -7,8 +7,10 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from teams.models import Session
+from accounts.models import User
+from teams.models import Session, Team
 from tests.factories import SourceFactory
+from tests.hints import Response
 
 NEW = "/teams/inference/sessions/new/"
 
@@ -24,13 +26,13 @@ def catalog(db: None):
     }
 
 
-def plan(client: Client, sources: str, **extra):
+def plan(client: Client, sources: str, **extra) -> Response:
     data = {"title": "Serving night", "starts_at": "2030-06-01T18:30", "source_slugs": sources}
     return client.post(NEW, data | extra)
 
 
 def test_titles_aliases_slugs_and_addresses_all_name_sources(
-    client: Client, team, owner, catalog
+    client: Client, team: Team, owner: User, catalog
 ) -> None:
     client.force_login(owner)
     typed = "FlashAttention, PagedAttention and vLLM\nroofline model\nhttps://x.test/sources/flashattention/"
@@ -44,7 +46,9 @@ def test_titles_aliases_slugs_and_addresses_all_name_sources(
     ]
 
 
-def test_a_line_of_names_separated_by_commas(client: Client, team, owner, catalog) -> None:
+def test_a_line_of_names_separated_by_commas(
+    client: Client, team: Team, owner: User, catalog
+) -> None:
     client.force_login(owner)
     assert plan(client, "Roofline, FlashAttention").status_code == 302
     assert sorted(Session.objects.get().sources.values_list("slug", flat=True)) == [
@@ -54,7 +58,7 @@ def test_a_line_of_names_separated_by_commas(client: Client, team, owner, catalo
 
 
 def test_unknown_and_ambiguous_names_are_explained_and_input_kept(
-    client: Client, team, owner, catalog
+    client: Client, team: Team, owner: User, catalog
 ) -> None:
     SourceFactory(slug="roofline-2", title="Roofline")
     client.force_login(owner)
@@ -66,13 +70,15 @@ def test_unknown_and_ambiguous_names_are_explained_and_input_kept(
     assert not Session.objects.exists()
 
 
-def test_the_planner_leads_by_default(client: Client, team, owner) -> None:
+def test_the_planner_leads_by_default(client: Client, team: Team, owner: User) -> None:
     client.force_login(owner)
     page = client.get(NEW).text
     assert f'<option value="{owner.pk}" selected>' in page
 
 
-def test_place_meeting_link_and_duration_are_saved(client: Client, team, owner, catalog) -> None:
+def test_place_meeting_link_and_duration_are_saved(
+    client: Client, team: Team, owner: User, catalog
+) -> None:
     client.force_login(owner)
     response = plan(
         client,
@@ -91,7 +97,7 @@ def test_place_meeting_link_and_duration_are_saved(client: Client, team, owner, 
 
 
 def test_duration_left_empty_is_an_hour_and_a_bad_link_is_refused(
-    client: Client, team, owner
+    client: Client, team: Team, owner: User
 ) -> None:
     client.force_login(owner)
     response = plan(client, "", meeting_url="not a link")
@@ -101,7 +107,9 @@ def test_duration_left_empty_is_an_hour_and_a_bad_link_is_refused(
     assert Session.objects.get().duration_minutes == 60
 
 
-def test_suggestions_use_the_catalog_search(client: Client, team, member, catalog) -> None:
+def test_suggestions_use_the_catalog_search(
+    client: Client, team: Team, member: User, catalog
+) -> None:
     client.force_login(member)
     response = client.get("/teams/inference/sessions/sources/?find=roofline")
     assert response.status_code == 200
@@ -110,12 +118,14 @@ def test_suggestions_use_the_catalog_search(client: Client, team, member, catalo
     assert 'id="source-suggestions"' in response.text
 
 
-def test_suggestions_answer_404_outside_the_team(client: Client, other_team, catalog) -> None:
+def test_suggestions_answer_404_outside_the_team(client: Client, other_team: Team, catalog) -> None:
     client.force_login(other_team.memberships.get().user)
     assert client.get("/teams/inference/sessions/sources/?find=roofline").status_code == 404
 
 
-def test_editing_shows_chosen_sources_as_chips(client: Client, team, owner, catalog) -> None:
+def test_editing_shows_chosen_sources_as_chips(
+    client: Client, team: Team, owner: User, catalog
+) -> None:
     client.force_login(owner)
     plan(client, "Roofline")
     session = Session.objects.get()
@@ -125,7 +135,7 @@ def test_editing_shows_chosen_sources_as_chips(client: Client, team, owner, cata
 
 
 def test_a_new_session_in_the_past_is_refused_and_the_form_kept(
-    client: Client, team, owner
+    client: Client, team: Team, owner: User
 ) -> None:
     client.force_login(owner)
     response = client.post(
@@ -138,7 +148,9 @@ def test_a_new_session_in_the_past_is_refused_and_the_form_kept(
     assert not team.sessions.exists()
 
 
-def test_a_session_planned_an_hour_late_is_still_recorded(client: Client, team, owner) -> None:
+def test_a_session_planned_an_hour_late_is_still_recorded(
+    client: Client, team: Team, owner: User
+) -> None:
     client.force_login(owner)
     an_hour_ago = timezone.localtime(timezone.now() - timedelta(hours=1))
     response = client.post(
@@ -149,7 +161,7 @@ def test_a_session_planned_an_hour_late_is_still_recorded(client: Client, team, 
     assert team.sessions.filter(title="Just met").exists()
 
 
-def test_a_past_session_can_still_be_edited(client: Client, team, owner) -> None:
+def test_a_past_session_can_still_be_edited(client: Client, team: Team, owner: User) -> None:
     session = team.sessions.create(
         title="Long ago", starts_at=timezone.now() - timedelta(days=400), facilitator=owner
     )
@@ -167,7 +179,7 @@ def test_a_past_session_can_still_be_edited(client: Client, team, owner) -> None
     assert session.title == "Long ago, with notes"
 
 
-def test_many_unknown_sources_make_one_error_line(client: Client, team, owner) -> None:
+def test_many_unknown_sources_make_one_error_line(client: Client, team: Team, owner: User) -> None:
     client.force_login(owner)
     typos = "\n".join(f"typo {number}" for number in range(40))
     response = client.post(

@@ -3,13 +3,14 @@
 import pytest
 from django.test import Client
 
+from accounts.models import User
 from teams import services
-from teams.models import Session
+from teams.models import Session, Team
 from tests.factories import UserFactory
 
 
 @pytest.fixture
-def setup(team, owner, member, other_team):
+def setup(team: Team, owner: User, member: User, other_team: Team):
     link = services.create_join_link(team=team, by=owner)
     session = Session.objects.create(team=team, title="Week 1", starts_at="2030-01-01T10:00Z")
     outsider_b = other_team.memberships.get().user
@@ -36,7 +37,7 @@ def team_urls(team, setup):
 
 
 @pytest.mark.parametrize("viewer", ["member of B", "nobody's member", "anonymous"])
-def test_outsiders_get_404_everywhere(client: Client, team, setup, viewer: str) -> None:
+def test_outsiders_get_404_everywhere(client: Client, team: Team, setup, viewer: str) -> None:
     if viewer == "member of B":
         client.force_login(setup["b"])
     elif viewer == "nobody's member":
@@ -55,7 +56,7 @@ def test_outsiders_get_404_everywhere(client: Client, team, setup, viewer: str) 
     assert team.memberships.count() == 2
 
 
-def test_plain_members_get_404_on_owner_urls(client: Client, team, setup) -> None:
+def test_plain_members_get_404_on_owner_urls(client: Client, team: Team, setup) -> None:
     client.force_login(setup["member"])
     owner_only = [url for method, url in team_urls(team, setup) if method == "post"][:6]
     for url in owner_only:
@@ -64,7 +65,7 @@ def test_plain_members_get_404_on_owner_urls(client: Client, team, setup) -> Non
     assert not setup["link"].__class__.objects.get(pk=setup["link"].pk).revoked
 
 
-def test_member_of_a_sees_team_a(client: Client, team, setup) -> None:
+def test_member_of_a_sees_team_a(client: Client, team: Team, setup) -> None:
     client.force_login(setup["member"])
     assert client.get("/teams/inference/").status_code == 200
     assert client.get("/teams/kernels/").status_code == 404

@@ -12,7 +12,7 @@ from django.utils import timezone
 from accounts.models import User
 from library.models import Bookmark
 from library.team_progress import team_progress
-from teams.models import FollowedList, Membership
+from teams.models import FollowedList, Membership, Team
 from tests.factories import ListEntryFactory, ListSectionFactory, ReadingListFactory, SourceFactory
 
 TEAM = "/teams/inference/"
@@ -55,7 +55,7 @@ def progress_section(page: str) -> str:
 
 
 def test_an_owner_follows_a_list_and_members_see_where_the_team_stalls(
-    client: Client, team, owner, member, path
+    client: Client, team: Team, owner: User, member: User, path
 ) -> None:
     reading_list, steps = path
     add_readers(team, 4, steps)
@@ -82,7 +82,7 @@ def test_an_owner_follows_a_list_and_members_see_where_the_team_stalls(
 
 
 def test_the_step_table_is_paged_and_private_to_the_team(
-    client: Client, team, member, other_reader
+    client: Client, team: Team, member: User, other_reader: User
 ) -> None:
     reading_list = ReadingListFactory(slug="long", title="Long path")
     section = ListSectionFactory(reading_list=reading_list, position=1)
@@ -101,20 +101,20 @@ def test_the_step_table_is_paged_and_private_to_the_team(
     assert client.get(table).status_code == 404
 
 
-def test_members_cannot_choose_lists(client: Client, team, member, path) -> None:
+def test_members_cannot_choose_lists(client: Client, team: Team, member: User, path) -> None:
     client.force_login(member)
     assert client.post(TEAM + "progress/", {"reading_list": path[0].pk}).status_code == 404
     assert not FollowedList.objects.exists()
 
 
-def test_an_owner_stops_following(client: Client, team, owner, path) -> None:
+def test_an_owner_stops_following(client: Client, team: Team, owner: User, path) -> None:
     followed = FollowedList.objects.create(team=team, reading_list=path[0])
     client.force_login(owner)
     client.post(f"{TEAM}progress/{followed.pk}/remove/")
     assert not FollowedList.objects.exists()
 
 
-def test_an_unknown_list_is_refused_clearly(client: Client, team, owner) -> None:
+def test_an_unknown_list_is_refused_clearly(client: Client, team: Team, owner: User) -> None:
     client.force_login(owner)
     response = client.post(TEAM + "progress/", {"reading_list": "9999"}, follow=True)
     assert "Choose one of the reading lists the team does not follow yet." in response.text
@@ -132,7 +132,7 @@ def page_queries(client: Client, user) -> int:
 
 @pytest.mark.django_db
 def test_the_team_page_costs_the_same_queries_at_10_and_1000_members(
-    client: Client, team, owner, path
+    client: Client, team: Team, owner: User, path
 ) -> None:
     FollowedList.objects.create(team=team, reading_list=path[0])
     add_readers(team, 10, path[1])
@@ -149,7 +149,9 @@ def test_the_team_page_costs_the_same_queries_at_10_and_1000_members(
     assert page_queries(client, owner) == small
 
 
-def test_medians_and_names_come_from_the_middle_and_the_first_five(team, owner, path) -> None:
+def test_medians_and_names_come_from_the_middle_and_the_first_five(
+    team: Team, owner: User, path
+) -> None:
     """The database sends the middle bookmark(s) and five names a step; the page shows the same
     median and names as reading every row would."""
     reading_list, steps = path

@@ -34,7 +34,7 @@ def in_threads(work, count: int) -> list:
         return list(pool.map(run, range(count)))
 
 
-def test_one_shareable_invitation_admits_one_account(settings: Settings, fresh_cache) -> None:
+def test_one_shareable_invitation_admits_one_account(settings: Settings, fresh_cache: None) -> None:
     settings.ACCOUNT_SIGNUP_MODE = "invitation"
     owner = UserFactory(email="owner@example.com")
     team = services.create_team(name="Inference", owner=owner)
@@ -61,7 +61,7 @@ def test_hourly_invitation_limit_is_exact_under_concurrency(settings: Settings) 
     owner = UserFactory(email="owner@example.com")
     team = services.create_team(name="Inference", owner=owner)
 
-    def invite(index):
+    def invite(index) -> str:
         try:
             services.invite(team=team, by=owner, email=f"guest{index}@example.com")
         except services.TeamError:

@@ -6,21 +6,23 @@ from datetime import timedelta
 
 import pytest
 from django.core import mail
+from django.core.mail.message import EmailMessage
 from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 from icalendar import Calendar
 from pytest_django import Settings
 
+from accounts.models import User
 from library.models import Bookmark
-from teams.models import Session
+from teams.models import Session, Team
 from tests.factories import SourceFactory
 
 OFF_LINK = re.compile(r"https?://[^/\s]+(/reminders/off/\S+/)")
 
 
 @pytest.fixture
-def session(team, owner, member):
+def session(team: Team, owner: User, member: User) -> Session:
     session = Session.objects.create(
         team=team,
         title="Serving night",
@@ -36,13 +38,13 @@ def session(team, owner, member):
     return session
 
 
-def reminder_to(email: str):
+def reminder_to(email: str) -> EmailMessage:
     (message,) = [message for message in mail.outbox if message.to == [email]]
     return message
 
 
 def test_a_reminder_links_the_session_and_says_what_the_reader_read(
-    settings: Settings, session
+    settings: Settings, session: Session
 ) -> None:
     settings.TEAMS_REMINDER_DAYS = 1
     call_command("send_session_reminders", verbosity=0)
@@ -57,7 +59,7 @@ def test_a_reminder_links_the_session_and_says_what_the_reader_read(
 
 
 def test_one_click_from_the_mail_turns_reminders_off(
-    client: Client, settings: Settings, session, member
+    client: Client, settings: Settings, session: Session, member: User
 ) -> None:
     settings.TEAMS_REMINDER_DAYS = 1
     call_command("send_session_reminders", verbosity=0)
@@ -78,11 +80,11 @@ def test_one_click_from_the_mail_turns_reminders_off(
     assert [message.to for message in mail.outbox] == [["owner@example.com"]]
 
 
-def test_a_tampered_link_is_refused(client: Client, member) -> None:
+def test_a_tampered_link_is_refused(client: Client, member: User) -> None:
     assert client.get("/reminders/off/not-a-signed-token/").status_code == 404
 
 
-def test_the_profile_turns_reminders_off_and_on(client: Client, member) -> None:
+def test_the_profile_turns_reminders_off_and_on(client: Client, member: User) -> None:
     client.force_login(member)
     page = client.get("/accounts/profile/").text
     assert "Email me before my teams&#x27; reading-group sessions" in page
@@ -97,7 +99,7 @@ def test_the_profile_turns_reminders_off_and_on(client: Client, member) -> None:
 
 
 def test_calendar_events_carry_the_session_place_length_and_reading(
-    client: Client, team, session
+    client: Client, team: Team, session: Session
 ) -> None:
     response = client.get(f"/teams/inference/calendar/{team.calendar_token}.ics")
     (event,) = Calendar.from_ical(response.content).walk("VEVENT")

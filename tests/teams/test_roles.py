@@ -6,6 +6,7 @@ from django.core import mail
 from django.test import Client
 from pytest_django import DjangoCaptureOnCommitCallbacks
 
+from accounts.models import User
 from notes.models import Note
 from teams import services
 from teams.models import (
@@ -24,7 +25,7 @@ TEAM = "/teams/inference/"
 
 
 @pytest.fixture
-def world(team, owner, member):
+def world(team: Team, owner: User, member: User):
     """A team with something for every owner action to change."""
     colleague = UserFactory(email="colleague@example.com")
     Membership.objects.create(team=team, user=colleague)
@@ -88,7 +89,9 @@ def log_in_as(client: Client, role: str, team: Team, member) -> None:
 
 
 @pytest.mark.parametrize("role", ["member", "non-member", "anonymous", "maintainer"])
-def test_only_owners_act_on_a_team(client: Client, team, member, world, role: str) -> None:
+def test_only_owners_act_on_a_team(
+    client: Client, team: Team, member: User, world, role: str
+) -> None:
     log_in_as(client, role, team, member)
     before = snapshot(team)
     for path, data, has_page in owner_actions(world):
@@ -114,7 +117,7 @@ OWNER_CONTROLS = [
 MEMBER_PAGE_CONTROLS = ["Remove colleague", "an owner…"]
 
 
-def test_members_see_no_owner_control(client: Client, team, member, world) -> None:
+def test_members_see_no_owner_control(client: Client, team: Team, member: User, world) -> None:
     client.force_login(member)
     page = client.get(TEAM).text
     for control in OWNER_CONTROLS:
@@ -126,7 +129,7 @@ def test_members_see_no_owner_control(client: Client, team, member, world) -> No
         assert control not in members, control
 
 
-def test_owners_see_every_control(client: Client, team, owner, world) -> None:
+def test_owners_see_every_control(client: Client, team: Team, owner: User, world) -> None:
     world["colleague"].display_name = "colleague"
     world["colleague"].save()
     client.force_login(owner)
@@ -138,7 +141,9 @@ def test_owners_see_every_control(client: Client, team, owner, world) -> None:
         assert control in members, control
 
 
-def test_a_sole_owner_is_not_offered_to_leave(client: Client, team, owner, member) -> None:
+def test_a_sole_owner_is_not_offered_to_leave(
+    client: Client, team: Team, owner: User, member: User
+) -> None:
     client.force_login(owner)
     assert "Leave Inference" not in client.get(TEAM).text
     page = client.get(TEAM + "leave/")
@@ -147,7 +152,7 @@ def test_a_sole_owner_is_not_offered_to_leave(client: Client, team, owner, membe
     assert 'type="submit"' not in page.text.split("<main", 1)[-1].split("</main>")[0]
 
 
-def test_a_revoked_join_link_shows_no_address(client: Client, team, owner) -> None:
+def test_a_revoked_join_link_shows_no_address(client: Client, team: Team, owner: User) -> None:
     link = services.create_join_link(team=team, by=owner)
     services.revoke_join_link(link=link, by=owner)
     client.force_login(owner)
@@ -168,7 +173,7 @@ def test_a_revoked_join_link_shows_no_address(client: Client, team, owner) -> No
     ],
 )
 def test_each_destructive_action_asks_first_and_changes_nothing(
-    client: Client, team, owner, world, path: str, question: str
+    client: Client, team: Team, owner: User, world, path: str, question: str
 ) -> None:
     world["colleague"].display_name = "colleague"
     world["colleague"].save()
@@ -185,7 +190,7 @@ def test_each_destructive_action_asks_first_and_changes_nothing(
     assert snapshot(team) == before
 
 
-def test_a_member_confirms_leaving(client: Client, team, member) -> None:
+def test_a_member_confirms_leaving(client: Client, team: Team, member: User) -> None:
     client.force_login(member)
     page = client.get(TEAM + "leave/")
     assert "<h1>Leave Inference?</h1>" in page.text
@@ -197,9 +202,9 @@ def test_a_member_confirms_leaving(client: Client, team, member) -> None:
 
 def test_an_owner_deletes_a_team_notes_stay_private_and_members_are_told(
     client: Client,
-    team,
-    owner,
-    member,
+    team: Team,
+    owner: User,
+    member: User,
     world,
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:

@@ -6,11 +6,14 @@ from django.core import mail
 from django.test import Client
 from pytest_django import Settings
 
+from accounts.models import User
+from teams.models import Team
 from tests.conftest import PASSWORD
+from tests.hints import Response
 from tests.teams.conftest import proved_domain
 
 
-def sign_up(client: Client, email):
+def sign_up(client: Client, email) -> Response:
     return client.post(
         "/accounts/signup/", {"email": email, "password1": PASSWORD, "password2": PASSWORD}
     )
@@ -30,7 +33,7 @@ def test_domains_mode_refuses_other_domains(client: Client, domains_mode: None) 
 
 
 def test_domain_reader_joins_team_on_confirming(
-    client: Client, domains_mode: None, team, owner
+    client: Client, domains_mode: None, team: Team, owner: User
 ) -> None:
     proved_domain(team, "example.com")
     sign_up(client, "new@example.com")
@@ -41,7 +44,7 @@ def test_domain_reader_joins_team_on_confirming(
     assert team.memberships.filter(user__email="new@example.com").exists()
 
 
-def test_open_mode_allows_any_domain(client: Client, settings: Settings, team) -> None:
+def test_open_mode_allows_any_domain(client: Client, settings: Settings, team: Team) -> None:
     settings.ACCOUNT_SIGNUP_MODE = "open"
     assert sign_up(client, "anyone@elsewhere.org").status_code == 302
     assert not team.memberships.filter(user__email="anyone@elsewhere.org").exists()

@@ -7,20 +7,21 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from pytest_django import DjangoAssertNumQueries
 
+from accounts.models import User
 from library.models import Bookmark
 from library.reading import team_recent_activity
 from teams.members import MEMBERS_PAGE_SIZE
-from teams.models import Membership
+from teams.models import Membership, Team
 from tests.factories import SourceFactory, UserFactory
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("render_every_time")]
 
 
 @pytest.fixture
-def grow_team(team, tiers):
+def grow_team(team: Team, tiers):
     sources = SourceFactory.create_batch(3, tier=tiers["core"])
 
-    def grow(count):
+    def grow(count) -> list[User]:
         readers = UserFactory.create_batch(count)
         Membership.objects.bulk_create([Membership(team=team, user=r) for r in readers])
         Bookmark.objects.bulk_create(
@@ -41,7 +42,7 @@ def queries_and_html(client: Client, url):
 @pytest.mark.parametrize("url", ["/teams/inference/", "/teams/inference/members/"])
 def test_team_pages_run_the_same_queries_for_5_and_80_members(
     client: Client,
-    owner,
+    owner: User,
     grow_team,
     url: str,
     django_assert_max_num_queries: DjangoAssertNumQueries,
@@ -55,7 +56,7 @@ def test_team_pages_run_the_same_queries_for_5_and_80_members(
 
 
 def test_team_page_summarises_members_instead_of_listing_them(
-    client: Client, owner, grow_team
+    client: Client, owner: User, grow_team
 ) -> None:
     readers = grow_team(60)
     client.force_login(owner)
@@ -68,7 +69,7 @@ def test_team_page_summarises_members_instead_of_listing_them(
 
 
 def test_most_active_members_are_those_behind_the_latest_changes(
-    client: Client, owner, team, tiers
+    client: Client, owner: User, team: Team, tiers
 ) -> None:
     busy, quiet = UserFactory(display_name="Busy Bee"), UserFactory(display_name="Quiet One")
     Membership.objects.create(team=team, user=busy)
@@ -84,7 +85,9 @@ def test_most_active_members_are_those_behind_the_latest_changes(
     assert "(3 changes)" in html and "(1 change)" in html
 
 
-def test_members_page_is_paginated_with_owner_actions(client: Client, owner, grow_team) -> None:
+def test_members_page_is_paginated_with_owner_actions(
+    client: Client, owner: User, grow_team
+) -> None:
     grow_team(MEMBERS_PAGE_SIZE + 10)
     client.force_login(owner)
     _, first = queries_and_html(client, "/teams/inference/members/")
@@ -97,7 +100,7 @@ def test_members_page_is_paginated_with_owner_actions(client: Client, owner, gro
     assert "Page 1 of 2" in bad
 
 
-def test_member_sees_the_list_without_actions(client: Client, grow_team, member) -> None:
+def test_member_sees_the_list_without_actions(client: Client, grow_team, member: User) -> None:
     grow_team(3)
     client.force_login(member)
     _, html = queries_and_html(client, "/teams/inference/members/")
@@ -105,14 +108,18 @@ def test_member_sees_the_list_without_actions(client: Client, grow_team, member)
     assert "Owner" in html and ">Remove " not in html and "Make " not in html
 
 
-def test_members_page_is_404_outside_the_team(client: Client, team, other_reader) -> None:
+def test_members_page_is_404_outside_the_team(
+    client: Client, team: Team, other_reader: User
+) -> None:
     client.force_login(other_reader)
     assert client.get("/teams/inference/members/").status_code == 404
     client.logout()
     assert client.get("/teams/inference/members/").status_code == 302
 
 
-def test_owner_action_returns_to_the_members_page(client: Client, owner, member) -> None:
+def test_owner_action_returns_to_the_members_page(
+    client: Client, owner: User, member: User
+) -> None:
     client.force_login(owner)
     response = client.post(f"/teams/inference/members/{member.pk}/promote/", follow=True)
     assert response.redirect_chain[-1][0] == "/teams/inference/members/"
@@ -120,7 +127,7 @@ def test_owner_action_returns_to_the_members_page(client: Client, owner, member)
 
 
 @pytest.mark.postgres
-def test_recent_activity_walks_the_updated_index(team, tiers) -> None:
+def test_recent_activity_walks_the_updated_index(team: Team, tiers) -> None:
     """With statistics like a real team's, PostgreSQL reads the newest bookmarks through the
     index and stops at the tenth, instead of sorting every member's bookmarks."""
     sources = SourceFactory.create_batch(40, tier=tiers["core"])

@@ -8,8 +8,9 @@ from django.core import mail
 from django.test import Client
 from pytest_django import Settings
 
+from accounts.models import User
 from teams import services
-from teams.models import JoinLink, Membership
+from teams.models import JoinLink, Membership, Team
 from tests.conftest import PASSWORD
 from tests.factories import UserFactory
 
@@ -20,14 +21,14 @@ def confirmation_path() -> str:
 
 
 @pytest.fixture
-def unverified(db: None):
+def unverified(db: None) -> User:
     user = UserFactory(email="claimed@example.com")
     EmailAddress.objects.create(user=user, email=user.email, verified=False, primary=True)
     return user
 
 
 def test_join_link_asks_an_unverified_reader_to_verify_then_joins(
-    client: Client, team, owner, unverified
+    client: Client, team: Team, owner: User, unverified: User
 ) -> None:
     link = services.create_join_link(team=team, by=owner)
     client.force_login(unverified)
@@ -51,7 +52,7 @@ def test_join_link_asks_an_unverified_reader_to_verify_then_joins(
 
 
 def test_shareable_invitation_waits_for_verification(
-    client: Client, team, owner, unverified
+    client: Client, team: Team, owner: User, unverified: User
 ) -> None:
     _, token = services.invite(team=team, by=owner, email="x@example.com", any_email=True)
     client.force_login(unverified)
@@ -63,7 +64,7 @@ def test_shareable_invitation_waits_for_verification(
 
 
 def test_invitation_to_the_readers_own_address_verifies_it(
-    client: Client, team, owner, unverified
+    client: Client, team: Team, owner: User, unverified: User
 ) -> None:
     _, token = services.invite(team=team, by=owner, email="Claimed@example.com")
     client.force_login(unverified)
@@ -72,7 +73,7 @@ def test_invitation_to_the_readers_own_address_verifies_it(
 
 
 def test_invitation_only_sign_up_with_another_address_joins_after_verifying(
-    client: Client, settings: Settings, team, owner
+    client: Client, settings: Settings, team: Team, owner: User
 ) -> None:
     settings.ACCOUNT_SIGNUP_MODE = "invitation"
     _, token = services.invite(team=team, by=owner, email="x@example.com", any_email=True)

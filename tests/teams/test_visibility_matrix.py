@@ -21,7 +21,9 @@ SEES_B = {"in_b", "in_both"}
 
 @pytest.fixture
 def world(
-    small_catalog, fresh_cache, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
+    small_catalog,
+    fresh_cache: None,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ):
     with django_capture_on_commit_callbacks(execute=True):
         author_a = UserFactory(email="ann@example.com", display_name="AnnOfA")
@@ -46,14 +48,14 @@ def world(
     return {"a": a, "b": b, "people": people, "flash": flash}
 
 
-def client_for(world, viewer):
+def client_for(world, viewer) -> Client:
     client = Client()
     if viewer != "anonymous":
         client.force_login(world["people"][viewer])
     return client
 
 
-def shows(client: Client, url, text):
+def shows(client: Client, url, text) -> bool:
     return text in client.get(url).content.decode()
 
 

@@ -108,13 +108,13 @@ def test_or_joins_the_words_beside_it_as_websearch_does() -> None:
     ],
 )
 def test_described_needs_in_other_words_find_their_sources(
-    shipped_catalog, query: str, expected: set[str]
+    shipped_catalog: None, query: str, expected: set[str]
 ) -> None:
     assert expected & set(top(query, 3))
 
 
 @pytest.mark.django_db
-def test_the_readers_own_word_comes_before_an_equivalent_form(shipped_catalog) -> None:
+def test_the_readers_own_word_comes_before_an_equivalent_form(shipped_catalog: None) -> None:
     # "gemm" counts as "matmul", but the sources that say matmul come first.
     sources = {s.slug: s for s in Source.objects.all()}
     found = [s.slug for s in matching_sources(SearchParams(q="matmul"), limit=100)]

@@ -57,7 +57,7 @@ HELDOUT_FLOORS = {HELDOUT_QUERIES: 0.765, FRESH_QUERIES: 0.8}
 
 
 @pytest.fixture(scope="module")
-def figures(shipped_catalog):
+def figures(shipped_catalog: None):
     queries = judged_queries()
     return evaluate(queries, search_ranker()), evaluate(queries, bm25_ranker())
 
@@ -90,7 +90,9 @@ def test_each_group_holds_its_figure_and_keeps_up_with_bm25(figures, group) -> N
 
 
 @pytest.mark.parametrize("path", list(HELDOUT_FLOORS), ids=lambda path: path.stem)
-def test_queries_nobody_tuned_on_hold_their_figure_and_beat_bm25(shipped_catalog, path) -> None:
+def test_queries_nobody_tuned_on_hold_their_figure_and_beat_bm25(
+    shipped_catalog: None, path
+) -> None:
     queries = judged_queries(path)
     ours = evaluate(queries, search_ranker())["described"]
     baseline = evaluate(queries, bm25_ranker())["described"]

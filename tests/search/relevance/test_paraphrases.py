@@ -65,7 +65,7 @@ def test_the_uncovered_needs_are_at_least_thirty_with_no_relevant_source() -> No
 @pytest.mark.slow
 @pytest.mark.django_db
 def test_the_page_says_so_for_uncovered_needs_and_almost_never_for_covered_ones(
-    shipped_catalog,
+    shipped_catalog: None,
 ) -> None:
     uncovered = evaluate(judged_queries(UNCOVERED_QUERIES), search_ranker())["uncovered"]
     assert uncovered.flagged_rate >= MIN_FLAGGED_UNCOVERED

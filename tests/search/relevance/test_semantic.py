@@ -15,7 +15,7 @@ from search.tasks import rebuild_latent_index
 from tests.factories import SourceFactory
 
 
-def stems(text):
+def stems(text) -> tuple[str, ...]:
     return parse_query(text).stems
 
 
@@ -177,7 +177,7 @@ def test_a_catalog_past_the_limit_is_not_indexed(subjects, monkeypatch: pytest.M
 
 @pytest.mark.slow
 def test_meaning_lifts_the_judged_described_queries(
-    shipped_catalog, monkeypatch: pytest.MonkeyPatch
+    shipped_catalog: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     queries = judged_queries()
     with_meaning = evaluate(queries, search_ranker())["described"].ndcg
