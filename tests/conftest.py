@@ -21,6 +21,7 @@ from .factories import (
     TopicFactory,
     UserFactory,
 )
+from .hints import Grow, SmallCatalog, Tiers
 
 PASSWORD = "correct horse battery staple"
 
@@ -52,7 +53,7 @@ def fresh_cache(db: None) -> Iterator[None]:
 
 
 @pytest.fixture
-def tiers(db: None):
+def tiers(db: None) -> Tiers:
     return {
         slug: TierFactory(slug=slug, position=position)
         for position, slug in enumerate(["start-here", "core", "frontier", "further-reading"])
@@ -60,7 +61,7 @@ def tiers(db: None):
 
 
 @pytest.fixture
-def small_catalog(tiers):
+def small_catalog(tiers: Tiers) -> SmallCatalog:
     """A tiny catalog: one list with a three-step start-here path and a core section."""
     kernels = TopicFactory(slug="kernels", name="Kernel engineering")
     attention = TopicFactory(slug="attention", name="Attention", parent=kernels)
@@ -122,11 +123,11 @@ def shipped_catalog(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -
 
 
 @pytest.fixture
-def many_sources(tiers):
+def many_sources(tiers: Tiers) -> Grow:
     """Grow the catalog to a given size, for query-count tests at two sizes."""
     topic = TopicFactory(slug="bulk", name="Bulk")
 
-    def grow(count) -> list[Source]:
+    def grow(count: int) -> list[Source]:
         sources = SourceFactory.create_batch(count, tier=tiers["core"], topics=[topic])
         section = ListSectionFactory()
         for position, source in enumerate(sources, start=1):

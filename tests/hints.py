@@ -1,6 +1,9 @@
-"""Types the tests' hints name that exist only in stubs, importable at run time."""
+"""Types the tests' hints share: what the common fixtures return, and stub-only names."""
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypedDict
+
+from catalog.models import ReadingList, Source, Tier, Topic
 
 if TYPE_CHECKING:
     # The test client's response: django-stubs add `context`, `templates` and `json()` to it.
@@ -8,4 +11,14 @@ if TYPE_CHECKING:
 else:
     from django.http import HttpResponse as Response
 
-__all__ = ["Response"]
+__all__ = ["Grow", "Response", "SmallCatalog", "Tiers"]
+
+Tiers = dict[str, Tier]
+Grow = Callable[[int], list[Source]]
+
+
+class SmallCatalog(TypedDict):
+    list: ReadingList
+    path: list[Source]
+    flash: Source
+    topics: list[Topic]

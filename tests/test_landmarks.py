@@ -7,6 +7,7 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
+from tests.hints import SmallCatalog
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +24,7 @@ def search_labels(html):
 
 @pytest.mark.parametrize("url", ["/library/notes/", "/library/", "/sources/?q=attention", "/"])
 def test_search_landmarks_are_labelled_and_unique(
-    client: Client, reader: User, small_catalog, url: str
+    client: Client, reader: User, small_catalog: SmallCatalog, url: str
 ) -> None:
     client.force_login(reader)
     labels = search_labels(client.get(url).content.decode())

@@ -14,6 +14,7 @@ from accounts.models import User
 from proposals.services import submit_proposal
 from readinglist.pagecache import rule_for
 from readinglist.pagecache.registry import UNSHOWN_APPS
+from tests.hints import SmallCatalog, Tiers
 
 # Django's own bookkeeping, which the registry already treats as shown on no page, and auth's
 # groups and permissions, whose changes reach readers through their m2m tables on the user.
@@ -44,8 +45,8 @@ def test_a_proposal_leaves_another_readers_cached_pages_cached(
     client: Client,
     reader: User,
     other_reader: User,
-    small_catalog,
-    tiers,
+    small_catalog: SmallCatalog,
+    tiers: Tiers,
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
     client.force_login(other_reader)

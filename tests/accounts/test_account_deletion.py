@@ -9,13 +9,14 @@ from accounts.models import User
 from library.models import Bookmark
 from library.services import set_status
 from tests.conftest import PASSWORD
+from tests.hints import SmallCatalog
 
 pytestmark = pytest.mark.django_db
 DELETE = "/accounts/delete/"
 
 
 @pytest.fixture
-def kept(reader: User, other_reader: User, small_catalog):
+def kept(reader: User, other_reader: User, small_catalog: SmallCatalog):
     EmailAddress.objects.create(user=reader, email=reader.email, primary=True, verified=True)
     for source in small_catalog["path"]:
         set_status(user=reader, source=source, status="read")

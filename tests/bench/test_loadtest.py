@@ -11,10 +11,11 @@ from django.test import Client
 from bench.loadtest.cpu import machine_cpu_seconds, server_cpu_seconds, services_cpu_seconds
 from bench.loadtest.scenarios import ANONYMOUS, PROBE, SIGNED_IN, TRIVIAL, resolve
 from bench.management.commands import loadtest
+from tests.hints import SmallCatalog
 
 
 @pytest.fixture
-def plan(small_catalog):
+def plan(small_catalog: SmallCatalog):
     plan, skipped = resolve(samples=3)
     assert skipped == []
     return plan

@@ -4,7 +4,9 @@ from pathlib import Path
 import pytest
 from pytest_django import Settings
 
+from catalog.models import Source
 from tests.factories import SourceFactory, TopicFactory
+from tests.hints import Tiers
 
 from .feed_server import FeedServer
 
@@ -12,7 +14,7 @@ FIXTURES = Path(__file__).parent / "fixtures"
 
 
 @pytest.fixture
-def inbox_catalog(tiers):
+def inbox_catalog(tiers: Tiers) -> dict[str, Source]:
     """A few catalogued sources with summaries the scorer can learn the field from."""
     kv = TopicFactory(slug="kv-cache", name="KV cache")
     spec = TopicFactory(slug="speculative-decoding", name="Speculative decoding")

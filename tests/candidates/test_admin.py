@@ -16,6 +16,7 @@ from candidates.alerts import send_candidate_alerts
 from candidates.models import Candidate
 from catalog.models import Topic
 from proposals.models import MaintainerAlert
+from tests.hints import Tiers
 
 CHANGELIST = "admin:candidates_candidate_changelist"
 
@@ -115,7 +116,7 @@ def test_snoozing_hides_a_candidate_for_thirty_days(staff: Client) -> None:
     assert titles(staff.get(reverse(CHANGELIST))) == []
 
 
-def test_make_a_proposal_opens_the_proposal_form_filled_in(staff: Client, tiers) -> None:
+def test_make_a_proposal_opens_the_proposal_form_filled_in(staff: Client, tiers: Tiers) -> None:
     kv_cache = Topic.objects.create(slug="kv-cache", name="KV cache", position=1)
     one = candidate("KVSwap", authors="Ada Example")
 
@@ -145,7 +146,7 @@ def checked_radios(page: str, name: str) -> list[str]:
 
 
 def test_make_a_proposal_keeps_the_suggested_tier_and_shows_what_it_asks(
-    staff: Client, tiers
+    staff: Client, tiers: Tiers
 ) -> None:
     one = candidate("KVSwap")
 

@@ -11,6 +11,7 @@ from django.urls import reverse
 from accounts.models import User
 from candidates.models import Candidate
 from tests.factories import UserFactory
+from tests.hints import Tiers
 
 from .test_admin import candidate, checked_radios
 
@@ -36,7 +37,7 @@ def buttons(page: str) -> dict[str, str]:
     return found
 
 
-def test_the_change_page_offers_the_triage(staff: Client, tiers) -> None:
+def test_the_change_page_offers_the_triage(staff: Client, tiers: Tiers) -> None:
     one = candidate("KVSwap")
 
     offered = buttons(change_page(staff, one))

@@ -13,6 +13,7 @@ from accounts.models import User
 from candidates.entries import parse_feed
 from candidates.models import Candidate, FeedState
 from candidates.services import Added
+from catalog.models import Source
 from proposals.models import MaintainerAlert
 from tests.candidates.feed_server import FeedServer
 
@@ -31,7 +32,7 @@ def test_a_bad_entry_is_skipped_and_the_rest_of_the_feed_read() -> None:
 
 
 def test_a_bad_date_in_the_first_collector_stops_nothing(
-    inbox_catalog, feed_server: FeedServer, settings: Settings, maintainer: User
+    inbox_catalog: dict[str, Source], feed_server: FeedServer, settings: Settings, maintainer: User
 ) -> None:
     MaintainerAlert.objects.create(user=maintainer, daily_email=True)
     settings.ARXIV_API_URL = f"{feed_server.base}/bad-dates.atom"
@@ -53,7 +54,7 @@ def test_a_bad_date_in_the_first_collector_stops_nothing(
     assert "A post dated the year zero" in email.body
 
 
-def test_a_saved_file_with_a_bad_entry_loads_the_rest(inbox_catalog) -> None:
+def test_a_saved_file_with_a_bad_entry_loads_the_rest(inbox_catalog: dict[str, Source]) -> None:
     err = StringIO()
 
     call_command(
@@ -69,7 +70,10 @@ def test_a_saved_file_with_a_bad_entry_loads_the_rest(inbox_catalog) -> None:
 
 
 def test_a_feed_whose_handling_raises_does_not_stop_the_later_feeds(
-    inbox_catalog, feed_server: FeedServer, settings: Settings, monkeypatch: pytest.MonkeyPatch
+    inbox_catalog: dict[str, Source],
+    feed_server: FeedServer,
+    settings: Settings,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     import candidates.management.commands.collect_candidates as command
 

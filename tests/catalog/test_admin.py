@@ -4,6 +4,7 @@ from django.core.management import call_command
 from django.test import Client
 
 from accounts.models import User
+from tests.hints import SmallCatalog
 
 pytestmark = pytest.mark.django_db
 
@@ -21,13 +22,15 @@ ADMIN_PAGES = [
 
 @pytest.mark.parametrize("url", ADMIN_PAGES)
 def test_admin_pages_load_for_a_maintainer(
-    client: Client, maintainer: User, small_catalog, url
+    client: Client, maintainer: User, small_catalog: SmallCatalog, url
 ) -> None:
     client.force_login(maintainer)
     assert client.get(url).status_code == 200
 
 
-def test_admin_change_pages_load(client: Client, maintainer: User, small_catalog) -> None:
+def test_admin_change_pages_load(
+    client: Client, maintainer: User, small_catalog: SmallCatalog
+) -> None:
     client.force_login(maintainer)
     flash = small_catalog["flash"]
     section = flash.entries.first().section

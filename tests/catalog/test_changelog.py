@@ -19,6 +19,7 @@ from catalog.changelog import (
 from catalog.models import ChangeLogEntry, Source
 from catalog.services import load_catalog
 from tests.factories import SourceFactory, TopicFactory
+from tests.hints import Grow, SmallCatalog, Tiers
 
 Kind, Via = ChangeLogEntry.Kind, ChangeLogEntry.Via
 
@@ -30,7 +31,7 @@ def kinds(entries):
 @pytest.mark.django_db
 class TestRecording:
     def test_record_change_keeps_the_title_after_the_source_is_deleted(
-        self, tiers, maintainer: User
+        self, tiers: Tiers, maintainer: User
     ) -> None:
         source = SourceFactory(title="Gone soon")
         entry = record_change(source=source, kind=Kind.ADDED, actor=maintainer, via=Via.ADMIN)
@@ -40,7 +41,7 @@ class TestRecording:
         assert entry.source_title == "Gone soon"
         assert entry.actor == maintainer
 
-    def test_an_invalid_kind_is_refused_by_the_database(self, tiers) -> None:
+    def test_an_invalid_kind_is_refused_by_the_database(self, tiers: Tiers) -> None:
         from django.db import IntegrityError, transaction
 
         source = SourceFactory()
@@ -49,7 +50,7 @@ class TestRecording:
                 source=source, source_title="x", kind="vanished", via="admin"
             )
 
-    def test_kinds_from_before_and_after(self, tiers) -> None:
+    def test_kinds_from_before_and_after(self, tiers: Tiers) -> None:
         replacement = SourceFactory(title="The new one")
         source = SourceFactory(tier=tiers["frontier"], verified_on=datetime.date(2024, 1, 1))
         before = snapshot(source)
@@ -75,7 +76,7 @@ class TestRecording:
             Kind.UPDATED: "Changed keywords."
         }
 
-    def test_demotion_and_retirement(self, tiers) -> None:
+    def test_demotion_and_retirement(self, tiers: Tiers) -> None:
         source = SourceFactory(tier=tiers["core"])
         before = snapshot(source)
         source.tier = tiers["further-reading"]
@@ -83,7 +84,7 @@ class TestRecording:
         source.save()
         assert kinds_of(changes_between(before, snapshot(source))) == [Kind.RETIRED, Kind.DEMOTED]
 
-    def test_nothing_changed_records_nothing(self, tiers) -> None:
+    def test_nothing_changed_records_nothing(self, tiers: Tiers) -> None:
         source = SourceFactory()
         assert changes_between(snapshot(source), snapshot(source)) == []
 
@@ -233,7 +234,7 @@ def _admin_form(source, **changes):
 @pytest.mark.django_db
 class TestAdmin:
     def test_admin_edit_records_promotion_by_the_maintainer(
-        self, client: Client, maintainer: User, tiers
+        self, client: Client, maintainer: User, tiers: Tiers
     ) -> None:
         source = SourceFactory(
             tier=tiers["frontier"], verified_on=timezone.localdate(), topics=[TopicFactory()]
@@ -248,7 +249,9 @@ class TestAdmin:
         assert (entry.kind, entry.via, entry.actor) == (Kind.PROMOTED, Via.ADMIN, maintainer)
         assert entry.detail == "Moved from Frontier to Core."
 
-    def test_admin_topic_change_is_an_update(self, client: Client, maintainer: User, tiers) -> None:
+    def test_admin_topic_change_is_an_update(
+        self, client: Client, maintainer: User, tiers: Tiers
+    ) -> None:
         source = SourceFactory(tier=tiers["core"], topics=[TopicFactory(slug="a")])
         other = TopicFactory(slug="b")
         client.force_login(maintainer)
@@ -258,7 +261,7 @@ class TestAdmin:
         entry = ChangeLogEntry.objects.get()
         assert (entry.kind, entry.detail) == (Kind.UPDATED, "Changed topics.")
 
-    def test_admin_add_records_added(self, client: Client, maintainer: User, tiers) -> None:
+    def test_admin_add_records_added(self, client: Client, maintainer: User, tiers: Tiers) -> None:
         client.force_login(maintainer)
         source = SourceFactory.build(
             title="Brand new", slug="brand-new", url="https://example.org/new", tier=tiers["core"]
@@ -286,7 +289,7 @@ class TestSinceLastVisit:
         self,
         client: Client,
         reader: User,
-        tiers,
+        tiers: Tiers,
         django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
     ) -> None:
         # Commit hooks run, as outside a test transaction: they replace the page cache's versions.
@@ -307,7 +310,7 @@ class TestSinceLastVisit:
         third = changes_panel(client.get("/"))
         assert "Checked." in third and "Moved up." not in third
 
-    def test_changes_before_joining_are_not_news(self, reader: User, tiers) -> None:
+    def test_changes_before_joining_are_not_news(self, reader: User, tiers: Tiers) -> None:
         source = SourceFactory()
         entry = record_change(source=source, kind=Kind.ADDED, via=Via.LOADER)
         ChangeLogEntry.objects.filter(pk=entry.pk).update(
@@ -315,14 +318,16 @@ class TestSinceLastVisit:
         )
         assert changes_since_last_visit(reader) == []
 
-    def test_a_visit_only_remembers_its_own_time(self, reader: User, tiers) -> None:
+    def test_a_visit_only_remembers_its_own_time(self, reader: User, tiers: Tiers) -> None:
         record_change(source=SourceFactory(), kind=Kind.ADDED, via=Via.LOADER)
         moment = timezone.now()
         assert mark_changes_seen(reader, moment)
         reader.refresh_from_db()
         assert reader.last_seen_changes_at == moment
 
-    def test_nothing_new_since_the_last_visit_writes_nothing(self, reader: User, tiers) -> None:
+    def test_nothing_new_since_the_last_visit_writes_nothing(
+        self, reader: User, tiers: Tiers
+    ) -> None:
         record_change(source=SourceFactory(), kind=Kind.ADDED, via=Via.LOADER)
         seen = timezone.now()
         assert mark_changes_seen(reader, seen)
@@ -338,7 +343,7 @@ class TestSinceLastVisit:
         self,
         client: Client,
         reader: User,
-        tiers,
+        tiers: Tiers,
         django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
     ) -> None:
         def visit():
@@ -373,14 +378,16 @@ class TestSinceLastVisit:
         third, _ = visit()
         assert third > first
 
-    def test_anonymous_home_has_no_change_panel(self, client: Client, small_catalog) -> None:
+    def test_anonymous_home_has_no_change_panel(
+        self, client: Client, small_catalog: SmallCatalog
+    ) -> None:
         assert "since your last visit" not in client.get("/").content.decode()
 
     def test_home_query_count_for_a_reader_is_constant(
         self,
         client: Client,
         reader: User,
-        many_sources,
+        many_sources: Grow,
         django_assert_max_num_queries: DjangoAssertNumQueries,
         settings: Settings,
     ) -> None:
@@ -402,7 +409,7 @@ class TestSinceLastVisit:
 @pytest.mark.django_db
 class TestChangesPage:
     def test_full_log_paginated_and_filtered_by_kind(
-        self, client: Client, tiers, settings: Settings
+        self, client: Client, tiers: Tiers, settings: Settings
     ) -> None:
         settings.CATALOG_PAGE_SIZE = 5
         source = SourceFactory(title="Logged")
@@ -415,7 +422,7 @@ class TestChangesPage:
         assert "1 change of this kind" in filtered and "Gone." in filtered
 
     def test_unknown_kind_or_page_shows_everything_not_an_error(
-        self, client: Client, tiers
+        self, client: Client, tiers: Tiers
     ) -> None:
         record_change(source=SourceFactory(), kind=Kind.ADDED, via=Via.LOADER)
         response = client.get("/changes/", {"kind": "<script>", "page": "999"})
@@ -423,20 +430,20 @@ class TestChangesPage:
         assert "<script>" not in response.content.decode()
         assert "1 change" in response.content.decode()
 
-    def test_htmx_request_gets_only_the_log(self, client: Client, tiers) -> None:
+    def test_htmx_request_gets_only_the_log(self, client: Client, tiers: Tiers) -> None:
         record_change(source=SourceFactory(), kind=Kind.ADDED, via=Via.LOADER)
         response = client.get("/changes/", headers={"HX-Request": "true"})
         html = response.content.decode()
         assert 'id="change-log"' in html and "<html" not in html
 
-    def test_deleted_source_still_reads_well(self, client: Client, tiers) -> None:
+    def test_deleted_source_still_reads_well(self, client: Client, tiers: Tiers) -> None:
         source = SourceFactory(title="Removed paper")
         record_change(source=source, kind=Kind.RETIRED, via=Via.LOADER)
         source.delete()
         assert "Removed paper" in client.get("/changes/").content.decode()
 
     def test_changes_page_query_count_is_constant(
-        self, client: Client, tiers, django_assert_max_num_queries: DjangoAssertNumQueries
+        self, client: Client, tiers: Tiers, django_assert_max_num_queries: DjangoAssertNumQueries
     ) -> None:
         for source in SourceFactory.create_batch(3):
             record_change(source=source, kind=Kind.ADDED, via=Via.LOADER)
@@ -449,7 +456,9 @@ class TestChangesPage:
 
 
 @pytest.mark.django_db
-def test_superseded_source_shows_a_banner_linking_to_its_replacement(client: Client, tiers) -> None:
+def test_superseded_source_shows_a_banner_linking_to_its_replacement(
+    client: Client, tiers: Tiers
+) -> None:
     new = SourceFactory(title="FlashAttention-2", slug="fa2")
     old = SourceFactory(title="FlashAttention", slug="fa1", replaced_by=new)
     html = client.get(old.get_absolute_url()).content.decode()
@@ -459,7 +468,7 @@ def test_superseded_source_shows_a_banner_linking_to_its_replacement(client: Cli
 
 
 @pytest.mark.django_db
-def test_moderation_accept_and_promotion_are_logged(maintainer: User, tiers) -> None:
+def test_moderation_accept_and_promotion_are_logged(maintainer: User, tiers: Tiers) -> None:
     from catalog.promotion import missing_evidence, promote_to_core
 
     source = SourceFactory(
@@ -481,7 +490,7 @@ def test_moderation_accept_and_promotion_are_logged(maintainer: User, tiers) -> 
 
 @pytest.mark.django_db
 def test_accepting_a_proposal_logs_the_new_source_and_the_one_it_replaces(
-    small_catalog, reader: User, maintainer: User
+    small_catalog: SmallCatalog, reader: User, maintainer: User
 ) -> None:
     from proposals.services import accept_proposal
     from tests.proposals.helpers import make_proposal

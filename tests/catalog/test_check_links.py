@@ -22,6 +22,7 @@ from accounts.models import User
 from catalog.linkcheck import CheckConfig, LinkChecker, LinkResult, user_agent
 from catalog.models import Source
 from tests.factories import SourceFactory
+from tests.hints import Tiers
 
 FAST = CheckConfig(
     connect_timeout=1.0,
@@ -337,7 +338,9 @@ class TestCommand:
         call_command("check_links", stdout=out, stderr=err, **(defaults | options))
         return out.getvalue(), err.getvalue()
 
-    def test_records_status_time_and_failing_since(self, server, tiers, settings: Settings) -> None:
+    def test_records_status_time_and_failing_since(
+        self, server, tiers: Tiers, settings: Settings
+    ) -> None:
         settings.LINKCHECK_BLOCKING_HOSTS = ["localhost"]
         base, port = server
         ok = SourceFactory(slug="ok", url=f"{base}/ok")
@@ -356,7 +359,9 @@ class TestCommand:
         assert refused.link_status == "blocked" and refused.link_failing_since is None
         assert no_url.link_status == "unchecked" and no_url.link_checked_at is None
 
-    def test_failing_since_is_kept_across_runs_and_cleared_when_fixed(self, server, tiers) -> None:
+    def test_failing_since_is_kept_across_runs_and_cleared_when_fixed(
+        self, server, tiers: Tiers
+    ) -> None:
         base, _ = server
         source = SourceFactory(slug="s", url=f"{base}/missing")
         long_ago = timezone.now() - timedelta(days=10)
@@ -372,7 +377,9 @@ class TestCommand:
         source.refresh_from_db()
         assert source.link_status == "ok" and source.link_failing_since is None
 
-    def test_a_link_check_does_not_count_as_a_change_to_the_source(self, server, tiers) -> None:
+    def test_a_link_check_does_not_count_as_a_change_to_the_source(
+        self, server, tiers: Tiers
+    ) -> None:
         source = SourceFactory(url=f"{server[0]}/ok")
         updated = source.updated
         self.run()
@@ -389,7 +396,7 @@ class TestCommand:
 @pytest.mark.django_db
 class TestWhatPeopleSee:
     def test_source_page_warns_quietly_after_a_week_of_failures(
-        self, client: Client, tiers
+        self, client: Client, tiers: Tiers
     ) -> None:
         source = SourceFactory(slug="rotting")
         Source.objects.filter(pk=source.pk).update(
@@ -400,7 +407,9 @@ class TestWhatPeopleSee:
         html = client.get("/sources/rotting/").content.decode()
         assert 'class="link-warning"' in html and "(HTTP 404)" in html
 
-    def test_no_warning_for_a_fresh_failure_or_a_blocking_host(self, client: Client, tiers) -> None:
+    def test_no_warning_for_a_fresh_failure_or_a_blocking_host(
+        self, client: Client, tiers: Tiers
+    ) -> None:
         fresh = SourceFactory(slug="fresh")
         Source.objects.filter(pk=fresh.pk).update(
             link_status="broken", link_failing_since=timezone.now() - timedelta(days=2)
@@ -411,7 +420,7 @@ class TestWhatPeopleSee:
         assert "link-warning" not in client.get("/sources/blocked/").content.decode()
 
     def test_admin_filters_broken_links_and_stale_frontier_entries(
-        self, client: Client, maintainer: User, tiers, settings: Settings
+        self, client: Client, maintainer: User, tiers: Tiers, settings: Settings
     ) -> None:
         settings.FRONTIER_STALE_AFTER_DAYS = 90
         today = timezone.localdate()
@@ -450,7 +459,7 @@ class TestWhatPeopleSee:
         assert "Needs re-verification" in html and "Broken" in html
 
     def test_cards_show_the_age_badge_on_frontier_entries(
-        self, client: Client, tiers, settings: Settings
+        self, client: Client, tiers: Tiers, settings: Settings
     ) -> None:
         settings.FRONTIER_STALE_AFTER_DAYS = 30
         SourceFactory(

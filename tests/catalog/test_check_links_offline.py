@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from catalog.models import Source
 from tests.factories import SourceFactory
+from tests.hints import Tiers
 
 from .test_check_links import _loopback_may_be_checked, server  # noqa: F401 (fixtures)
 
@@ -44,7 +45,9 @@ def run(**options) -> str:
 
 
 @pytest.mark.django_db
-def test_when_no_host_resolves_nothing_is_recorded_and_the_run_fails(tiers, no_dns: None) -> None:
+def test_when_no_host_resolves_nothing_is_recorded_and_the_run_fails(
+    tiers: Tiers, no_dns: None
+) -> None:
     checked_before = timezone.now() - timedelta(days=3)
     known_good = SourceFactory(slug="known-good", url="https://papers.invalid/a")
     Source.objects.filter(pk=known_good.pk).update(link_status="ok", link_checked_at=checked_before)
@@ -61,7 +64,7 @@ def test_when_no_host_resolves_nothing_is_recorded_and_the_run_fails(tiers, no_d
 
 
 @pytest.mark.django_db
-def test_when_no_host_connects_the_run_fails_too(tiers) -> None:
+def test_when_no_host_connects_the_run_fails_too(tiers: Tiers) -> None:
     port = _closed_port()
     SourceFactory(slug="a", url=f"http://127.0.0.1:{port}/a")
     SourceFactory(slug="b", url=f"http://127.0.0.1:{port}/b")
@@ -72,7 +75,7 @@ def test_when_no_host_connects_the_run_fails_too(tiers) -> None:
 
 @pytest.mark.django_db
 def test_the_command_line_exits_non_zero_when_offline(
-    tiers, no_dns: None, capsys: pytest.CaptureFixture[str]
+    tiers: Tiers, no_dns: None, capsys: pytest.CaptureFixture[str]
 ) -> None:
     SourceFactory(slug="a", url="https://papers.invalid/a")
     with pytest.raises(SystemExit) as exited:
@@ -82,7 +85,7 @@ def test_the_command_line_exits_non_zero_when_offline(
 
 
 @pytest.mark.django_db
-def test_a_single_broken_link_is_still_recorded(tiers, no_dns: None, server) -> None:  # noqa: F811
+def test_a_single_broken_link_is_still_recorded(tiers: Tiers, no_dns: None, server) -> None:  # noqa: F811
     base, _ = server
     ok = SourceFactory(slug="ok", url=f"{base}/ok")
     missing = SourceFactory(slug="missing", url=f"{base}/missing")
@@ -99,7 +102,7 @@ def test_a_single_broken_link_is_still_recorded(tiers, no_dns: None, server) -> 
 
 @pytest.mark.django_db
 def test_no_progress_runs_quietly_and_succeeds(
-    tiers,
+    tiers: Tiers,
     server,  # noqa: F811
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -22,6 +22,7 @@ from catalog.catalog_file import DEFAULT_CATALOG
 from catalog.citations import parse_authors, to_bibtex, to_csl
 from catalog.models import Source
 from tests.factories import SourceFactory
+from tests.hints import Tiers
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +30,7 @@ AUTHORS = "Ashish Vaswani, Noam Shazeer, Niki Parmar, Jakob Uszkoreit, Llion Jon
 
 
 @pytest.fixture
-def transformer(tiers) -> Source:
+def transformer(tiers: Tiers) -> Source:
     return SourceFactory(
         slug="transformer",
         title="Transformer",
@@ -70,7 +71,7 @@ def test_csl_has_doi_url_short_title_and_every_author(transformer: Source) -> No
     ]
 
 
-def test_a_book_carries_its_isbn(tiers) -> None:
+def test_a_book_carries_its_isbn(tiers: Tiers) -> None:
     book = SourceFactory(kind="book", title="PMPP", isbn="9780323912310", tier=tiers["core"])
     assert "isbn = {9780323912310}" in to_bibtex([book])
     assert to_csl([book])[0]["ISBN"] == "9780323912310"

@@ -16,10 +16,11 @@ from catalog.citations import to_bibtex, to_csl
 from catalog.models import Source
 from library.models import Bookmark
 from tests.factories import SourceFactory
+from tests.hints import Tiers
 
 
 @pytest.fixture
-def paper(tiers) -> Source:
+def paper(tiers: Tiers) -> Source:
     return SourceFactory(
         title="Attention Is All You Need",
         authors="Ashish Vaswani, Noam Shazeer, and Niki Parmar",
@@ -31,7 +32,7 @@ def paper(tiers) -> Source:
 
 
 @pytest.fixture
-def repository(tiers) -> Source:
+def repository(tiers: Tiers) -> Source:
     return SourceFactory(
         kind=Source.Kind.REPOSITORY,
         title="PyTorch",
@@ -45,7 +46,7 @@ def repository(tiers) -> Source:
 
 
 @pytest.fixture
-def book(tiers) -> Source:
+def book(tiers: Tiers) -> Source:
     return SourceFactory(
         kind=Source.Kind.BOOK,
         title="Deep Learning",
@@ -94,7 +95,7 @@ def test_styles_differ_the_way_their_manuals_say(paper: Source, book: Source) ->
 
 
 @pytest.mark.django_db
-def test_user_text_is_escaped_in_the_html_and_whole_in_the_text(tiers) -> None:
+def test_user_text_is_escaped_in_the_html_and_whole_in_the_text(tiers: Tiers) -> None:
     source = SourceFactory(
         kind=Source.Kind.BOOK,
         title='Rock & roll <script>alert("x")</script>',
@@ -155,11 +156,11 @@ class TestSourceCitePage:
         assert '<option value="apa" selected>' in page
         assert "&lt;nope&gt;" not in page and "<nope>" not in page
 
-    def test_missing_source_is_404(self, client: Client, tiers) -> None:
+    def test_missing_source_is_404(self, client: Client, tiers: Tiers) -> None:
         url = reverse("catalog:source-cite-style", args=["nothing-here"])
         assert client.get(url).status_code == 404
 
-    def test_hostile_title_is_escaped_on_the_page(self, client: Client, tiers) -> None:
+    def test_hostile_title_is_escaped_on_the_page(self, client: Client, tiers: Tiers) -> None:
         source = SourceFactory(title="<img src=x onerror=alert(1)>", tier=tiers["core"])
         for url in (
             source.get_absolute_url(),

@@ -13,6 +13,7 @@ from catalog.models import Source, SourceNeighbour
 from catalog.related.compute import recompute_neighbours
 from catalog.services import LoadReport, load_catalog
 from library.models import Bookmark
+from tests.hints import Grow, SmallCatalog, Tiers
 
 from ..factories import SourceFactory, TopicFactory, UserFactory
 
@@ -93,7 +94,7 @@ def test_one_reader_alone_never_shows_as_co_reading(
     assert "read it next" not in related_section(client, "roofline")
 
 
-def test_empty_and_one_source_catalogs(client: Client, tiers) -> None:
+def test_empty_and_one_source_catalogs(client: Client, tiers: Tiers) -> None:
     assert recompute_neighbours() == 0
     only = SourceFactory(slug="lonely", title="Lonely", topics=[TopicFactory()])
     assert recompute_neighbours() == 0
@@ -102,7 +103,7 @@ def test_empty_and_one_source_catalogs(client: Client, tiers) -> None:
     assert 'id="related-heading"' not in response.content.decode()
 
 
-def test_two_sources_with_nothing_in_common_are_not_related(tiers) -> None:
+def test_two_sources_with_nothing_in_common_are_not_related(tiers: Tiers) -> None:
     SourceFactory(title="Zebra", summary="Stripes.")
     SourceFactory(title="Quasar", summary="Radio.")
     assert recompute_neighbours() == 0
@@ -117,7 +118,7 @@ def test_loading_the_catalog_computes_them(
 
 
 def test_a_saved_change_recomputes_them_after_commit(
-    tiers, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
+    tiers: Tiers, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
 ) -> None:
     topic = TopicFactory(name="Kernels")
     with django_capture_on_commit_callbacks(execute=True):
@@ -159,7 +160,7 @@ def test_a_new_source_enters_the_lists_of_sources_it_resembles(
 
 
 def test_a_link_check_does_not_recompute(
-    tiers, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
+    tiers: Tiers, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
 ) -> None:
     topic = TopicFactory(name="Kernels")
     with django_capture_on_commit_callbacks(execute=True):
@@ -173,7 +174,7 @@ def test_a_link_check_does_not_recompute(
     assert set(SourceNeighbour.objects.values_list("pk", flat=True)) == rows
 
 
-def test_a_full_recompute_rewrites_only_the_rows_that_changed(small_catalog) -> None:
+def test_a_full_recompute_rewrites_only_the_rows_that_changed(small_catalog: SmallCatalog) -> None:
     recompute_neighbours()
     stored = dict(SourceNeighbour.objects.values_list("pk", "score"))
     assert len(stored) > 1
@@ -188,14 +189,16 @@ def test_a_full_recompute_rewrites_only_the_rows_that_changed(small_catalog) -> 
     }
 
 
-def test_compute_related_command(small_catalog, capsys: pytest.CaptureFixture[str]) -> None:
+def test_compute_related_command(
+    small_catalog: SmallCatalog, capsys: pytest.CaptureFixture[str]
+) -> None:
     call_command("compute_related")
     assert "Stored" in capsys.readouterr().out
     assert SourceNeighbour.objects.filter(source__slug="flashattention").exists()
 
 
 def test_source_page_queries_stay_flat(
-    client: Client, many_sources, django_assert_max_num_queries: DjangoAssertNumQueries
+    client: Client, many_sources: Grow, django_assert_max_num_queries: DjangoAssertNumQueries
 ) -> None:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext

@@ -15,6 +15,7 @@ from pytest_django import DjangoCaptureOnCommitCallbacks
 
 from catalog.models import SourceNeighbour
 from catalog.related.tasks import recompute_all_related, recompute_related
+from tests.hints import Tiers
 
 from ..factories import SourceFactory, TopicFactory
 
@@ -48,7 +49,7 @@ def run_worker() -> None:
 @pytest.mark.django_db
 @override_settings(TASKS=DUMMY)
 def test_a_committed_change_enqueues_a_task_and_computes_nothing(
-    tiers, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
+    tiers: Tiers, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
         topic, first, _ = two_similar_sources()  # a new topic: any source may have changed
@@ -74,7 +75,7 @@ def test_a_committed_change_enqueues_a_task_and_computes_nothing(
 
 @pytest.mark.django_db(transaction=True)
 @override_settings(TASKS=DATABASE)
-def test_the_worker_computes_what_a_change_enqueued(tiers) -> None:
+def test_the_worker_computes_what_a_change_enqueued(tiers: Tiers) -> None:
     _, first, second = two_similar_sources()  # no transaction: each save commits and enqueues
     assert DBTaskResult.objects.ready().exists()
     assert not SourceNeighbour.objects.exists()
@@ -85,7 +86,7 @@ def test_the_worker_computes_what_a_change_enqueued(tiers) -> None:
 
 @pytest.mark.django_db(transaction=True)
 @override_settings(TASKS=DATABASE)
-def test_a_burst_of_changes_costs_one_full_recompute(tiers) -> None:
+def test_a_burst_of_changes_costs_one_full_recompute(tiers: Tiers) -> None:
     _, first, _ = two_similar_sources()
     DBTaskResult.objects.all().delete()
     recompute_related.enqueue([first.pk])
@@ -104,7 +105,7 @@ def test_a_burst_of_changes_costs_one_full_recompute(tiers) -> None:
 
 
 @pytest.mark.django_db
-def test_the_tasks_handle_an_empty_and_a_one_source_catalog(tiers) -> None:
+def test_the_tasks_handle_an_empty_and_a_one_source_catalog(tiers: Tiers) -> None:
     assert recompute_all_related.call() == 0
     only = SourceFactory(title="Lonely", topics=[TopicFactory()])
     assert recompute_all_related.call() == 0

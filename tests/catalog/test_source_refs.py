@@ -11,6 +11,7 @@ from pytest_django import DjangoCaptureOnCommitCallbacks
 from catalog import source_refs
 from catalog.source_refs import source_for_write
 from readinglist.pagecache import versions
+from tests.hints import SmallCatalog
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +28,7 @@ def source_reads(ctx) -> int:
     return sum('FROM "catalog_source"' in q["sql"] for q in ctx.captured_queries)
 
 
-def test_a_source_is_read_once_while_the_catalog_is_unchanged(small_catalog) -> None:
+def test_a_source_is_read_once_while_the_catalog_is_unchanged(small_catalog: SmallCatalog) -> None:
     flash = small_catalog["flash"]
     first = source_for_write(flash.slug)
     with CaptureQueriesContext(connection) as ctx:
@@ -39,7 +40,7 @@ def test_a_source_is_read_once_while_the_catalog_is_unchanged(small_catalog) -> 
 
 
 def test_a_catalog_change_is_seen_at_once(
-    small_catalog, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
+    small_catalog: SmallCatalog, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
 ) -> None:
     flash = small_catalog["flash"]
     source_for_write(flash.slug)
@@ -49,14 +50,14 @@ def test_a_catalog_change_is_seen_at_once(
     assert source_for_write(flash.slug).title == "FlashAttention, renamed"
 
 
-def test_an_unknown_slug_is_a_404(small_catalog) -> None:
+def test_an_unknown_slug_is_a_404(small_catalog: SmallCatalog) -> None:
     with pytest.raises(Http404):
         source_for_write("no-such-source")
     assert "no-such-source" not in source_refs._kept
 
 
 def test_nothing_is_remembered_while_the_versions_cannot_be_trusted(
-    small_catalog, monkeypatch: pytest.MonkeyPatch
+    small_catalog: SmallCatalog, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     flash = small_catalog["flash"]
     monkeypatch.setattr(versions, "_retry_pending", lambda: False)

@@ -2,9 +2,12 @@ import pytest
 from django.test import Client
 from pytest_django import DjangoCaptureOnCommitCallbacks
 
+from accounts.models import User
+from catalog.models import Source
 from teams import services as team_services
 from teams.models import Membership, Team
 from tests.factories import UserFactory
+from tests.hints import SmallCatalog
 
 
 @pytest.fixture(autouse=True)
@@ -13,7 +16,7 @@ def _fresh_cache(fresh_cache: None) -> None:
 
 
 @pytest.fixture
-def people(db: None):
+def people(db: None) -> dict[str, User]:
     return {
         "owner": UserFactory(email="olive@example.com", display_name="Olive"),
         "member": UserFactory(email="max@example.com", display_name="Max"),
@@ -24,7 +27,9 @@ def people(db: None):
 
 
 @pytest.fixture
-def team(people, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks) -> Team:
+def team(
+    people: dict[str, User], django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
+) -> Team:
     with django_capture_on_commit_callbacks(execute=True):
         alpha = team_services.create_team(name="Alpha", owner=people["owner"])
         Membership.objects.create(team=alpha, user=people["member"])
@@ -35,10 +40,10 @@ def team(people, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallba
 
 
 @pytest.fixture
-def flash(small_catalog):
+def flash(small_catalog: SmallCatalog) -> Source:
     return small_catalog["flash"]
 
 
-def login(client: Client, user) -> Client:
+def login(client: Client, user: User) -> Client:
     client.force_login(user)
     return client

@@ -5,6 +5,8 @@ from django.test import Client
 from django.urls import reverse
 from pytest_django import Settings
 
+from accounts.models import User
+from catalog.models import Source
 from discussions.models import Reply, Thread
 from discussions.services import ThreadClosed, add_reply, delete_thread, hide_thread, start_thread
 from teams.models import Team
@@ -16,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def thread(team: Team, people, flash) -> Thread:
+def thread(team: Team, people: dict[str, User], flash: Source) -> Thread:
     started, _ = start_thread(author=people["member"], team=team, source=flash, title="Tiles")
     return started
 
@@ -26,7 +28,7 @@ def reply(client: Client, thread, body) -> Response:
 
 
 def test_a_reply_over_the_limit_says_by_how_much_and_keeps_the_text(
-    client: Client, thread: Thread, people
+    client: Client, thread: Thread, people: dict[str, User]
 ) -> None:
     login(client, people["owner"])
     body = "word " * 5_000 + "THE-END"
@@ -39,7 +41,7 @@ def test_a_reply_over_the_limit_says_by_how_much_and_keeps_the_text(
 
 
 def test_a_ten_megabyte_reply_gets_a_page_that_says_what_happened(
-    client: Client, thread: Thread, people
+    client: Client, thread: Thread, people: dict[str, User]
 ) -> None:
     login(client, people["owner"])
     response = reply(client, thread, "x" * 10_000_000)
@@ -52,7 +54,7 @@ def test_a_ten_megabyte_reply_gets_a_page_that_says_what_happened(
 
 @pytest.mark.parametrize("close", ["deleted", "hidden"])
 def test_a_reply_to_a_closed_thread_is_refused_clearly(
-    client: Client, thread: Thread, people, close: str
+    client: Client, thread: Thread, people: dict[str, User], close: str
 ) -> None:
     if close == "deleted":
         delete_thread(thread=thread)
@@ -67,7 +69,9 @@ def test_a_reply_to_a_closed_thread_is_refused_clearly(
     assert not Reply.objects.exists()
 
 
-def test_a_thread_closed_after_the_page_loaded_refuses_the_reply(thread: Thread, people) -> None:
+def test_a_thread_closed_after_the_page_loaded_refuses_the_reply(
+    thread: Thread, people: dict[str, User]
+) -> None:
     stale = Thread.objects.get(pk=thread.pk)
     delete_thread(thread=thread)
     with pytest.raises(ThreadClosed):
@@ -75,7 +79,7 @@ def test_a_thread_closed_after_the_page_loaded_refuses_the_reply(thread: Thread,
 
 
 def test_posting_is_rate_limited_and_the_text_kept(
-    client: Client, thread: Thread, people, settings: Settings
+    client: Client, thread: Thread, people: dict[str, User], settings: Settings
 ) -> None:
     settings.DISCUSSIONS_POSTS_PER_HOUR = 2
     login(client, people["owner"])
@@ -90,7 +94,7 @@ def test_posting_is_rate_limited_and_the_text_kept(
 
 
 def test_a_thread_needs_a_title_and_keeps_the_message(
-    client: Client, team: Team, people, flash
+    client: Client, team: Team, people: dict[str, User], flash: Source
 ) -> None:
     login(client, people["member"])
     response = client.post(
@@ -104,7 +108,7 @@ def test_a_thread_needs_a_title_and_keeps_the_message(
 
 
 def test_a_thread_in_a_team_the_author_is_not_in_is_refused(
-    client: Client, team: Team, people, flash
+    client: Client, team: Team, people: dict[str, User], flash: Source
 ) -> None:
     login(client, people["member"])
     response = client.post(
@@ -114,14 +118,14 @@ def test_a_thread_in_a_team_the_author_is_not_in_is_refused(
     assert not Thread.objects.exists()
 
 
-def test_two_replies_at_once_are_both_kept(thread: Thread, people) -> None:
+def test_two_replies_at_once_are_both_kept(thread: Thread, people: dict[str, User]) -> None:
     add_reply(thread=thread, author=people["owner"], body="first")
     add_reply(thread=thread, author=people["member"], body="second")
     assert list(Reply.objects.values_list("body", flat=True)) == ["first", "second"]
 
 
 def test_mentioning_has_a_budget_of_its_own(
-    client: Client, thread: Thread, people, settings: Settings
+    client: Client, thread: Thread, people: dict[str, User], settings: Settings
 ) -> None:
     settings.DISCUSSIONS_MENTIONING_POSTS_PER_HOUR = 1
     login(client, people["owner"])

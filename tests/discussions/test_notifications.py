@@ -8,6 +8,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from pytest_django import DjangoCaptureOnCommitCallbacks
 
+from accounts.models import User
+from catalog.models import Source
 from discussions import counts
 from discussions.mentions import MAX_MENTIONS, names_in
 from discussions.models import Notification, Thread
@@ -21,7 +23,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def thread(team: Team, people, flash) -> Thread:
+def thread(team: Team, people: dict[str, User], flash: Source) -> Thread:
     started, _ = start_thread(author=people["member"], team=team, source=flash, title="Tiles")
     return started
 
@@ -33,7 +35,7 @@ def test_names_are_found_but_email_addresses_are_not() -> None:
 def test_a_mention_tells_members_only(
     client: Client,
     thread: Thread,
-    people,
+    people: dict[str, User],
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
     login(client, people["owner"])
@@ -50,7 +52,7 @@ def test_a_mention_tells_members_only(
 
 
 def test_replies_tell_the_author_and_earlier_repliers_still_in_the_team(
-    thread: Thread, people, team: Team
+    thread: Thread, people: dict[str, User], team: Team
 ) -> None:
     add_reply(thread=thread, author=people["former"], body="me too")
     team_services.leave(team=team, user=people["former"])
@@ -60,7 +62,7 @@ def test_replies_tell_the_author_and_earlier_repliers_still_in_the_team(
 
 
 def test_too_many_mentions_is_refused_and_the_text_kept(
-    client: Client, thread: Thread, people
+    client: Client, thread: Thread, people: dict[str, User]
 ) -> None:
     body = " ".join(f"@name{n}" for n in range(500))
     login(client, people["owner"])
@@ -75,7 +77,7 @@ def test_too_many_mentions_is_refused_and_the_text_kept(
 def test_the_header_shows_the_count_and_the_page_marks_read(
     client: Client,
     thread: Thread,
-    people,
+    people: dict[str, User],
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
@@ -93,7 +95,9 @@ def test_the_header_shows_the_count_and_the_page_marks_read(
     assert "<strong>New:</strong>" not in client.get("/notifications/").content.decode()
 
 
-def test_the_count_costs_one_cache_read_and_no_query_when_kept(thread: Thread, people) -> None:
+def test_the_count_costs_one_cache_read_and_no_query_when_kept(
+    thread: Thread, people: dict[str, User]
+) -> None:
     add_reply(thread=thread, author=people["owner"], body="one")
     user_id = people["member"].pk
     assert counts.unread_count(user_id) == 1
@@ -104,7 +108,7 @@ def test_the_count_costs_one_cache_read_and_no_query_when_kept(thread: Thread, p
 
 
 def test_the_count_fails_open_when_the_cache_is_down(
-    thread: Thread, people, monkeypatch: pytest.MonkeyPatch
+    thread: Thread, people: dict[str, User], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     add_reply(thread=thread, author=people["owner"], body="one")
 
@@ -119,7 +123,7 @@ def test_the_count_fails_open_when_the_cache_is_down(
 def test_leaving_a_team_silences_its_notifications_at_once(
     client: Client,
     thread: Thread,
-    people,
+    people: dict[str, User],
     team: Team,
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
@@ -134,7 +138,9 @@ def test_leaving_a_team_silences_its_notifications_at_once(
     assert "Tiles" not in page and "Nothing yet" in page
 
 
-def test_the_count_stops_at_99_plus(client: Client, thread: Thread, people) -> None:
+def test_the_count_stops_at_99_plus(
+    client: Client, thread: Thread, people: dict[str, User]
+) -> None:
     from discussions.models import Notification
 
     Notification.objects.bulk_create(

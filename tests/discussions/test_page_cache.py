@@ -6,6 +6,8 @@ from django.test import Client
 from django.urls import reverse
 from pytest_django import DjangoCaptureOnCommitCallbacks, Settings
 
+from accounts.models import User
+from catalog.models import Source
 from discussions.services import add_reply, start_thread
 from teams.models import Team
 
@@ -22,8 +24,8 @@ def _cache_on(settings: Settings) -> None:
 def test_a_teammates_thread_reaches_a_kept_source_page(
     client: Client,
     team: Team,
-    people,
-    flash,
+    people: dict[str, User],
+    flash: Source,
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
     login(client, people["member"])
@@ -36,8 +38,8 @@ def test_a_teammates_thread_reaches_a_kept_source_page(
 def test_another_teams_thread_leaves_the_page_alone(
     client: Client,
     team: Team,
-    people,
-    flash,
+    people: dict[str, User],
+    flash: Source,
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
     login(client, people["member"])
@@ -50,8 +52,8 @@ def test_another_teams_thread_leaves_the_page_alone(
 def test_a_reply_reaches_the_kept_thread_page_and_the_header(
     client: Client,
     team: Team,
-    people,
-    flash,
+    people: dict[str, User],
+    flash: Source,
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):

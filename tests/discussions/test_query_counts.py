@@ -5,6 +5,8 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from accounts.models import User
+from catalog.models import Source
 from discussions.models import Reply, Thread
 from teams.models import Team
 
@@ -28,7 +30,7 @@ def statements(client: Client, url) -> int:
 
 
 def test_the_source_page_is_flat_from_1_to_1000_threads(
-    client: Client, team: Team, people, flash, render_every_time: None
+    client: Client, team: Team, people: dict[str, User], flash: Source, render_every_time: None
 ) -> None:
     login(client, people["member"])
     make_threads(team, flash, people["owner"], 1)
@@ -40,7 +42,7 @@ def test_the_source_page_is_flat_from_1_to_1000_threads(
 
 
 def test_the_thread_page_is_flat_in_its_replies(
-    client: Client, team: Team, people, flash, render_every_time: None
+    client: Client, team: Team, people: dict[str, User], flash: Source, render_every_time: None
 ) -> None:
     login(client, people["member"])
     thread = Thread.objects.create(team=team, source=flash, author=people["owner"], title="T")

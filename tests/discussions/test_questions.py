@@ -9,6 +9,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.models import User
+from catalog.models import Source
 from discussions.services import add_reply, start_thread
 from teams.emails import send_reminder
 from teams.models import Session, Team
@@ -20,7 +22,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def question(team: Team, people, flash):
+def question(team: Team, people: dict[str, User], flash: Source):
     thread, _ = start_thread(
         author=people["member"],
         team=team,
@@ -36,7 +38,7 @@ def answered(client: Client, thread, reply) -> Response:
     return client.post(reverse("discussions:answered", args=[thread.pk]), {"reply": reply.pk})
 
 
-def test_the_author_marks_the_answer(client: Client, question, people) -> None:
+def test_the_author_marks_the_answer(client: Client, question, people: dict[str, User]) -> None:
     thread, reply = question
     login(client, people["member"])
     assert answered(client, thread, reply).status_code == 302
@@ -47,7 +49,7 @@ def test_the_author_marks_the_answer(client: Client, question, people) -> None:
 
 
 def test_an_owner_may_mark_it_and_another_member_may_not(
-    client: Client, question, people, team: Team
+    client: Client, question, people: dict[str, User], team: Team
 ) -> None:
     thread, reply = question
     login(client, people["former"])
@@ -57,7 +59,7 @@ def test_an_owner_may_mark_it_and_another_member_may_not(
 
 
 def test_the_answer_must_be_a_reply_of_the_thread(
-    client: Client, question, people, team: Team, flash
+    client: Client, question, people: dict[str, User], team: Team, flash: Source
 ) -> None:
     thread, _ = question
     other, _ = start_thread(author=people["member"], team=team, source=flash, title="Other")
@@ -67,7 +69,7 @@ def test_the_answer_must_be_a_reply_of_the_thread(
 
 
 def test_the_team_page_lists_open_questions_only(
-    client: Client, question, people, team: Team, flash
+    client: Client, question, people: dict[str, User], team: Team, flash: Source
 ) -> None:
     thread, reply = question
     start_thread(author=people["owner"], team=team, source=flash, title="A remark, no question")
@@ -79,7 +81,7 @@ def test_the_team_page_lists_open_questions_only(
 
 
 @pytest.fixture
-def session(team: Team, flash) -> Session:
+def session(team: Team, flash: Source) -> Session:
     meeting = Session.objects.create(
         team=team, title="Flash night", starts_at=timezone.now() + timedelta(days=1)
     )
@@ -88,7 +90,7 @@ def session(team: Team, flash) -> Session:
 
 
 def test_the_session_page_and_reminder_list_open_questions(
-    client: Client, question, people, session: Session
+    client: Client, question, people: dict[str, User], session: Session
 ) -> None:
     login(client, people["member"])
     page = client.get(session.get_absolute_url()).content.decode()
@@ -100,7 +102,7 @@ def test_the_session_page_and_reminder_list_open_questions(
 
 
 def test_owners_mark_a_question_resolved_in_the_session(
-    client: Client, question, people, session: Session
+    client: Client, question, people: dict[str, User], session: Session
 ) -> None:
     thread, _ = question
     login(client, people["owner"])
@@ -117,7 +119,7 @@ def test_owners_mark_a_question_resolved_in_the_session(
 
 
 def test_resolving_never_redirects_off_site(
-    client: Client, question, people, session: Session
+    client: Client, question, people: dict[str, User], session: Session
 ) -> None:
     thread, _ = question
     login(client, people["owner"])
@@ -128,7 +130,9 @@ def test_resolving_never_redirects_off_site(
     assert response["Location"] == thread.get_absolute_url()
 
 
-def test_a_member_cannot_resolve(client: Client, question, people, session: Session) -> None:
+def test_a_member_cannot_resolve(
+    client: Client, question, people: dict[str, User], session: Session
+) -> None:
     thread, _ = question
     login(client, people["member"])
     url = reverse("discussions:resolved", args=[thread.pk])

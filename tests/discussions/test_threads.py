@@ -5,6 +5,8 @@ from django.test import Client
 from django.urls import reverse
 from pytest_django import DjangoCaptureOnCommitCallbacks
 
+from accounts.models import User
+from catalog.models import Source
 from discussions.models import Notification, Reply, Thread
 from discussions.services import add_reply, start_thread
 from teams.models import Team
@@ -21,7 +23,7 @@ def post_thread(client: Client, source, **data) -> Response:
 
 
 def test_a_member_starts_a_thread_on_the_source_page(
-    client: Client, team: Team, people, flash
+    client: Client, team: Team, people: dict[str, User], flash: Source
 ) -> None:
     login(client, people["member"])
     page = client.get(flash.get_absolute_url()).content.decode()
@@ -50,7 +52,7 @@ def test_a_member_starts_a_thread_on_the_source_page(
 
 
 def test_markdown_in_threads_and_replies_is_sanitised(
-    client: Client, team: Team, people, flash
+    client: Client, team: Team, people: dict[str, User], flash: Source
 ) -> None:
     thread, _ = start_thread(
         author=people["member"], team=team, source=flash, title="t", body="<script>x</script>"
@@ -63,8 +65,8 @@ def test_markdown_in_threads_and_replies_is_sanitised(
 def test_a_reply_is_posted_and_tells_the_author(
     client: Client,
     team: Team,
-    people,
-    flash,
+    people: dict[str, User],
+    flash: Source,
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
     thread, _ = start_thread(author=people["member"], team=team, source=flash, title="Q")
@@ -79,7 +81,9 @@ def test_a_reply_is_posted_and_tells_the_author(
     assert (note.recipient, note.kind, note.reply) == (people["member"], "reply", reply)
 
 
-def test_an_htmx_reply_returns_the_conversation(client: Client, team: Team, people, flash) -> None:
+def test_an_htmx_reply_returns_the_conversation(
+    client: Client, team: Team, people: dict[str, User], flash: Source
+) -> None:
     thread, _ = start_thread(author=people["member"], team=team, source=flash, title="Q")
     login(client, people["owner"])
     response = client.post(
@@ -92,7 +96,9 @@ def test_an_htmx_reply_returns_the_conversation(client: Client, team: Team, peop
     assert html.lstrip().startswith('<section id="conversation"') and "Swapped in." in html
 
 
-def test_edits_are_marked_and_deletion_is_soft(client: Client, team: Team, people, flash) -> None:
+def test_edits_are_marked_and_deletion_is_soft(
+    client: Client, team: Team, people: dict[str, User], flash: Source
+) -> None:
     thread, _ = start_thread(author=people["member"], team=team, source=flash, title="Old")
     reply, _ = add_reply(thread=thread, author=people["member"], body="first words")
     login(client, people["member"])
@@ -111,7 +117,9 @@ def test_edits_are_marked_and_deletion_is_soft(client: Client, team: Team, peopl
     assert Thread.objects.filter(pk=thread.pk, deleted_at__isnull=False).exists()
 
 
-def test_only_the_author_edits_and_deletes(client: Client, team: Team, people, flash) -> None:
+def test_only_the_author_edits_and_deletes(
+    client: Client, team: Team, people: dict[str, User], flash: Source
+) -> None:
     thread, _ = start_thread(author=people["member"], team=team, source=flash, title="Mine")
     reply, _ = add_reply(thread=thread, author=people["member"], body="mine too")
     login(client, people["owner"])
@@ -125,7 +133,7 @@ def test_only_the_author_edits_and_deletes(client: Client, team: Team, people, f
 
 
 def test_owners_hide_a_thread_and_members_no_longer_read_it(
-    client: Client, team: Team, people, flash
+    client: Client, team: Team, people: dict[str, User], flash: Source
 ) -> None:
     thread, _ = start_thread(author=people["member"], team=team, source=flash, title="Rude")
     login(client, people["owner"])
@@ -142,7 +150,7 @@ def test_owners_hide_a_thread_and_members_no_longer_read_it(
 
 
 def test_the_quote_links_to_the_passage_with_a_text_fragment(
-    client: Client, team: Team, people, flash
+    client: Client, team: Team, people: dict[str, User], flash: Source
 ) -> None:
     flash.url = "https://example.org/paper.html"
     flash.save()
@@ -165,7 +173,7 @@ def test_the_quote_links_to_the_passage_with_a_text_fragment(
 
 
 def test_the_source_page_lists_the_latest_threads_and_links_to_all(
-    client: Client, team: Team, people, flash
+    client: Client, team: Team, people: dict[str, User], flash: Source
 ) -> None:
     for n in range(22):
         Thread.objects.create(team=team, source=flash, author=people["member"], title=f"T{n:02}")
@@ -178,7 +186,7 @@ def test_the_source_page_lists_the_latest_threads_and_links_to_all(
 
 
 def test_an_htmx_start_swaps_the_discussion_element(
-    client: Client, team: Team, people, flash
+    client: Client, team: Team, people: dict[str, User], flash: Source
 ) -> None:
     login(client, people["member"])
     response = client.post(
@@ -191,7 +199,9 @@ def test_an_htmx_start_swaps_the_discussion_element(
     assert "Thread started" in html and "Via htmx" in html
 
 
-def test_a_reader_in_two_teams_chooses_the_team(client: Client, team: Team, people, flash) -> None:
+def test_a_reader_in_two_teams_chooses_the_team(
+    client: Client, team: Team, people: dict[str, User], flash: Source
+) -> None:
     from teams.models import Membership
 
     Membership.objects.create(team=team.beta, user=people["member"])

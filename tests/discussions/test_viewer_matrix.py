@@ -5,11 +5,14 @@ viewer, with the page cache on and off, after a member's removal. Non-members ge
 from datetime import timedelta
 
 import pytest
+from django.db.models.base import Model
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 from pytest_django import DjangoCaptureOnCommitCallbacks, Settings
 
+from accounts.models import User
+from catalog.models import Source
 from discussions.models import Reply, Thread
 from discussions.services import add_reply, start_thread
 from teams import services as team_services
@@ -26,10 +29,10 @@ def world(
     request: pytest.FixtureRequest,
     settings: Settings,
     team: Team,
-    people,
-    flash,
+    people: dict[str, User],
+    flash: Source,
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
-):
+) -> dict[str, Model]:
     settings.CATALOG_PAGE_CACHE = request.param == "cached"
     with django_capture_on_commit_callbacks(execute=True):
         thread, _ = start_thread(
@@ -91,7 +94,9 @@ def leaked(response):
 
 
 @pytest.mark.parametrize("viewer", VIEWERS)
-def test_pages_show_threads_to_members_only(world, people, viewer) -> None:
+def test_pages_show_threads_to_members_only(
+    world: dict[str, Model], people: dict[str, User], viewer
+) -> None:
     client = client_for(people, viewer)
     thread_url, listing_url = get_urls(world)
     response = client.get(thread_url)
@@ -119,7 +124,9 @@ def test_pages_show_threads_to_members_only(world, people, viewer) -> None:
 
 
 @pytest.mark.parametrize("viewer", [v for v in VIEWERS if v not in MEMBERS])
-def test_no_write_reaches_a_thread_from_outside(world, people, viewer) -> None:
+def test_no_write_reaches_a_thread_from_outside(
+    world: dict[str, Model], people: dict[str, User], viewer
+) -> None:
     client = client_for(people, viewer)
     for url, data in post_urls(world):
         response = client.post(url, data)
@@ -139,7 +146,9 @@ def test_no_write_reaches_a_thread_from_outside(world, people, viewer) -> None:
 
 
 @pytest.mark.parametrize("viewer", VIEWERS)
-def test_team_and_session_pages_show_questions_to_members_only(world, people, viewer) -> None:
+def test_team_and_session_pages_show_questions_to_members_only(
+    world: dict[str, Model], people: dict[str, User], viewer
+) -> None:
     client = client_for(people, viewer)
     team = world["thread"].team
     for url in (team.get_absolute_url(), world["session"].get_absolute_url()):
@@ -151,7 +160,9 @@ def test_team_and_session_pages_show_questions_to_members_only(world, people, vi
             assert leaked(response) == [], url
 
 
-def test_the_header_count_drops_for_a_removed_member(world, people) -> None:
+def test_the_header_count_drops_for_a_removed_member(
+    world: dict[str, Model], people: dict[str, User]
+) -> None:
     client = client_for(people, "former")
     html = client.get(reverse("pages:home")).content.decode()
     assert 'href="/notifications/">Notifications</a>' in html

@@ -2,11 +2,13 @@
 
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, ViewportSize
 from pytest_django.live_server_helper import LiveServer
+
+from accounts.models import User
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -20,8 +22,8 @@ CHROMIUM_ARGS = [
     "--disable-extensions",
     "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1, EXCLUDE [::1]",
 ]
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -45,12 +47,12 @@ def browser() -> Iterator[Browser]:
 
 
 @pytest.fixture(params=[DESKTOP, PHONE], ids=["desktop", "phone"])
-def viewport(request: pytest.FixtureRequest):
+def viewport(request: pytest.FixtureRequest) -> ViewportSize:
     return request.param
 
 
 @pytest.fixture
-def page(browser: Browser, live_server: LiveServer, viewport) -> Iterator[Page]:
+def page(browser: Browser, live_server: LiveServer, viewport: ViewportSize) -> Iterator[Page]:
     context = browser.new_context(viewport=viewport, base_url=live_server.url)
     page = context.new_page()
     page.set_default_timeout(10_000)
@@ -68,11 +70,11 @@ def desktop_page(browser: Browser, live_server: LiveServer) -> Iterator[Page]:
 
 
 @pytest.fixture
-def log_in(live_server: LiveServer):
+def log_in(live_server: LiveServer) -> Callable[[Page, User], None]:
     """Log a Playwright page in as a user through the real login form."""
     from tests.conftest import PASSWORD
 
-    def do(page: Page, user) -> None:
+    def do(page: Page, user: User) -> None:
         page.goto("/accounts/login/")
         page.get_by_label("Email").fill(user.email)
         page.get_by_label("Password").fill(PASSWORD)

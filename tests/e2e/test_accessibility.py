@@ -7,6 +7,7 @@ so the test runs without network. Refresh it with:
     cp /tmp/axe/node_modules/axe-core/axe.min.js tests/e2e/vendor/
 """
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from playwright.sync_api import Browser, Page
 from pytest_django.live_server_helper import LiveServer
 
 from accounts.models import User
+from tests.hints import SmallCatalog
 
 from .conftest import DESKTOP
 
@@ -92,9 +94,9 @@ def axe_problems(page: Page, url):
 def test_no_serious_accessibility_violations(
     browser: Browser,
     live_server: LiveServer,
-    small_catalog,
+    small_catalog: SmallCatalog,
     reader: User,
-    log_in,
+    log_in: Callable[[Page, User], None],
     audience,
     scheme: str,
 ) -> None:

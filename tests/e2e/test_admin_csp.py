@@ -8,6 +8,7 @@ from playwright.sync_api import Page, expect
 
 from accounts.models import User
 from tests.conftest import PASSWORD
+from tests.hints import SmallCatalog
 
 from .csp import watch_csp
 
@@ -23,7 +24,7 @@ def maintainers_group(transactional_db: None) -> None:
 
 @pytest.mark.usefixtures("maintainers_group")
 def test_a_maintainer_curates_in_the_admin_with_no_csp_violation(
-    desktop_page: Page, small_catalog, maintainer: User
+    desktop_page: Page, small_catalog: SmallCatalog, maintainer: User
 ) -> None:
     page = desktop_page
     violations = watch_csp(page)
@@ -55,7 +56,7 @@ def test_a_maintainer_curates_in_the_admin_with_no_csp_violation(
     assert violations == []
 
 
-def test_the_watcher_reports_a_violation(desktop_page: Page, small_catalog) -> None:
+def test_the_watcher_reports_a_violation(desktop_page: Page, small_catalog: SmallCatalog) -> None:
     # Guards the test above: an inline style attribute must show up as a violation.
     violations = watch_csp(desktop_page)
     desktop_page.goto("/")

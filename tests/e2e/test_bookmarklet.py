@@ -1,5 +1,6 @@
 """Save from anywhere: the bookmarklet, run on another site's page, brings the reader here."""
 
+from collections.abc import Callable
 from urllib.parse import unquote
 
 from playwright.sync_api import Page, expect
@@ -8,6 +9,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from accounts.models import User
 from library.models import Bookmark
+from tests.hints import SmallCatalog
 
 
 def _bookmarklet(page: Page) -> str:
@@ -27,10 +29,10 @@ def _run_on(page: Page, url: str, title: str, code: str) -> None:
 
 def test_the_bookmarklet_saves_a_catalogued_page(
     desktop_page: Page,
-    log_in,
+    log_in: Callable[[Page, User], None],
     live_server: LiveServer,
     reader: User,
-    small_catalog,
+    small_catalog: SmallCatalog,
     settings: Settings,
 ) -> None:
     settings.SITE_DOMAIN = live_server.url.removeprefix("http://")
@@ -51,10 +53,10 @@ def test_the_bookmarklet_saves_a_catalogued_page(
 
 def test_the_bookmarklet_opens_the_proposal_form_for_a_new_page(
     desktop_page: Page,
-    log_in,
+    log_in: Callable[[Page, User], None],
     live_server: LiveServer,
     reader: User,
-    small_catalog,
+    small_catalog: SmallCatalog,
     settings: Settings,
 ) -> None:
     settings.SITE_DOMAIN = live_server.url.removeprefix("http://")

@@ -1,18 +1,21 @@
 """In a browser: copying a formatted citation, and "Not for me" on For you, with and without
 JavaScript."""
 
+from collections.abc import Callable
+
 from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from accounts.models import User
 from library.models import Bookmark, Dismissal
+from tests.hints import SmallCatalog
 
 from .conftest import DESKTOP
 from .csp import watch_csp
 
 
 def test_reader_copies_a_reference_and_switches_style(
-    desktop_page: Page, live_server: LiveServer, small_catalog
+    desktop_page: Page, live_server: LiveServer, small_catalog: SmallCatalog
 ) -> None:
     page = desktop_page
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
@@ -47,7 +50,7 @@ def test_reader_copies_a_reference_and_switches_style(
 
 
 def test_without_javascript_the_reference_is_there_to_select(
-    browser: Browser, live_server: LiveServer, small_catalog
+    browser: Browser, live_server: LiveServer, small_catalog: SmallCatalog
 ) -> None:
     context = browser.new_context(
         viewport=DESKTOP, base_url=live_server.url, java_script_enabled=False
@@ -68,7 +71,10 @@ def _new_reader_on_for_you(page: Page, log_in, reader, small_catalog) -> None:
 
 
 def test_not_for_me_swaps_the_card_and_undo_brings_it_back(
-    desktop_page: Page, log_in, reader: User, small_catalog
+    desktop_page: Page,
+    log_in: Callable[[Page, User], None],
+    reader: User,
+    small_catalog: SmallCatalog,
 ) -> None:
     page = desktop_page
     violations = watch_csp(page)
@@ -94,7 +100,11 @@ def test_not_for_me_swaps_the_card_and_undo_brings_it_back(
 
 
 def test_not_for_me_without_javascript(
-    browser: Browser, live_server: LiveServer, log_in, reader: User, small_catalog
+    browser: Browser,
+    live_server: LiveServer,
+    log_in: Callable[[Page, User], None],
+    reader: User,
+    small_catalog: SmallCatalog,
 ) -> None:
     context = browser.new_context(
         viewport=DESKTOP, base_url=live_server.url, java_script_enabled=False

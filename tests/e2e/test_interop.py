@@ -2,6 +2,7 @@ import csv
 import io
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import bibtexparser
@@ -10,9 +11,10 @@ from playwright.sync_api import Page, expect
 
 from accounts.models import User
 from library.models import Bookmark
+from tests.hints import SmallCatalog
 
 
-def test_reader_cites_a_source_and_finds_its_feed(page: Page, small_catalog) -> None:
+def test_reader_cites_a_source_and_finds_its_feed(page: Page, small_catalog: SmallCatalog) -> None:
     page.goto("/sources/flashattention/")
     cite = page.locator("details.cite")
     bibtex = cite.locator("pre").first
@@ -39,7 +41,7 @@ def test_reader_cites_a_source_and_finds_its_feed(page: Page, small_catalog) -> 
     assert response.ok and "<feed" in response.text()
 
 
-def test_topic_page_offers_a_subscription(page: Page, small_catalog) -> None:
+def test_topic_page_offers_a_subscription(page: Page, small_catalog: SmallCatalog) -> None:
     page.goto("/topics/kernels/")
     expect(page.get_by_role("link", name="Follow this topic (Atom feed)")).to_have_attribute(
         "href", "/feeds/topics/kernels/"
@@ -47,7 +49,10 @@ def test_topic_page_offers_a_subscription(page: Page, small_catalog) -> None:
 
 
 def test_reader_exports_their_library(
-    desktop_page: Page, log_in, small_catalog, reader: User
+    desktop_page: Page,
+    log_in: Callable[[Page, User], None],
+    small_catalog: SmallCatalog,
+    reader: User,
 ) -> None:
     page = desktop_page
     Bookmark.objects.create(user=reader, source=small_catalog["flash"], status="reading")
@@ -89,7 +94,10 @@ def test_reader_exports_their_library(
 
 
 def test_signed_in_reader_sees_what_changed(
-    desktop_page: Page, log_in, small_catalog, reader: User
+    desktop_page: Page,
+    log_in: Callable[[Page, User], None],
+    small_catalog: SmallCatalog,
+    reader: User,
 ) -> None:
     from datetime import timedelta
 
@@ -121,7 +129,11 @@ def test_signed_in_reader_sees_what_changed(
 
 
 def test_reader_imports_an_endnote_ris_file(
-    desktop_page: Page, log_in, small_catalog, reader: User, tmp_path: Path
+    desktop_page: Page,
+    log_in: Callable[[Page, User], None],
+    small_catalog: SmallCatalog,
+    reader: User,
+    tmp_path: Path,
 ) -> None:
     page = desktop_page
     export = tmp_path / "My EndNote Library.ris"

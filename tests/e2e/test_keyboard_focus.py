@@ -1,6 +1,7 @@
 """Live updates with the keyboard only: after each one, focus is on its result or still on the
 control that was used, and the page's polite live region says what happened."""
 
+from collections.abc import Callable
 from datetime import timedelta
 
 from django.core.cache import cache
@@ -15,6 +16,7 @@ from notes.models import Note
 from teams import services as teams
 from teams.models import Session
 from tests.e2e.conftest import PHONE
+from tests.hints import SmallCatalog
 from tests.proposals.metadata_server import MetadataServer
 
 SOURCE_URL = "/sources/flashattention/"
@@ -35,7 +37,10 @@ def live(page: Page) -> Locator:
 
 
 def test_saving_a_note_focuses_the_note_and_says_so(
-    desktop_page: Page, log_in, small_catalog, reader: User
+    desktop_page: Page,
+    log_in: Callable[[Page, User], None],
+    small_catalog: SmallCatalog,
+    reader: User,
 ) -> None:
     page = desktop_page
     log_in(page, reader)
@@ -69,7 +74,10 @@ def test_saving_a_note_focuses_the_note_and_says_so(
 
 
 def test_deleting_a_note_focuses_undo_and_undo_focuses_the_note(
-    desktop_page: Page, log_in, small_catalog, reader: User
+    desktop_page: Page,
+    log_in: Callable[[Page, User], None],
+    small_catalog: SmallCatalog,
+    reader: User,
 ) -> None:
     page = desktop_page
     note = Note.objects.create(user=reader, source=small_catalog["flash"], body="Keep me.")
@@ -87,7 +95,11 @@ def test_deleting_a_note_focuses_undo_and_undo_focuses_the_note(
 
 
 def test_fill_from_link_focuses_its_result_which_clears_when_the_url_changes(
-    desktop_page: Page, log_in, reader: User, small_catalog, settings: Settings
+    desktop_page: Page,
+    log_in: Callable[[Page, User], None],
+    reader: User,
+    small_catalog: SmallCatalog,
+    settings: Settings,
 ) -> None:
     with MetadataServer() as server:
         settings.ARXIV_API_URL = f"{server.base}/arxiv/query"
@@ -118,7 +130,10 @@ def test_fill_from_link_focuses_its_result_which_clears_when_the_url_changes(
 
 
 def test_duplicate_check_keeps_focus_and_announces_the_finding(
-    desktop_page: Page, log_in, reader: User, small_catalog
+    desktop_page: Page,
+    log_in: Callable[[Page, User], None],
+    reader: User,
+    small_catalog: SmallCatalog,
 ) -> None:
     flash = small_catalog["flash"]
     flash.url = "https://arxiv.org/abs/2205.14135"
@@ -143,7 +158,10 @@ def test_duplicate_check_keeps_focus_and_announces_the_finding(
 
 
 def test_a_status_change_keeps_focus_on_its_button_and_says_the_status(
-    desktop_page: Page, log_in, reader: User, small_catalog
+    desktop_page: Page,
+    log_in: Callable[[Page, User], None],
+    reader: User,
+    small_catalog: SmallCatalog,
 ) -> None:
     flash = small_catalog["flash"]
     page = desktop_page
@@ -185,7 +203,11 @@ def test_clicking_the_bookmarklet_on_its_page_explains_it(desktop_page: Page) ->
 
 
 def test_on_a_phone_the_next_session_comes_before_the_welcome(
-    browser: Browser, live_server: LiveServer, log_in, reader: User, small_catalog
+    browser: Browser,
+    live_server: LiveServer,
+    log_in: Callable[[Page, User], None],
+    reader: User,
+    small_catalog: SmallCatalog,
 ) -> None:
     team = teams.create_team(name="Kernel club", owner=reader)
     Session.objects.create(
@@ -207,7 +229,10 @@ def test_on_a_phone_the_next_session_comes_before_the_welcome(
 
 
 def test_following_opens_the_answer_on_its_message(
-    desktop_page: Page, log_in, reader: User, small_catalog
+    desktop_page: Page,
+    log_in: Callable[[Page, User], None],
+    reader: User,
+    small_catalog: SmallCatalog,
 ) -> None:
     page = desktop_page
     log_in(page, reader)
@@ -222,7 +247,10 @@ def test_following_opens_the_answer_on_its_message(
 
 
 def test_filtering_the_library_announces_no_status(
-    desktop_page: Page, log_in, reader: User, small_catalog
+    desktop_page: Page,
+    log_in: Callable[[Page, User], None],
+    reader: User,
+    small_catalog: SmallCatalog,
 ) -> None:
     from library.services import set_status
 

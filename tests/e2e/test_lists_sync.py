@@ -1,6 +1,7 @@
 """A source listed in two sections of one list: unique ids, and a change shows in both copies."""
 
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
 from django.test import Client
@@ -77,7 +78,7 @@ def test_copies_that_are_not_occurrence_names_are_ignored(
 
 @pytest.mark.parametrize("viewport", [{"width": 1280, "height": 900}], ids=["desktop"])
 def test_marking_the_second_copy_updates_the_first(
-    page: Page, log_in, reader: User, full_catalog: LoadReport
+    page: Page, log_in: Callable[[Page, User], None], reader: User, full_catalog: LoadReport
 ) -> None:
     source, (first, second, *_) = twice_listed(WAFER)
     log_in(page, reader)

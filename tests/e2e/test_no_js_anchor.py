@@ -1,6 +1,8 @@
 """Without JavaScript, saving from far down a long list comes back to the same control."""
 
-from playwright.sync_api import Browser, expect
+from collections.abc import Callable
+
+from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from accounts.models import User
@@ -13,7 +15,11 @@ WAFER = "wafer-gpu-performance"
 
 
 def test_saving_without_javascript_keeps_the_place_on_the_page(
-    browser: Browser, live_server: LiveServer, log_in, reader: User, full_catalog: LoadReport
+    browser: Browser,
+    live_server: LiveServer,
+    log_in: Callable[[Page, User], None],
+    reader: User,
+    full_catalog: LoadReport,
 ) -> None:
     context = browser.new_context(
         viewport=DESKTOP, base_url=live_server.url, java_script_enabled=False

@@ -1,6 +1,7 @@
 """Notes in a real browser: write, edit, share, delete and undo; hostile notes stay inert."""
 
 import re
+from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -9,8 +10,10 @@ from pytest_django import Settings
 from pytest_django.live_server_helper import LiveServer
 
 from accounts.models import User
+from catalog.models.sources import Source
 from notes.models import Note
 from tests.factories import NoteFactory, UserFactory, join_team
+from tests.hints import SmallCatalog
 from tests.notes.xss_corpus import XSS_BODIES, XSS_LOCATOR, XSS_QUOTE
 
 SOURCE_URL = "/sources/flashattention/"
@@ -24,8 +27,8 @@ def test_reader_writes_edits_and_shares_a_note_a_teammate_reads_it(
     desktop_page: Page,
     browser: Browser,
     live_server: LiveServer,
-    log_in,
-    small_catalog,
+    log_in: Callable[[Page, User], None],
+    small_catalog: SmallCatalog,
     reader: User,
 ) -> None:
     page = desktop_page
@@ -83,7 +86,9 @@ def test_reader_writes_edits_and_shares_a_note_a_teammate_reads_it(
         context.close()
 
 
-def test_delete_asks_then_can_be_undone(page: Page, log_in, small_catalog, reader: User) -> None:
+def test_delete_asks_then_can_be_undone(
+    page: Page, log_in: Callable[[Page, User], None], small_catalog: SmallCatalog, reader: User
+) -> None:
     NoteFactory(user=reader, source=small_catalog["flash"], body="Worth keeping.")
     log_in(page, reader)
     page.clock.install()
@@ -109,7 +114,10 @@ def test_delete_asks_then_can_be_undone(page: Page, log_in, small_catalog, reade
 
 
 def test_dismissing_the_confirmation_keeps_the_note(
-    desktop_page: Page, log_in, small_catalog, reader: User
+    desktop_page: Page,
+    log_in: Callable[[Page, User], None],
+    small_catalog: SmallCatalog,
+    reader: User,
 ) -> None:
     page = desktop_page
     NoteFactory(user=reader, source=small_catalog["flash"], body="Still here.")
@@ -123,7 +131,10 @@ def test_dismissing_the_confirmation_keeps_the_note(
 
 
 def test_a_draft_over_the_limit_is_kept_with_a_message(
-    desktop_page: Page, log_in, small_catalog, reader: User
+    desktop_page: Page,
+    log_in: Callable[[Page, User], None],
+    small_catalog: SmallCatalog,
+    reader: User,
 ) -> None:
     page = desktop_page
     log_in(page, reader)
@@ -141,7 +152,11 @@ def test_a_draft_over_the_limit_is_kept_with_a_message(
 
 
 def test_notes_work_without_javascript(
-    browser: Browser, live_server: LiveServer, log_in, small_catalog, reader: User
+    browser: Browser,
+    live_server: LiveServer,
+    log_in: Callable[[Page, User], None],
+    small_catalog: SmallCatalog,
+    reader: User,
 ) -> None:
     context = browser.new_context(base_url=live_server.url, java_script_enabled=False)
     try:
@@ -171,7 +186,7 @@ def test_notes_work_without_javascript(
 
 
 @pytest.fixture
-def hostile_notes(small_catalog, reader: User, other_reader: User):
+def hostile_notes(small_catalog: SmallCatalog, reader: User, other_reader: User) -> Source:
     flash = small_catalog["flash"]
     join_team(reader, other_reader)
     for n, body in enumerate(XSS_BODIES):
@@ -190,7 +205,11 @@ def hostile_notes(small_catalog, reader: User, other_reader: User):
 
 
 def test_hostile_notes_render_inert(
-    desktop_page: Page, log_in, settings: Settings, hostile_notes, reader: User
+    desktop_page: Page,
+    log_in: Callable[[Page, User], None],
+    settings: Settings,
+    hostile_notes: Source,
+    reader: User,
 ) -> None:
     # Without the site's CSP, so this shows the sanitiser alone keeps the payloads inert.
     settings.SECURE_CSP = {}

@@ -15,6 +15,7 @@ from accounts.models import User as Reader
 from teams import services
 from teams.models import TeamDomain
 from tests.factories import UserFactory
+from tests.hints import Tiers
 
 ALICE = "alice@acme.example"
 UNVERIFIED = "mallory@acme.example"
@@ -96,7 +97,7 @@ def test_sign_in_connects_an_existing_account_with_the_same_verified_email(
 
 
 def test_sign_in_never_lands_in_an_account_whose_address_was_never_verified(
-    desktop_page: Page, acme: None, tiers
+    desktop_page: Page, acme: None, tiers: Tiers
 ) -> None:
     from allauth.account.models import EmailAddress
 

@@ -3,6 +3,7 @@ down buttons work with JavaScript on (htmx swaps the steps), and axe finds nothi
 the path's pages."""
 
 import re
+from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import Browser, Page
@@ -12,6 +13,7 @@ from accounts.models import User
 from paths.models import Path
 from paths.services import add_step, create_path
 from tests.factories import SourceFactory
+from tests.hints import Tiers
 
 from .test_accessibility import SERIOUS, axe_problems
 
@@ -19,7 +21,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
-def path(reader: User, tiers) -> Path:
+def path(reader: User, tiers: Tiers) -> Path:
     path = create_path(reader, "Attention kernels", description="Fundamentals *first*.")
     for n in range(1, 4):
         source = SourceFactory(title=f"Paper {n}", slug=f"paper-{n}", tier=tiers["core"])
@@ -32,7 +34,7 @@ def titles(page: Page) -> list[str]:
 
 
 def test_the_keyboard_moves_a_step_and_keeps_focus(
-    desktop_page: Page, reader: User, log_in, path: Path
+    desktop_page: Page, reader: User, log_in: Callable[[Page, User], None], path: Path
 ) -> None:
     page = desktop_page
     log_in(page, reader)
@@ -51,7 +53,7 @@ def test_the_keyboard_moves_a_step_and_keeps_focus(
 
 
 def test_the_buttons_move_a_step_with_javascript_on(
-    desktop_page: Page, reader: User, log_in, path: Path
+    desktop_page: Page, reader: User, log_in: Callable[[Page, User], None], path: Path
 ) -> None:
     page = desktop_page
     log_in(page, reader)
@@ -65,7 +67,11 @@ def test_the_buttons_move_a_step_with_javascript_on(
 
 
 def test_path_pages_have_no_serious_accessibility_problems(
-    browser: Browser, live_server: LiveServer, reader: User, log_in, path: Path
+    browser: Browser,
+    live_server: LiveServer,
+    reader: User,
+    log_in: Callable[[Page, User], None],
+    path: Path,
 ) -> None:
     from .conftest import DESKTOP
 
@@ -89,7 +95,7 @@ def test_path_pages_have_no_serious_accessibility_problems(
 
 
 def test_dragging_a_step_by_its_handle_moves_it(
-    desktop_page: Page, reader: User, log_in, path: Path
+    desktop_page: Page, reader: User, log_in: Callable[[Page, User], None], path: Path
 ) -> None:
     page = desktop_page
     log_in(page, reader)
@@ -104,7 +110,11 @@ def test_dragging_a_step_by_its_handle_moves_it(
 
 
 def test_the_editors_page_fits_a_phone(
-    browser: Browser, live_server: LiveServer, reader: User, log_in, path: Path
+    browser: Browser,
+    live_server: LiveServer,
+    reader: User,
+    log_in: Callable[[Page, User], None],
+    path: Path,
 ) -> None:
     from .conftest import PHONE
 

@@ -1,7 +1,7 @@
 """A 390 px phone: no page scrolls sideways, and the signed-in header is two rows with a menu."""
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -9,6 +9,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from accounts.models import User
 from tests.factories import NoteFactory
+from tests.hints import SmallCatalog
 
 from .conftest import PHONE
 
@@ -68,7 +69,9 @@ def assert_fits(page: Page, url) -> None:
     assert width <= PHONE["width"], f"{url} is {width} px wide: {page.evaluate(WIDEST)}"
 
 
-def test_no_page_is_wider_than_a_phone(phone: Page, small_catalog, reader: User, log_in) -> None:
+def test_no_page_is_wider_than_a_phone(
+    phone: Page, small_catalog: SmallCatalog, reader: User, log_in: Callable[[Page, User], None]
+) -> None:
     flash = small_catalog["flash"]
     # Filters list reading lists by title, and a select is as wide as its longest option.
     reading_list = small_catalog["list"]
@@ -97,7 +100,7 @@ def test_no_page_is_wider_than_a_phone(phone: Page, small_catalog, reader: User,
 
 
 def test_signed_in_header_is_two_rows_with_a_keyboard_menu(
-    phone: Page, small_catalog, reader: User, log_in
+    phone: Page, small_catalog: SmallCatalog, reader: User, log_in: Callable[[Page, User], None]
 ) -> None:
     log_in(phone, reader)
     phone.goto("/sources/flashattention/")

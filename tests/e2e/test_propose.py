@@ -2,6 +2,7 @@
 
 import importlib
 import re
+from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -10,6 +11,7 @@ from pytest_django.live_server_helper import LiveServer
 from accounts.models import User
 from tests.conftest import PASSWORD
 from tests.e2e.conftest import DESKTOP
+from tests.hints import SmallCatalog
 
 
 @pytest.fixture
@@ -26,10 +28,10 @@ def test_reader_proposes_and_maintainer_accepts(
     browser: Browser,
     live_server: LiveServer,
     desktop_page: Page,
-    log_in,
+    log_in: Callable[[Page, User], None],
     reader: User,
     maintainer: User,
-    small_catalog,
+    small_catalog: SmallCatalog,
 ) -> None:
     flash = small_catalog["flash"]
     flash.url = "https://arxiv.org/abs/2205.14135"
@@ -105,7 +107,11 @@ def test_reader_proposes_and_maintainer_accepts(
 
 
 def test_duplicate_cannot_be_submitted_without_javascript(
-    browser: Browser, live_server: LiveServer, log_in, reader: User, small_catalog
+    browser: Browser,
+    live_server: LiveServer,
+    log_in: Callable[[Page, User], None],
+    reader: User,
+    small_catalog: SmallCatalog,
 ) -> None:
     context = browser.new_context(
         viewport=DESKTOP, base_url=live_server.url, java_script_enabled=False
@@ -124,7 +130,9 @@ def test_duplicate_cannot_be_submitted_without_javascript(
     context.close()
 
 
-def test_propose_form_fits_the_screen(page: Page, log_in, reader: User, small_catalog) -> None:
+def test_propose_form_fits_the_screen(
+    page: Page, log_in: Callable[[Page, User], None], reader: User, small_catalog: SmallCatalog
+) -> None:
     log_in(page, reader)
     page.goto("/propose/")
     questions = page.locator(".form-group", has_text="For Core and Frontier")

@@ -3,7 +3,7 @@ article proposed quickly, and an arXiv link that fills the form."""
 
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from django.core.cache import cache
@@ -15,6 +15,7 @@ from accounts.models import User
 from catalog.services import LoadReport
 from proposals.models import Proposal
 from tests.e2e.conftest import PHONE
+from tests.hints import SmallCatalog
 from tests.proposals.metadata_server import MetadataServer
 
 # The form measured 4,080 px on a 390 px phone before it fitted the tier.
@@ -35,7 +36,7 @@ def _form_height(page: Page) -> float:
 
 
 def test_on_a_phone_the_form_is_at_most_half_its_old_height(
-    phone_page: Page, log_in, reader: User, full_catalog: LoadReport
+    phone_page: Page, log_in: Callable[[Page, User], None], reader: User, full_catalog: LoadReport
 ) -> None:
     page = phone_page
     log_in(page, reader)
@@ -50,7 +51,10 @@ def test_on_a_phone_the_form_is_at_most_half_its_old_height(
 
 
 def test_a_further_reading_article_is_proposed_in_under_a_minute(
-    phone_page: Page, log_in, reader: User, small_catalog
+    phone_page: Page,
+    log_in: Callable[[Page, User], None],
+    reader: User,
+    small_catalog: SmallCatalog,
 ) -> None:
     page = phone_page
     log_in(page, reader)
@@ -74,7 +78,10 @@ def test_a_further_reading_article_is_proposed_in_under_a_minute(
 
 
 def test_core_answers_are_required_in_the_browser_too(
-    phone_page: Page, log_in, reader: User, small_catalog
+    phone_page: Page,
+    log_in: Callable[[Page, User], None],
+    reader: User,
+    small_catalog: SmallCatalog,
 ) -> None:
     page = phone_page
     log_in(page, reader)
@@ -98,7 +105,11 @@ def test_core_answers_are_required_in_the_browser_too(
 
 
 def test_pasting_an_arxiv_link_fills_the_form(
-    desktop_page: Page, log_in, reader: User, small_catalog, settings: Settings
+    desktop_page: Page,
+    log_in: Callable[[Page, User], None],
+    reader: User,
+    small_catalog: SmallCatalog,
+    settings: Settings,
 ) -> None:
     with MetadataServer() as server:
         settings.ARXIV_API_URL = f"{server.base}/arxiv/query"

@@ -1,6 +1,7 @@
 """A newcomer signs up, builds a reading queue along the Start-here path and follows progress."""
 
 import re
+from collections.abc import Callable
 
 from playwright.sync_api import Page, expect
 from playwright.sync_api._generated import Locator
@@ -11,6 +12,7 @@ from catalog.lists import path_entries
 from catalog.services import LoadReport
 from library.models import Bookmark
 from tests.conftest import PASSWORD
+from tests.hints import SmallCatalog
 
 
 def card(page: Page, source) -> Locator:
@@ -78,7 +80,7 @@ def test_sign_up_build_a_queue_and_follow_the_path(
 
 
 def test_focus_stays_on_the_control_after_a_keyboard_toggle(
-    page: Page, reader: User, small_catalog, log_in
+    page: Page, reader: User, small_catalog: SmallCatalog, log_in: Callable[[Page, User], None]
 ) -> None:
     log_in(page, reader)
     flash = small_catalog["flash"]
@@ -106,7 +108,7 @@ def test_focus_stays_on_the_control_after_a_keyboard_toggle(
 
 
 def test_anonymous_save_logs_in_and_comes_back_with_it_done(
-    page: Page, reader: User, small_catalog
+    page: Page, reader: User, small_catalog: SmallCatalog
 ) -> None:
     flash = small_catalog["flash"]
     page.goto("/topics/attention/")
@@ -126,7 +128,7 @@ def test_anonymous_save_logs_in_and_comes_back_with_it_done(
 
 
 def test_library_filters_without_reload_and_keep_the_url(
-    page: Page, reader: User, small_catalog, log_in
+    page: Page, reader: User, small_catalog: SmallCatalog, log_in: Callable[[Page, User], None]
 ) -> None:
     from library.services import set_status
 

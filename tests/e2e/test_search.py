@@ -6,6 +6,7 @@ from playwright.sync_api._generated import Locator
 from pytest_django.live_server_helper import LiveServer
 
 from tests.e2e.conftest import DESKTOP, PHONE
+from tests.hints import SmallCatalog
 
 
 def result_titles(page: Page) -> Locator:
@@ -25,7 +26,7 @@ def show_filters(page: Page) -> None:
     expect(first_facet).to_be_visible()
 
 
-def test_live_search_facets_history_and_reload(page: Page, small_catalog) -> None:
+def test_live_search_facets_history_and_reload(page: Page, small_catalog: SmallCatalog) -> None:
     page.goto("/sources/")
     expect(result_titles(page)).to_have_count(4)
     page.evaluate("window.stillTheSamePage = true")
@@ -74,7 +75,7 @@ def test_live_search_facets_history_and_reload(page: Page, small_catalog) -> Non
     expect(result_titles(page)).to_have_count(2)
 
 
-def test_keyboard_slash_and_arrows(desktop_page: Page, small_catalog) -> None:
+def test_keyboard_slash_and_arrows(desktop_page: Page, small_catalog: SmallCatalog) -> None:
     page = desktop_page
     page.goto("/sources/?q=attention")
     page.locator("body").click(position={"x": 5, "y": 5})
@@ -91,7 +92,7 @@ def test_keyboard_slash_and_arrows(desktop_page: Page, small_catalog) -> None:
     expect(box).to_be_focused()
 
 
-def test_no_results_suggest_titles(desktop_page: Page, small_catalog) -> None:
+def test_no_results_suggest_titles(desktop_page: Page, small_catalog: SmallCatalog) -> None:
     page = desktop_page
     page.goto("/sources/?q=flashatention&tier=start-here")
     expect(page.get_by_text("No sources match")).to_be_visible()
@@ -102,7 +103,7 @@ def test_no_results_suggest_titles(desktop_page: Page, small_catalog) -> None:
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_search_works_without_javascript(
-    browser: Browser, live_server: LiveServer, small_catalog, viewport
+    browser: Browser, live_server: LiveServer, small_catalog: SmallCatalog, viewport
 ) -> None:
     context = browser.new_context(
         viewport=viewport, base_url=live_server.url, java_script_enabled=False

@@ -3,6 +3,7 @@ a member follows it and reads two steps, the team page shows the progress line, 
 is planned from the next steps."""
 
 import re
+from collections.abc import Callable
 
 from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
@@ -58,7 +59,10 @@ def mark_read(page: Page, path_url: str, position: int) -> None:
 
 
 def test_the_team_leads_afternoon(
-    browser: Browser, live_server: LiveServer, full_catalog: LoadReport, log_in
+    browser: Browser,
+    live_server: LiveServer,
+    full_catalog: LoadReport,
+    log_in: Callable[[Page, User], None],
 ) -> None:
     lead, member = UserFactory(email="lead@example.com"), UserFactory(email="member@example.com")
     team = join_team(lead, member, slug="kernels")

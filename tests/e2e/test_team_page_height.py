@@ -2,9 +2,11 @@
 sources) stays short: each followed list or path is one line, the member-by-step table lives on
 its own paged page. At most 2,500 px tall on a 1,280 px desktop and 5,000 px on a 390 px phone."""
 
+from collections.abc import Callable
+
 import pytest
 from django.db.models import Count
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Page
 from pytest_django.live_server_helper import LiveServer
 
 from accounts.models import User
@@ -65,7 +67,12 @@ def following_team(full_catalog: LoadReport, reader: User) -> Team:
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_the_team_page_stays_short(
-    browser: Browser, live_server: LiveServer, log_in, reader: User, following_team: Team, viewport
+    browser: Browser,
+    live_server: LiveServer,
+    log_in: Callable[[Page, User], None],
+    reader: User,
+    following_team: Team,
+    viewport,
 ) -> None:
     context = browser.new_context(viewport=viewport, base_url=live_server.url)
     page = context.new_page()

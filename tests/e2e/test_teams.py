@@ -1,6 +1,7 @@
 """Teams in a real browser: create, invite by email, share a note with one team, plan a session."""
 
 import re
+from collections.abc import Callable
 from datetime import timedelta
 from urllib.parse import urlsplit
 
@@ -10,7 +11,9 @@ from icalendar import Calendar
 from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
+from accounts.models import User
 from tests.factories import UserFactory
+from tests.hints import SmallCatalog
 
 SOURCE_URL = "/sources/flashattention/"
 INVITATION_LINK = re.compile(r"https?://\S+/teams/invitations/\S+/")
@@ -43,7 +46,11 @@ def new_page(browser: Browser, live_server: LiveServer, viewport) -> Page:
 
 
 def test_a_newcomer_builds_two_teams_shares_a_note_with_one_and_plans_a_session(
-    desktop_page: Page, browser: Browser, live_server: LiveServer, log_in, small_catalog
+    desktop_page: Page,
+    browser: Browser,
+    live_server: LiveServer,
+    log_in: Callable[[Page, User], None],
+    small_catalog: SmallCatalog,
 ) -> None:
     newcomer = UserFactory(email="ada@example.com", display_name="Ada")
     colleague = UserFactory(email="grace@example.com", display_name="Grace")
@@ -138,7 +145,10 @@ def test_a_newcomer_signs_up_from_a_join_link_and_lands_on_the_team(
 
 
 def test_an_owners_team_pages_have_no_serious_accessibility_violations(
-    browser: Browser, live_server: LiveServer, small_catalog, log_in
+    browser: Browser,
+    live_server: LiveServer,
+    small_catalog: SmallCatalog,
+    log_in: Callable[[Page, User], None],
 ) -> None:
     from catalog.models import ReadingList
     from teams import services

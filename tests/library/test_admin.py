@@ -8,6 +8,7 @@ from accounts.models import User
 from catalog.models import Source
 from library.models import Bookmark
 from library.services import set_status
+from tests.hints import SmallCatalog
 
 pytestmark = pytest.mark.django_db
 
@@ -18,7 +19,7 @@ def superuser(db: None) -> User:
 
 
 def test_deleting_a_saved_source_is_refused_with_the_way_out(
-    client: Client, superuser: User, reader: User, other_reader: User, small_catalog
+    client: Client, superuser: User, reader: User, other_reader: User, small_catalog: SmallCatalog
 ) -> None:
     source = small_catalog["flash"]
     set_status(user=reader, source=source, status="read")
@@ -36,7 +37,7 @@ def test_deleting_a_saved_source_is_refused_with_the_way_out(
 
 
 def test_bulk_delete_action_is_refused_too(
-    client: Client, superuser: User, reader: User, small_catalog
+    client: Client, superuser: User, reader: User, small_catalog: SmallCatalog
 ) -> None:
     source = small_catalog["flash"]
     set_status(user=reader, source=source, status="read")
@@ -50,7 +51,7 @@ def test_bulk_delete_action_is_refused_too(
 
 
 def test_superuser_reads_bookmarks_but_cannot_change_them(
-    client: Client, superuser: User, reader: User, small_catalog
+    client: Client, superuser: User, reader: User, small_catalog: SmallCatalog
 ) -> None:
     bookmark = set_status(user=reader, source=small_catalog["flash"], status="read")
     client.force_login(superuser)
@@ -67,7 +68,7 @@ def test_superuser_reads_bookmarks_but_cannot_change_them(
 
 
 def test_maintainers_do_not_see_readers_bookmarks(
-    client: Client, maintainer: User, reader: User, small_catalog
+    client: Client, maintainer: User, reader: User, small_catalog: SmallCatalog
 ) -> None:
     set_status(user=reader, source=small_catalog["flash"], status="read")
     client.force_login(maintainer)

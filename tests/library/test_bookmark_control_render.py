@@ -13,6 +13,7 @@ from accounts.models import User
 from library import reading
 from library.models import Bookmark
 from library.templatetags.reading import CONTROL_TEMPLATE
+from tests.hints import SmallCatalog
 
 pytestmark = pytest.mark.django_db
 
@@ -41,7 +42,7 @@ def direct(source, request: pytest.FixtureRequest, status, compact) -> str:
 
 @pytest.mark.parametrize("compact", [False, True])
 def test_remembered_controls_match_the_template_for_every_state(
-    reader: User, small_catalog, settings: Settings, compact: bool
+    reader: User, small_catalog: SmallCatalog, settings: Settings, compact: bool
 ) -> None:
     settings.DEBUG = False  # the remembering path
     sources = [small_catalog["flash"], *small_catalog["path"]]
@@ -60,7 +61,7 @@ def test_remembered_controls_match_the_template_for_every_state(
 
 
 def test_each_request_gets_its_own_csrf_token(
-    reader: User, small_catalog, settings: Settings
+    reader: User, small_catalog: SmallCatalog, settings: Settings
 ) -> None:
     settings.DEBUG = False
     source = small_catalog["flash"]
@@ -75,7 +76,7 @@ def test_each_request_gets_its_own_csrf_token(
 
 
 def test_a_renamed_source_is_not_shown_under_its_old_title(
-    reader: User, small_catalog, settings: Settings
+    reader: User, small_catalog: SmallCatalog, settings: Settings
 ) -> None:
     settings.DEBUG = False
     source = small_catalog["flash"]

@@ -9,6 +9,7 @@ from library.models import Bookmark
 from library.pending import SESSION_KEY
 from library.services import set_status
 from tests.conftest import PASSWORD
+from tests.hints import SmallCatalog
 
 from .controls import autofocused, pressed
 
@@ -20,14 +21,16 @@ def url(source) -> str:
     return reverse("library:bookmark", args=[source.slug])
 
 
-def test_get_changes_nothing(client: Client, reader: User, small_catalog) -> None:
+def test_get_changes_nothing(client: Client, reader: User, small_catalog: SmallCatalog) -> None:
     client.force_login(reader)
     response = client.get(url(small_catalog["flash"]) + "?status=read")
     assert response.status_code == 405
     assert not Bookmark.objects.exists()
 
 
-def test_no_js_post_saves_and_redirects_back(client: Client, reader: User, small_catalog) -> None:
+def test_no_js_post_saves_and_redirects_back(
+    client: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     source = small_catalog["flash"]
     client.force_login(reader)
     response = client.post(url(source), {"status": "reading", "next": "/sources/?page=1"})
@@ -38,7 +41,9 @@ def test_no_js_post_saves_and_redirects_back(client: Client, reader: User, small
     assert "Saved “FlashAttention” as Reading." in page.content.decode()
 
 
-def test_no_js_post_refuses_an_outside_next(client: Client, reader: User, small_catalog) -> None:
+def test_no_js_post_refuses_an_outside_next(
+    client: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     source = small_catalog["flash"]
     client.force_login(reader)
     response = client.post(url(source), {"status": "read", "next": "https://evil.example/"})
@@ -48,7 +53,7 @@ def test_no_js_post_refuses_an_outside_next(client: Client, reader: User, small_
 
 
 def test_htmx_post_returns_the_control_and_announces_the_change(
-    client: Client, reader: User, small_catalog
+    client: Client, reader: User, small_catalog: SmallCatalog
 ) -> None:
     source = small_catalog["flash"]
     client.force_login(reader)
@@ -69,7 +74,7 @@ def test_htmx_post_returns_the_control_and_announces_the_change(
 
 
 def test_htmx_remove_puts_focus_on_the_first_button(
-    client: Client, reader: User, small_catalog
+    client: Client, reader: User, small_catalog: SmallCatalog
 ) -> None:
     source = small_catalog["flash"]
     set_status(user=reader, source=source, status="read")
@@ -82,7 +87,7 @@ def test_htmx_remove_puts_focus_on_the_first_button(
     assert not Bookmark.objects.exists()
 
 
-def test_no_js_remove(client: Client, reader: User, small_catalog) -> None:
+def test_no_js_remove(client: Client, reader: User, small_catalog: SmallCatalog) -> None:
     source = small_catalog["flash"]
     set_status(user=reader, source=source, status="read")
     client.force_login(reader)
@@ -91,7 +96,9 @@ def test_no_js_remove(client: Client, reader: User, small_catalog) -> None:
     assert not Bookmark.objects.exists()
 
 
-def test_double_submit_makes_one_bookmark(client: Client, reader: User, small_catalog) -> None:
+def test_double_submit_makes_one_bookmark(
+    client: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     source = small_catalog["flash"]
     client.force_login(reader)
     for _ in range(2):
@@ -102,7 +109,7 @@ def test_double_submit_makes_one_bookmark(client: Client, reader: User, small_ca
 
 @pytest.mark.parametrize("status", ["skimmed", "", "READ", "to_read; drop table"])
 def test_bad_status_is_a_clear_400(
-    client: Client, reader: User, small_catalog, status: str
+    client: Client, reader: User, small_catalog: SmallCatalog, status: str
 ) -> None:
     client.force_login(reader)
     response = client.post(url(small_catalog["flash"]), {"status": status})
@@ -113,20 +120,22 @@ def test_bad_status_is_a_clear_400(
     assert not Bookmark.objects.exists()
 
 
-def test_bad_status_with_htmx_is_400_too(client: Client, reader: User, small_catalog) -> None:
+def test_bad_status_with_htmx_is_400_too(
+    client: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     client.force_login(reader)
     response = client.post(url(small_catalog["flash"]), {"status": "later"}, headers=HX)
     assert response.status_code == 400
     assert "“later” is not a reading status" in response.content.decode()
 
 
-def test_unknown_source_is_404(client: Client, reader: User, small_catalog) -> None:
+def test_unknown_source_is_404(client: Client, reader: User, small_catalog: SmallCatalog) -> None:
     client.force_login(reader)
     assert client.post("/library/bookmarks/no-such-source/", {"status": "read"}).status_code == 404
 
 
 def test_another_reader_only_changes_their_own_bookmark(
-    client: Client, reader: User, other_reader: User, small_catalog
+    client: Client, reader: User, other_reader: User, small_catalog: SmallCatalog
 ) -> None:
     source = small_catalog["flash"]
     set_status(user=reader, source=source, status="reading")
@@ -137,7 +146,9 @@ def test_another_reader_only_changes_their_own_bookmark(
     assert Bookmark.objects.get(user=other_reader, source=source).status == "read"
 
 
-def test_anonymous_htmx_click_is_sent_to_log_in_and_kept(client: Client, small_catalog) -> None:
+def test_anonymous_htmx_click_is_sent_to_log_in_and_kept(
+    client: Client, small_catalog: SmallCatalog
+) -> None:
     source = small_catalog["flash"]
     response = client.post(url(source), {"status": "read", "next": "/tiers/core/"}, headers=HX)
     assert response.status_code == 200
@@ -147,7 +158,7 @@ def test_anonymous_htmx_click_is_sent_to_log_in_and_kept(client: Client, small_c
 
 
 def test_anonymous_no_js_click_logs_in_and_comes_back_with_the_action_done(
-    client: Client, reader: User, small_catalog
+    client: Client, reader: User, small_catalog: SmallCatalog
 ) -> None:
     source = small_catalog["flash"]
     response = client.post(url(source), {"status": "reading", "next": "/topics/attention/"})
@@ -167,7 +178,7 @@ def test_anonymous_no_js_click_logs_in_and_comes_back_with_the_action_done(
 
 
 def test_a_visitors_save_comes_back_to_the_card_after_the_login_form(
-    client: Client, reader: User, small_catalog
+    client: Client, reader: User, small_catalog: SmallCatalog
 ) -> None:
     source = small_catalog["flash"]
     html = client.get("/topics/attention/").content.decode()
@@ -183,7 +194,9 @@ def test_a_visitors_save_comes_back_to_the_card_after_the_login_form(
     assert Bookmark.objects.get(user=reader, source=source).status == "to_read"
 
 
-def test_pending_action_is_applied_once(client: Client, reader: User, small_catalog) -> None:
+def test_pending_action_is_applied_once(
+    client: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     source = small_catalog["flash"]
     client.post(url(source), {"status": "read"})
     client.post("/accounts/login/", {"login": reader.email, "password": PASSWORD})
@@ -193,7 +206,7 @@ def test_pending_action_is_applied_once(client: Client, reader: User, small_cata
 
 
 def test_anonymous_sees_one_save_link_to_log_in_on_every_card(
-    client: Client, small_catalog
+    client: Client, small_catalog: SmallCatalog
 ) -> None:
     html = client.get("/sources/").content.decode()
     sources = [*small_catalog["path"], small_catalog["flash"]]
@@ -208,7 +221,7 @@ def test_anonymous_sees_one_save_link_to_log_in_on_every_card(
 
 
 def test_a_card_remembered_for_a_visitor_is_not_shown_to_a_reader(
-    client: Client, reader: User, small_catalog
+    client: Client, reader: User, small_catalog: SmallCatalog
 ) -> None:
     client.get("/sources/")
     client.force_login(reader)
@@ -218,7 +231,7 @@ def test_a_card_remembered_for_a_visitor_is_not_shown_to_a_reader(
 
 
 def test_cards_and_source_page_show_the_readers_state(
-    client: Client, reader: User, other_reader: User, small_catalog
+    client: Client, reader: User, other_reader: User, small_catalog: SmallCatalog
 ) -> None:
     flash = small_catalog["flash"]
     set_status(user=reader, source=flash, status="reading")
@@ -230,7 +243,9 @@ def test_cards_and_source_page_show_the_readers_state(
         assert html.count('aria-pressed="true"') == 1, page
 
 
-def test_htmx_control_keeps_next_of_the_page(client: Client, reader: User, small_catalog) -> None:
+def test_htmx_control_keeps_next_of_the_page(
+    client: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     source = small_catalog["flash"]
     client.force_login(reader)
     html = client.post(

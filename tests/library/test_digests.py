@@ -18,6 +18,7 @@ from catalog.models import ChangeLogEntry
 from catalog.models.sources import Source
 from library.digests import send_digests, unsubscribe_token
 from library.models import DigestLog, DigestSettings, Follow
+from tests.hints import SmallCatalog
 
 from ..factories import SourceFactory, UserFactory
 
@@ -35,7 +36,7 @@ def verified_follower(
 
 
 @pytest.fixture
-def new_attention_source(small_catalog) -> Source:
+def new_attention_source(small_catalog: SmallCatalog) -> Source:
     source = SourceFactory(title="Ring Attention <b>", topics=[small_catalog["topics"][1]])
     record_source_edit(before=None, source=source, via=ChangeLogEntry.Via.ADMIN)
     return source
@@ -70,7 +71,7 @@ def test_a_second_run_in_the_same_period_sends_nothing(new_attention_source: Sou
 
 
 def test_the_next_period_sends_only_what_is_new(
-    new_attention_source: Source, small_catalog
+    new_attention_source: Source, small_catalog: SmallCatalog
 ) -> None:
     verified_follower("follower@example.com")
     send_digests()
@@ -133,7 +134,7 @@ def test_one_click_unsubscribe_works_logged_out(
 
 
 def test_unsubscribe_links_cannot_be_forged_or_replayed_for_another_reader(
-    client: Client, small_catalog
+    client: Client, small_catalog: SmallCatalog
 ) -> None:
     reader = verified_follower("reader@example.com")
     victim = verified_follower("victim@example.com")

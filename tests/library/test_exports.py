@@ -13,6 +13,7 @@ from pytest_django import DjangoAssertNumQueries
 from accounts.models import User
 from library.models import Bookmark
 from tests.factories import NoteFactory, SourceFactory
+from tests.hints import Grow, SmallCatalog, Tiers
 
 EXPORTS = [
     "/library/export/",
@@ -25,7 +26,7 @@ EXPORTS = [
 
 
 @pytest.fixture
-def library(small_catalog, reader: User, other_reader: User):
+def library(small_catalog: SmallCatalog, reader: User, other_reader: User):
     """The reader finished one source, is reading another, saved a third; the other reader has
     their own bookmark and notes, which must never show up in the reader's exports."""
     path = small_catalog["path"]
@@ -59,7 +60,7 @@ def library(small_catalog, reader: User, other_reader: User):
 class TestAccess:
     @pytest.mark.parametrize("url", [*EXPORTS, "/library/lists/wafer.md"])
     def test_anonymous_visitors_are_sent_to_log_in_and_back(
-        self, client: Client, small_catalog, url
+        self, client: Client, small_catalog: SmallCatalog, url
     ) -> None:
         response = client.get(url)
         assert response.status_code == 302
@@ -156,7 +157,9 @@ class TestLibraryData:
         references = rispy.loads(client.get("/library/export.ris").content.decode())
         assert [reference["title"] for reference in references][-1] == "FlashAttention"
 
-    def test_empty_library_exports_cleanly(self, client: Client, reader: User, tiers) -> None:
+    def test_empty_library_exports_cleanly(
+        self, client: Client, reader: User, tiers: Tiers
+    ) -> None:
         client.force_login(reader)
         rows = list(csv.reader(io.StringIO(client.get("/library/export.csv").content.decode())))
         assert len(rows) == 1
@@ -179,7 +182,7 @@ class TestLibraryData:
         self,
         client: Client,
         reader: User,
-        many_sources,
+        many_sources: Grow,
         django_assert_max_num_queries: DjangoAssertNumQueries,
     ) -> None:
         client.force_login(reader)
@@ -220,7 +223,9 @@ class TestReadingListMarkdown:
         assert "## Start here" in text and "## Attention kernels" in text
         assert text.index("## Start here") < text.index("## Attention kernels")
 
-    def test_markdown_escapes_titles(self, client: Client, reader: User, small_catalog) -> None:
+    def test_markdown_escapes_titles(
+        self, client: Client, reader: User, small_catalog: SmallCatalog
+    ) -> None:
         from catalog.models import ListEntry
 
         odd = SourceFactory(title="[Click](javascript:alert(1)) *bold* <b>")
@@ -230,7 +235,9 @@ class TestReadingListMarkdown:
         text = client.get("/library/lists/wafer.md").content.decode()
         assert "\\[Click\\]\\(javascript:alert\\(1\\)\\) \\*bold\\* \\<b\\>" in text
 
-    def test_unknown_list_is_404(self, client: Client, reader: User, small_catalog) -> None:
+    def test_unknown_list_is_404(
+        self, client: Client, reader: User, small_catalog: SmallCatalog
+    ) -> None:
         client.force_login(reader)
         assert client.get("/library/lists/nope.md").status_code == 404
 

@@ -13,6 +13,7 @@ from library.digests import DIGEST_ENTRIES, send_digests
 from library.follows import search_description
 from library.models import Follow
 from tests.factories import SourceFactory
+from tests.hints import SmallCatalog
 from tests.library.test_digests import verified_follower
 
 pytestmark = pytest.mark.django_db
@@ -25,7 +26,7 @@ def changed_source(topic, title: str, when) -> Source:
     return source
 
 
-def test_the_first_digest_reaches_back_to_the_follow(small_catalog) -> None:
+def test_the_first_digest_reaches_back_to_the_follow(small_catalog: SmallCatalog) -> None:
     from django.core import mail
 
     topic = small_catalog["topics"][1]
@@ -39,7 +40,7 @@ def test_the_first_digest_reaches_back_to_the_follow(small_catalog) -> None:
     assert "Before the follow" not in body
 
 
-def test_a_long_first_digest_is_capped_with_and_n_more(small_catalog) -> None:
+def test_a_long_first_digest_is_capped_with_and_n_more(small_catalog: SmallCatalog) -> None:
     from django.core import mail
 
     topic = small_catalog["topics"][1]

@@ -8,6 +8,7 @@ from accounts.models import User
 from catalog.changelog import record_source_edit
 from catalog.models import ChangeLogEntry
 from library.models import DigestSettings, Follow
+from tests.hints import SmallCatalog
 
 from ..factories import SourceFactory, TopicFactory
 
@@ -15,7 +16,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_a_reader_follows_a_topic_from_its_page(
-    client: Client, reader: User, small_catalog
+    client: Client, reader: User, small_catalog: SmallCatalog
 ) -> None:
     client.force_login(reader)
     page = client.get("/topics/attention/").content.decode()
@@ -28,7 +29,9 @@ def test_a_reader_follows_a_topic_from_its_page(
     assert DigestSettings.objects.get(user=reader).frequency == "weekly"
 
 
-def test_following_twice_keeps_one_follow(client: Client, reader: User, small_catalog) -> None:
+def test_following_twice_keeps_one_follow(
+    client: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     client.force_login(reader)
     client.post("/library/following/tier/core/")
     client.post("/library/following/tier/core/")
@@ -45,27 +48,33 @@ def test_following_twice_keeps_one_follow(client: Client, reader: User, small_ca
     ],
 )
 def test_following_something_unknown_is_not_found(
-    client: Client, reader: User, small_catalog, url: str
+    client: Client, reader: User, small_catalog: SmallCatalog, url: str
 ) -> None:
     client.force_login(reader)
     assert client.post(url).status_code == 404
     assert not Follow.objects.exists()
 
 
-def test_following_needs_a_login_and_a_post(client: Client, reader: User, small_catalog) -> None:
+def test_following_needs_a_login_and_a_post(
+    client: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     assert client.post("/library/following/topic/attention/").status_code == 302
     client.force_login(reader)
     assert client.get("/library/following/topic/attention/").status_code == 405
     assert not Follow.objects.exists()
 
 
-def test_list_and_tier_pages_offer_to_follow(client: Client, reader: User, small_catalog) -> None:
+def test_list_and_tier_pages_offer_to_follow(
+    client: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     client.force_login(reader)
     assert "Follow Primary sources" in client.get("/lists/wafer/").content.decode()
     assert "Follow Core" in client.get("/tiers/core/").content.decode()
 
 
-def test_save_a_search_and_read_its_feed(client: Client, reader: User, small_catalog) -> None:
+def test_save_a_search_and_read_its_feed(
+    client: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     client.force_login(reader)
     page = client.get("/sources/?q=attention").content.decode()
     assert "Save this search" in page
@@ -94,7 +103,7 @@ def test_save_a_search_and_read_its_feed(client: Client, reader: User, small_cat
     ],
 )
 def test_a_malformed_saved_search_is_refused_with_the_reason(
-    client: Client, reader: User, small_catalog, data: dict[str, str], reason: str
+    client: Client, reader: User, small_catalog: SmallCatalog, data: dict[str, str], reason: str
 ) -> None:
     client.force_login(reader)
     response = client.post("/library/following/search/", data)
@@ -104,7 +113,7 @@ def test_a_malformed_saved_search_is_refused_with_the_reason(
 
 
 def test_unfollow_only_your_own(
-    client: Client, reader: User, other_reader: User, small_catalog
+    client: Client, reader: User, other_reader: User, small_catalog: SmallCatalog
 ) -> None:
     theirs = Follow.objects.create(user=other_reader, kind="topic", target="attention")
     client.force_login(reader)
@@ -116,7 +125,7 @@ def test_unfollow_only_your_own(
 
 
 def test_home_shows_changes_in_what_the_reader_follows(
-    client: Client, reader: User, small_catalog
+    client: Client, reader: User, small_catalog: SmallCatalog
 ) -> None:
     reader.last_seen_changes_at = timezone.now() - timezone.timedelta(minutes=5)
     reader.save()
@@ -134,7 +143,9 @@ def test_home_shows_changes_in_what_the_reader_follows(
     assert "Unfollowed thing" in html
 
 
-def test_the_digest_turns_off_with_one_click(client: Client, reader: User, small_catalog) -> None:
+def test_the_digest_turns_off_with_one_click(
+    client: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     client.force_login(reader)
     client.post("/library/following/topic/attention/")
     page = client.get("/library/following/").content.decode()
@@ -148,7 +159,7 @@ def test_the_digest_turns_off_with_one_click(client: Client, reader: User, small
 
 
 def test_a_saved_search_says_so_and_can_be_stopped(
-    client: Client, reader: User, small_catalog
+    client: Client, reader: User, small_catalog: SmallCatalog
 ) -> None:
     client.force_login(reader)
     response = client.post("/library/following/search/", {"topic": "attention", "q": "flash"})

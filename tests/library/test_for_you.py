@@ -10,6 +10,7 @@ from catalog.models import Source
 from catalog.services import LoadReport
 from library.models import Bookmark
 from library.recommendations import recommendations_for
+from tests.hints import Grow, SmallCatalog, Tiers
 
 pytestmark = pytest.mark.django_db
 
@@ -55,7 +56,7 @@ def test_saved_sources_are_never_recommended(reader: User, full_catalog: LoadRep
 
 
 def test_a_new_reader_gets_the_next_start_here_steps(
-    client: Client, reader: User, small_catalog
+    client: Client, reader: User, small_catalog: SmallCatalog
 ) -> None:
     Bookmark.objects.create(user=reader, source=small_catalog["path"][0], status="read")
     client.force_login(reader)
@@ -66,7 +67,7 @@ def test_a_new_reader_gets_the_next_start_here_steps(
     assert "Start here, step 2" in html
 
 
-def test_for_you_on_an_empty_catalog(client: Client, reader: User, tiers) -> None:
+def test_for_you_on_an_empty_catalog(client: Client, reader: User, tiers: Tiers) -> None:
     client.force_login(reader)
     response = client.get("/library/for-you/")
     assert response.status_code == 200
@@ -78,7 +79,7 @@ def test_for_you_needs_a_login(client: Client) -> None:
 
 
 def test_for_you_queries_do_not_grow_with_the_library(
-    client: Client, reader: User, many_sources
+    client: Client, reader: User, many_sources: Grow
 ) -> None:
     sources = many_sources(60)
     client.force_login(reader)

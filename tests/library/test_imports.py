@@ -15,7 +15,7 @@ from accounts.models import User
 from catalog.services import LoadReport
 from library.imports.entries import MAX_ENTRIES
 from library.models import Bookmark
-from tests.hints import Response
+from tests.hints import Response, SmallCatalog
 
 pytestmark = pytest.mark.django_db
 
@@ -71,7 +71,7 @@ def test_the_zotero_export_is_previewed_then_imported(
 
 
 def test_a_doi_finds_the_source_whose_address_carries_it(
-    signed_in: Client, reader: User, small_catalog
+    signed_in: Client, reader: User, small_catalog: SmallCatalog
 ) -> None:
     flash = small_catalog["flash"]
     flash.url = "https://dl.acm.org/doi/10.5555/3600270.3601459"

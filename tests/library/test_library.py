@@ -10,6 +10,7 @@ from accounts.models import User
 from library.models import Bookmark
 from library.services import set_status
 from tests.factories import ListEntryFactory, ListSectionFactory, SourceFactory, TopicFactory
+from tests.hints import SmallCatalog, Tiers
 
 pytestmark = pytest.mark.django_db
 HX = {"HX-Request": "true"}
@@ -27,7 +28,7 @@ def group_titles(html, status):
 
 
 @pytest.fixture
-def library(reader: User, other_reader: User, small_catalog):
+def library(reader: User, other_reader: User, small_catalog: SmallCatalog):
     scaling, attention, roofline = small_catalog["path"]
     flash = small_catalog["flash"]
     set_status(user=reader, source=scaling, status="read")
@@ -223,13 +224,15 @@ def test_bulk_is_post_only_and_members_only(client: Client, reader: User, librar
     assert client.get(reverse("library:bulk")).status_code == 405
 
 
-def test_empty_library_explains_how_to_start(client: Client, reader: User, small_catalog) -> None:
+def test_empty_library_explains_how_to_start(
+    client: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     client.force_login(reader)
     html = client.get(LIBRARY).content.decode()
     assert "Your library is empty." in html
 
 
-def test_user_text_is_escaped(client: Client, reader: User, tiers) -> None:
+def test_user_text_is_escaped(client: Client, reader: User, tiers: Tiers) -> None:
     source = SourceFactory(
         title="<script>alert(1)</script>", tier=tiers["core"], topics=[TopicFactory()]
     )
@@ -241,7 +244,7 @@ def test_user_text_is_escaped(client: Client, reader: User, tiers) -> None:
 
 
 def test_nav_links_to_the_library_for_members_only(
-    client: Client, reader: User, small_catalog
+    client: Client, reader: User, small_catalog: SmallCatalog
 ) -> None:
     assert "My library" not in client.get("/tiers/core/").content.decode()
     client.force_login(reader)

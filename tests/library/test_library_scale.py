@@ -13,18 +13,22 @@ from django.test.utils import CaptureQueriesContext
 from pytest_django import DjangoAssertNumQueries
 
 from accounts.models import User
+from catalog.models.sources import Source
 from library.models import Bookmark
 from library.page import GROUP_SIZE
+from tests.hints import Grow
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("render_every_time")]
 HX = {"HX-Request": "true"}
 
 
 @pytest.fixture
-def saved(many_sources, reader: User):
+def saved(many_sources: Grow, reader: User):
     """Put `count` new sources in the reader's library, statuses in turn; newest last."""
 
-    def save(count, statuses: tuple[str, str, str] = ("to_read", "reading", "read")):
+    def save(
+        count, statuses: tuple[str, str, str] = ("to_read", "reading", "read")
+    ) -> list[Source]:
         sources = many_sources(count)
         status = itertools.cycle(statuses)
         Bookmark.objects.bulk_create(

@@ -13,7 +13,7 @@ from catalog.related.vectors import catalog_vectors
 from catalog.services import LoadReport
 from library.models import Bookmark, Dismissal
 from library.recommendations import ranked_rows, recommendations_for
-from tests.hints import Response
+from tests.hints import Grow, Response, SmallCatalog
 
 pytestmark = pytest.mark.django_db
 
@@ -178,7 +178,7 @@ def test_an_unknown_source_is_404(client: Client, attention_reader: User) -> Non
 
 
 def test_a_dismissed_start_here_step_is_skipped(
-    client: Client, reader: User, small_catalog
+    client: Client, reader: User, small_catalog: SmallCatalog
 ) -> None:
     client.force_login(reader)
     first = small_catalog["path"][0]
@@ -188,7 +188,7 @@ def test_a_dismissed_start_here_step_is_skipped(
 
 
 def test_for_you_queries_stay_flat_with_more_dismissals(
-    client: Client, reader: User, many_sources
+    client: Client, reader: User, many_sources: Grow
 ) -> None:
     sources = many_sources(60)
     client.force_login(reader)

@@ -11,12 +11,13 @@ from library.reading import progress_along
 from library.services import set_status
 from teams.models import Team
 from tests.factories import ListEntryFactory, UserFactory, join_team
+from tests.hints import SmallCatalog, Tiers
 
 pytestmark = pytest.mark.django_db
 HX = {"HX-Request": "true"}
 
 
-def test_progress_counts_in_order_and_names_the_next_unread(small_catalog) -> None:
+def test_progress_counts_in_order_and_names_the_next_unread(small_catalog: SmallCatalog) -> None:
     scaling, attention, roofline = small_catalog["path"]
     progress = progress_along([scaling, attention, roofline, attention], {scaling.pk: "read"})
     assert (progress.read, progress.total, progress.percent) == (1, 3, 33)
@@ -31,7 +32,7 @@ def test_progress_counts_in_order_and_names_the_next_unread(small_catalog) -> No
 
 @pytest.mark.parametrize("page", ["/tiers/start-here/", "/library/progress/path/"])
 def test_path_progress_for_the_signed_in_reader(
-    client: Client, reader: User, small_catalog, page: str
+    client: Client, reader: User, small_catalog: SmallCatalog, page: str
 ) -> None:
     scaling, _, roofline = small_catalog["path"]
     set_status(user=reader, source=scaling, status="read")
@@ -47,7 +48,9 @@ def test_path_progress_for_the_signed_in_reader(
     assert html.count('class="path-step is-read"') == 1
 
 
-def test_home_shows_path_progress(client: Client, reader: User, small_catalog) -> None:
+def test_home_shows_path_progress(
+    client: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     scaling = small_catalog["path"][0]
     set_status(user=reader, source=scaling, status="read")
     client.force_login(reader)
@@ -56,7 +59,9 @@ def test_home_shows_path_progress(client: Client, reader: User, small_catalog) -
     assert 'id="path-progress"' in html
 
 
-def test_anonymous_visitors_are_invited_not_tracked(client: Client, small_catalog) -> None:
+def test_anonymous_visitors_are_invited_not_tracked(
+    client: Client, small_catalog: SmallCatalog
+) -> None:
     html = client.get("/tiers/start-here/").content.decode()
     assert "to track your progress along this path" in html
     assert "of 3 read" not in html
@@ -64,7 +69,7 @@ def test_anonymous_visitors_are_invited_not_tracked(client: Client, small_catalo
 
 
 def test_htmx_path_refresh_returns_progress_and_the_step_facts_out_of_band(
-    client: Client, reader: User, small_catalog
+    client: Client, reader: User, small_catalog: SmallCatalog
 ) -> None:
     set_status(user=reader, source=small_catalog["path"][1], status="read")
     client.force_login(reader)
@@ -82,7 +87,7 @@ def test_htmx_path_refresh_returns_progress_and_the_step_facts_out_of_band(
     assert "HX-Request" in response["Vary"]
 
 
-def test_list_progress(client: Client, reader: User, small_catalog) -> None:
+def test_list_progress(client: Client, reader: User, small_catalog: SmallCatalog) -> None:
     set_status(user=reader, source=small_catalog["flash"], status="read")
     set_status(user=reader, source=small_catalog["path"][0], status="reading")
     client.force_login(reader)
@@ -98,7 +103,7 @@ def test_list_progress(client: Client, reader: User, small_catalog) -> None:
     assert client.get("/library/progress/lists/nope/").status_code == 404
 
 
-def test_list_progress_requires_login(client: Client, small_catalog) -> None:
+def test_list_progress_requires_login(client: Client, small_catalog: SmallCatalog) -> None:
     assert client.get("/library/progress/lists/wafer/").status_code == 302
     html = client.get("/lists/wafer/").content.decode()
     assert "to track your progress through this list" in html
@@ -108,7 +113,7 @@ def test_members_see_how_many_of_each_team_finished_each_step(
     client: Client,
     reader: User,
     other_reader: User,
-    small_catalog,
+    small_catalog: SmallCatalog,
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
     scaling = small_catalog["path"][0]
@@ -147,7 +152,7 @@ def team_counts(response):
 def test_team_counts_cost_the_same_queries_whatever_the_list_holds(
     client: Client,
     reader: User,
-    small_catalog,
+    small_catalog: SmallCatalog,
     django_assert_max_num_queries: DjangoAssertNumQueries,
     steps: int,
 ) -> None:
@@ -166,7 +171,9 @@ def test_team_counts_cost_the_same_queries_whatever_the_list_holds(
         assert len(team_counts(client.get("/lists/wafer/"))) >= 2 * steps
 
 
-def test_team_view_on_a_source_page(client: Client, reader: User, tiers, small_catalog) -> None:
+def test_team_view_on_a_source_page(
+    client: Client, reader: User, tiers: Tiers, small_catalog: SmallCatalog
+) -> None:
     source = small_catalog["flash"]
     hedy = UserFactory(email="hedy@example.com", display_name="Hedy")
     grace = UserFactory(email="grace@example.com")
@@ -199,7 +206,7 @@ def test_team_view_on_a_source_page(client: Client, reader: User, tiers, small_c
     assert "outsider" not in team and "queue" not in team and "reader" not in team
 
 
-def test_team_names_are_escaped(client: Client, reader: User, small_catalog) -> None:
+def test_team_names_are_escaped(client: Client, reader: User, small_catalog: SmallCatalog) -> None:
     source = small_catalog["flash"]
     bold = UserFactory(display_name="<b>Bold</b>")
     join_team(reader, bold)
@@ -210,7 +217,7 @@ def test_team_names_are_escaped(client: Client, reader: User, small_catalog) -> 
 
 
 def test_team_view_when_nobody_else_has_read_it(
-    client: Client, reader: User, small_catalog
+    client: Client, reader: User, small_catalog: SmallCatalog
 ) -> None:
     join_team(reader)
     client.force_login(reader)
@@ -219,7 +226,7 @@ def test_team_view_when_nobody_else_has_read_it(
 
 
 def test_a_reader_in_no_team_sees_no_team_section(
-    client: Client, reader: User, small_catalog
+    client: Client, reader: User, small_catalog: SmallCatalog
 ) -> None:
     client.force_login(reader)
     assert (
@@ -232,7 +239,7 @@ def test_a_reader_in_no_team_sees_no_team_section(
     "page", ["/library/progress/path/", "/library/progress/lists/wafer/", "/tiers/start-here/"]
 )
 def test_another_reader_sees_only_their_own_progress(
-    client: Client, reader: User, other_reader: User, small_catalog, page: str
+    client: Client, reader: User, other_reader: User, small_catalog: SmallCatalog, page: str
 ) -> None:
     for source in small_catalog["path"]:
         set_status(user=reader, source=source, status="read")

@@ -9,9 +9,11 @@ from django.test.utils import CaptureQueriesContext
 from pytest_django import DjangoAssertNumQueries, Settings
 
 from accounts.models import User
+from catalog.models.sources import Source
 from library.models import Bookmark
 from library.page import GROUP_SIZE
 from tests.factories import ListEntryFactory, ListSectionFactory, SourceFactory, UserFactory
+from tests.hints import Grow, Tiers
 
 from .controls import pressed
 
@@ -20,11 +22,11 @@ STATUSES = itertools.cycle(["to_read", "reading", "read"])
 
 
 @pytest.fixture
-def grow_library(many_sources, reader: User, other_reader: User, settings: Settings):
+def grow_library(many_sources: Grow, reader: User, other_reader: User, settings: Settings):
     """Grow the catalog and put every new source in the reader's (and a teammate's) library."""
     settings.CATALOG_PAGE_SIZE = 100
 
-    def grow(count):
+    def grow(count) -> list[Source]:
         sources = many_sources(count)
         Bookmark.objects.bulk_create(
             [Bookmark(user=reader, source=s, status=next(STATUSES)) for s in sources]
@@ -96,7 +98,10 @@ def test_every_card_of_100_shows_the_readers_state(
 
 
 def test_start_here_path_progress_is_flat(
-    client: Client, reader: User, tiers, django_assert_max_num_queries: DjangoAssertNumQueries
+    client: Client,
+    reader: User,
+    tiers: Tiers,
+    django_assert_max_num_queries: DjangoAssertNumQueries,
 ) -> None:
     client.force_login(reader)
     section = ListSectionFactory(slug="start-here", position=1)
@@ -117,7 +122,7 @@ def test_start_here_path_progress_is_flat(
 
 
 def test_anonymous_cards_cost_no_bookmark_queries(
-    client: Client, many_sources, settings: Settings
+    client: Client, many_sources: Grow, settings: Settings
 ) -> None:
     settings.CATALOG_PAGE_SIZE = 100
     many_sources(30)

@@ -40,7 +40,7 @@ from readinglist.pagecache.versions import (
 )
 from teams.models import Team
 from tests.factories import NoteFactory, join_team
-from tests.hints import Response
+from tests.hints import Response, SmallCatalog
 
 from .controls import pressed
 
@@ -68,7 +68,7 @@ def commits(django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks):
 
 
 @pytest.fixture
-def catalog(small_catalog, reader: User, other_reader: User, commits):
+def catalog(small_catalog: SmallCatalog, reader: User, other_reader: User, commits):
     with commits():
         reader.display_name = "Alice Reader"
         reader.save()
@@ -302,7 +302,7 @@ def test_a_bulk_change_shows_on_the_next_page(
 
 @pytest.mark.django_db(transaction=True)
 def test_changes_since_the_last_visit_show_once(
-    client: Client, reader: User, small_catalog
+    client: Client, reader: User, small_catalog: SmallCatalog
 ) -> None:
     """Outside a test transaction: every write commits and replaces the versions at once."""
     reader.date_joined = timezone.now() - timedelta(days=30)

@@ -5,6 +5,7 @@ from django.test import Client
 
 from accounts.models import User
 from library.services import set_status
+from tests.hints import SmallCatalog
 
 pytestmark = pytest.mark.django_db
 
@@ -15,7 +16,7 @@ def library_page(client: Client, reader, query: str = "") -> str:
 
 
 def test_one_item_hides_the_filters_and_bulk_changes(
-    client: Client, reader: User, small_catalog
+    client: Client, reader: User, small_catalog: SmallCatalog
 ) -> None:
     set_status(user=reader, source=small_catalog["flash"], status="to_read")
     page = library_page(client, reader)
@@ -27,7 +28,7 @@ def test_one_item_hides_the_filters_and_bulk_changes(
 
 
 def test_two_items_show_the_filters_and_bulk_changes(
-    client: Client, reader: User, small_catalog
+    client: Client, reader: User, small_catalog: SmallCatalog
 ) -> None:
     set_status(user=reader, source=small_catalog["flash"], status="to_read")
     set_status(user=reader, source=small_catalog["path"][0], status="read")
@@ -38,7 +39,7 @@ def test_two_items_show_the_filters_and_bulk_changes(
 
 
 def test_a_filtered_address_keeps_its_filters_to_clear(
-    client: Client, reader: User, small_catalog
+    client: Client, reader: User, small_catalog: SmallCatalog
 ) -> None:
     set_status(user=reader, source=small_catalog["flash"], status="to_read")
     page = library_page(client, reader, "?q=nothing-matches-this")

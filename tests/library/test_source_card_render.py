@@ -18,6 +18,7 @@ from pytest_django import Settings
 from accounts.models import User
 from library.models import Bookmark
 from library.templatetags.reading import CARD_TEMPLATE, remembered_cards
+from tests.hints import SmallCatalog, Tiers
 
 pytestmark = pytest.mark.django_db
 
@@ -67,7 +68,7 @@ def secret_of(request: pytest.FixtureRequest):
     return _unmask_cipher_token(get_token(request))
 
 
-def test_remembered_cards_match_the_template(reader: User, small_catalog) -> None:
+def test_remembered_cards_match_the_template(reader: User, small_catalog: SmallCatalog) -> None:
     sources = [small_catalog["flash"], *small_catalog["path"]]
     Bookmark.objects.create(user=reader, source=sources[1], status=Bookmark.Status.READING)
     marked = mark_safe("<mark>Flash</mark>Attention")
@@ -80,7 +81,9 @@ def test_remembered_cards_match_the_template(reader: User, small_catalog) -> Non
             assert secret_in(html) == secret_of(request)
 
 
-def test_a_changed_source_or_tier_shows_at_once(reader: User, small_catalog, tiers) -> None:
+def test_a_changed_source_or_tier_shows_at_once(
+    reader: User, small_catalog: SmallCatalog, tiers: Tiers
+) -> None:
     source = small_catalog["flash"]
     render([source], page_request(reader))
     source.title = "FlashAttention-4"
@@ -94,7 +97,7 @@ def test_a_changed_source_or_tier_shows_at_once(reader: User, small_catalog, tie
 
 
 def test_the_age_badge_follows_the_date(
-    reader: User, small_catalog, tiers, monkeypatch: pytest.MonkeyPatch
+    reader: User, small_catalog: SmallCatalog, tiers: Tiers, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     source = small_catalog["flash"]
     source.tier, source.verified_on = tiers["frontier"], date(2026, 1, 1)
@@ -105,7 +108,7 @@ def test_the_age_badge_follows_the_date(
 
 
 def test_each_reader_sees_their_own_status_and_token(
-    reader: User, other_reader: User, small_catalog
+    reader: User, other_reader: User, small_catalog: SmallCatalog
 ) -> None:
     source = small_catalog["flash"]
     Bookmark.objects.create(user=reader, source=source, status=Bookmark.Status.READ)
@@ -119,7 +122,9 @@ def test_each_reader_sees_their_own_status_and_token(
     assert secret_in(html_theirs) == secret_of(theirs) != secret_of(mine)
 
 
-def test_plain_text_that_looks_like_markup_stays_escaped(reader: User, small_catalog) -> None:
+def test_plain_text_that_looks_like_markup_stays_escaped(
+    reader: User, small_catalog: SmallCatalog
+) -> None:
     source = small_catalog["flash"]
     render([source], page_request(reader), label=mark_safe("<b>x</b>"))
     html = render([source], page_request(reader), label="<b>x</b>")
@@ -128,7 +133,7 @@ def test_plain_text_that_looks_like_markup_stays_escaped(reader: User, small_cat
 
 @pytest.mark.parametrize("signed_in", [True, False])
 def test_one_remembered_card_serves_every_page_and_query(
-    signed_in: bool, reader: User, small_catalog
+    signed_in: bool, reader: User, small_catalog: SmallCatalog
 ) -> None:
     """A card is remembered once per source: each page puts in its own way back, marked title
     and snippet, escaped as the template escapes them."""

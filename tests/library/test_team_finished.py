@@ -13,6 +13,7 @@ from accounts.models import User
 from library.models import Bookmark
 from library.reading import team_finished
 from tests.factories import SourceFactory, UserFactory, join_team
+from tests.hints import SmallCatalog, Tiers
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +35,7 @@ def counting_queries(client: Client, url: str) -> list[str]:
 
 @pytest.mark.parametrize("url", ["/", "/tiers/start-here/", "/lists/wafer/"])
 def test_one_query_counts_only_the_sources_shown(
-    client: Client, reader: User, small_catalog, tiers, url: str
+    client: Client, reader: User, small_catalog: SmallCatalog, tiers: Tiers, url: str
 ) -> None:
     mate = UserFactory()
     join_team(reader, mate)
@@ -52,7 +53,7 @@ def test_one_query_counts_only_the_sources_shown(
 
 
 def test_a_source_not_named_at_first_is_counted_when_asked(
-    rf: RequestFactory, reader: User, small_catalog
+    rf: RequestFactory, reader: User, small_catalog: SmallCatalog
 ) -> None:
     mate = UserFactory()
     join_team(reader, mate)
@@ -71,7 +72,7 @@ def test_a_source_not_named_at_first_is_counted_when_asked(
 
 @pytest.mark.postgres
 def test_the_count_reads_the_finished_bookmarks_of_the_sources_shown(
-    rf: RequestFactory, reader: User, tiers
+    rf: RequestFactory, reader: User, tiers: Tiers
 ) -> None:
     """With statistics like a real catalog's, PostgreSQL finds the finished bookmarks of the
     shown sources through bookmark_read_source rather than every teammate's bookmarks."""

@@ -1,7 +1,9 @@
 import pytest
 
 from accounts.models import User
+from catalog.models import Source
 from tests.factories import join_team
+from tests.hints import SmallCatalog
 
 
 @pytest.fixture(autouse=True)
@@ -17,5 +19,5 @@ def _teammates(reader: User, other_reader: User) -> None:
 
 
 @pytest.fixture
-def flash(small_catalog):
+def flash(small_catalog: SmallCatalog) -> Source:
     return small_catalog["flash"]

@@ -19,6 +19,7 @@ from notes.services import (
     purge_deleted_notes,
 )
 from tests.factories import NoteFactory, SourceFactory, TopicFactory, UserFactory, first_team_of
+from tests.hints import SmallCatalog
 
 pytestmark = pytest.mark.django_db
 
@@ -194,7 +195,7 @@ def test_postgres_search_stems_words(reader: User) -> None:
     assert list(Note.objects.owned_by(reader).search("kernel fusing")) == [note]
 
 
-def test_filters_by_topic_list_and_visibility(reader: User, small_catalog) -> None:
+def test_filters_by_topic_list_and_visibility(reader: User, small_catalog: SmallCatalog) -> None:
     flash = small_catalog["flash"]
     roofline = small_catalog["path"][2]
     kernels, attention = small_catalog["topics"]

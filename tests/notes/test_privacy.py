@@ -5,6 +5,7 @@ from django.test import Client
 from pytest_django.asserts import assertContains, assertNotContains
 
 from accounts.models import User
+from catalog.models import Source
 from notes.models import Note
 from tests.factories import NoteFactory
 
@@ -14,12 +15,12 @@ SECRET = "secret-private-note-text"
 
 
 @pytest.fixture
-def private_note(other_reader: User, flash):
+def private_note(other_reader: User, flash: Source):
     return NoteFactory(user=other_reader, source=flash, body=SECRET, quote="secret quote")
 
 
 @pytest.fixture
-def team_note(other_reader: User, flash):
+def team_note(other_reader: User, flash: Source):
     return NoteFactory(user=other_reader, source=flash, body="team-readable", visibility="team")
 
 
@@ -71,7 +72,7 @@ def test_private_note_id_is_404_for_others(
 
 
 def test_someone_elses_deleted_note_cannot_be_restored(
-    signed_in: Client, other_reader: User, flash
+    signed_in: Client, other_reader: User, flash: Source
 ) -> None:
     note = NoteFactory(user=other_reader, source=flash, visibility="team")
     Note.objects.filter(pk=note.pk).update(deleted_at=note.created)

@@ -11,12 +11,13 @@ from pytest_django import DjangoAssertNumQueries, Settings
 from accounts.models import User
 from notes.models import Note
 from tests.factories import NoteFactory, SourceFactory, UserFactory, join_team
+from tests.hints import SmallCatalog
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def grow_notes(reader: User, small_catalog):
+def grow_notes(reader: User, small_catalog: SmallCatalog):
     flash = small_catalog["flash"]
 
     def grow(count) -> None:
@@ -63,7 +64,7 @@ def test_queries_flat_between_5_and_60_notes(
 
 @pytest.mark.django_db(transaction=True)  # no test transaction around it, as in production
 def test_saving_a_note_leaves_its_check_constraints_to_the_insert(
-    client: Client, reader: User, small_catalog
+    client: Client, reader: User, small_catalog: SmallCatalog
 ) -> None:
     """The form's fields already check what the model's constraints say, and the database
     enforces them on the insert: no query asks about each one first, and no savepoint is taken.
@@ -82,7 +83,11 @@ def test_saving_a_note_leaves_its_check_constraints_to_the_insert(
 
 
 def test_signed_in_source_page_asks_for_the_readers_teams_once(
-    client: Client, reader: User, other_reader: User, small_catalog, settings: Settings
+    client: Client,
+    reader: User,
+    other_reader: User,
+    small_catalog: SmallCatalog,
+    settings: Settings,
 ) -> None:
     """The team panels and the note form share one query for the reader's teams."""
     settings.CATALOG_PAGE_CACHE = False
@@ -103,7 +108,7 @@ def test_signed_in_source_page_asks_for_the_readers_teams_once(
 
 
 def test_saving_a_note_does_not_look_up_its_author_and_source_again(
-    client: Client, reader: User, small_catalog
+    client: Client, reader: User, small_catalog: SmallCatalog
 ) -> None:
     client.force_login(reader)
     with CaptureQueriesContext(connection) as ctx:
@@ -117,7 +122,11 @@ def test_saving_a_note_does_not_look_up_its_author_and_source_again(
 
 
 def test_team_notes_pages_without_counting_every_shared_note(
-    client: Client, reader: User, other_reader: User, small_catalog, settings: Settings
+    client: Client,
+    reader: User,
+    other_reader: User,
+    small_catalog: SmallCatalog,
+    settings: Settings,
 ) -> None:
     """The page reads the rows it shows (and one more), never a COUNT(*) over the team's notes;
     Newer/Older links walk the notes newest first, each exactly once."""

@@ -14,17 +14,19 @@ from pytest_django import Settings
 from pytest_django.asserts import assertContains, assertNotContains
 
 from accounts.models import User
+from catalog.models import Source
 from notes.models import Note
 from notes.querysets import UNDO_WINDOW
 from notes.services import note_limit_problem
 from tests.factories import NoteFactory, UserFactory
+from tests.hints import SmallCatalog
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 def test_source_page_shows_own_and_team_notes_newest_first(
-    signed_in: Client, reader: User, other_reader: User, flash
+    signed_in: Client, reader: User, other_reader: User, flash: Source
 ) -> None:
     NoteFactory(user=reader, source=flash, body="my older note")
     NoteFactory(
@@ -39,7 +41,9 @@ def test_source_page_shows_own_and_team_notes_newest_first(
     assertContains(response, "Add a note")
 
 
-def test_visitors_see_no_notes_and_a_login_link(client: Client, reader: User, flash) -> None:
+def test_visitors_see_no_notes_and_a_login_link(
+    client: Client, reader: User, flash: Source
+) -> None:
     NoteFactory(user=reader, source=flash, body="shared with the team", visibility="team")
     response = client.get(flash.get_absolute_url())
     assertNotContains(response, "shared with the team")
@@ -48,7 +52,7 @@ def test_visitors_see_no_notes_and_a_login_link(client: Client, reader: User, fl
 
 
 def test_add_without_javascript_redirects_to_the_note(
-    signed_in: Client, reader: User, flash
+    signed_in: Client, reader: User, flash: Source
 ) -> None:
     response = signed_in.post(
         f"/sources/{flash.slug}/notes/new/",
@@ -74,7 +78,7 @@ def test_add_without_javascript_redirects_to_the_note(
 
 
 def test_add_with_htmx_returns_a_fresh_form_and_the_note_out_of_band(
-    signed_in: Client, flash
+    signed_in: Client, flash: Source
 ) -> None:
     response = signed_in.post(
         f"/sources/{flash.slug}/notes/new/", {"body": "hello", "visibility": "private"}, **HTMX
@@ -90,7 +94,7 @@ def test_add_with_htmx_returns_a_fresh_form_and_the_note_out_of_band(
 
 
 def test_the_fresh_form_after_an_add_is_remembered_with_this_visitors_token(
-    signed_in: Client, reader: User, flash, settings: Settings
+    signed_in: Client, reader: User, flash: Source, settings: Settings
 ) -> None:
     """The empty form is rendered once per process and team list; each response puts its own
     CSRF token in, and renaming a team shows at once."""
@@ -117,7 +121,7 @@ def test_the_fresh_form_after_an_add_is_remembered_with_this_visitors_token(
     assert "Renamed (its members, with your name)" in fresh_form("fourth")
 
 
-def test_add_form_page_without_javascript(signed_in: Client, flash) -> None:
+def test_add_form_page_without_javascript(signed_in: Client, flash: Source) -> None:
     response = signed_in.get(f"/sources/{flash.slug}/notes/new/")
     assertContains(response, "<h1>Add a note on FlashAttention</h1>", html=True)
     assertContains(response, 'name="body"')
@@ -125,7 +129,9 @@ def test_add_form_page_without_javascript(signed_in: Client, flash) -> None:
 
 
 @pytest.mark.parametrize("htmx", [False, True], ids=["plain", "htmx"])
-def test_too_long_body_keeps_the_draft_and_explains(signed_in: Client, flash, htmx: bool) -> None:
+def test_too_long_body_keeps_the_draft_and_explains(
+    signed_in: Client, flash: Source, htmx: bool
+) -> None:
     draft = "A long draft. " * 1500 + "the end"
     response = signed_in.post(
         f"/sources/{flash.slug}/notes/new/",
@@ -142,7 +148,7 @@ def test_too_long_body_keeps_the_draft_and_explains(signed_in: Client, flash, ht
         assertContains(response, '<details class="note-add" id="note-add" open>')
 
 
-def test_too_long_quote_is_explained(signed_in: Client, flash) -> None:
+def test_too_long_quote_is_explained(signed_in: Client, flash: Source) -> None:
     response = signed_in.post(
         f"/sources/{flash.slug}/notes/new/",
         {"body": "ok", "quote": "q" * 2_500, "visibility": "private"},
@@ -151,20 +157,20 @@ def test_too_long_quote_is_explained(signed_in: Client, flash) -> None:
     assert not Note.objects.exists()
 
 
-def test_limits_count_line_breaks_once(signed_in: Client, flash) -> None:
+def test_limits_count_line_breaks_once(signed_in: Client, flash: Source) -> None:
     body = ("x" * 99 + "\r\n") * 199  # 19,900 characters once CRLF is one break
     signed_in.post(f"/sources/{flash.slug}/notes/new/", {"body": body, "visibility": "private"})
     assert len(Note.objects.get().body) == 19_900
 
 
-def test_empty_body_is_explained(signed_in: Client, flash) -> None:
+def test_empty_body_is_explained(signed_in: Client, flash: Source) -> None:
     response = signed_in.post(
         f"/sources/{flash.slug}/notes/new/", {"body": "   ", "visibility": "private"}
     )
     assertContains(response, "Write something in the note.")
 
 
-def test_bad_visibility_is_refused(signed_in: Client, flash) -> None:
+def test_bad_visibility_is_refused(signed_in: Client, flash: Source) -> None:
     response = signed_in.post(
         f"/sources/{flash.slug}/notes/new/", {"body": "x", "visibility": "world"}
     )
@@ -176,7 +182,7 @@ def test_unknown_source_is_404(signed_in: Client) -> None:
     assert signed_in.get("/sources/nope/notes/new/").status_code == 404
 
 
-def test_edit_in_place_with_htmx(signed_in: Client, reader: User, flash) -> None:
+def test_edit_in_place_with_htmx(signed_in: Client, reader: User, flash: Source) -> None:
     note = NoteFactory(user=reader, source=flash, body="before")
     form = signed_in.get(f"/notes/{note.pk}/edit/", **HTMX)
     assertContains(form, f'<li class="note is-editing" id="note-{note.pk}">')
@@ -192,7 +198,9 @@ def test_edit_in_place_with_htmx(signed_in: Client, reader: User, flash) -> None
     assert (note.body, note.visibility) == ("after **all**", "team")
 
 
-def test_edit_error_keeps_the_draft_in_place(signed_in: Client, reader: User, flash) -> None:
+def test_edit_error_keeps_the_draft_in_place(
+    signed_in: Client, reader: User, flash: Source
+) -> None:
     note = NoteFactory(user=reader, source=flash, body="before")
     response = signed_in.post(
         f"/notes/{note.pk}/edit/", {"body": "y" * 20_001, "visibility": "private"}, **HTMX
@@ -204,7 +212,7 @@ def test_edit_error_keeps_the_draft_in_place(signed_in: Client, reader: User, fl
     assert note.body == "before"
 
 
-def test_edit_without_javascript(signed_in: Client, reader: User, flash) -> None:
+def test_edit_without_javascript(signed_in: Client, reader: User, flash: Source) -> None:
     note = NoteFactory(user=reader, source=flash, body="before")
     page = signed_in.get(f"/notes/{note.pk}/edit/")
     assertContains(page, "<h1>Edit your note on FlashAttention</h1>", html=True)
@@ -213,7 +221,7 @@ def test_edit_without_javascript(signed_in: Client, reader: User, flash) -> None
 
 
 def test_delete_with_htmx_offers_undo_and_restore_swaps_the_note_back(
-    signed_in: Client, reader: User, flash
+    signed_in: Client, reader: User, flash: Source
 ) -> None:
     note = NoteFactory(user=reader, source=flash, body="keep me")
     response = signed_in.post(f"/notes/{note.pk}/delete/", **HTMX)
@@ -227,7 +235,7 @@ def test_delete_with_htmx_offers_undo_and_restore_swaps_the_note_back(
 
 
 def test_delete_without_javascript_confirms_then_offers_undo(
-    signed_in: Client, reader: User, flash
+    signed_in: Client, reader: User, flash: Source
 ) -> None:
     note = NoteFactory(user=reader, source=flash, body="keep me")
     confirm = signed_in.get(f"/notes/{note.pk}/delete/")
@@ -244,19 +252,21 @@ def test_delete_without_javascript_confirms_then_offers_undo(
     assert [str(m) for m in get_messages(back.wsgi_request)][-1] == "Note restored."
 
 
-def test_undo_offer_disappears_after_the_window(signed_in: Client, reader: User, flash) -> None:
+def test_undo_offer_disappears_after_the_window(
+    signed_in: Client, reader: User, flash: Source
+) -> None:
     note = NoteFactory(user=reader, source=flash)
     Note.objects.filter(pk=note.pk).update(deleted_at=timezone.now() - UNDO_WINDOW * 2)
     assertNotContains(signed_in.get(flash.get_absolute_url()), "Note deleted.")
 
 
-def test_restore_is_post_only(signed_in: Client, reader: User, flash) -> None:
+def test_restore_is_post_only(signed_in: Client, reader: User, flash: Source) -> None:
     note = NoteFactory(user=reader, source=flash)
     signed_in.post(f"/notes/{note.pk}/delete/")
     assert signed_in.get(f"/notes/{note.pk}/restore/").status_code == 405
 
 
-def test_detail_page(signed_in: Client, reader: User, flash) -> None:
+def test_detail_page(signed_in: Client, reader: User, flash: Source) -> None:
     note = NoteFactory(user=reader, source=flash, body="solo")
     assertContains(signed_in.get(f"/notes/{note.pk}/"), "<p>solo</p>", html=False)
     partial = signed_in.get(f"/notes/{note.pk}/", **HTMX).content.decode()
@@ -267,7 +277,7 @@ def test_detail_page(signed_in: Client, reader: User, flash) -> None:
 
 
 def test_my_notes_lists_only_mine_with_sources(
-    signed_in: Client, reader: User, other_reader: User, flash
+    signed_in: Client, reader: User, other_reader: User, flash: Source
 ) -> None:
     NoteFactory(user=reader, source=flash, body="mine on flash")
     NoteFactory(user=other_reader, source=flash, body="theirs", visibility="team")
@@ -278,7 +288,9 @@ def test_my_notes_lists_only_mine_with_sources(
     assertContains(response, "1 note")
 
 
-def test_my_notes_search_and_filters(signed_in: Client, reader: User, small_catalog) -> None:
+def test_my_notes_search_and_filters(
+    signed_in: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     flash, roofline = small_catalog["flash"], small_catalog["path"][2]
     NoteFactory(user=reader, source=flash, body="online softmax", visibility="team")
     NoteFactory(user=reader, source=roofline, body="arithmetic intensity")
@@ -295,7 +307,9 @@ def test_my_notes_search_and_filters(signed_in: Client, reader: User, small_cata
     assert partial.lstrip().startswith('<div id="notes-results">')
 
 
-def test_my_notes_bad_filter_is_explained_not_a_500(signed_in: Client, reader: User, flash) -> None:
+def test_my_notes_bad_filter_is_explained_not_a_500(
+    signed_in: Client, reader: User, flash: Source
+) -> None:
     NoteFactory(user=reader, source=flash, body="still listed")
     response = signed_in.get("/library/notes/?topic=no-such-topic&visibility=everyone")
     assert response.status_code == 200
@@ -303,7 +317,7 @@ def test_my_notes_bad_filter_is_explained_not_a_500(signed_in: Client, reader: U
     assertContains(response, "still listed")
 
 
-def test_export_markdown(signed_in: Client, reader: User, flash) -> None:
+def test_export_markdown(signed_in: Client, reader: User, flash: Source) -> None:
     NoteFactory(
         user=reader, source=flash, body="Body *md*", quote="line one\nline two", locator="p. 4"
     )
@@ -319,7 +333,7 @@ def test_export_markdown(signed_in: Client, reader: User, flash) -> None:
     assert "Body *md*" in text
 
 
-def test_export_json(signed_in: Client, reader: User, flash) -> None:
+def test_export_json(signed_in: Client, reader: User, flash: Source) -> None:
     NoteFactory(user=reader, source=flash, body="Body", quote="Q", locator="Fig. 1")
     response = signed_in.get("/library/notes/export.json")
     assert response["Content-Disposition"].endswith('.json"')
@@ -332,7 +346,7 @@ def test_export_json(signed_in: Client, reader: User, flash) -> None:
 
 
 def test_team_feed_shows_team_notes_with_author_names(
-    signed_in: Client, other_reader: User, flash
+    signed_in: Client, other_reader: User, flash: Source
 ) -> None:
     other_reader.display_name = "Ada"
     other_reader.save()
@@ -346,7 +360,7 @@ def test_team_feed_shows_team_notes_with_author_names(
     assertNotContains(response, "/edit/")
 
 
-def test_team_feed_is_paginated(signed_in: Client, other_reader: User, flash) -> None:
+def test_team_feed_is_paginated(signed_in: Client, other_reader: User, flash: Source) -> None:
     NoteFactory.create_batch(30, user=other_reader, source=flash, visibility="team")
     assertContains(signed_in.get("/notes/team/"), "Older notes")
     assert signed_in.get("/notes/team/?page=2").status_code == 200
@@ -354,7 +368,7 @@ def test_team_feed_is_paginated(signed_in: Client, other_reader: User, flash) ->
 
 
 def test_notes_beyond_the_hourly_limit_are_refused_and_the_text_kept(
-    signed_in: Client, reader: User, other_reader: User, flash, settings: Settings
+    signed_in: Client, reader: User, other_reader: User, flash: Source, settings: Settings
 ) -> None:
     settings.NOTES_MAX_PER_HOUR = 2
     NoteFactory(user=reader, source=flash)
@@ -384,7 +398,7 @@ def test_notes_beyond_the_hourly_limit_are_refused_and_the_text_kept(
 
 @pytest.mark.parametrize("limit", [1, 3])
 def test_the_hourly_limit_lets_the_last_note_in_and_refuses_the_next(
-    signed_in: Client, reader: User, flash, settings: Settings, limit: int
+    signed_in: Client, reader: User, flash: Source, settings: Settings, limit: int
 ) -> None:
     settings.NOTES_MAX_PER_HOUR = limit
     NoteFactory.create_batch(limit - 1, user=reader, source=flash)
@@ -396,7 +410,7 @@ def test_the_hourly_limit_lets_the_last_note_in_and_refuses_the_next(
 
 
 def test_a_limit_of_zero_refuses_every_note(
-    signed_in: Client, reader: User, flash, settings: Settings
+    signed_in: Client, reader: User, flash: Source, settings: Settings
 ) -> None:
     settings.NOTES_MAX_PER_HOUR = 0
     refused = signed_in.post(
@@ -407,7 +421,7 @@ def test_a_limit_of_zero_refuses_every_note(
 
 
 def test_the_hourly_count_stops_at_the_limit_without_sorting_the_hour(
-    reader: User, flash, settings: Settings
+    reader: User, flash: Source, settings: Settings
 ) -> None:
     # Ordered, the database would sort every note of the hour before it could stop.
     settings.NOTES_MAX_PER_HOUR = 3

@@ -19,6 +19,7 @@ from catalog.models import Source
 from catalog.services import LoadReport
 from library.models import Bookmark
 from operations.backups import empty_database, non_empty_tables
+from tests.hints import SmallCatalog
 from tests.production.test_security import run_python
 
 # Real processes and whole databases: minutes, so `make test-fast` leaves them out.
@@ -105,7 +106,7 @@ def test_a_broken_backup_changes_nothing(populated: list[Source], tmp_path: Path
 
 
 def test_backups_are_readable_by_their_owner_only(
-    small_catalog, reader: User, tmp_path: Path
+    small_catalog: SmallCatalog, reader: User, tmp_path: Path
 ) -> None:
     dump(tmp_path / "backup.json.gz")
     assert stat.S_IMODE((tmp_path / "backup.json.gz").stat().st_mode) == 0o600
@@ -124,7 +125,7 @@ def manage_on_fresh_sqlite(database_file, *args) -> CompletedProcess[str]:
 
 
 def test_restore_into_an_unmigrated_database_migrates_it_first(
-    small_catalog, reader: User, tmp_path: Path
+    small_catalog: SmallCatalog, reader: User, tmp_path: Path
 ) -> None:
     dump(tmp_path / "backup.json.gz")
     database_file = tmp_path / "fresh.sqlite3"
@@ -154,7 +155,7 @@ def test_a_failed_restore_leaves_no_database_file_behind(
 
 
 def test_a_backup_without_output_goes_to_backup_dir(
-    small_catalog, tmp_path: Path, settings: Settings
+    small_catalog: SmallCatalog, tmp_path: Path, settings: Settings
 ) -> None:
     settings.BACKUP_DIR = str(tmp_path)
     call_command("backup", verbosity=0)
@@ -164,7 +165,7 @@ def test_a_backup_without_output_goes_to_backup_dir(
 
 
 def test_a_folder_it_cannot_write_to_is_a_one_line_error(
-    small_catalog, tmp_path: Path, settings: Settings
+    small_catalog: SmallCatalog, tmp_path: Path, settings: Settings
 ) -> None:
     not_a_folder = tmp_path / "a-file"
     not_a_folder.write_text("")
@@ -175,7 +176,7 @@ def test_a_folder_it_cannot_write_to_is_a_one_line_error(
 
 
 def test_a_missing_backup_dir_is_named_in_the_error(
-    small_catalog, tmp_path: Path, settings: Settings
+    small_catalog: SmallCatalog, tmp_path: Path, settings: Settings
 ) -> None:
     settings.BACKUP_DIR = str(tmp_path / "not-mounted")
     with pytest.raises(CommandError, match=r"Cannot write the backup to .*not-mounted.*No such"):

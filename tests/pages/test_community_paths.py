@@ -10,13 +10,14 @@ from pytest_django import DjangoCaptureOnCommitCallbacks, Settings
 from accounts.models import User
 from paths.services import add_step, create_path
 from tests.factories import SourceFactory, UserFactory, join_team
+from tests.hints import SmallCatalog, Tiers
 from tests.paths.detail_stub import path_page  # noqa: F401
 
 pytestmark = pytest.mark.usefixtures("path_page", "render_every_time")
 
 
 def test_public_paths_are_listed_with_author_and_steps_apart_from_the_lists(
-    client: Client, small_catalog
+    client: Client, small_catalog: SmallCatalog
 ) -> None:
     author = UserFactory(email="ada@example.com", display_name="Ada")
     shared = create_path(author, "Kernels for newcomers", visibility="public")
@@ -50,7 +51,7 @@ def count_queries(client: Client) -> int:
     return len(queries)
 
 
-def test_the_page_costs_the_same_at_one_and_thirty_paths(client: Client, tiers) -> None:
+def test_the_page_costs_the_same_at_one_and_thirty_paths(client: Client, tiers: Tiers) -> None:
     source = SourceFactory(tier=tiers["core"])
 
     def publish(count) -> None:

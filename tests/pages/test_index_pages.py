@@ -14,6 +14,7 @@ from tests.factories import (
     SourceFactory,
     TopicFactory,
 )
+from tests.hints import SmallCatalog, Tiers
 
 pytestmark = pytest.mark.django_db
 
@@ -58,7 +59,7 @@ def heading_links(root):
 
 
 def test_topics_nest_sub_topics_under_their_parent_with_published_counts(
-    client: Client, small_catalog
+    client: Client, small_catalog: SmallCatalog
 ) -> None:
     attention = small_catalog["topics"][1]
     SourceFactory(slug="old", status="retired", topics=[attention])
@@ -78,7 +79,7 @@ def test_topics_nest_sub_topics_under_their_parent_with_published_counts(
 
 
 def test_tiers_show_their_rule_and_how_many_published_sources_they_hold(
-    client: Client, small_catalog
+    client: Client, small_catalog: SmallCatalog
 ) -> None:
     SourceFactory(slug="gone", status="retired", tier=small_catalog["flash"].tier)
     soup = page(client, "/tiers/")
@@ -96,7 +97,9 @@ def test_tiers_show_their_rule_and_how_many_published_sources_they_hold(
     ]
 
 
-def test_lists_count_each_cited_source_once_in_list_order(client: Client, small_catalog) -> None:
+def test_lists_count_each_cited_source_once_in_list_order(
+    client: Client, small_catalog: SmallCatalog
+) -> None:
     ReadingList.objects.filter(slug="wafer").update(position=10)
     later = ReadingListFactory(slug="appendix", title="Appendix", position=9)
     section = ListSectionFactory(reading_list=later)
@@ -111,7 +114,9 @@ def test_lists_count_each_cited_source_once_in_list_order(client: Client, small_
     assert heading_links(soup) == ["/lists/appendix/", "/lists/wafer/"]
 
 
-def test_home_and_detail_pages_lead_to_the_indexes(client: Client, small_catalog) -> None:
+def test_home_and_detail_pages_lead_to_the_indexes(
+    client: Client, small_catalog: SmallCatalog
+) -> None:
     home = page(client, "/")
     more = {href for element in having_class(home, "panel-more") for href in links(element)}
     assert more == {"/topics/", "/tiers/", "/lists/"}
@@ -126,7 +131,7 @@ def test_home_and_detail_pages_lead_to_the_indexes(client: Client, small_catalog
         assert index in crumbs, url
 
 
-def test_names_are_escaped(client: Client, tiers) -> None:
+def test_names_are_escaped(client: Client, tiers: Tiers) -> None:
     TopicFactory(slug="x", name="<script>alert(1)</script>")
     body = client.get("/topics/").content.decode()
     assert "<script>alert(1)</script>" not in body

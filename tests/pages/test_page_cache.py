@@ -14,7 +14,7 @@ from accounts.models import User
 from catalog.models import Source, Topic
 from readinglist.pagecache import bump_catalog_version, catalog_version
 from readinglist.pagecache.store import ProcessPages, process_pages
-from tests.hints import Response
+from tests.hints import Response, SmallCatalog
 
 
 def visit(url: str = "/", **headers) -> Response:
@@ -22,7 +22,9 @@ def visit(url: str = "/", **headers) -> Response:
 
 
 @pytest.fixture
-def catalog(small_catalog, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks):
+def catalog(
+    small_catalog: SmallCatalog, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
+):
     return small_catalog
 
 

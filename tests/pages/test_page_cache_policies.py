@@ -12,7 +12,7 @@ from accounts.models import User
 from readinglist.pagecache import policies, versions
 from readinglist.pagecache.store import process_pages
 from tests.conftest import PASSWORD
-from tests.hints import Response
+from tests.hints import Response, SmallCatalog
 
 
 def visit(url: str = "/", host: str = "127.0.0.1", **headers) -> Response:
@@ -21,7 +21,7 @@ def visit(url: str = "/", host: str = "127.0.0.1", **headers) -> Response:
 
 @pytest.fixture
 def catalog(
-    small_catalog,
+    small_catalog: SmallCatalog,
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
     settings: Settings,
 ):

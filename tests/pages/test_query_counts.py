@@ -6,6 +6,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from pytest_django import DjangoAssertNumQueries
 
+from tests.hints import Grow
+
 pytestmark = pytest.mark.django_db
 
 
@@ -43,7 +45,10 @@ def count_queries(client: Client, url) -> int:
     ],
 )
 def test_queries_flat_between_10_and_500_sources(
-    client: Client, many_sources, url_for, django_assert_max_num_queries: DjangoAssertNumQueries
+    client: Client,
+    many_sources: Grow,
+    url_for,
+    django_assert_max_num_queries: DjangoAssertNumQueries,
 ) -> None:
     url = url_for(many_sources(10))
     baseline = count_queries(client, url)

@@ -6,6 +6,7 @@ import pytest
 from django.test import Client
 
 from tests.factories import SourceFactory
+from tests.hints import SmallCatalog, Tiers
 
 
 class _Meta(HTMLParser):
@@ -28,7 +29,9 @@ def meta(client: Client, url):
 
 
 @pytest.mark.django_db
-def test_a_source_page_previews_as_its_title_and_summary(client: Client, small_catalog) -> None:
+def test_a_source_page_previews_as_its_title_and_summary(
+    client: Client, small_catalog: SmallCatalog
+) -> None:
     tags = meta(client, "/sources/flashattention/")
     flash = small_catalog["flash"]
     assert tags["og:title"] == flash.title
@@ -49,7 +52,7 @@ def test_a_source_page_previews_as_its_title_and_summary(client: Client, small_c
     ],
 )
 def test_catalog_pages_preview_as_themselves(
-    client: Client, small_catalog, url: str, title: str
+    client: Client, small_catalog: SmallCatalog, url: str, title: str
 ) -> None:
     tags = meta(client, url)
     assert tags["og:title"].lower() == title.lower()
@@ -58,7 +61,7 @@ def test_catalog_pages_preview_as_themselves(
 
 
 @pytest.mark.django_db
-def test_preview_text_is_escaped_and_kept_short(client: Client, tiers) -> None:
+def test_preview_text_is_escaped_and_kept_short(client: Client, tiers: Tiers) -> None:
     SourceFactory(
         slug="odd",
         title='A "quoted" <b>title</b>',

@@ -9,6 +9,7 @@ from pytest_django import DjangoAssertNumQueries
 
 from pages.sitemaps import SourceSitemap
 from tests.factories import SourceFactory, TopicFactory
+from tests.hints import Grow, SmallCatalog
 
 SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 
@@ -28,7 +29,7 @@ def sitemap_urls(client: Client):
 
 
 def test_sitemap_lists_every_public_page_on_the_configured_domain(
-    client: Client, small_catalog
+    client: Client, small_catalog: SmallCatalog
 ) -> None:
     retired = SourceFactory(slug="gone", status="retired")
     urls = sitemap_urls(client)
@@ -53,8 +54,8 @@ def test_sitemap_lists_every_public_page_on_the_configured_domain(
 
 def test_sitemap_runs_the_same_queries_whatever_the_catalog_size(
     client: Client,
-    small_catalog,
-    many_sources,
+    small_catalog: SmallCatalog,
+    many_sources: Grow,
     django_assert_max_num_queries: DjangoAssertNumQueries,
 ) -> None:
     def crawl():
@@ -75,7 +76,7 @@ def test_sitemap_runs_the_same_queries_whatever_the_catalog_size(
 
 
 def test_sources_come_in_pages_the_index_lists(
-    client: Client, small_catalog, many_sources, monkeypatch: pytest.MonkeyPatch
+    client: Client, small_catalog: SmallCatalog, many_sources: Grow, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(SourceSitemap, "limit", 4)
     sources = many_sources(5)

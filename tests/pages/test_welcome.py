@@ -9,6 +9,7 @@ from pytest_django import DjangoCaptureOnCommitCallbacks
 from accounts.models import User
 from catalog.changelog import record_change
 from catalog.models import ChangeLogEntry
+from tests.hints import SmallCatalog
 
 pytestmark = pytest.mark.django_db
 Kind, Via = ChangeLogEntry.Kind, ChangeLogEntry.Via
@@ -17,7 +18,7 @@ Kind, Via = ChangeLogEntry.Kind, ChangeLogEntry.Via
 def test_a_new_account_is_welcomed_until_the_catalog_changes(
     client: Client,
     reader: User,
-    small_catalog,
+    small_catalog: SmallCatalog,
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
     client.force_login(reader)
@@ -38,7 +39,7 @@ def test_a_new_account_is_welcomed_until_the_catalog_changes(
 
 
 def test_an_older_account_is_told_nothing_changed(
-    client: Client, reader: User, small_catalog
+    client: Client, reader: User, small_catalog: SmallCatalog
 ) -> None:
     reader.date_joined -= timedelta(days=2)
     reader.save()
@@ -48,7 +49,7 @@ def test_an_older_account_is_told_nothing_changed(
     assert "Nothing has changed in the catalog since your last visit." in html
 
 
-def test_visitors_get_no_welcome(client: Client, small_catalog) -> None:
+def test_visitors_get_no_welcome(client: Client, small_catalog: SmallCatalog) -> None:
     html = client.get("/").content.decode()
     assert "Welcome to readinglist" not in html
     assert "since your last visit" not in html

@@ -1,9 +1,26 @@
+from typing import Protocol
+
 import pytest
 
 from accounts.models import User
 from paths.models import Path
 from paths.services import add_section, add_step, create_path
+from teams.models import Team
 from tests.factories import SourceFactory, UserFactory
+from tests.hints import Tiers
+
+
+class MakePath(Protocol):
+    def __call__(
+        self,
+        steps: int = 3,
+        *,
+        user: User | None = None,
+        team: Team | None = None,
+        visibility: str | None = None,
+        sections: int = 1,
+        title: str = "Kernels first",
+    ) -> Path: ...
 
 
 @pytest.fixture
@@ -12,15 +29,15 @@ def author(db: None) -> User:
 
 
 @pytest.fixture
-def make_path(author: User, tiers):
+def make_path(author: User, tiers: Tiers) -> MakePath:
     """A path with `steps` sources, optionally across `sections` sections."""
 
     def make(
         steps: int = 3,
         *,
-        user=None,
-        team=None,
-        visibility=None,
+        user: User | None = None,
+        team: Team | None = None,
+        visibility: str | None = None,
         sections: int = 1,
         title: str = "Kernels first",
     ) -> Path:

@@ -13,12 +13,14 @@ from accounts.models import User
 from catalog.models.sources import Source
 from paths.models import PathStep
 from tests.factories import SourceFactory
+from tests.hints import Tiers
+from tests.paths.conftest import MakePath
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def source(tiers) -> Source:
+def source(tiers: Tiers) -> Source:
     return SourceFactory(slug="flash-attention", title="FlashAttention", tier=tiers["core"])
 
 
@@ -37,7 +39,7 @@ def test_visitors_see_no_path_form(client: Client, source: Source, render_every_
 
 
 def test_the_form_offers_each_editable_path_and_its_sections(
-    client: Client, author: User, make_path, source: Source, render_every_time: None
+    client: Client, author: User, make_path: MakePath, source: Source, render_every_time: None
 ) -> None:
     one = make_path(1, title="Single part")
     two = make_path(2, sections=2, title="Two parts")
@@ -63,7 +65,7 @@ def test_the_form_offers_each_editable_path_and_its_sections(
 
 
 def test_the_source_page_reads_the_readers_paths_in_constant_queries(
-    client: Client, author: User, make_path, source: Source, render_every_time: None
+    client: Client, author: User, make_path: MakePath, source: Source, render_every_time: None
 ) -> None:
     client.force_login(author)
     # One visit first: the header's unread count is cached after it, as on every later page.
@@ -79,7 +81,7 @@ def test_the_source_page_reads_the_readers_paths_in_constant_queries(
 
 
 def test_a_path_the_reader_cannot_edit_is_never_changed(
-    client: Client, other_reader: User, make_path, source: Source
+    client: Client, other_reader: User, make_path: MakePath, source: Source
 ) -> None:
     path = make_path(1)
     client.force_login(other_reader)
@@ -89,7 +91,7 @@ def test_a_path_the_reader_cannot_edit_is_never_changed(
 
 
 def test_cards_offer_add_to_path_and_the_reader_chooses_the_path_next(
-    client: Client, author: User, make_path, source: Source, render_every_time: None
+    client: Client, author: User, make_path: MakePath, source: Source, render_every_time: None
 ) -> None:
     path = make_path(1, title="Attention kernels")
     client.force_login(author)

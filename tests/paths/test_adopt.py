@@ -13,6 +13,7 @@ from paths.adopting import unique_slug
 from paths.models import Path
 from paths.services import add_section, add_step, create_path
 from tests.factories import ReadingListFactory, SourceFactory, UserFactory, join_team
+from tests.hints import Tiers
 
 from .detail_stub import path_page  # noqa: F401
 
@@ -21,7 +22,7 @@ CHANGELIST = "admin:paths_path_changelist"
 
 
 @pytest.fixture
-def shared_path(reader: User, tiers) -> Path:
+def shared_path(reader: User, tiers: Tiers) -> Path:
     path = create_path(reader, "Serving at scale", visibility="public")
     first = path.sections.get()
     first.title = "Basics"

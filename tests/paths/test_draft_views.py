@@ -8,6 +8,7 @@ from accounts.models import User
 from catalog.models import Source
 from paths.models import ChangeAction, Path
 from tests.factories import SourceFactory, UserFactory, join_team
+from tests.hints import SmallCatalog
 
 from .detail_stub import path_page  # noqa: F401
 
@@ -30,7 +31,9 @@ def test_the_form_has_a_goal_field_and_a_loading_indicator(signed_in: Client) ->
     assert "Save as a path" not in page
 
 
-def test_a_goal_drafts_steps_each_with_its_reason(signed_in: Client, small_catalog) -> None:
+def test_a_goal_drafts_steps_each_with_its_reason(
+    signed_in: Client, small_catalog: SmallCatalog
+) -> None:
     page = signed_in.get(URL, {"goal": "attention kernels"}).content.decode()
     assert "FlashAttention" in page
     assert 'name="keep"' in page and "checked" in page
@@ -39,7 +42,9 @@ def test_a_goal_drafts_steps_each_with_its_reason(signed_in: Client, small_catal
     assert "Save as a path" in page
 
 
-def test_an_htmx_request_gets_the_draft_alone(signed_in: Client, small_catalog) -> None:
+def test_an_htmx_request_gets_the_draft_alone(
+    signed_in: Client, small_catalog: SmallCatalog
+) -> None:
     page = signed_in.get(URL, {"goal": "attention"}, headers={"HX-Request": "true"})
     html = page.content.decode()
     assert html.lstrip().startswith('<div id="draft">') and "<html" not in html
@@ -50,7 +55,7 @@ def test_an_htmx_request_gets_the_draft_alone(signed_in: Client, small_catalog) 
     [("", "Describe what you want to learn"), ("zzqxv wobblefrotz", "has nothing on")],
 )
 def test_an_empty_or_unknown_goal_says_so(
-    signed_in: Client, small_catalog, goal: str, says: str
+    signed_in: Client, small_catalog: SmallCatalog, goal: str, says: str
 ) -> None:
     page = signed_in.get(URL, {"goal": goal}).content.decode()
     assert says in page
@@ -74,7 +79,7 @@ def posted(sources, kept, title: str = "Attention first", **extra):
 
 
 def test_saving_keeps_only_the_ticked_steps_in_order(
-    signed_in: Client, reader: User, small_catalog
+    signed_in: Client, reader: User, small_catalog: SmallCatalog
 ) -> None:
     a, b, c = small_catalog["path"]
     flash = small_catalog["flash"]
@@ -93,7 +98,7 @@ def test_saving_keeps_only_the_ticked_steps_in_order(
 
 
 def test_a_source_not_in_the_catalog_is_refused(
-    signed_in: Client, reader: User, small_catalog
+    signed_in: Client, reader: User, small_catalog: SmallCatalog
 ) -> None:
     a = small_catalog["path"][0]
     data = posted([a], kept=[a]) | {"step": [str(a.pk), "999999"], "keep": [str(a.pk), "999999"]}
@@ -103,7 +108,7 @@ def test_a_source_not_in_the_catalog_is_refused(
     assert not Path.objects.exists()
 
 
-def test_an_unpublished_source_is_refused(signed_in: Client, small_catalog) -> None:
+def test_an_unpublished_source_is_refused(signed_in: Client, small_catalog: SmallCatalog) -> None:
     a = small_catalog["path"][0]
     hidden = SourceFactory(title="Withdrawn")
     Source.objects.filter(pk=hidden.pk).update(status=Source.Status.RETIRED)
@@ -114,7 +119,7 @@ def test_an_unpublished_source_is_refused(signed_in: Client, small_catalog) -> N
 
 
 def test_nothing_kept_is_a_clear_error_that_keeps_the_draft(
-    signed_in: Client, small_catalog
+    signed_in: Client, small_catalog: SmallCatalog
 ) -> None:
     a, b, _ = small_catalog["path"]
     response = signed_in.post(URL, posted([a, b], kept=[], title="Typed title"))
@@ -124,7 +129,9 @@ def test_nothing_kept_is_a_clear_error_that_keeps_the_draft(
     assert not Path.objects.exists()
 
 
-def test_a_team_the_reader_is_not_in_is_a_form_error(signed_in: Client, small_catalog) -> None:
+def test_a_team_the_reader_is_not_in_is_a_form_error(
+    signed_in: Client, small_catalog: SmallCatalog
+) -> None:
     a = small_catalog["path"][0]
     team = join_team(UserFactory(), slug="elsewhere")
     response = signed_in.post(URL, posted([a], kept=[a], owner=str(team.pk)))
@@ -133,7 +140,7 @@ def test_a_team_the_reader_is_not_in_is_a_form_error(signed_in: Client, small_ca
 
 
 def test_a_team_of_the_reader_owns_the_saved_path(
-    signed_in: Client, reader: User, small_catalog
+    signed_in: Client, reader: User, small_catalog: SmallCatalog
 ) -> None:
     a = small_catalog["path"][0]
     team = join_team(reader, slug="mine")

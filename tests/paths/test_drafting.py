@@ -33,6 +33,7 @@ from tests.factories import (
     SourceFactory,
     TopicFactory,
 )
+from tests.hints import Tiers
 
 pytestmark = pytest.mark.django_db
 
@@ -41,7 +42,7 @@ MIN_PAIRS_CHECKED = 30
 
 
 @pytest.fixture
-def attention_catalog(tiers):
+def attention_catalog(tiers: Tiers):
     """A primary-source path with a Start-here step and an attention-kernels section, a linked
     older source off the path, a source superseded by the first kernel, and one about serving."""
     kernels = TopicFactory(slug="kernels", name="Kernel engineering", position=1)
@@ -198,7 +199,9 @@ def queries_for(goal: str) -> tuple[int, int]:
     return len(drafting), len(drafting) - len(searching)
 
 
-def test_a_draft_runs_a_fixed_number_of_queries_beyond_search(attention_catalog, tiers) -> None:
+def test_a_draft_runs_a_fixed_number_of_queries_beyond_search(
+    attention_catalog, tiers: Tiers
+) -> None:
     goal = "attention kernels"
     queries_for(goal)  # the latent index of this catalog, built once per catalog version
     few, own_few = queries_for(goal)

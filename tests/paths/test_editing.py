@@ -7,7 +7,8 @@ from django.urls import reverse
 from accounts.models import User
 from paths.models import MAX_SECTIONS, MAX_STEPS, Path, PathChange, PathSection, PathStep
 from tests.factories import SourceFactory, join_team
-from tests.hints import Response
+from tests.hints import Response, Tiers
+from tests.paths.conftest import MakePath
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +30,9 @@ def add(client: Client, path, text, headers=None, **extra) -> Response:
     return client.post(url, {"source": text, **extra}, headers=headers or {})
 
 
-def test_adding_by_slug_address_or_title(editing: Client, make_path, tiers) -> None:
+def test_adding_by_slug_address_or_title(
+    editing: Client, make_path: MakePath, tiers: Tiers
+) -> None:
     path = make_path(0)
     by_slug = SourceFactory(slug="flash-attention", title="FlashAttention", tier=tiers["core"])
     by_arxiv = SourceFactory(url="https://arxiv.org/abs/2205.14135", arxiv_id="2205.14135")
@@ -44,7 +47,7 @@ def test_adding_by_slug_address_or_title(editing: Client, make_path, tiers) -> N
 
 
 def test_unknown_ambiguous_and_repeated_sources_get_clear_messages(
-    editing: Client, make_path
+    editing: Client, make_path: MakePath
 ) -> None:
     path = make_path(0)
     SourceFactory(title="Kernel tiling, part one")
@@ -66,7 +69,9 @@ def test_unknown_ambiguous_and_repeated_sources_get_clear_messages(
     assert path.steps.count() == 1
 
 
-def test_the_501st_step_and_the_61st_section_are_refused(editing: Client, make_path, tiers) -> None:
+def test_the_501st_step_and_the_61st_section_are_refused(
+    editing: Client, make_path: MakePath, tiers: Tiers
+) -> None:
     path = make_path(0)
     section = path.sections.get()
     sources = SourceFactory.create_batch(MAX_STEPS + 1, tier=tiers["core"])
@@ -86,7 +91,9 @@ def test_the_501st_step_and_the_61st_section_are_refused(editing: Client, make_p
     assert "One more" in unescape(response.content.decode())
 
 
-def test_up_down_and_remove_buttons_work_without_javascript(editing: Client, make_path) -> None:
+def test_up_down_and_remove_buttons_work_without_javascript(
+    editing: Client, make_path: MakePath
+) -> None:
     path = make_path(3)
     first, second, third = order(path)
     step = path.steps.get(source__slug=third)
@@ -101,7 +108,7 @@ def test_up_down_and_remove_buttons_work_without_javascript(editing: Client, mak
 
 
 def test_two_editors_moving_the_same_step_from_stale_pages_lose_nothing(
-    client: Client, author: User, other_reader: User, make_path
+    client: Client, author: User, other_reader: User, make_path: MakePath
 ) -> None:
     team = join_team(author, other_reader, slug="kernels")
     path = make_path(4, team=team)
@@ -121,7 +128,9 @@ def test_two_editors_moving_the_same_step_from_stale_pages_lose_nothing(
     assert order(path) == [a, b, c]
 
 
-def test_moving_to_a_place_answers_htmx_with_the_steps_alone(editing: Client, make_path) -> None:
+def test_moving_to_a_place_answers_htmx_with_the_steps_alone(
+    editing: Client, make_path: MakePath
+) -> None:
     path = make_path(3)
     a, b, c = order(path)
     step = path.steps.get(source__slug=a)
@@ -136,7 +145,9 @@ def test_moving_to_a_place_answers_htmx_with_the_steps_alone(editing: Client, ma
     assert bad.status_code == 400
 
 
-def test_a_steps_note_and_section_are_edited_on_its_own_page(editing: Client, make_path) -> None:
+def test_a_steps_note_and_section_are_edited_on_its_own_page(
+    editing: Client, make_path: MakePath
+) -> None:
     path = make_path(2, sections=2)
     step = path.steps.order_by("position").first()
     other = path.sections.exclude(pk=step.section_id).get()
@@ -154,7 +165,9 @@ def test_a_steps_note_and_section_are_edited_on_its_own_page(editing: Client, ma
     }
 
 
-def test_sections_are_renamed_and_deleted_without_losing_steps(editing: Client, make_path) -> None:
+def test_sections_are_renamed_and_deleted_without_losing_steps(
+    editing: Client, make_path: MakePath
+) -> None:
     path = make_path(4, sections=2)
     first, second = path.sections.order_by("position")
     editing.post(reverse("paths:section", args=[path.key, second.pk]), {"title": "Advanced"})
@@ -174,7 +187,7 @@ def test_sections_are_renamed_and_deleted_without_losing_steps(editing: Client, 
 
 
 def test_details_are_saved_with_history_and_wrong_visibility_is_explained(
-    editing: Client, author: User, make_path
+    editing: Client, author: User, make_path: MakePath
 ) -> None:
     team = join_team(author, slug="kernels")
     path = make_path(1, team=team)
@@ -192,7 +205,7 @@ def test_details_are_saved_with_history_and_wrong_visibility_is_explained(
 
 
 def test_team_owners_choose_editors_and_members_cannot(
-    client: Client, author: User, other_reader: User, make_path
+    client: Client, author: User, other_reader: User, make_path: MakePath
 ) -> None:
     from teams.models import Membership
 
@@ -213,7 +226,7 @@ def test_team_owners_choose_editors_and_members_cannot(
     assert client.post(reverse("paths:editors", args=[path.key]), {}).status_code == 404
 
 
-def test_deleting_asks_first(editing: Client, make_path) -> None:
+def test_deleting_asks_first(editing: Client, make_path: MakePath) -> None:
     path = make_path(2)
     url = reverse("paths:delete", args=[path.key])
     assert "cannot be undone" in editing.get(url).content.decode()
@@ -222,7 +235,7 @@ def test_deleting_asks_first(editing: Client, make_path) -> None:
 
 
 def test_an_allowed_editor_cannot_delete_a_teams_path(
-    client: Client, author: User, other_reader: User, make_path
+    client: Client, author: User, other_reader: User, make_path: MakePath
 ) -> None:
     from teams.models import Membership
 
@@ -237,7 +250,9 @@ def test_an_allowed_editor_cannot_delete_a_teams_path(
     assert not Path.objects.exists()
 
 
-def test_htmx_gets_the_steps_with_the_error_and_what_was_typed(editing: Client, make_path) -> None:
+def test_htmx_gets_the_steps_with_the_error_and_what_was_typed(
+    editing: Client, make_path: MakePath
+) -> None:
     path = make_path(1)
     response = add(editing, path, "nothing like this", headers={"HX-Request": "true"})
     html = unescape(response.content.decode())

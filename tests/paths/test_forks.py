@@ -12,6 +12,7 @@ from paths.forking import changed_ids
 from paths.models import ChangeAction, Path, PathChange
 from paths.services import add_step, create_path, move_step_to, remove_step, step_source_ids
 from tests.factories import ListEntryFactory, SourceFactory, UserFactory, join_team
+from tests.hints import SmallCatalog, Tiers
 
 from .detail_stub import path_page  # noqa: F401
 
@@ -23,7 +24,7 @@ def titles(path):
 
 
 @pytest.fixture
-def origin(small_catalog, other_reader: User) -> Path:
+def origin(small_catalog: SmallCatalog, other_reader: User) -> Path:
     path = create_path(other_reader, "Kernels first", description="Read *in order*.")
     section = path.sections.get()
     for source in small_catalog["path"]:
@@ -105,7 +106,7 @@ def catalog_rows():
 
 
 def test_fork_a_curated_list_keeps_its_sections_and_writes_no_catalog_row(
-    signed_in: Client, reader: User, small_catalog
+    signed_in: Client, reader: User, small_catalog: SmallCatalog
 ) -> None:
     reading_list = small_catalog["list"]
     # Roofline also sits in the second section: a fork keeps it once, where it first appears.
@@ -239,7 +240,7 @@ def test_upstream_summary_counts_changes(rf: RequestFactory, reader: User, origi
 
 
 def test_a_curated_list_page_has_a_post_form_that_forks_it(
-    client: Client, signed_in: Client, small_catalog
+    client: Client, signed_in: Client, small_catalog: SmallCatalog
 ) -> None:
     action = reverse("paths:fork-list", args=["wafer"])
     html = signed_in.get("/lists/wafer/").content.decode()
@@ -263,7 +264,7 @@ def test_the_fork_form_include_posts_to_the_path_fork(
 
 
 def test_a_fork_costs_the_same_at_five_and_fifty_steps(
-    reader: User, other_reader: User, tiers
+    reader: User, other_reader: User, tiers: Tiers
 ) -> None:
     from paths.forking import fork_path
 
@@ -280,7 +281,7 @@ def test_a_fork_costs_the_same_at_five_and_fifty_steps(
 
 
 def test_a_fork_of_a_list_takes_what_the_curators_added(
-    signed_in: Client, reader: User, small_catalog
+    signed_in: Client, reader: User, small_catalog: SmallCatalog
 ) -> None:
     signed_in.post(reverse("paths:fork-list", args=["wafer"]))
     fork = Path.objects.get(user=reader)

@@ -12,6 +12,7 @@ from accounts.models import User
 from paths.models import MAX_STEPS, Path
 from paths.services import add_step, create_path
 from tests.factories import SourceFactory, UserFactory
+from tests.hints import Tiers
 
 from .detail_stub import path_page  # noqa: F401
 
@@ -30,7 +31,7 @@ MARKDOWN = """# Awesome kernels
 
 
 @pytest.fixture
-def linked(tiers):
+def linked(tiers: Tiers):
     scaling = SourceFactory(title="Scaling", url="https://example.org/papers/scaling")
     flash = SourceFactory(title="FlashAttention", url="https://example.org/papers/flash")
     return scaling, flash
@@ -138,7 +139,7 @@ def test_an_oversized_upload_is_a_clear_error(signed_in: Client, linked) -> None
 
 
 def test_five_thousand_links_save_within_the_limit_and_say_what_was_left_out(
-    signed_in: Client, reader: User, tiers
+    signed_in: Client, reader: User, tiers: Tiers
 ) -> None:
     sources = SourceFactory.create_batch(600, tier=tiers["core"])
     lines = [f"- [{s.title}]({s.url})" for s in sources]

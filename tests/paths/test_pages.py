@@ -10,6 +10,7 @@ from django.urls import reverse
 from accounts.models import User
 from paths.models import Path
 from tests.factories import join_team
+from tests.paths.conftest import MakePath
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +27,7 @@ def test_anonymous_visitors_are_sent_to_sign_in(client: Client) -> None:
 
 
 def test_the_index_lists_my_paths_and_my_teams_and_offers_both_forms(
-    client: Client, author: User, other_reader: User, make_path
+    client: Client, author: User, other_reader: User, make_path: MakePath
 ) -> None:
     team = join_team(author, other_reader, slug="kernels")
     make_path(2, title="Mine")
@@ -79,7 +80,7 @@ def test_a_100_kb_description_is_refused_with_a_clear_message(client: Client, au
 
 
 def test_the_path_page_lists_steps_in_order_with_notes_and_history(
-    client: Client, author: User, make_path
+    client: Client, author: User, make_path: MakePath
 ) -> None:
     path = make_path(3, sections=2)
     step = path.steps.order_by("position").first()
@@ -96,7 +97,7 @@ def test_the_path_page_lists_steps_in_order_with_notes_and_history(
 
 @pytest.mark.parametrize("signed_in_as", ["author", "visitor"])
 def test_the_path_page_reads_a_constant_number_of_queries(
-    client: Client, author: User, make_path, signed_in_as: str
+    client: Client, author: User, make_path: MakePath, signed_in_as: str
 ) -> None:
     if signed_in_as == "author":
         client.force_login(author)
@@ -116,7 +117,7 @@ def test_the_path_page_reads_a_constant_number_of_queries(
 
 
 def test_a_120_step_page_is_under_150_kb_even_for_its_editor(
-    client: Client, author: User, make_path
+    client: Client, author: User, make_path: MakePath
 ) -> None:
     path = make_path(120, sections=6)
     for step in path.steps.all():
@@ -129,7 +130,7 @@ def test_a_120_step_page_is_under_150_kb_even_for_its_editor(
 
 
 def test_a_120_step_page_with_long_titles_and_notes_stays_under_150_kb(
-    client: Client, author: User, other_reader: User, make_path
+    client: Client, author: User, other_reader: User, make_path: MakePath
 ) -> None:
     path = make_path(120, sections=6, visibility="unlisted")
     for step in path.steps.select_related("source"):
@@ -146,7 +147,7 @@ def test_a_120_step_page_with_long_titles_and_notes_stays_under_150_kb(
 
 
 def test_the_index_reads_a_constant_number_of_queries(
-    client: Client, author: User, make_path
+    client: Client, author: User, make_path: MakePath
 ) -> None:
     team = join_team(author, slug="kernels")
     client.force_login(author)

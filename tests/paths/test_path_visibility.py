@@ -10,6 +10,7 @@ from accounts.models import User
 from paths.services import add_section
 from teams.models import Membership
 from tests.factories import UserFactory, join_team
+from tests.paths.conftest import MakePath
 
 pytestmark = pytest.mark.django_db
 
@@ -40,7 +41,7 @@ EDITS = {
 
 
 @pytest.fixture
-def world(make_path, author: User):
+def world(make_path: MakePath, author: User):
     owner = UserFactory(email="owner@example.com")
     member = UserFactory(email="member@example.com")
     former = UserFactory(email="former@example.com")
@@ -97,7 +98,7 @@ def edit_requests(path):
 @pytest.mark.parametrize("visibility", list(SEES))
 @pytest.mark.parametrize("viewer", VIEWERS)
 def test_the_viewer_matrix(
-    client: Client, make_path, world, author: User, visibility, viewer
+    client: Client, make_path: MakePath, world, author: User, visibility, viewer
 ) -> None:
     path = make(make_path, world, author, visibility)
     user = world["users"][viewer]
@@ -130,7 +131,7 @@ def test_the_viewer_matrix(
 
 
 def test_a_member_who_leaves_loses_the_teams_paths_at_once(
-    client: Client, make_path, author: User
+    client: Client, make_path: MakePath, author: User
 ) -> None:
     member = UserFactory()
     team = join_team(author, member, slug="kernels")

@@ -9,6 +9,7 @@ from django.urls import reverse
 from accounts.models import User
 from paths.services import add_step, create_path, remove_step
 from tests.factories import SourceFactory
+from tests.hints import SmallCatalog
 from tests.production.test_html_valid import JAVA, VNU_JAR, vnu_errors
 
 from .detail_stub import path_page  # noqa: F401
@@ -23,7 +24,7 @@ MARKDOWN += "- [Elsewhere](https://unknown.example.com/x)\n"
 
 
 def test_draft_import_fork_and_upstream_pages_are_valid(
-    signed_in: Client, reader: User, other_reader: User, small_catalog, tmp_path: Path
+    signed_in: Client, reader: User, other_reader: User, small_catalog: SmallCatalog, tmp_path: Path
 ) -> None:
     SourceFactory(title="Roofline again", url="https://example.org/papers/roofline")
     origin = create_path(other_reader, "Kernels", visibility="public")

@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from readinglist.local_server import BASE_DIR
+from tests.hints import SmallCatalog
 
 INLINE_STYLE = re.compile(r"""\sstyle\s*=""", re.IGNORECASE)
 INLINE_HANDLER = re.compile(r"""\son[a-z]+\s*=\s*["']""", re.IGNORECASE)
@@ -79,12 +80,14 @@ def check_page(response) -> None:
 
 
 @pytest.mark.parametrize(("name", "args"), PAGES, ids=[name for name, _ in PAGES])
-def test_rendered_pages_signed_out(client: Client, small_catalog, name, args) -> None:
+def test_rendered_pages_signed_out(client: Client, small_catalog: SmallCatalog, name, args) -> None:
     check_page(client.get(reverse(name, args=args)))
 
 
 @pytest.mark.parametrize(("name", "args"), PAGES[:6], ids=[name for name, _ in PAGES[:6]])
-def test_rendered_pages_signed_in(client: Client, small_catalog, reader: User, name, args) -> None:
+def test_rendered_pages_signed_in(
+    client: Client, small_catalog: SmallCatalog, reader: User, name, args
+) -> None:
     client.force_login(reader)
     check_page(client.get(reverse(name, args=args)))
 
@@ -95,7 +98,7 @@ def test_the_not_found_page(client: Client, db: None) -> None:
     check_page(response)
 
 
-def test_htmx_is_configured_for_a_strict_csp(client: Client, small_catalog) -> None:
+def test_htmx_is_configured_for_a_strict_csp(client: Client, small_catalog: SmallCatalog) -> None:
     html = client.get("/").content.decode()
     assert '"includeIndicatorStyles": false' in html
     assert '"allowEval": false' in html

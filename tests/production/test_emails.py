@@ -26,6 +26,7 @@ from teams import services as teams
 from teams.models import Membership, Session
 from tests.conftest import PASSWORD
 from tests.factories import SourceFactory, UserFactory
+from tests.hints import SmallCatalog
 from tests.proposals.helpers import make_proposal
 
 LINK = re.compile(r"https?://[^\s\"'<>]+")
@@ -106,7 +107,7 @@ def test_team_invitation(console, db: None) -> None:
     assert any("/teams/invitations/" in link for link in links)
 
 
-def test_digest(console, small_catalog) -> None:
+def test_digest(console, small_catalog: SmallCatalog) -> None:
     follower = UserFactory(email="follower@example.com")
     EmailAddress.objects.create(user=follower, email=follower.email, verified=True, primary=True)
     Follow.objects.create(user=follower, kind="topic", target="attention")
@@ -119,7 +120,7 @@ def test_digest(console, small_catalog) -> None:
     assert any("/library/digest/unsubscribe/" in link for link in links)
 
 
-def test_session_reminder(console, small_catalog) -> None:
+def test_session_reminder(console, small_catalog: SmallCatalog) -> None:
     owner = UserFactory(email="owner@example.com")
     team = teams.create_team(name="Inference", owner=owner)
     member = UserFactory(email="member@example.com")
@@ -133,7 +134,9 @@ def test_session_reminder(console, small_catalog) -> None:
     assert any("/reminders/off/" in link for link in links)
 
 
-def test_maintainer_alert(console, reader: User, maintainer: User, small_catalog) -> None:
+def test_maintainer_alert(
+    console, reader: User, maintainer: User, small_catalog: SmallCatalog
+) -> None:
     MaintainerAlert.objects.update_or_create(user=maintainer, defaults={"daily_email": True})
     make_proposal(small_catalog, reader, title="Paged attention, explained")
     assert send_daily_alerts() == 1

@@ -17,6 +17,7 @@ from accounts.models import User
 from library.services import set_status
 from teams import services as teams
 from tests.factories import NoteFactory
+from tests.hints import SmallCatalog
 from tests.production.test_menu_crawl import SKIPPED_PREFIXES, key_pages, links
 from tests.proposals.helpers import make_proposal
 
@@ -132,7 +133,7 @@ def test_the_scanner_finds_what_the_issue_reported() -> None:
 
 
 @pytest.fixture
-def reader_with_things(reader: User, other_reader: User, small_catalog) -> User:
+def reader_with_things(reader: User, other_reader: User, small_catalog: SmallCatalog) -> User:
     team = teams.create_team(name="Readers", owner=reader)
     teams.Membership.objects.create(team=team, user=other_reader)
     NoteFactory(user=reader, source=small_catalog["flash"], body="Mine.")
@@ -141,7 +142,9 @@ def reader_with_things(reader: User, other_reader: User, small_catalog) -> User:
     return reader
 
 
-def test_visitors_pages_send_tokens_and_drafts_by_post(client: Client, small_catalog) -> None:
+def test_visitors_pages_send_tokens_and_drafts_by_post(
+    client: Client, small_catalog: SmallCatalog
+) -> None:
     pages = crawl(client, ["/", "/accounts/login/", "/accounts/signup/", "/save/bookmarklet/"])
     assert len(pages) > 15
     found = {url: problems(html) for url, html in pages.items()}

@@ -7,6 +7,7 @@ from pytest_django import Settings
 
 from readinglist import __version__
 from readinglist.settings_parts.reporting import start_error_reporting
+from tests.hints import SmallCatalog
 
 TOKEN = "a-scraper-token-0123456789"
 
@@ -87,7 +88,7 @@ def sample(body: str, name: str) -> float:
 
 @pytest.mark.django_db
 def test_page_cache_hits_and_misses_are_counted(
-    client: Client, settings: Settings, small_catalog
+    client: Client, settings: Settings, small_catalog: SmallCatalog
 ) -> None:
     settings.METRICS_TOKEN = TOKEN
     settings.CATALOG_PAGE_CACHE = True

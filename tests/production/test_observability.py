@@ -7,6 +7,7 @@ from django.test import Client
 
 from accounts.models import User
 from readinglist.observability import JSONFormatter
+from tests.hints import SmallCatalog
 
 
 @pytest.fixture
@@ -42,7 +43,7 @@ def test_a_forged_or_odd_request_id_is_replaced(client: Client, db: None, offere
 
 
 def test_the_signed_in_users_id_is_logged(
-    client: Client, reader: User, request_log, small_catalog
+    client: Client, reader: User, request_log, small_catalog: SmallCatalog
 ) -> None:
     client.force_login(reader)
     client.get("/")

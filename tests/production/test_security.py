@@ -12,6 +12,7 @@ from pytest_django import Settings
 
 from accounts.models import User
 from readinglist.local_server import BASE_DIR
+from tests.hints import SmallCatalog
 
 PRODUCTION = {
     "SECRET_KEY": "a-long-random-production-secret-for-this-test-only-0123456789abcdef",
@@ -125,7 +126,9 @@ def test_the_pool_replaces_dead_connections() -> None:
     assert pool == [0, "ConnectionPool.check_connection"]
 
 
-def test_security_headers_on_every_page(client: Client, small_catalog, settings: Settings) -> None:
+def test_security_headers_on_every_page(
+    client: Client, small_catalog: SmallCatalog, settings: Settings
+) -> None:
     settings.SECURE_SSL_REDIRECT = True
     response = client.get("/", secure=True)
     assert response.status_code == 200

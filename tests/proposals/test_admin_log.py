@@ -6,6 +6,7 @@ from django.test import Client
 
 from accounts.models import User
 from proposals.models import Proposal
+from tests.hints import SmallCatalog
 
 from .helpers import make_proposal
 
@@ -13,7 +14,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def proposal(reader: User, small_catalog) -> Proposal:
+def proposal(reader: User, small_catalog: SmallCatalog) -> Proposal:
     return make_proposal(small_catalog, reader)
 
 

@@ -6,12 +6,13 @@ from django.test import Client
 from accounts.models import User
 from proposals.duplicates import find_duplicates
 from tests.factories import ListEntryFactory, SourceFactory
+from tests.hints import SmallCatalog, Tiers
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def catalog(small_catalog, tiers):
+def catalog(small_catalog: SmallCatalog, tiers: Tiers):
     flash = small_catalog["flash"]
     flash.url = "https://arxiv.org/abs/2205.14135"
     flash.evidence_implementation_url = "https://github.com/dao-ailab/flash-attention"

@@ -12,6 +12,7 @@ from proposals.admin import ProposalAdmin
 from proposals.forms import ProposalForm
 from proposals.models import Decision, Proposal
 from proposals.services import PROPOSAL_FIELDS, request_changes
+from tests.hints import SmallCatalog, Tiers
 
 from .helpers import form_data, make_proposal
 
@@ -23,7 +24,7 @@ pytestmark = pytest.mark.django_db
     [("conflict_of_interest", 2000), ("mechanism", 2000), ("workload", 2000), ("title", 300)],
 )
 def test_a_too_long_answer_is_refused_with_a_clear_message(
-    signed_in: Client, small_catalog, name: str, limit: int
+    signed_in: Client, small_catalog: SmallCatalog, name: str, limit: int
 ) -> None:
     claim = {claim: "stated" for claim in fields.CLAIM_FIELDS}
     data = form_data(small_catalog, **claim) | {name: "x" * (limit + 1)}
@@ -35,12 +36,14 @@ def test_a_too_long_answer_is_refused_with_a_clear_message(
     assert not Proposal.objects.exists()
 
 
-def test_an_answer_at_the_limit_is_kept(signed_in: Client, small_catalog) -> None:
+def test_an_answer_at_the_limit_is_kept(signed_in: Client, small_catalog: SmallCatalog) -> None:
     signed_in.post("/propose/", form_data(small_catalog, conflict_of_interest="x" * 2000))
     assert len(Proposal.objects.get().conflict_of_interest) == 2000
 
 
-def test_the_database_refuses_a_megabyte_conflict_of_interest(reader: User, small_catalog) -> None:
+def test_the_database_refuses_a_megabyte_conflict_of_interest(
+    reader: User, small_catalog: SmallCatalog
+) -> None:
     proposal = make_proposal(small_catalog, reader)
     with pytest.raises(IntegrityError), transaction.atomic():
         Proposal.objects.filter(pk=proposal.pk).update(conflict_of_interest="x" * 1_000_000)
@@ -49,7 +52,7 @@ def test_the_database_refuses_a_megabyte_conflict_of_interest(reader: User, smal
 
 
 def test_the_database_refuses_an_overlong_title_on_every_backend(
-    reader: User, small_catalog
+    reader: User, small_catalog: SmallCatalog
 ) -> None:
     proposal = make_proposal(small_catalog, reader)
     # PostgreSQL's varchar refuses it first (DataError); SQLite needs the check constraint.
@@ -57,7 +60,9 @@ def test_the_database_refuses_an_overlong_title_on_every_backend(
         Proposal.objects.filter(pk=proposal.pk).update(title="t" * 301)
 
 
-def test_a_decision_reason_has_a_limit_too(reader: User, maintainer: User, small_catalog) -> None:
+def test_a_decision_reason_has_a_limit_too(
+    reader: User, maintainer: User, small_catalog: SmallCatalog
+) -> None:
     proposal = make_proposal(small_catalog, reader)
     with pytest.raises(Exception, match="at most 10,000 characters"):
         request_changes(proposal=proposal, by=maintainer, reason="r" * 10_001)
@@ -78,14 +83,18 @@ def test_form_service_and_admin_read_the_one_declaration() -> None:
     ]
 
 
-def test_the_page_asks_each_question_as_declared(signed_in: Client, small_catalog) -> None:
+def test_the_page_asks_each_question_as_declared(
+    signed_in: Client, small_catalog: SmallCatalog
+) -> None:
     page = signed_in.get("/propose/").content.decode()
     for answer in fields.ANSWERS:
         assert f'name="{answer.name}"' in page
         assert escape(answer.label) in page
 
 
-def test_an_answer_required_only_for_some_tiers(signed_in: Client, small_catalog, tiers) -> None:
+def test_an_answer_required_only_for_some_tiers(
+    signed_in: Client, small_catalog: SmallCatalog, tiers: Tiers
+) -> None:
     """The form enforces a tier's own requirements once the tier is chosen."""
     further = form_data(
         small_catalog, after_source="", tier="further-reading", worth_reading="A clear guide."

@@ -6,6 +6,7 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
+from tests.hints import SmallCatalog
 
 from .helpers import form_data
 
@@ -18,7 +19,9 @@ def _label(page: str, field_id: str) -> str:
     return re.sub(r"<[^>]+>", "", match.group(1)).strip()
 
 
-def test_required_answers_are_marked_in_their_labels(signed_in: Client, small_catalog) -> None:
+def test_required_answers_are_marked_in_their_labels(
+    signed_in: Client, small_catalog: SmallCatalog
+) -> None:
     page = signed_in.get("/propose/").content.decode()
     assert _label(page, "id_url") == "URL (required)"
     assert _label(page, "id_title") == "Title (required)"
@@ -28,7 +31,9 @@ def test_required_answers_are_marked_in_their_labels(signed_in: Client, small_ca
     assert re.search(r"<legend>Tier <span[^>]*>\(required\)</span></legend>", page)
 
 
-def test_the_required_topics_section_starts_open(signed_in: Client, small_catalog) -> None:
+def test_the_required_topics_section_starts_open(
+    signed_in: Client, small_catalog: SmallCatalog
+) -> None:
     page = signed_in.get("/propose/").content.decode()
     summary = re.search(
         r'<details class="form-row topics-choice"( open)?>\s*<summary>(.*?)</summary>', page, re.S
@@ -37,7 +42,7 @@ def test_the_required_topics_section_starts_open(signed_in: Client, small_catalo
     assert 'Topics <span class="required-marker">(required)</span>' in summary.group(2)
 
 
-def test_check_button_posts_the_draft(signed_in: Client, small_catalog) -> None:
+def test_check_button_posts_the_draft(signed_in: Client, small_catalog: SmallCatalog) -> None:
     page = signed_in.get("/propose/").content.decode()
     button = re.search(r"<button[^>]*>Check for duplicates</button>", page).group(0)
     assert 'formmethod="post"' in button
@@ -45,7 +50,7 @@ def test_check_button_posts_the_draft(signed_in: Client, small_catalog) -> None:
 
 
 def test_posted_check_without_javascript_shows_the_form_with_what_was_typed(
-    signed_in: Client, small_catalog
+    signed_in: Client, small_catalog: SmallCatalog
 ) -> None:
     small_catalog["flash"].url = "https://arxiv.org/abs/2205.14135"
     small_catalog["flash"].save()
@@ -60,7 +65,7 @@ def test_posted_check_without_javascript_shows_the_form_with_what_was_typed(
     assert re.search(r'<div id="duplicate-check"[^>]* autofocus', page)
 
 
-def test_posted_check_needs_the_csrf_token(reader: User, small_catalog) -> None:
+def test_posted_check_needs_the_csrf_token(reader: User, small_catalog: SmallCatalog) -> None:
     from django.test import Client
 
     client = Client(enforce_csrf_checks=True)
@@ -69,7 +74,9 @@ def test_posted_check_needs_the_csrf_token(reader: User, small_catalog) -> None:
     assert response.status_code == 403
 
 
-def test_get_check_interface_still_answers_with_links(signed_in: Client, small_catalog) -> None:
+def test_get_check_interface_still_answers_with_links(
+    signed_in: Client, small_catalog: SmallCatalog
+) -> None:
     response = signed_in.get(
         "/propose/check/", {"url": "https://example.org/new", "title": "FlashAttention"}
     )
@@ -78,7 +85,9 @@ def test_get_check_interface_still_answers_with_links(signed_in: Client, small_c
     assert 'href="/sources/flashattention/"' in page
 
 
-def test_live_check_answer_is_announced_not_focused(signed_in: Client, small_catalog) -> None:
+def test_live_check_answer_is_announced_not_focused(
+    signed_in: Client, small_catalog: SmallCatalog
+) -> None:
     small_catalog["flash"].url = "https://arxiv.org/abs/2205.14135"
     small_catalog["flash"].save()
     response = signed_in.post(
@@ -92,7 +101,7 @@ def test_live_check_answer_is_announced_not_focused(signed_in: Client, small_cat
     assert "autofocus" not in page
 
 
-def test_fill_message_is_tied_to_the_url(signed_in: Client, small_catalog) -> None:
+def test_fill_message_is_tied_to_the_url(signed_in: Client, small_catalog: SmallCatalog) -> None:
     response = signed_in.post("/propose/fill/", {"url": "ftp://nowhere"})
     page = response.content.decode()
     message = re.search(r'<p id="fill-result"[^>]*>', page).group(0)

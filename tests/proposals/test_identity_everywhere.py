@@ -14,6 +14,7 @@ from proposals.metadata.htmlmeta import page_metadata
 from proposals.services import accept_proposal
 from proposals.titles import clean_title
 from tests.factories import SourceFactory
+from tests.hints import SmallCatalog, Tiers
 
 from .helpers import form_data, make_proposal
 
@@ -23,7 +24,7 @@ HOSTILE = ["http://example.com:99999/", "http://[::1/", "http://[2001:db8::1]/"]
 
 
 @pytest.fixture
-def works(small_catalog, tiers):
+def works(small_catalog: SmallCatalog, tiers: Tiers):
     vllm = SourceFactory(
         slug="vllm", title="vLLM", url="https://github.com/vllm-project/vllm", kind="repository"
     )

@@ -20,6 +20,7 @@ from proposals.services import (
     resubmit_proposal,
 )
 from tests.factories import ListEntryFactory, SourceFactory, UserFactory
+from tests.hints import SmallCatalog, Tiers
 
 from .helpers import make_proposal
 
@@ -27,7 +28,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def proposal(reader: User, small_catalog) -> Proposal:
+def proposal(reader: User, small_catalog: SmallCatalog) -> Proposal:
     return make_proposal(small_catalog, reader)
 
 
@@ -41,7 +42,7 @@ def admin_client(client: Client, maintainer: User) -> Client:
 
 
 def test_accept_creates_the_source_in_place(
-    proposal: Proposal, maintainer: User, small_catalog
+    proposal: Proposal, maintainer: User, small_catalog: SmallCatalog
 ) -> None:
     flash = small_catalog["flash"]
     section = flash.entries.get().section
@@ -66,7 +67,7 @@ def test_accept_creates_the_source_in_place(
 
 
 def test_accept_applies_maintainer_corrections(
-    proposal: Proposal, maintainer: User, small_catalog, tiers
+    proposal: Proposal, maintainer: User, small_catalog: SmallCatalog, tiers: Tiers
 ) -> None:
     source = accept_proposal(
         proposal=proposal,
@@ -89,12 +90,16 @@ def test_accept_applies_maintainer_corrections(
     assert not ListEntry.objects.filter(source=source).exists()
 
 
-def test_accept_gives_a_unique_slug(reader: User, maintainer: User, small_catalog) -> None:
+def test_accept_gives_a_unique_slug(
+    reader: User, maintainer: User, small_catalog: SmallCatalog
+) -> None:
     proposal = make_proposal(small_catalog, reader, title="FlashAttention")
     assert accept_proposal(proposal=proposal, by=maintainer).slug == "flashattention-2"
 
 
-def test_accept_marks_the_replaced_source(reader: User, maintainer: User, small_catalog) -> None:
+def test_accept_marks_the_replaced_source(
+    reader: User, maintainer: User, small_catalog: SmallCatalog
+) -> None:
     old = small_catalog["path"][2]
     proposal = make_proposal(small_catalog, reader, replaces=old)
     source = accept_proposal(proposal=proposal, by=maintainer)
@@ -180,7 +185,7 @@ def test_admin_rejects_with_reason(admin_client: Client, proposal: Proposal) -> 
 
 
 def test_every_decision_is_kept(
-    proposal: Proposal, reader: User, maintainer: User, small_catalog
+    proposal: Proposal, reader: User, maintainer: User, small_catalog: SmallCatalog
 ) -> None:
     request_changes(proposal=proposal, by=maintainer, reason="Name the baseline.")
     resubmit_proposal(
@@ -198,7 +203,7 @@ def test_every_decision_is_kept(
 
 
 def test_only_the_proposer_resubmits(
-    proposal: Proposal, other_reader: User, maintainer: User, small_catalog
+    proposal: Proposal, other_reader: User, maintainer: User, small_catalog: SmallCatalog
 ) -> None:
     request_changes(proposal=proposal, by=maintainer, reason="More.")
     with pytest.raises(PermissionDenied):
@@ -259,7 +264,7 @@ def test_no_email_when_the_decision_fails(
 
 
 def test_admin_index_shows_the_pending_count(
-    admin_client: Client, reader: User, small_catalog
+    admin_client: Client, reader: User, small_catalog: SmallCatalog
 ) -> None:
     for n in range(3):
         make_proposal(small_catalog, reader, url=f"https://example.org/{n}")
@@ -271,7 +276,11 @@ def test_admin_index_shows_the_pending_count(
 
 
 def test_queue_shows_pending_oldest_first(
-    admin_client: Client, reader: User, other_reader: User, maintainer: User, small_catalog
+    admin_client: Client,
+    reader: User,
+    other_reader: User,
+    maintainer: User,
+    small_catalog: SmallCatalog,
 ) -> None:
     old = make_proposal(small_catalog, reader, url="https://example.org/old", title="Oldest")
     new = make_proposal(small_catalog, other_reader, url="https://example.org/new", title="Newest")
@@ -288,7 +297,7 @@ def test_queue_shows_pending_oldest_first(
 
 
 def test_change_page_shows_answers_checks_and_proposer(
-    admin_client: Client, reader: User, small_catalog
+    admin_client: Client, reader: User, small_catalog: SmallCatalog
 ) -> None:
     small_catalog["flash"].url = "https://arxiv.org/abs/2205.14135"
     small_catalog["flash"].save()
@@ -317,7 +326,7 @@ def test_accept_page_offers_corrections(admin_client: Client, proposal: Proposal
 
 
 def test_bulk_reject_as_spam(
-    admin_client: Client, reader: User, maintainer: User, small_catalog
+    admin_client: Client, reader: User, maintainer: User, small_catalog: SmallCatalog
 ) -> None:
     spam = [
         make_proposal(small_catalog, reader, url=f"https://spam.example/{n}", title=f"Spam {n}")
@@ -345,7 +354,7 @@ def test_bulk_reject_as_spam(
 
 
 def test_bulk_reject_leaves_decided_proposals_alone(
-    reader: User, maintainer: User, small_catalog
+    reader: User, maintainer: User, small_catalog: SmallCatalog
 ) -> None:
     accepted = make_proposal(small_catalog, reader, url="https://example.org/ok")
     accept_proposal(proposal=accepted, by=maintainer)
@@ -440,7 +449,7 @@ def test_decisions_cannot_be_edited_in_the_admin(
 
 
 @pytest.fixture
-def frontier_source(tiers) -> Source:
+def frontier_source(tiers: Tiers) -> Source:
     return SourceFactory(slug="new-thing", title="New thing", tier=tiers["frontier"])
 
 
@@ -496,7 +505,9 @@ def test_source_admin_shows_the_evidence_fields(
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_two_tabs_accepting_at_once_create_one_source(reader: User, small_catalog) -> None:
+def test_two_tabs_accepting_at_once_create_one_source(
+    reader: User, small_catalog: SmallCatalog
+) -> None:
     """Two requests racing: the row lock makes the second wait, then see the decision."""
     import threading
 

@@ -11,6 +11,7 @@ from proposals.duplicates import find_duplicates
 from proposals.models import Proposal
 from proposals.services import accept_proposal, reject_proposal, request_changes
 from tests.factories import UserFactory
+from tests.hints import Grow, SmallCatalog
 
 from .helpers import CLAIM, form_data, make_proposal
 
@@ -20,13 +21,13 @@ pytestmark = pytest.mark.django_db
 # The propose page
 
 
-def test_propose_needs_login(client: Client, small_catalog) -> None:
+def test_propose_needs_login(client: Client, small_catalog: SmallCatalog) -> None:
     response = client.get("/propose/")
     assert response.status_code == 302
     assert response["Location"].startswith("/accounts/login/?next=/propose/")
 
 
-def test_propose_page_states_the_rules(signed_in: Client, small_catalog) -> None:
+def test_propose_page_states_the_rules(signed_in: Client, small_catalog: SmallCatalog) -> None:
     page = signed_in.get("/propose/").content.decode()
     assert "What mechanism or idea it teaches" in page
     assert "Why it is a primary source" in page
@@ -38,7 +39,9 @@ def test_propose_page_states_the_rules(signed_in: Client, small_catalog) -> None
     assert 'hx-post="/propose/check/"' in page
 
 
-def test_reader_submits_a_proposal(signed_in: Client, reader: User, small_catalog) -> None:
+def test_reader_submits_a_proposal(
+    signed_in: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     data = form_data(small_catalog, **CLAIM)
     response = signed_in.post("/propose/", data, follow=True)
     assert response.redirect_chain[-1][0] == "/proposals/"
@@ -51,7 +54,7 @@ def test_reader_submits_a_proposal(signed_in: Client, reader: User, small_catalo
     assert "is waiting for a maintainer" in response.content.decode()
 
 
-def test_url_is_stored_canonical(signed_in: Client, small_catalog) -> None:
+def test_url_is_stored_canonical(signed_in: Client, small_catalog: SmallCatalog) -> None:
     data = form_data(small_catalog, url="HTTPS://arxiv.org/pdf/2405.01234v3.pdf")
     signed_in.post("/propose/", data)
     assert Proposal.objects.get().url == "https://arxiv.org/abs/2405.01234"
@@ -70,7 +73,7 @@ def test_url_is_stored_canonical(signed_in: Client, small_catalog) -> None:
     ids=["empty", "not-a-url", "ftp", "javascript", "no-host", "too-long"],
 )
 def test_bad_urls_are_refused_with_a_clear_message(
-    signed_in: Client, small_catalog, url: str, message: str
+    signed_in: Client, small_catalog: SmallCatalog, url: str, message: str
 ) -> None:
     data = form_data(small_catalog, url=url, title="Kept title")
     response = signed_in.post("/propose/", data)
@@ -93,7 +96,7 @@ def test_bad_urls_are_refused_with_a_clear_message(
     ],
 )
 def test_missing_answers_are_named_and_typed_answers_kept(
-    signed_in: Client, small_catalog, field: str, message: str
+    signed_in: Client, small_catalog: SmallCatalog, field: str, message: str
 ) -> None:
     data = form_data(small_catalog, **{field: ""}, conflict_of_interest="I wrote a blog post")
     if field == "topics":
@@ -106,7 +109,9 @@ def test_missing_answers_are_named_and_typed_answers_kept(
     assert not Proposal.objects.exists()
 
 
-def test_partial_performance_claim_is_refused(signed_in: Client, small_catalog) -> None:
+def test_partial_performance_claim_is_refused(
+    signed_in: Client, small_catalog: SmallCatalog
+) -> None:
     partial = dict(CLAIM, baseline="", correctness_method="")
     response = signed_in.post("/propose/", form_data(small_catalog, **partial))
     page = response.content.decode()
@@ -115,7 +120,9 @@ def test_partial_performance_claim_is_refused(signed_in: Client, small_catalog) 
     assert not Proposal.objects.exists()
 
 
-def test_partial_claim_is_refused_by_the_database(reader: User, small_catalog) -> None:
+def test_partial_claim_is_refused_by_the_database(
+    reader: User, small_catalog: SmallCatalog
+) -> None:
     proposal = make_proposal(small_catalog, reader)
     with pytest.raises(IntegrityError), transaction.atomic():
         Proposal.objects.filter(pk=proposal.pk).update(workload="only this")
@@ -131,7 +138,7 @@ def test_partial_claim_is_refused_by_the_database(reader: User, small_catalog) -
     ],
 )
 def test_source_in_catalog_cannot_be_proposed_again(
-    signed_in: Client, small_catalog, variant: str
+    signed_in: Client, small_catalog: SmallCatalog, variant: str
 ) -> None:
     small_catalog["flash"].url = "https://arxiv.org/abs/2205.14135"
     small_catalog["flash"].save()
@@ -143,7 +150,7 @@ def test_source_in_catalog_cannot_be_proposed_again(
 
 
 def test_source_already_proposed_cannot_be_proposed_again(
-    signed_in: Client, other_reader: User, small_catalog
+    signed_in: Client, other_reader: User, small_catalog: SmallCatalog
 ) -> None:
     make_proposal(small_catalog, other_reader, title="Someone else's secret title")
     response = signed_in.post("/propose/", form_data(small_catalog))
@@ -154,7 +161,7 @@ def test_source_already_proposed_cannot_be_proposed_again(
 
 
 def test_open_url_is_unique_in_the_database(
-    reader: User, other_reader: User, small_catalog
+    reader: User, other_reader: User, small_catalog: SmallCatalog
 ) -> None:
     first = make_proposal(small_catalog, reader)
     with pytest.raises(IntegrityError), transaction.atomic():
@@ -171,7 +178,7 @@ def test_open_url_is_unique_in_the_database(
 
 
 def test_rejected_url_may_be_proposed_again(
-    signed_in: Client, reader: User, maintainer: User, small_catalog
+    signed_in: Client, reader: User, maintainer: User, small_catalog: SmallCatalog
 ) -> None:
     first = make_proposal(small_catalog, reader)
     reject_proposal(proposal=first, by=maintainer, reason="No code published yet.")
@@ -182,7 +189,9 @@ def test_rejected_url_may_be_proposed_again(
 # The live duplicate check
 
 
-def test_check_reports_catalog_duplicate_with_link(signed_in: Client, small_catalog) -> None:
+def test_check_reports_catalog_duplicate_with_link(
+    signed_in: Client, small_catalog: SmallCatalog
+) -> None:
     small_catalog["flash"].url = "https://arxiv.org/abs/2205.14135"
     small_catalog["flash"].save()
     response = signed_in.get(
@@ -199,7 +208,7 @@ def test_check_reports_catalog_duplicate_with_link(signed_in: Client, small_cata
 
 
 def test_check_reports_own_open_proposal_with_link(
-    signed_in: Client, reader: User, small_catalog
+    signed_in: Client, reader: User, small_catalog: SmallCatalog
 ) -> None:
     proposal = make_proposal(small_catalog, reader)
     response = signed_in.get(
@@ -211,7 +220,7 @@ def test_check_reports_own_open_proposal_with_link(
 
 
 def test_check_hides_whose_proposal_it_is(
-    signed_in: Client, other_reader: User, small_catalog
+    signed_in: Client, other_reader: User, small_catalog: SmallCatalog
 ) -> None:
     proposal = make_proposal(small_catalog, other_reader, title="Private working title")
     response = signed_in.get(
@@ -224,7 +233,9 @@ def test_check_hides_whose_proposal_it_is(
     assert f"/proposals/{proposal.pk}/" not in page
 
 
-def test_check_new_url_is_fine_and_similar_titles_warn(signed_in: Client, small_catalog) -> None:
+def test_check_new_url_is_fine_and_similar_titles_warn(
+    signed_in: Client, small_catalog: SmallCatalog
+) -> None:
     response = signed_in.get(
         "/propose/check/",
         {"url": "https://example.org/brand-new", "title": "FlashAttention 2"},
@@ -237,13 +248,13 @@ def test_check_new_url_is_fine_and_similar_titles_warn(signed_in: Client, small_
     assert "disabled" not in page
 
 
-def test_check_explains_invalid_url(signed_in: Client, small_catalog) -> None:
+def test_check_explains_invalid_url(signed_in: Client, small_catalog: SmallCatalog) -> None:
     response = signed_in.get("/propose/check/", {"url": "ftp://x"}, headers={"HX-Request": "true"})
     assert "http:// or https://" in response.content.decode()
 
 
 def test_check_without_javascript_renders_the_form_with_what_was_typed(
-    signed_in: Client, small_catalog
+    signed_in: Client, small_catalog: SmallCatalog
 ) -> None:
     small_catalog["flash"].url = "https://arxiv.org/abs/2205.14135"
     small_catalog["flash"].save()
@@ -255,7 +266,7 @@ def test_check_without_javascript_renders_the_form_with_what_was_typed(
     assert "Typed words" in page
 
 
-def test_check_sends_anonymous_htmx_to_login(client: Client, small_catalog) -> None:
+def test_check_sends_anonymous_htmx_to_login(client: Client, small_catalog: SmallCatalog) -> None:
     response = client.get(
         "/propose/check/", {"url": "https://x.org"}, headers={"HX-Request": "true"}
     )
@@ -263,7 +274,9 @@ def test_check_sends_anonymous_htmx_to_login(client: Client, small_catalog) -> N
 
 
 def test_duplicate_check_runs_constant_queries(
-    small_catalog, many_sources, django_assert_max_num_queries: DjangoAssertNumQueries
+    small_catalog: SmallCatalog,
+    many_sources: Grow,
+    django_assert_max_num_queries: DjangoAssertNumQueries,
 ) -> None:
     first = many_sources(10)[0]
     # Identifiers, open proposals, then candidate titles and candidate list labels.
@@ -280,7 +293,7 @@ def test_duplicate_check_runs_constant_queries(
 
 
 def test_my_proposals_show_status_reason_and_resulting_source(
-    signed_in: Client, reader: User, maintainer: User, small_catalog
+    signed_in: Client, reader: User, maintainer: User, small_catalog: SmallCatalog
 ) -> None:
     accepted = make_proposal(
         small_catalog, reader, url="https://example.org/a", title="Accepted one"
@@ -302,7 +315,7 @@ def test_my_proposals_show_status_reason_and_resulting_source(
 
 
 def test_readers_never_see_other_readers_proposals(
-    signed_in: Client, other_reader: User, small_catalog
+    signed_in: Client, other_reader: User, small_catalog: SmallCatalog
 ) -> None:
     theirs = make_proposal(small_catalog, other_reader, title="Their pending idea")
     assert "Their pending idea" not in signed_in.get("/proposals/").content.decode()
@@ -312,13 +325,13 @@ def test_readers_never_see_other_readers_proposals(
     assert "Their pending idea" not in signed_in.get("/proposals/decisions/").content.decode()
 
 
-def test_proposals_pages_need_login(client: Client, small_catalog) -> None:
+def test_proposals_pages_need_login(client: Client, small_catalog: SmallCatalog) -> None:
     for url in ["/proposals/", "/proposals/1/", "/proposals/1/edit/"]:
         assert client.get(url)["Location"].startswith("/accounts/login/")
 
 
 def test_changes_requested_proposal_is_edited_and_resubmitted(
-    signed_in: Client, reader: User, maintainer: User, small_catalog
+    signed_in: Client, reader: User, maintainer: User, small_catalog: SmallCatalog
 ) -> None:
     proposal = make_proposal(small_catalog, reader)
     request_changes(proposal=proposal, by=maintainer, reason="Add the claim details.")
@@ -335,7 +348,7 @@ def test_changes_requested_proposal_is_edited_and_resubmitted(
 
 
 def test_edit_check_does_not_flag_the_proposal_itself(
-    signed_in: Client, reader: User, maintainer: User, small_catalog
+    signed_in: Client, reader: User, maintainer: User, small_catalog: SmallCatalog
 ) -> None:
     proposal = make_proposal(small_catalog, reader)
     request_changes(proposal=proposal, by=maintainer, reason="More detail.")
@@ -347,7 +360,9 @@ def test_edit_check_does_not_flag_the_proposal_itself(
     assert "Not in the catalog or proposed yet." in response.content.decode()
 
 
-def test_pending_proposal_cannot_be_edited(signed_in: Client, reader: User, small_catalog) -> None:
+def test_pending_proposal_cannot_be_edited(
+    signed_in: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     proposal = make_proposal(small_catalog, reader)
     response = signed_in.post(
         f"/proposals/{proposal.pk}/edit/", form_data(small_catalog), follow=True
@@ -359,7 +374,7 @@ def test_pending_proposal_cannot_be_edited(signed_in: Client, reader: User, smal
 
 
 def test_pending_limit_gives_a_clear_message(
-    signed_in: Client, reader: User, small_catalog, settings: Settings
+    signed_in: Client, reader: User, small_catalog: SmallCatalog, settings: Settings
 ) -> None:
     settings.PROPOSALS_MAX_PENDING = 2
     for n in range(2):
@@ -373,7 +388,11 @@ def test_pending_limit_gives_a_clear_message(
 
 
 def test_daily_limit_gives_a_clear_message(
-    signed_in: Client, reader: User, maintainer: User, small_catalog, settings: Settings
+    signed_in: Client,
+    reader: User,
+    maintainer: User,
+    small_catalog: SmallCatalog,
+    settings: Settings,
 ) -> None:
     settings.PROPOSALS_MAX_PER_DAY = 3
     for n in range(3):
@@ -395,7 +414,7 @@ def test_default_limits_are_settings(settings: Settings) -> None:
 
 
 def test_decision_log_lists_accepted_and_rejected_publicly(
-    client: Client, reader: User, maintainer: User, small_catalog
+    client: Client, reader: User, maintainer: User, small_catalog: SmallCatalog
 ) -> None:
     accepted = make_proposal(small_catalog, reader, url="https://example.org/a", title="Good one")
     rejected = make_proposal(small_catalog, reader, url="https://example.org/b", title="Weak one")
@@ -417,7 +436,7 @@ def test_decision_log_lists_accepted_and_rejected_publicly(
 
 
 def test_decision_log_is_paginated(
-    client: Client, reader: User, maintainer: User, small_catalog, settings: Settings
+    client: Client, reader: User, maintainer: User, small_catalog: SmallCatalog, settings: Settings
 ) -> None:
     settings.CATALOG_PAGE_SIZE = 2
     for n in range(3):
@@ -448,7 +467,7 @@ def _grow(catalog, maintainer, count, start) -> None:
 def test_decision_log_queries_are_flat(
     client: Client,
     maintainer: User,
-    small_catalog,
+    small_catalog: SmallCatalog,
     django_assert_max_num_queries: DjangoAssertNumQueries,
 ) -> None:
     _grow(small_catalog, maintainer, 4, 0)
@@ -467,7 +486,7 @@ def test_my_proposals_queries_are_flat(
     signed_in: Client,
     reader: User,
     maintainer: User,
-    small_catalog,
+    small_catalog: SmallCatalog,
     django_assert_max_num_queries: DjangoAssertNumQueries,
     settings: Settings,
 ) -> None:

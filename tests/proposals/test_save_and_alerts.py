@@ -14,6 +14,7 @@ from accounts.models import User
 from library.models import Bookmark
 from proposals.alerts import send_daily_alerts
 from proposals.models import MaintainerAlert
+from tests.hints import SmallCatalog
 
 from .helpers import make_proposal
 
@@ -32,7 +33,7 @@ def test_the_bookmarklet_only_navigates_to_this_site(client: Client, settings: S
 
 
 def test_a_catalogued_page_gets_its_bookmark_control(
-    signed_in: Client, reader: User, small_catalog
+    signed_in: Client, reader: User, small_catalog: SmallCatalog
 ) -> None:
     flash = small_catalog["flash"]
     flash.url = "https://arxiv.org/abs/2205.14135"
@@ -47,7 +48,7 @@ def test_a_catalogued_page_gets_its_bookmark_control(
 
 
 def test_an_unknown_page_opens_the_proposal_form_prefilled(
-    signed_in: Client, small_catalog
+    signed_in: Client, small_catalog: SmallCatalog
 ) -> None:
     response = signed_in.get(
         "/save/", {"url": "https://example.org/post/", "title": "A  good <post>"}
@@ -64,13 +65,15 @@ def test_an_unknown_page_opens_the_proposal_form_prefilled(
     assert "A good &lt;post&gt;" in page
 
 
-def test_save_refuses_what_is_not_a_web_address(signed_in: Client, small_catalog) -> None:
+def test_save_refuses_what_is_not_a_web_address(
+    signed_in: Client, small_catalog: SmallCatalog
+) -> None:
     response = signed_in.get("/save/", {"url": "javascript:alert(1)"})
     assert response.status_code == 400
     assert "http://" in response.content.decode()
 
 
-def test_save_needs_a_reader(client: Client, small_catalog) -> None:
+def test_save_needs_a_reader(client: Client, small_catalog: SmallCatalog) -> None:
     response = client.get("/save/", {"url": "https://example.org/x"})
     assert response["Location"].startswith("/accounts/login/")
 
@@ -82,7 +85,7 @@ def _opt_in(user) -> None:
 def test_maintainers_who_opt_in_get_one_email_a_day(
     reader: User,
     maintainer: User,
-    small_catalog,
+    small_catalog: SmallCatalog,
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
     _opt_in(maintainer)
@@ -98,7 +101,7 @@ def test_maintainers_who_opt_in_get_one_email_a_day(
 
 
 def test_the_next_email_lists_only_newer_proposals(
-    reader: User, maintainer: User, small_catalog
+    reader: User, maintainer: User, small_catalog: SmallCatalog
 ) -> None:
     _opt_in(maintainer)
     make_proposal(small_catalog, reader, title="First")
@@ -112,7 +115,7 @@ def test_the_next_email_lists_only_newer_proposals(
 
 
 def test_no_email_without_opting_in_or_without_proposals(
-    reader: User, maintainer: User, small_catalog
+    reader: User, maintainer: User, small_catalog: SmallCatalog
 ) -> None:
     send_daily_alerts()
     _opt_in(reader)  # not a maintainer: never emailed

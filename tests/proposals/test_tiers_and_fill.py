@@ -7,6 +7,7 @@ from pytest_django import Settings
 from accounts.models import User
 from proposals.models import Proposal
 from proposals.services import submit_proposal
+from tests.hints import SmallCatalog, Tiers
 from tests.proposals.metadata_server import MetadataServer
 
 from .helpers import form_data
@@ -32,7 +33,7 @@ def further_reading(catalog, **changes):
 
 
 def test_tier_comes_first_with_explanations_and_nothing_chosen(
-    signed_in: Client, small_catalog
+    signed_in: Client, small_catalog: SmallCatalog
 ) -> None:
     page = signed_in.get("/propose/").content.decode()
     assert page.index('name="tier"') < page.index('name="url"')
@@ -42,7 +43,7 @@ def test_tier_comes_first_with_explanations_and_nothing_chosen(
 
 
 def test_a_further_reading_article_is_proposed_without_primary_source_answers(
-    signed_in: Client, small_catalog
+    signed_in: Client, small_catalog: SmallCatalog
 ) -> None:
     response = signed_in.post("/propose/", further_reading(small_catalog))
     assert response.status_code == 302
@@ -52,21 +53,25 @@ def test_a_further_reading_article_is_proposed_without_primary_source_answers(
     assert proposal.worth_reading.startswith("The clearest walk")
 
 
-def test_further_reading_must_say_why_it_is_worth_reading(signed_in: Client, small_catalog) -> None:
+def test_further_reading_must_say_why_it_is_worth_reading(
+    signed_in: Client, small_catalog: SmallCatalog
+) -> None:
     response = signed_in.post("/propose/", further_reading(small_catalog, worth_reading=""))
     assert "Say why it is worth a reader&#x27;s time." in response.content.decode()
     assert not Proposal.objects.exists()
 
 
 def test_further_reading_drops_answers_its_tier_does_not_ask(
-    signed_in: Client, small_catalog
+    signed_in: Client, small_catalog: SmallCatalog
 ) -> None:
     data = further_reading(small_catalog, basis="mechanism-paper", mechanism="Hidden text")
     signed_in.post("/propose/", data)
     assert Proposal.objects.get().mechanism == ""
 
 
-def test_core_still_needs_the_contribution_rules_answers(signed_in: Client, small_catalog) -> None:
+def test_core_still_needs_the_contribution_rules_answers(
+    signed_in: Client, small_catalog: SmallCatalog
+) -> None:
     data = form_data(small_catalog, mechanism="", basis="", basis_explanation="")
     page = signed_in.post("/propose/", data).content.decode()
     assert "Say what mechanism or idea it teaches." in page
@@ -74,7 +79,9 @@ def test_core_still_needs_the_contribution_rules_answers(signed_in: Client, smal
     assert not Proposal.objects.exists()
 
 
-def test_the_service_enforces_the_tier_rules_too(reader: User, small_catalog, tiers) -> None:
+def test_the_service_enforces_the_tier_rules_too(
+    reader: User, small_catalog: SmallCatalog, tiers: Tiers
+) -> None:
     with pytest.raises(Exception, match="Say which kind of primary source"):
         submit_proposal(
             proposer=reader,
@@ -95,21 +102,21 @@ def test_the_service_enforces_the_tier_rules_too(reader: User, small_catalog, ti
     ],
 )
 def test_belongs_after_is_typed_and_resolved_with_a_clear_error(
-    signed_in: Client, small_catalog, typed: str, message: str
+    signed_in: Client, small_catalog: SmallCatalog, typed: str, message: str
 ) -> None:
     page = signed_in.post("/propose/", form_data(small_catalog, after_source=typed))
     assert message in page.content.decode()
 
 
 def test_belongs_after_accepts_a_title_in_any_case_or_an_alias(
-    signed_in: Client, small_catalog
+    signed_in: Client, small_catalog: SmallCatalog
 ) -> None:
     signed_in.post("/propose/", form_data(small_catalog, after_source="fa1"))
     assert Proposal.objects.get().after_source == small_catalog["flash"]
 
 
 def test_belongs_after_names_both_sources_when_a_title_is_ambiguous(
-    signed_in: Client, small_catalog
+    signed_in: Client, small_catalog: SmallCatalog
 ) -> None:
     from tests.factories import SourceFactory
 
@@ -121,7 +128,9 @@ def test_belongs_after_names_both_sources_when_a_title_is_ambiguous(
     assert "flashattention-talk" in page
 
 
-def test_topics_and_titles_are_compact_choices(signed_in: Client, small_catalog) -> None:
+def test_topics_and_titles_are_compact_choices(
+    signed_in: Client, small_catalog: SmallCatalog
+) -> None:
     page = signed_in.get("/propose/").content.decode()
     assert '<details class="form-row topics-choice"' in page
     assert 'list="catalog-titles"' in page
@@ -130,7 +139,7 @@ def test_topics_and_titles_are_compact_choices(signed_in: Client, small_catalog)
 
 
 def test_fill_from_link_without_javascript_rerenders_the_form_filled(
-    signed_in: Client, small_catalog, metadata_server: MetadataServer
+    signed_in: Client, small_catalog: SmallCatalog, metadata_server: MetadataServer
 ) -> None:
     data = {"url": "2205.14135", "tier": "core", "mechanism": "Kept as typed"}
     page = signed_in.post("/propose/fill/", data).content.decode()
@@ -143,7 +152,7 @@ def test_fill_from_link_without_javascript_rerenders_the_form_filled(
 
 
 def test_fill_tells_the_reader_it_is_already_in_the_catalog(
-    signed_in: Client, small_catalog, metadata_server: MetadataServer
+    signed_in: Client, small_catalog: SmallCatalog, metadata_server: MetadataServer
 ) -> None:
     small_catalog["flash"].url = "https://arxiv.org/abs/2205.14135"
     small_catalog["flash"].save()
@@ -158,7 +167,7 @@ def test_fill_tells_the_reader_it_is_already_in_the_catalog(
 
 
 def test_fill_without_the_network_keeps_the_form_usable(
-    signed_in: Client, small_catalog, settings: Settings
+    signed_in: Client, small_catalog: SmallCatalog, settings: Settings
 ) -> None:
     settings.METADATA_ALLOWED_HOSTS = []
     page = signed_in.post("/propose/fill/", {"url": "http://127.0.0.1:9/x", "title": "Mine"})
@@ -169,7 +178,7 @@ def test_fill_without_the_network_keeps_the_form_usable(
 
 
 def test_submitting_after_a_fill_keeps_the_fetched_metadata(
-    signed_in: Client, small_catalog, metadata_server: MetadataServer
+    signed_in: Client, small_catalog: SmallCatalog, metadata_server: MetadataServer
 ) -> None:
     signed_in.post("/propose/fill/", {"url": "2205.14135"})
     data = form_data(
@@ -181,7 +190,7 @@ def test_submitting_after_a_fill_keeps_the_fetched_metadata(
     assert fetched["authors"] == "Tri Dao et al."
 
 
-def test_the_query_string_prefills_the_form(signed_in: Client, small_catalog) -> None:
+def test_the_query_string_prefills_the_form(signed_in: Client, small_catalog: SmallCatalog) -> None:
     page = signed_in.get(
         "/propose/", {"url": "https://example.org/post", "title": "A <b>post</b>"}
     ).content.decode()
@@ -190,7 +199,11 @@ def test_the_query_string_prefills_the_form(signed_in: Client, small_catalog) ->
 
 
 def test_a_maintainer_accepts_with_the_fetched_metadata_in_view(
-    client: Client, reader: User, maintainer: User, small_catalog, metadata_server: MetadataServer
+    client: Client,
+    reader: User,
+    maintainer: User,
+    small_catalog: SmallCatalog,
+    metadata_server: MetadataServer,
 ) -> None:
     client.force_login(reader)
     client.post("/propose/fill/", {"url": "2205.14135"})
@@ -223,7 +236,7 @@ def test_a_maintainer_accepts_with_the_fetched_metadata_in_view(
 
 
 def test_an_accepted_further_reading_article_is_not_a_primary_source(
-    signed_in: Client, reader: User, maintainer: User, small_catalog
+    signed_in: Client, reader: User, maintainer: User, small_catalog: SmallCatalog
 ) -> None:
     from proposals.services import accept_proposal
 
@@ -235,7 +248,7 @@ def test_an_accepted_further_reading_article_is_not_a_primary_source(
 
 
 def test_editing_shows_the_saved_tier_and_the_source_it_follows(
-    signed_in: Client, reader: User, maintainer: User, small_catalog
+    signed_in: Client, reader: User, maintainer: User, small_catalog: SmallCatalog
 ) -> None:
     from proposals.services import request_changes
 
@@ -249,7 +262,7 @@ def test_editing_shows_the_saved_tier_and_the_source_it_follows(
 
 
 def test_the_proposer_sees_a_further_reading_answer_on_the_proposal_page(
-    signed_in: Client, small_catalog
+    signed_in: Client, small_catalog: SmallCatalog
 ) -> None:
     signed_in.post("/propose/", further_reading(small_catalog, authors="Ada Writer"))
     proposal = Proposal.objects.get()

@@ -6,12 +6,13 @@ from django.test import Client
 
 from catalog.models.sources import Source
 from tests.factories import SourceFactory
+from tests.hints import SmallCatalog, Tiers
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def sarathi(small_catalog, tiers) -> Source:
+def sarathi(small_catalog: SmallCatalog, tiers: Tiers) -> Source:
     SourceFactory(slug="decoy", title="Throughput 2403 notes", summary="2403.02310 is cited here.")
     return SourceFactory(
         slug="sarathi-serve",

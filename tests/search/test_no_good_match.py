@@ -11,6 +11,7 @@ from django.urls import reverse
 from accounts.models import User
 from search.models import CatalogGap
 from tests.factories import SourceFactory
+from tests.hints import Tiers
 
 pytestmark = pytest.mark.django_db
 
@@ -19,7 +20,7 @@ HBM = "hbm bandwidth accelerators memory"
 
 
 @pytest.fixture
-def catalog(tiers):
+def catalog(tiers: Tiers):
     """Enough sources for a latent index: two subjects, twelve sources each."""
     return [
         SourceFactory(title=f"Study {number}", summary=summary, tier=tiers["core"])

@@ -7,6 +7,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from pytest_django import DjangoAssertNumQueries, Settings
 
+from tests.hints import Grow
+
 pytestmark = pytest.mark.django_db
 
 
@@ -63,7 +65,10 @@ def run(client: Client, url):
     ],
 )
 def test_search_queries_are_flat_between_20_and_400_sources(
-    client: Client, many_sources, url: str, django_assert_max_num_queries: DjangoAssertNumQueries
+    client: Client,
+    many_sources: Grow,
+    url: str,
+    django_assert_max_num_queries: DjangoAssertNumQueries,
 ) -> None:
     sources = many_sources(20)
     url = url.format(list=sources[0].entries.first().section.reading_list.slug)
@@ -93,7 +98,9 @@ def search_statements(client: Client, url):
 
 
 @pytest.mark.postgres
-def test_a_thin_page_costs_no_more_statements_than_a_full_one(client: Client, many_sources) -> None:
+def test_a_thin_page_costs_no_more_statements_than_a_full_one(
+    client: Client, many_sources: Grow
+) -> None:
     many_sources(30)  # every title is "Source number N", which "number source" does not name
     lookups, facets, response = search_statements(client, "/sources/?q=number+source")
     assert (len(lookups), len(facets)) == (1, 1)

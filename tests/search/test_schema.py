@@ -19,6 +19,7 @@ from tests.factories import (
     SourceFactory,
     TopicFactory,
 )
+from tests.hints import Tiers
 
 pytestmark = pytest.mark.django_db
 
@@ -41,7 +42,7 @@ def test_sqlite_schema_has_no_postgresql_parts() -> None:
 
 
 @pytest.mark.postgres
-def test_document_is_weighted_and_kept_in_the_same_transaction(tiers) -> None:
+def test_document_is_weighted_and_kept_in_the_same_transaction(tiers: Tiers) -> None:
     topic = TopicFactory(name="Collectives")
     source = SourceFactory(
         title="RingFlow kernels",
@@ -128,7 +129,7 @@ def test_indexes_exist() -> None:
 
 
 @pytest.mark.postgres
-def test_entry_follows_what_facets_count_and_only_published_sources(tiers) -> None:
+def test_entry_follows_what_facets_count_and_only_published_sources(tiers: Tiers) -> None:
     topic, other = TopicFactory(), TopicFactory()
     source = SourceFactory(kind="paper", year=2020, basis="none")
     source.topics.set([other, topic])
@@ -157,7 +158,7 @@ def listed(source):
 
 
 @pytest.mark.postgres
-def test_entry_follows_the_lists_that_cite_the_source(tiers) -> None:
+def test_entry_follows_the_lists_that_cite_the_source(tiers: Tiers) -> None:
     early = ReadingListFactory(position=1)
     late = ReadingListFactory(position=5)
     source = SourceFactory()
@@ -201,7 +202,7 @@ def test_entry_follows_the_lists_that_cite_the_source(tiers) -> None:
 
 @pytest.mark.postgres
 def test_list_order_from_the_entries_matches_the_sources_list_order(
-    tiers, settings: Settings
+    tiers: Tiers, settings: Settings
 ) -> None:
     settings.CATALOG_PAGE_SIZE = 4
     lists = [ReadingListFactory(position=p) for p in (2, 1)]
@@ -223,7 +224,7 @@ def test_list_order_from_the_entries_matches_the_sources_list_order(
 @pytest.mark.postgres
 @pytest.mark.parametrize("sort", ["relevance", "list", "newest", "title", "year"])
 def test_pages_picked_by_the_facet_statement_follow_the_orm_ordering(
-    tiers, settings: Settings, sort: str
+    tiers: Tiers, settings: Settings, sort: str
 ) -> None:
     """postgres_rank.PAGE_ORDERS restates each ordering in SQL: the two must agree."""
     settings.CATALOG_PAGE_SIZE = 4

@@ -8,7 +8,7 @@ from pytest_django import DjangoCaptureOnCommitCallbacks, Settings
 
 from catalog.models import Source
 from tests.factories import ListEntryFactory, SourceFactory, TopicFactory
-from tests.hints import Response
+from tests.hints import Grow, Response, SmallCatalog, Tiers
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +26,9 @@ def get(client: Client, url, status: int = 200, **headers) -> Response:
     return response
 
 
-def test_empty_query_lists_the_catalog_in_list_order(client: Client, small_catalog) -> None:
+def test_empty_query_lists_the_catalog_in_list_order(
+    client: Client, small_catalog: SmallCatalog
+) -> None:
     slugs = result_slugs(get(client, "/sources/"))
     assert slugs[:4] == ["scaling-book", "attention-paper", "roofline", "flashattention"]
 
@@ -41,7 +43,9 @@ def result_count(response) -> str:
     )
 
 
-def test_the_page_says_which_order_the_default_sort_gives(client: Client, small_catalog) -> None:
+def test_the_page_says_which_order_the_default_sort_gives(
+    client: Client, small_catalog: SmallCatalog
+) -> None:
     browse = get(client, "/sources/")
     assert result_count(browse).endswith("sources, in list order")
     assert '<option value="" selected>Recommended</option>' in browse.content.decode()
@@ -51,7 +55,7 @@ def test_the_page_says_which_order_the_default_sort_gives(client: Client, small_
 
 
 def test_every_word_is_required_and_results_link_to_their_pages(
-    client: Client, small_catalog
+    client: Client, small_catalog: SmallCatalog
 ) -> None:
     response = get(client, "/sources/?q=flashattention+dao")
     assert result_slugs(response) == ["flashattention"]
@@ -60,7 +64,7 @@ def test_every_word_is_required_and_results_link_to_their_pages(
 
 
 def test_a_word_no_source_has_leaves_the_others_as_labelled_partial_matches(
-    client: Client, small_catalog
+    client: Client, small_catalog: SmallCatalog
 ) -> None:
     response = get(client, "/sources/?q=flashattention+nosuchword")
     assert result_slugs(response) == ["flashattention"]
@@ -69,7 +73,7 @@ def test_a_word_no_source_has_leaves_the_others_as_labelled_partial_matches(
 
 
 def test_a_query_with_nothing_in_common_with_the_catalog_says_nothing_matches(
-    client: Client, small_catalog
+    client: Client, small_catalog: SmallCatalog
 ) -> None:
     html = get(client, "/sources/?q=nosuchword+otherword").content.decode()
     assert "No sources match “nosuchword otherword”" in html
@@ -77,19 +81,21 @@ def test_a_query_with_nothing_in_common_with_the_catalog_says_nothing_matches(
     assert '<a href="/propose/?title=nosuchword%20otherword">' in html
 
 
-def test_title_matches_rank_above_summary_matches(client: Client, tiers) -> None:
+def test_title_matches_rank_above_summary_matches(client: Client, tiers: Tiers) -> None:
     SourceFactory(slug="mentions", title="A survey", summary="Covers the roofline model.")
     SourceFactory(slug="named", title="Roofline", summary="A performance model.")
     assert result_slugs(get(client, "/sources/?q=roofline"))[:2] == ["named", "mentions"]
 
 
-def test_authors_aliases_and_topic_names_are_searched(client: Client, small_catalog) -> None:
+def test_authors_aliases_and_topic_names_are_searched(
+    client: Client, small_catalog: SmallCatalog
+) -> None:
     assert result_slugs(get(client, "/sources/?q=Dao")) == ["flashattention"]
     assert result_slugs(get(client, "/sources/?q=FA1")) == ["flashattention"]
     assert "scaling-book" in result_slugs(get(client, "/sources/?q=serving"))
 
 
-def test_snippet_marks_the_matched_words_and_escapes_the_data(client: Client, tiers) -> None:
+def test_snippet_marks_the_matched_words_and_escapes_the_data(client: Client, tiers: Tiers) -> None:
     SourceFactory(
         slug="xss",
         title="Kernel fusion",
@@ -103,7 +109,9 @@ def test_snippet_marks_the_matched_words_and_escapes_the_data(client: Client, ti
     assert "<script>" not in snippet and "<b>" not in snippet
 
 
-def test_htmx_request_gets_only_the_results_region(client: Client, small_catalog) -> None:
+def test_htmx_request_gets_only_the_results_region(
+    client: Client, small_catalog: SmallCatalog
+) -> None:
     response = get(client, "/sources/?q=flashattention", HX_Request="true")
     html = response.content.decode()
     assert html.lstrip().startswith('<div id="results-region"')
@@ -114,7 +122,9 @@ def test_htmx_request_gets_only_the_results_region(client: Client, small_catalog
     assert "hx-push-url" in full and "hx-sync" in full and "data-search-box" in full
 
 
-def test_facets_count_the_current_results_and_narrow_them(client: Client, small_catalog) -> None:
+def test_facets_count_the_current_results_and_narrow_them(
+    client: Client, small_catalog: SmallCatalog
+) -> None:
     html = get(client, "/sources/?q=attention").content.decode()
     facets = html[html.index('class="facets"') :]
     assert re.search(r"Attention</span> <span class=\"count\">2</span>", facets)
@@ -124,7 +134,7 @@ def test_facets_count_the_current_results_and_narrow_them(client: Client, small_
     assert "Tier: Core" in narrowed.content.decode()  # a removable chip
 
 
-def test_topics_combine_and_include_subtopics(client: Client, small_catalog) -> None:
+def test_topics_combine_and_include_subtopics(client: Client, small_catalog: SmallCatalog) -> None:
     assert set(result_slugs(get(client, "/sources/?topic=kernels"))) == {
         "roofline",
         "attention-paper",
@@ -137,7 +147,9 @@ def test_topics_combine_and_include_subtopics(client: Client, small_catalog) -> 
     assert "?topic=attention" in html and "Topic: Kernel engineering" in html
 
 
-def test_kind_list_and_year_filters(client: Client, small_catalog, tiers) -> None:
+def test_kind_list_and_year_filters(
+    client: Client, small_catalog: SmallCatalog, tiers: Tiers
+) -> None:
     SourceFactory(slug="old-book", title="An old book", kind=Source.Kind.BOOK, year=1999)
     assert result_slugs(get(client, "/sources/?kind=book")) == ["old-book"]
     assert set(result_slugs(get(client, "/sources/?list=wafer"))) == {
@@ -154,7 +166,9 @@ def test_kind_list_and_year_filters(client: Client, small_catalog, tiers) -> Non
     }
 
 
-def test_year_chart_and_decades_are_drawn_from_the_results(client: Client, small_catalog) -> None:
+def test_year_chart_and_decades_are_drawn_from_the_results(
+    client: Client, small_catalog: SmallCatalog
+) -> None:
     html = get(client, "/sources/?topic=attention").content.decode()
     chart = html[html.index("<svg") : html.index("</svg>")]
     assert chart.count("<rect") == 2  # 2017 and 2022
@@ -165,7 +179,7 @@ def test_year_chart_and_decades_are_drawn_from_the_results(client: Client, small
 
 
 def test_facet_links_escape_their_labels_and_mark_the_chosen_ones(
-    client: Client, small_catalog
+    client: Client, small_catalog: SmallCatalog
 ) -> None:
     odd = TopicFactory(slug="odd", name="<b>Odd</b> & co")
     SourceFactory(slug="odd-one", title="Odd one", year=2017, topics=[odd])
@@ -180,7 +194,7 @@ def test_facet_links_escape_their_labels_and_mark_the_chosen_ones(
     assert "<title>2017: 1 source</title>" in html
 
 
-def test_sorting(client: Client, small_catalog) -> None:
+def test_sorting(client: Client, small_catalog: SmallCatalog) -> None:
     assert result_slugs(get(client, "/sources/?sort=title"))[:2] == [
         "attention-paper",
         "flashattention",
@@ -194,7 +208,9 @@ def test_sorting(client: Client, small_catalog) -> None:
     assert result_slugs(get(client, "/sources/?sort=DROP+TABLE"))[0] == "scaling-book"
 
 
-def test_no_results_suggest_close_titles_and_clear_filters(client: Client, small_catalog) -> None:
+def test_no_results_suggest_close_titles_and_clear_filters(
+    client: Client, small_catalog: SmallCatalog
+) -> None:
     html = get(client, "/sources/?q=flashatention&tier=start-here").content.decode()
     assert "No sources match" in html
     assert "Did you mean" in html
@@ -218,25 +234,27 @@ def test_no_results_suggest_close_titles_and_clear_filters(client: Client, small
         "🙂 émigré",
     ],
 )
-def test_odd_queries_never_fail(client: Client, small_catalog, q: str) -> None:
+def test_odd_queries_never_fail(client: Client, small_catalog: SmallCatalog, q: str) -> None:
     response = client.get("/sources/", {"q": q})
     assert response.status_code == 200
     assert "<script>alert(1)" not in response.content.decode()
     assert Source.objects.count() == 4
 
 
-def test_overlong_query_is_cut_and_the_reader_told(client: Client, small_catalog) -> None:
+def test_overlong_query_is_cut_and_the_reader_told(
+    client: Client, small_catalog: SmallCatalog
+) -> None:
     html = client.get("/sources/", {"q": "roofline " + "x" * 10_000}).content.decode()
     assert "cut to its first 200 characters" in html
 
 
-def test_nul_bytes_are_stripped(client: Client, small_catalog) -> None:
+def test_nul_bytes_are_stripped(client: Client, small_catalog: SmallCatalog) -> None:
     response = client.get("/sources/", {"q": "flash\x00attention"})
     assert response.status_code == 200
     assert "\x00" not in response.content.decode()
 
 
-def test_unknown_slugs_say_so_and_show_results(client: Client, small_catalog) -> None:
+def test_unknown_slugs_say_so_and_show_results(client: Client, small_catalog: SmallCatalog) -> None:
     html = get(
         client, "/sources/?topic=nope&tier=nope&list=nope&kind=nope&sort=%00"
     ).content.decode()
@@ -246,7 +264,7 @@ def test_unknown_slugs_say_so_and_show_results(client: Client, small_catalog) ->
 
 
 def test_page_past_the_end_shows_the_last_page(
-    client: Client, many_sources, settings: Settings
+    client: Client, many_sources: Grow, settings: Settings
 ) -> None:
     settings.CATALOG_PAGE_SIZE = 5
     many_sources(12)
@@ -258,7 +276,7 @@ def test_page_past_the_end_shows_the_last_page(
 
 @pytest.mark.parametrize("year", ["abc", "20x1", "1800", "2020-abc", "9999"])
 def test_malformed_year_is_a_400_with_a_helpful_page(
-    client: Client, small_catalog, year: str
+    client: Client, small_catalog: SmallCatalog, year: str
 ) -> None:
     response = get(client, f"/sources/?q=attention&year={year}", status=400)
     html = response.content.decode()
@@ -267,14 +285,14 @@ def test_malformed_year_is_a_400_with_a_helpful_page(
     assert len(result_slugs(response)) == 2
 
 
-def test_nav_search_submits_to_the_search_page(client: Client, small_catalog) -> None:
+def test_nav_search_submits_to_the_search_page(client: Client, small_catalog: SmallCatalog) -> None:
     html = get(client, "/").content.decode()
     assert 'action="/sources/"' in html and 'name="q"' in html
 
 
 def test_search_document_follows_topic_changes(
     client: Client,
-    small_catalog,
+    small_catalog: SmallCatalog,
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
     # Committed writes also refresh the anonymous page cache; run those hooks as a commit would.
@@ -294,14 +312,14 @@ def test_search_document_follows_topic_changes(
     assert result_slugs(get(client, "/sources/?q=interconnects")) == []
 
 
-def test_retired_sources_are_not_found(client: Client, small_catalog) -> None:
+def test_retired_sources_are_not_found(client: Client, small_catalog: SmallCatalog) -> None:
     small_catalog["flash"].status = Source.Status.RETIRED
     small_catalog["flash"].save()
     assert result_slugs(get(client, "/sources/?q=flashattention")) == []
 
 
 def test_relevance_pages_follow_one_another_and_past_the_end_is_the_last(
-    client: Client, many_sources, settings: Settings
+    client: Client, many_sources: Grow, settings: Settings
 ) -> None:
     # On PostgreSQL the facet statement also picks the page; every page must continue the last.
     settings.CATALOG_PAGE_SIZE = 4

@@ -13,12 +13,13 @@ from library.reading import team_recent_activity
 from teams.members import MEMBERS_PAGE_SIZE
 from teams.models import Membership, Team
 from tests.factories import SourceFactory, UserFactory
+from tests.hints import Tiers
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("render_every_time")]
 
 
 @pytest.fixture
-def grow_team(team: Team, tiers):
+def grow_team(team: Team, tiers: Tiers):
     sources = SourceFactory.create_batch(3, tier=tiers["core"])
 
     def grow(count) -> list[User]:
@@ -69,7 +70,7 @@ def test_team_page_summarises_members_instead_of_listing_them(
 
 
 def test_most_active_members_are_those_behind_the_latest_changes(
-    client: Client, owner: User, team: Team, tiers
+    client: Client, owner: User, team: Team, tiers: Tiers
 ) -> None:
     busy, quiet = UserFactory(display_name="Busy Bee"), UserFactory(display_name="Quiet One")
     Membership.objects.create(team=team, user=busy)
@@ -127,7 +128,7 @@ def test_owner_action_returns_to_the_members_page(
 
 
 @pytest.mark.postgres
-def test_recent_activity_walks_the_updated_index(team: Team, tiers) -> None:
+def test_recent_activity_walks_the_updated_index(team: Team, tiers: Tiers) -> None:
     """With statistics like a real team's, PostgreSQL reads the newest bookmarks through the
     index and stops at the tenth, instead of sorting every member's bookmarks."""
     sources = SourceFactory.create_batch(40, tier=tiers["core"])

@@ -12,6 +12,7 @@ from notes.models import Note
 from teams import services
 from teams.models import Session
 from tests.factories import NoteFactory, UserFactory
+from tests.hints import SmallCatalog
 
 pytestmark = pytest.mark.django_db
 VIEWERS = ["in_a", "in_b", "in_both", "in_none", "anonymous"]
@@ -21,7 +22,7 @@ SEES_B = {"in_b", "in_both"}
 
 @pytest.fixture
 def world(
-    small_catalog,
+    small_catalog: SmallCatalog,
     fresh_cache: None,
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ):

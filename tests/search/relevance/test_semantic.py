@@ -13,6 +13,7 @@ from search.page import search_sources
 from search.parsing import SearchParams, parse_query
 from search.tasks import rebuild_latent_index
 from tests.factories import SourceFactory
+from tests.hints import Tiers
 
 
 def stems(text) -> tuple[str, ...]:
@@ -72,7 +73,7 @@ def test_nearest_keeps_the_closest_and_positive_only() -> None:
 
 
 @pytest.fixture
-def subjects(db: None, tiers):
+def subjects(db: None, tiers: Tiers):
     return [
         SourceFactory(
             # Titles put the HBM sources first when nothing but the words decides.
