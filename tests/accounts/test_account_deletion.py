@@ -16,7 +16,7 @@ DELETE = "/accounts/delete/"
 
 
 @pytest.fixture
-def kept(reader: User, other_reader: User, small_catalog: SmallCatalog):
+def kept(reader: User, other_reader: User, small_catalog: SmallCatalog) -> SmallCatalog:
     EmailAddress.objects.create(user=reader, email=reader.email, primary=True, verified=True)
     for source in small_catalog["path"]:
         set_status(user=reader, source=source, status="read")
@@ -24,7 +24,9 @@ def kept(reader: User, other_reader: User, small_catalog: SmallCatalog):
     return small_catalog
 
 
-def test_get_asks_for_confirmation_and_deletes_nothing(client: Client, reader: User, kept) -> None:
+def test_get_asks_for_confirmation_and_deletes_nothing(
+    client: Client, reader: User, kept: SmallCatalog
+) -> None:
     client.force_login(reader)
     html = client.get(DELETE).content.decode()
     assert "Delete your account" in html
@@ -32,7 +34,9 @@ def test_get_asks_for_confirmation_and_deletes_nothing(client: Client, reader: U
     assert get_user_model().objects.filter(pk=reader.pk).exists()
 
 
-def test_without_confirmation_nothing_is_deleted(client: Client, reader: User, kept) -> None:
+def test_without_confirmation_nothing_is_deleted(
+    client: Client, reader: User, kept: SmallCatalog
+) -> None:
     client.force_login(reader)
     response = client.post(DELETE, {"password": PASSWORD})
     assert response.status_code == 200
@@ -43,7 +47,7 @@ def test_without_confirmation_nothing_is_deleted(client: Client, reader: User, k
 
 
 def test_confirmed_deletion_removes_the_reader_and_their_data_only(
-    client: Client, reader: User, other_reader: User, kept
+    client: Client, reader: User, other_reader: User, kept: SmallCatalog
 ) -> None:
     client.force_login(reader)
     response = client.post(DELETE, {"password": PASSWORD, "confirm": "on"}, follow=True)
@@ -57,7 +61,9 @@ def test_confirmed_deletion_removes_the_reader_and_their_data_only(
     assert all(type(s).objects.filter(pk=s.pk).exists() for s in kept["path"])
 
 
-def test_password_guessing_is_rate_limited(client: Client, reader: User, kept) -> None:
+def test_password_guessing_is_rate_limited(
+    client: Client, reader: User, kept: SmallCatalog
+) -> None:
     client.force_login(reader)
     codes = [
         client.post(DELETE, {"password": f"guess {n}", "confirm": "on"}).status_code

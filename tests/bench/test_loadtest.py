@@ -9,19 +9,21 @@ import pytest
 from django.test import Client
 
 from bench.loadtest.cpu import machine_cpu_seconds, server_cpu_seconds, services_cpu_seconds
-from bench.loadtest.scenarios import ANONYMOUS, PROBE, SIGNED_IN, TRIVIAL, resolve
+from bench.loadtest.scenarios import ANONYMOUS, PROBE, SIGNED_IN, TRIVIAL, PlannedScenario, resolve
 from bench.management.commands import loadtest
 from tests.hints import SmallCatalog
 
 
 @pytest.fixture
-def plan(small_catalog: SmallCatalog):
+def plan(small_catalog: SmallCatalog) -> list[PlannedScenario]:
     plan, skipped = resolve(samples=3)
     assert skipped == []
     return plan
 
 
-def test_the_reference_is_a_trivial_view_through_the_whole_stack(plan) -> None:
+def test_the_reference_is_a_trivial_view_through_the_whole_stack(
+    plan: list[PlannedScenario],
+) -> None:
     by_audience = {}
     for scenario in plan:
         by_audience.setdefault(scenario["audience"], []).append(scenario["paths"])
@@ -29,7 +31,9 @@ def test_the_reference_is_a_trivial_view_through_the_whole_stack(plan) -> None:
     assert by_audience[PROBE] == [["/healthz"]]
 
 
-def test_every_anonymous_page_in_the_plan_is_served(plan, client: Client) -> None:
+def test_every_anonymous_page_in_the_plan_is_served(
+    plan: list[PlannedScenario], client: Client
+) -> None:
     for scenario in plan:
         if scenario["audience"] not in (TRIVIAL, PROBE, ANONYMOUS):
             continue
@@ -85,7 +89,9 @@ def test_report_judges_pages_against_the_trivial_view_not_the_probe() -> None:
     assert rows["Below"] == ["the", "throughput", "target:", "library,", "note"]
 
 
-def test_every_page_and_write_in_the_plan_has_the_issues_target(plan) -> None:
+def test_every_page_and_write_in_the_plan_has_the_issues_target(
+    plan: list[PlannedScenario],
+) -> None:
     targets = {scenario["name"]: scenario["target"] for scenario in plan}
     assert targets.pop("trivial view (/robots.txt)") is None
     assert targets.pop("probe (/healthz)") is None

@@ -26,7 +26,7 @@ EXPORTS = [
 
 
 @pytest.fixture
-def library(small_catalog: SmallCatalog, reader: User, other_reader: User):
+def library(small_catalog: SmallCatalog, reader: User, other_reader: User) -> SmallCatalog:
     """The reader finished one source, is reading another, saved a third; the other reader has
     their own bookmark and notes, which must never show up in the reader's exports."""
     path = small_catalog["path"]
@@ -69,7 +69,7 @@ class TestAccess:
 
     @pytest.mark.parametrize("url", [u for u in EXPORTS if u != "/library/export/"])
     def test_nobody_gets_another_readers_data(
-        self, client: Client, library, other_reader: User, url
+        self, client: Client, library: SmallCatalog, other_reader: User, url
     ) -> None:
         client.force_login(other_reader)
         body = client.get(url).content.decode()
@@ -79,21 +79,25 @@ class TestAccess:
         assert "Roofline" in body  # their own bookmark
 
     def test_markdown_ticks_are_the_signed_in_readers_own(
-        self, client: Client, library, other_reader: User
+        self, client: Client, library: SmallCatalog, other_reader: User
     ) -> None:
         client.force_login(other_reader)
         text = client.get("/library/lists/wafer.md").content.decode()
         assert "- [ ] [How to Scale Your Model]" in text
         assert "- [x] [Roofline]" in text
 
-    def test_exports_are_get_only(self, client: Client, library, reader: User) -> None:
+    def test_exports_are_get_only(
+        self, client: Client, library: SmallCatalog, reader: User
+    ) -> None:
         client.force_login(reader)
         assert client.post("/library/export.csv").status_code == 405
 
 
 @pytest.mark.django_db
 class TestLibraryData:
-    def test_csv_has_status_dates_and_notes(self, client: Client, library, reader: User) -> None:
+    def test_csv_has_status_dates_and_notes(
+        self, client: Client, library: SmallCatalog, reader: User
+    ) -> None:
         client.force_login(reader)
         response = client.get("/library/export.csv")
         assert response["Content-Type"] == "text/csv; charset=utf-8"
@@ -116,7 +120,9 @@ class TestLibraryData:
         assert by_slug["roofline"]["status"] == ""
         assert by_slug["roofline"]["notes"] == "A note without a bookmark."
 
-    def test_json_has_bookmarks_and_notes(self, client: Client, library, reader: User) -> None:
+    def test_json_has_bookmarks_and_notes(
+        self, client: Client, library: SmallCatalog, reader: User
+    ) -> None:
         client.force_login(reader)
         document = json.loads(client.get("/library/export.json").content)
         assert document["reader"] == "reader@example.com"
@@ -134,7 +140,9 @@ class TestLibraryData:
             "A note without a bookmark.",
         ]
 
-    def test_deleted_notes_are_not_exported(self, client: Client, library, reader: User) -> None:
+    def test_deleted_notes_are_not_exported(
+        self, client: Client, library: SmallCatalog, reader: User
+    ) -> None:
         from notes.models import Note
 
         Note.objects.filter(user=reader).update(deleted_at=timezone.now())
@@ -142,7 +150,7 @@ class TestLibraryData:
         document = json.loads(client.get("/library/export.json").content)
         assert document["notes"] == []
 
-    def test_library_citations(self, client: Client, library, reader: User) -> None:
+    def test_library_citations(self, client: Client, library: SmallCatalog, reader: User) -> None:
         client.force_login(reader)
         bib = client.get("/library/export.bib").content.decode()
         parsed = bibtexparser.parse_string(bib)
@@ -170,7 +178,9 @@ class TestLibraryData:
         )
         assert client.get("/library/export.ris").content == b""
 
-    def test_export_page_links_every_download(self, client: Client, library, reader: User) -> None:
+    def test_export_page_links_every_download(
+        self, client: Client, library: SmallCatalog, reader: User
+    ) -> None:
         client.force_login(reader)
         html = client.get("/library/export/").content.decode()
         for url in EXPORTS[1:]:
@@ -206,7 +216,9 @@ class TestLibraryData:
 
 @pytest.mark.django_db
 class TestReadingListMarkdown:
-    def test_list_in_order_with_status_ticks(self, client: Client, library, reader: User) -> None:
+    def test_list_in_order_with_status_ticks(
+        self, client: Client, library: SmallCatalog, reader: User
+    ) -> None:
         client.force_login(reader)
         response = client.get("/library/lists/wafer.md")
         assert response["Content-Type"] == "text/markdown; charset=utf-8"
@@ -242,7 +254,7 @@ class TestReadingListMarkdown:
         assert client.get("/library/lists/nope.md").status_code == 404
 
     def test_list_page_links_the_markdown_for_signed_in_readers(
-        self, client: Client, reader: User, library
+        self, client: Client, reader: User, library: SmallCatalog
     ) -> None:
         assert "/library/lists/wafer.md" not in client.get("/lists/wafer/").content.decode()
         client.force_login(reader)

@@ -28,7 +28,7 @@ def group_titles(html, status):
 
 
 @pytest.fixture
-def library(reader: User, other_reader: User, small_catalog: SmallCatalog):
+def library(reader: User, other_reader: User, small_catalog: SmallCatalog) -> SmallCatalog:
     scaling, attention, roofline = small_catalog["path"]
     flash = small_catalog["flash"]
     set_status(user=reader, source=scaling, status="read")
@@ -58,7 +58,7 @@ def test_a_filter_after_the_session_ended_sends_the_whole_page_to_log_in(client:
 
 
 def test_groups_with_counts_and_only_the_readers_sources(
-    client: Client, reader: User, library
+    client: Client, reader: User, library: SmallCatalog
 ) -> None:
     client.force_login(reader)
     html = client.get(LIBRARY).content.decode()
@@ -76,7 +76,9 @@ def test_groups_with_counts_and_only_the_readers_sources(
     )
 
 
-def test_other_reader_sees_their_own_library(client: Client, other_reader: User, library) -> None:
+def test_other_reader_sees_their_own_library(
+    client: Client, other_reader: User, library: SmallCatalog
+) -> None:
     client.force_login(other_reader)
     html = client.get(LIBRARY).content.decode()
     assert set(titles(html)) == {"Only the other reader saved this", "FlashAttention"}
@@ -99,14 +101,14 @@ def test_other_reader_sees_their_own_library(client: Client, other_reader: User,
         ("status=read&q=flash", set()),
     ],
 )
-def test_filters(client: Client, reader: User, library, query: str, expected) -> None:
+def test_filters(client: Client, reader: User, library: SmallCatalog, query: str, expected) -> None:
     client.force_login(reader)
     html = client.get(f"{LIBRARY}?{query}").content.decode()
     assert set(titles(html)) == expected
 
 
 def test_bad_filter_values_are_reported_and_others_still_apply(
-    client: Client, reader: User, library
+    client: Client, reader: User, library: SmallCatalog
 ) -> None:
     client.force_login(reader)
     response = client.get(f"{LIBRARY}?topic=nope&status=to_read&sort=sideways")
@@ -116,7 +118,7 @@ def test_bad_filter_values_are_reported_and_others_still_apply(
     assert set(titles(html)) == {"FlashAttention", "Roofline"}
 
 
-def test_sorts(client: Client, reader: User, library) -> None:
+def test_sorts(client: Client, reader: User, library: SmallCatalog) -> None:
     roofline = library["path"][2]
     extra_list_section = ListSectionFactory(slug="reverse")
     for position, source in enumerate([roofline, library["flash"]], start=1):
@@ -139,7 +141,9 @@ def test_sorts(client: Client, reader: User, library) -> None:
     assert group_titles(newest_first, "to_read") == ["FlashAttention", "Roofline"]
 
 
-def test_htmx_filter_returns_the_results_region(client: Client, reader: User, library) -> None:
+def test_htmx_filter_returns_the_results_region(
+    client: Client, reader: User, library: SmallCatalog
+) -> None:
     client.force_login(reader)
     response = client.get(f"{LIBRARY}?status=read", headers=HX | {"HX-Target": "library-results"})
     html = response.content.decode()
@@ -149,7 +153,9 @@ def test_htmx_filter_returns_the_results_region(client: Client, reader: User, li
     assert "<html" not in html
 
 
-def test_htmx_counts_refresh_returns_the_counts_only(client: Client, reader: User, library) -> None:
+def test_htmx_counts_refresh_returns_the_counts_only(
+    client: Client, reader: User, library: SmallCatalog
+) -> None:
     client.force_login(reader)
     response = client.get(LIBRARY, headers=HX | {"HX-Target": "library-counts"})
     html = response.content.decode()
@@ -159,7 +165,7 @@ def test_htmx_counts_refresh_returns_the_counts_only(client: Client, reader: Use
     assert "card-title" not in html
 
 
-def test_bulk_change(client: Client, reader: User, library) -> None:
+def test_bulk_change(client: Client, reader: User, library: SmallCatalog) -> None:
     client.force_login(reader)
     ids = list(Bookmark.objects.filter(user=reader, status="to_read").values_list("pk", flat=True))
     response = client.post(
@@ -172,7 +178,7 @@ def test_bulk_change(client: Client, reader: User, library) -> None:
     assert "Marked 2 sources as Read." in html
 
 
-def test_bulk_remove(client: Client, reader: User, library) -> None:
+def test_bulk_remove(client: Client, reader: User, library: SmallCatalog) -> None:
     client.force_login(reader)
     ids = list(Bookmark.objects.filter(user=reader).values_list("pk", flat=True))
     client.post(reverse("library:bulk"), {"action": "remove", "bookmarks": ids})
@@ -181,7 +187,7 @@ def test_bulk_remove(client: Client, reader: User, library) -> None:
 
 
 def test_bulk_with_another_readers_bookmark_is_404_and_changes_nothing(
-    client: Client, reader: User, other_reader: User, library
+    client: Client, reader: User, other_reader: User, library: SmallCatalog
 ) -> None:
     client.force_login(reader)
     mine = Bookmark.objects.filter(user=reader).first()
@@ -196,13 +202,13 @@ def test_bulk_with_another_readers_bookmark_is_404_and_changes_nothing(
     assert Bookmark.objects.get(pk=mine.pk).status == mine.status
 
 
-def test_bulk_with_a_missing_id_is_404(client: Client, reader: User, library) -> None:
+def test_bulk_with_a_missing_id_is_404(client: Client, reader: User, library: SmallCatalog) -> None:
     client.force_login(reader)
     response = client.post(reverse("library:bulk"), {"action": "read", "bookmarks": [999999]})
     assert response.status_code == 404
 
 
-def test_bulk_bad_input_is_explained(client: Client, reader: User, library) -> None:
+def test_bulk_bad_input_is_explained(client: Client, reader: User, library: SmallCatalog) -> None:
     client.force_login(reader)
     mine = Bookmark.objects.filter(user=reader).first()
     response = client.post(
@@ -218,7 +224,9 @@ def test_bulk_bad_input_is_explained(client: Client, reader: User, library) -> N
     assert Bookmark.objects.get(pk=mine.pk).status == mine.status
 
 
-def test_bulk_is_post_only_and_members_only(client: Client, reader: User, library) -> None:
+def test_bulk_is_post_only_and_members_only(
+    client: Client, reader: User, library: SmallCatalog
+) -> None:
     assert client.post(reverse("library:bulk"), {"action": "read"}).status_code == 302
     client.force_login(reader)
     assert client.get(reverse("library:bulk")).status_code == 405

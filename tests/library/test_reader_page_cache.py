@@ -68,7 +68,7 @@ def commits(django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks):
 
 
 @pytest.fixture
-def catalog(small_catalog: SmallCatalog, reader: User, other_reader: User, commits):
+def catalog(small_catalog: SmallCatalog, reader: User, other_reader: User, commits) -> SmallCatalog:
     with commits():
         reader.display_name = "Alice Reader"
         reader.save()
@@ -78,13 +78,13 @@ def catalog(small_catalog: SmallCatalog, reader: User, other_reader: User, commi
 
 
 @pytest.fixture
-def alice(client: Client, reader: User, catalog) -> Client:
+def alice(client: Client, reader: User, catalog: SmallCatalog) -> Client:
     client.force_login(reader)
     return client
 
 
 @pytest.fixture
-def bob(other_reader: User, catalog) -> Client:
+def bob(other_reader: User, catalog: SmallCatalog) -> Client:
     client = Client()
     client.force_login(other_reader)
     return client
@@ -145,7 +145,7 @@ def test_a_session_that_no_longer_authenticates_gets_no_cached_page(
 
 
 def test_another_reader_never_gets_a_readers_page(
-    alice: Client, bob: Client, reader: User, catalog
+    alice: Client, bob: Client, reader: User, catalog: SmallCatalog
 ) -> None:
     flash = catalog["flash"]
     set_status(user=reader, source=flash, status="read")
@@ -172,7 +172,9 @@ def test_another_reader_never_gets_a_readers_page(
         assert mine["X-Page-Cache"] == "hit" and account(mine) == "Alice Reader"
 
 
-def test_a_bookmark_click_shows_on_the_readers_next_page(alice: Client, catalog, commits) -> None:
+def test_a_bookmark_click_shows_on_the_readers_next_page(
+    alice: Client, catalog: SmallCatalog, commits
+) -> None:
     flash = catalog["flash"]
     pages = ["/sources/?q=FlashAttention", SOURCE, "/lists/wafer/", "/library/"]
     for url in pages:
@@ -190,7 +192,7 @@ def test_a_bookmark_click_shows_on_the_readers_next_page(alice: Client, catalog,
 
 
 def test_a_teammates_team_note_and_progress_show_on_the_next_request(
-    alice: Client, bob: Client, catalog, commits
+    alice: Client, bob: Client, catalog: SmallCatalog, commits
 ) -> None:
     flash = catalog["flash"]
     for url in (SOURCE, "/lists/wafer/"):
@@ -209,7 +211,9 @@ def test_a_teammates_team_note_and_progress_show_on_the_next_request(
     assert "Readers: 1 teammate finished" in html(get(alice, "/lists/wafer/"))
 
 
-def test_a_teammates_private_note_never_shows(alice: Client, bob: Client, catalog, commits) -> None:
+def test_a_teammates_private_note_never_shows(
+    alice: Client, bob: Client, catalog: SmallCatalog, commits
+) -> None:
     get(alice, SOURCE)
     with commits():
         bob.post(f"{SOURCE}notes/new/", {"body": "Only for me.", "visibility": "private"}, **HX)
@@ -223,7 +227,7 @@ def test_a_teammates_private_note_never_shows(alice: Client, bob: Client, catalo
 
 
 def test_a_maintainers_edit_shows_on_every_reader_page(
-    alice: Client, reader: User, catalog, commits
+    alice: Client, reader: User, catalog: SmallCatalog, commits
 ) -> None:
     flash = catalog["flash"]
     set_status(user=reader, source=flash, status="to_read")
@@ -252,7 +256,7 @@ def test_after_logging_out_the_same_url_is_not_the_readers_page(alice: Client, c
         assert not re.search(r'aria-label="Your progress', html(page))
 
 
-def test_flash_messages_are_never_cached(alice: Client, catalog, commits) -> None:
+def test_flash_messages_are_never_cached(alice: Client, catalog: SmallCatalog, commits) -> None:
     get(alice, SOURCE)
     assert get(alice, SOURCE)["X-Page-Cache"] == "hit"
     with commits():
@@ -280,7 +284,7 @@ def test_flash_messages_are_never_cached(alice: Client, catalog, commits) -> Non
 
 
 def test_a_bulk_change_shows_on_the_next_page(
-    alice: Client, bob: Client, reader: User, catalog, commits
+    alice: Client, bob: Client, reader: User, catalog: SmallCatalog, commits
 ) -> None:
     path = catalog["path"]
     bookmarks = [set_status(user=reader, source=s, status="to_read") for s in path]
@@ -329,7 +333,9 @@ def test_changes_since_the_last_visit_show_once(
     assert later["X-Page-Cache"] == "hit" and "Changed summary." not in html(later)
 
 
-def test_the_csrf_token_in_a_cached_page_is_the_visitors(reader: User, catalog) -> None:
+def test_the_csrf_token_in_a_cached_page_is_the_visitors(
+    reader: User, catalog: SmallCatalog
+) -> None:
     first, second = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
     first.force_login(reader)
     second.force_login(reader)  # the same reader in another browser
@@ -353,7 +359,7 @@ def test_the_csrf_token_in_a_cached_page_is_the_visitors(reader: User, catalog) 
 
 
 def test_a_page_offering_to_undo_a_deletion_is_not_kept(
-    alice: Client, reader: User, catalog, commits
+    alice: Client, reader: User, catalog: SmallCatalog, commits
 ) -> None:
     note = NoteFactory(user=reader, source=catalog["flash"], body="Changed my mind.")
     get(alice, SOURCE)
@@ -447,7 +453,7 @@ def test_a_new_display_name_changes_the_teams_pages(reader: User, watch) -> None
 
 
 def test_a_private_note_changes_its_authors_pages_only(
-    reader: User, other_reader: User, watch, catalog
+    reader: User, other_reader: User, watch, catalog: SmallCatalog
 ) -> None:
     with watch(other_reader) as seen:
         note = NoteFactory(user=reader, source=catalog["flash"], visibility="private")
@@ -469,7 +475,7 @@ def test_a_private_note_changes_its_authors_pages_only(
 
 
 def test_team_notes_and_bookmarks_change_the_teams_pages(
-    reader: User, other_reader: User, watch, catalog
+    reader: User, other_reader: User, watch, catalog: SmallCatalog
 ) -> None:
     with watch(other_reader) as seen:
         NoteFactory(user=reader, source=catalog["flash"], visibility="team")
@@ -483,7 +489,7 @@ def test_team_notes_and_bookmarks_change_the_teams_pages(
 
 
 def test_one_statement_bookmark_writes_change_the_readers_and_teams_pages(
-    reader: User, other_reader: User, watch, catalog
+    reader: User, other_reader: User, watch, catalog: SmallCatalog
 ) -> None:
     """set_status and remove_bookmark send no signal: they bump the same versions themselves."""
     with watch() as seen:
@@ -505,7 +511,7 @@ def membership_lookups(queries):
 
 
 def test_a_readers_team_ids_outlive_their_writes_but_not_their_memberships(
-    alice: Client, reader: User, catalog, commits
+    alice: Client, reader: User, catalog: SmallCatalog, commits
 ) -> None:
     """The team ids a page is keyed by are read from the database once: neither the reader's
     bookmark (its bump included) nor their next page asks again, until a membership changes."""
@@ -558,7 +564,9 @@ def test_sessions_change_no_page(reader: User, watch, client: Client) -> None:
 
 
 def test_versions_change_only_after_commit(
-    reader: User, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks, catalog
+    reader: User,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+    catalog: SmallCatalog,
 ) -> None:
     before = versions(reader)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
@@ -581,7 +589,12 @@ def test_versions_are_read_before_the_readers_own_row(alice: Client) -> None:
 
 
 def test_reader_text_that_looks_like_a_slot_renders_the_same_on_a_hit(
-    alice: Client, bob: Client, reader: User, catalog, commits, monkeypatch: pytest.MonkeyPatch
+    alice: Client,
+    bob: Client,
+    reader: User,
+    catalog: SmallCatalog,
+    commits,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Placeholders come from the template alone: a team note quoting the markup around the
     per-visitor values, or the placeholder itself, is text on a hit exactly as on a miss."""

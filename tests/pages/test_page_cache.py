@@ -24,12 +24,12 @@ def visit(url: str = "/", **headers) -> Response:
 @pytest.fixture
 def catalog(
     small_catalog: SmallCatalog, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
-):
+) -> SmallCatalog:
     return small_catalog
 
 
 def test_a_second_anonymous_visitor_gets_the_cached_page(
-    catalog, django_assert_max_num_queries: DjangoAssertNumQueries
+    catalog: SmallCatalog, django_assert_max_num_queries: DjangoAssertNumQueries
 ) -> None:
     first = visit()
     assert first["X-Page-Cache"] == "miss"
@@ -42,7 +42,7 @@ def test_a_second_anonymous_visitor_gets_the_cached_page(
     assert strip.sub(b"", second.content) == strip.sub(b"", first.content)
 
 
-def test_each_visitor_keeps_their_own_csrf_token_and_csp_nonce(catalog) -> None:
+def test_each_visitor_keeps_their_own_csrf_token_and_csp_nonce(catalog: SmallCatalog) -> None:
     visit()
     client = Client(enforce_csrf_checks=True)
     response = client.get("/")
@@ -59,7 +59,7 @@ def test_each_visitor_keeps_their_own_csrf_token_and_csp_nonce(catalog) -> None:
 
 
 def test_an_edit_shows_at_once(
-    catalog, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
+    catalog: SmallCatalog, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
 ) -> None:
     visit("/sources/flashattention/")
     flash = catalog["flash"]
@@ -72,7 +72,7 @@ def test_an_edit_shows_at_once(
 
 
 def test_many_to_many_and_delete_changes_bump_the_version(
-    catalog, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
+    catalog: SmallCatalog, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
 ) -> None:
     version = catalog_version()
     with django_capture_on_commit_callbacks(execute=True):
@@ -85,7 +85,7 @@ def test_many_to_many_and_delete_changes_bump_the_version(
 
 
 def test_the_version_changes_only_after_commit(
-    catalog, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
+    catalog: SmallCatalog, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
 ) -> None:
     version = catalog_version()
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
@@ -96,7 +96,9 @@ def test_the_version_changes_only_after_commit(
     assert catalog_version() != version
 
 
-def test_signed_in_readers_never_get_a_shared_page(catalog, reader: User, client: Client) -> None:
+def test_signed_in_readers_never_get_a_shared_page(
+    catalog: SmallCatalog, reader: User, client: Client
+) -> None:
     visit()
     client.force_login(reader)
     response = client.get("/")
@@ -105,7 +107,7 @@ def test_signed_in_readers_never_get_a_shared_page(catalog, reader: User, client
     assert reader.public_name in response.content.decode()
 
 
-def test_htmx_fragments_are_cached_apart_from_full_pages(catalog) -> None:
+def test_htmx_fragments_are_cached_apart_from_full_pages(catalog: SmallCatalog) -> None:
     full = visit("/sources/")
     fragment = visit("/sources/", **{"HX-Request": "true"})
     assert fragment["X-Page-Cache"] == "miss"
@@ -116,12 +118,12 @@ def test_htmx_fragments_are_cached_apart_from_full_pages(catalog) -> None:
     assert full.content.count(b"<html") == 1
 
 
-def test_each_query_string_is_its_own_page(catalog) -> None:
+def test_each_query_string_is_its_own_page(catalog: SmallCatalog) -> None:
     visit("/sources/?page=1")
     assert visit("/sources/?page=2")["X-Page-Cache"] == "miss"
 
 
-def test_a_visitor_with_a_message_waiting_gets_a_fresh_page(catalog) -> None:
+def test_a_visitor_with_a_message_waiting_gets_a_fresh_page(catalog: SmallCatalog) -> None:
     visit()
     client = Client()
     # A message waiting in the cookie storage, as after logging out.
@@ -137,19 +139,21 @@ def test_a_visitor_with_a_message_waiting_gets_a_fresh_page(catalog) -> None:
     assert "You have signed out." not in visit().content.decode()
 
 
-def test_not_found_pages_are_not_cached(catalog) -> None:
+def test_not_found_pages_are_not_cached(catalog: SmallCatalog) -> None:
     visit("/sources/nope/")
     assert visit("/sources/nope/").get("X-Page-Cache") != "hit"
 
 
-def test_bump_is_available_for_bulk_writes(catalog) -> None:
+def test_bump_is_available_for_bulk_writes(catalog: SmallCatalog) -> None:
     visit()
     Source.objects.update(summary="Bulk edited.")
     bump_catalog_version()
     assert visit()["X-Page-Cache"] == "miss"
 
 
-def test_a_page_another_process_stored_is_served_from_the_shared_cache(catalog) -> None:
+def test_a_page_another_process_stored_is_served_from_the_shared_cache(
+    catalog: SmallCatalog,
+) -> None:
     visit("/sources/")
     process_pages.clear()  # as in a process that did not render it
     response = visit("/sources/")
@@ -157,7 +161,7 @@ def test_a_page_another_process_stored_is_served_from_the_shared_cache(catalog) 
     assert b"csrfmiddlewaretoken" in response.content or b"x-csrftoken" in response.content
 
 
-def test_this_process_never_serves_a_copy_kept_for_an_older_version(catalog) -> None:
+def test_this_process_never_serves_a_copy_kept_for_an_older_version(catalog: SmallCatalog) -> None:
     process_pages.clear()
     visit("/")
     key = next(iter(process_pages._pages))
@@ -173,7 +177,7 @@ def test_this_process_never_serves_a_copy_kept_for_an_older_version(catalog) -> 
     assert fresh is not stale
 
 
-def test_no_page_outlives_its_day(catalog, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_page_outlives_its_day(catalog: SmallCatalog, monkeypatch: pytest.MonkeyPatch) -> None:
     """Pages show ages in days ("12 days old"): a page is kept for the day it was rendered on."""
     visit("/sources/")
     assert visit("/sources/")["X-Page-Cache"] == "hit"
@@ -194,7 +198,7 @@ def test_the_process_copy_keeps_within_its_byte_budget(settings: Settings) -> No
     assert pages.get("big", "v") is None
 
 
-def test_a_hit_puts_this_visitors_values_in_every_slot(catalog) -> None:
+def test_a_hit_puts_this_visitors_values_in_every_slot(catalog: SmallCatalog) -> None:
     process_pages.clear()
     first = visit("/sources/")
     (_, (_, _, pieces, slots), _) = next(iter(process_pages._pages.values()))

@@ -24,18 +24,18 @@ def catalog(
     small_catalog: SmallCatalog,
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
     settings: Settings,
-):
+) -> SmallCatalog:
     settings.ALLOWED_HOSTS = ["127.0.0.1", "localhost", "testserver"]
     process_pages.clear()
     return small_catalog
 
 
-def test_known_parameters_share_one_page_whatever_their_order(catalog) -> None:
+def test_known_parameters_share_one_page_whatever_their_order(catalog: SmallCatalog) -> None:
     assert visit("/sources/?q=attention&sort=year")["X-Page-Cache"] == "miss"
     assert visit("/sources/?sort=year&q=attention")["X-Page-Cache"] == "hit"
 
 
-def test_unknown_parameters_are_served_but_never_stored(catalog) -> None:
+def test_unknown_parameters_are_served_but_never_stored(catalog: SmallCatalog) -> None:
     first = visit("/sources/?h=1")
     assert first.status_code == 200 and b"FlashAttention" in first.content
     assert visit("/sources/?h=1").get("X-Page-Cache") != "hit"
@@ -43,7 +43,7 @@ def test_unknown_parameters_are_served_but_never_stored(catalog) -> None:
 
 
 def test_a_page_rendered_by_another_release_is_never_served(
-    catalog, monkeypatch: pytest.MonkeyPatch
+    catalog: SmallCatalog, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     visit("/sources/flashattention/")
     assert visit("/sources/flashattention/")["X-Page-Cache"] == "hit"
@@ -52,7 +52,7 @@ def test_a_page_rendered_by_another_release_is_never_served(
     assert visit("/sources/flashattention/")["X-Page-Cache"] == "miss"
 
 
-def test_each_host_gets_its_own_page(catalog) -> None:
+def test_each_host_gets_its_own_page(catalog: SmallCatalog) -> None:
     visit("/sources/flashattention/", host="localhost")
     assert visit("/sources/flashattention/", host="localhost")["X-Page-Cache"] == "hit"
     assert visit("/sources/flashattention/", host="127.0.0.1")["X-Page-Cache"] == "miss"
@@ -78,7 +78,7 @@ def cache_down(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 def test_pages_are_served_without_the_cache_when_it_is_down(
-    catalog, cache_down: None, caplog: pytest.LogCaptureFixture
+    catalog: SmallCatalog, cache_down: None, caplog: pytest.LogCaptureFixture
 ) -> None:
     for _ in range(3):
         response = visit("/sources/flashattention/")
@@ -89,7 +89,7 @@ def test_pages_are_served_without_the_cache_when_it_is_down(
 
 
 def test_a_failed_bump_fails_no_write_and_serves_no_stale_page(
-    catalog,
+    catalog: SmallCatalog,
     reader: User,
     monkeypatch: pytest.MonkeyPatch,
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
@@ -119,7 +119,7 @@ def test_a_failed_bump_fails_no_write_and_serves_no_stale_page(
 
 
 def test_a_flood_of_pages_never_evicts_a_rate_limit(
-    catalog, reader: User, settings: Settings
+    catalog: SmallCatalog, reader: User, settings: Settings
 ) -> None:
     """Fill the page cache past its cap: the login lockout in the other cache holds."""
     settings.CACHES = {

@@ -35,7 +35,7 @@ README = """# Awesome inference [![Awesome](https://awesome.re/badge.svg)](https
 
 
 @pytest.fixture
-def catalog(db: None):
+def catalog(db: None) -> dict[str, Source]:
     sources = {
         "flashattention": {"url": "https://arxiv.org/abs/2205.14135"},
         "pagedattention": {"url": "https://arxiv.org/abs/2309.06180"},
@@ -59,7 +59,7 @@ def by_url(result: ImportResult) -> dict[str, str | None]:
     }
 
 
-def test_each_kind_of_link_is_read_in_order_under_its_heading(catalog) -> None:
+def test_each_kind_of_link_is_read_in_order_under_its_heading(catalog: dict[str, Source]) -> None:
     result = match_markdown(README)
 
     assert [(link.source.slug, link.section) for link in result.matched] == [
@@ -76,7 +76,7 @@ def test_each_kind_of_link_is_read_in_order_under_its_heading(catalog) -> None:
     assert result.errors == []
 
 
-def test_links_keep_the_words_a_reader_gave_them(catalog) -> None:
+def test_links_keep_the_words_a_reader_gave_them(catalog: dict[str, Source]) -> None:
     texts = {link.source.slug: link.text for link in match_markdown(README).matched}
 
     assert texts["vllm"] == "vLLM on GitHub"
@@ -85,7 +85,9 @@ def test_links_keep_the_words_a_reader_gave_them(catalog) -> None:
     assert texts["pagedattention"] == "https://arxiv.org/abs/2309.06180"
 
 
-def test_a_work_linked_twice_is_kept_once_where_it_first_appears(catalog) -> None:
+def test_a_work_linked_twice_is_kept_once_where_it_first_appears(
+    catalog: dict[str, Source],
+) -> None:
     result = match_markdown(README)
 
     assert [link.source.slug for link in result.matched].count("flashattention") == 1
@@ -93,7 +95,7 @@ def test_a_work_linked_twice_is_kept_once_where_it_first_appears(catalog) -> Non
     assert "https://arxiv.org/abs/2210.17323v2" in by_url(result)
 
 
-def test_the_pages_own_anchors_mail_and_badges_are_passed_over(catalog) -> None:
+def test_the_pages_own_anchors_mail_and_badges_are_passed_over(catalog: dict[str, Source]) -> None:
     urls = by_url(match_markdown(README))
 
     assert not any(url.startswith(("#", "./", "mailto:", "https://awesome.re")) for url in urls)
@@ -117,13 +119,15 @@ def test_the_pages_own_anchors_mail_and_badges_are_passed_over(catalog) -> None:
         ("HTTP://WWW.EXAMPLE.COM/post/", "blog"),
     ],
 )
-def test_every_name_of_a_work_finds_its_source(catalog, link: str, slug: str) -> None:
+def test_every_name_of_a_work_finds_its_source(
+    catalog: dict[str, Source], link: str, slug: str
+) -> None:
     result = match_markdown(f"- [a link]({link})\n")
 
     assert [match.source.slug for match in result.matched] == [slug]
 
 
-def test_a_retired_source_is_not_matched(catalog) -> None:
+def test_a_retired_source_is_not_matched(catalog: dict[str, Source]) -> None:
     Source.objects.filter(slug="vllm").update(status=Source.Status.RETIRED)
 
     result = match_markdown("[vLLM](https://github.com/vllm-project/vllm)")
@@ -134,7 +138,7 @@ def test_a_retired_source_is_not_matched(catalog) -> None:
 
 @pytest.mark.parametrize("count", [10, 600])
 def test_matching_runs_one_query_whatever_the_number_of_links(
-    catalog, django_assert_num_queries: DjangoAssertNumQueries, count: int
+    catalog: dict[str, Source], django_assert_num_queries: DjangoAssertNumQueries, count: int
 ) -> None:
     text = "\n".join(f"- [paper {n}](https://arxiv.org/abs/2401.{n:05d})" for n in range(count))
     text += "\n- [FlashAttention](https://arxiv.org/abs/2205.14135)\n"
@@ -221,7 +225,7 @@ def test_text_decoded_with_escaped_bytes_gets_the_same_message(db: None) -> None
     ]
 
 
-def test_utf8_bytes_with_a_byte_order_mark_are_read(catalog) -> None:
+def test_utf8_bytes_with_a_byte_order_mark_are_read(catalog: dict[str, Source]) -> None:
     data = "\ufeff# Lecturas\n- [Atención](https://arxiv.org/abs/2205.14135)\n".encode()
 
     result = match_markdown(data)
@@ -293,14 +297,14 @@ def test_links_come_back_in_order_once_each_under_their_heading(sections) -> Non
 @settings(
     max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-def test_matching_any_text_never_raises(catalog, text) -> None:
+def test_matching_any_text_never_raises(catalog: dict[str, Source], text) -> None:
     result = match_markdown(text)
 
     assert all(link.source is not None for link in result.matched)
     assert all(link.source is None for link in result.unmatched)
 
 
-def test_two_pages_of_one_repository_are_two_links(catalog) -> None:
+def test_two_pages_of_one_repository_are_two_links(catalog: dict[str, Source]) -> None:
     SourceFactory(slug="vllm-docs", url="https://github.com/vllm-project/vllm/blob/main/docs/a.md")
     text = (
         "- [Docs](https://github.com/vllm-project/vllm/blob/main/docs/a.md)\n"

@@ -2,13 +2,15 @@
 path's page and every address that edits it. A path hidden from a viewer is 404 and its title
 appears nowhere in the answer."""
 
+from typing import TypedDict
+
 import pytest
 from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
 from paths.services import add_section
-from teams.models import Membership
+from teams.models import Membership, Team
 from tests.factories import UserFactory, join_team
 from tests.paths.conftest import MakePath
 
@@ -40,8 +42,14 @@ EDITS = {
 }
 
 
+class World(TypedDict):
+    team: Team
+    users: dict[str, User | None]
+    former: User
+
+
 @pytest.fixture
-def world(make_path: MakePath, author: User):
+def world(make_path: MakePath, author: User) -> World:
     owner = UserFactory(email="owner@example.com")
     member = UserFactory(email="member@example.com")
     former = UserFactory(email="former@example.com")
@@ -98,7 +106,7 @@ def edit_requests(path):
 @pytest.mark.parametrize("visibility", list(SEES))
 @pytest.mark.parametrize("viewer", VIEWERS)
 def test_the_viewer_matrix(
-    client: Client, make_path: MakePath, world, author: User, visibility, viewer
+    client: Client, make_path: MakePath, world: World, author: User, visibility, viewer
 ) -> None:
     path = make(make_path, world, author, visibility)
     user = world["users"][viewer]

@@ -12,6 +12,9 @@ import threading
 import time
 import uuid
 from collections import Counter
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TypedDict
 
 import pytest
 from django.urls import reverse
@@ -38,13 +41,25 @@ def create_user(env, email) -> None:
     )
 
 
+class Cluster(TypedDict):
+    servers: list[str]
+    env: dict[str, str]
+    env_for: Callable[..., dict[str, str]]
+    db: str
+    redis: RedisServer
+    tmp: Path
+    slugs: list[str]
+
+
 @pytest.fixture(scope="module")
-def cluster(tmp_path_factory: pytest.TempPathFactory, django_db_blocker: DjangoDbBlocker):
+def cluster(
+    tmp_path_factory: pytest.TempPathFactory, django_db_blocker: DjangoDbBlocker
+) -> Iterator[Cluster]:
     tmp = tmp_path_factory.mktemp("cache-faults")
     redis_server = RedisServer()
     redis_server.start()
 
-    def env_for(url, **extra) -> dict[str, str]:
+    def env_for(url: str, **extra: str) -> dict[str, str]:
         return production_env(
             DATABASE_URL=url,
             REDIS_URL=redis_server.url,
@@ -114,7 +129,7 @@ def log_in_as(browser: Browser, email) -> None:
     assert response.status == 302
 
 
-def test_a_maintainers_edit_shows_on_every_worker_of_both_servers(cluster) -> None:
+def test_a_maintainers_edit_shows_on_every_worker_of_both_servers(cluster: Cluster) -> None:
     slug = cluster["slugs"][0]
     path = reverse("pages:source-detail", args=[slug])
     on_every_worker(cluster, Browser, path)  # stored everywhere
@@ -129,7 +144,7 @@ def test_a_maintainers_edit_shows_on_every_worker_of_both_servers(cluster) -> No
     assert all(title in page for page in on_every_worker(cluster, Browser, path))
 
 
-def test_a_readers_bookmark_shows_on_their_pages_on_both_servers(cluster) -> None:
+def test_a_readers_bookmark_shows_on_their_pages_on_both_servers(cluster: Cluster) -> None:
     browser, browser_for = signed_in(cluster)
     slug = cluster["slugs"][1]
     library = reverse("library:index")
@@ -157,7 +172,7 @@ def create_team(env, name, owner, member) -> None:
     )
 
 
-def test_a_teammates_team_note_shows_on_both_servers(cluster) -> None:
+def test_a_teammates_team_note_shows_on_both_servers(cluster: Cluster) -> None:
     team_slug = f"cache-team-{uuid.uuid4().hex[:8]}"
     create_team(cluster["env"], team_slug, owner=TEAMMATE, member=EMAIL)
     _, browser_for = signed_in(cluster)
@@ -186,7 +201,7 @@ def load(servers, paths, cookies, stop, statuses) -> None:
                     statuses["no answer"] += 1
 
 
-def test_a_redis_outage_under_load_gives_no_500_and_caching_resumes(cluster) -> None:
+def test_a_redis_outage_under_load_gives_no_500_and_caching_resumes(cluster: Cluster) -> None:
     _, browser_for = signed_in(cluster)
     cookies = browser_for(cluster["servers"][0]).cookies
     paths = [reverse("pages:source-detail", args=[s]) for s in cluster["slugs"]] + ["/"]
@@ -219,7 +234,7 @@ def test_a_redis_outage_under_load_gives_no_500_and_caching_resumes(cluster) -> 
         assert "hit" in seen, (server, seen)
 
 
-def test_probes_answer_in_time_while_the_database_is_unreachable(cluster) -> None:
+def test_probes_answer_in_time_while_the_database_is_unreachable(cluster: Cluster) -> None:
     forwarder = Forwarder(("127.0.0.1", 5432))
     forwarder.start()
     env = cluster["env_for"](database_url(cluster["db"], port=forwarder.port))

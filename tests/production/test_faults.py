@@ -10,6 +10,7 @@ import sys
 import time
 import urllib.parse
 import uuid
+from collections.abc import Iterator
 from http.client import HTTPResponse
 from http.cookies import SimpleCookie
 
@@ -40,7 +41,9 @@ def admin_connection():
 
 
 @pytest.fixture(scope="module")
-def fault_server(tmp_path_factory: pytest.TempPathFactory, django_db_blocker: DjangoDbBlocker):
+def fault_server(
+    tmp_path_factory: pytest.TempPathFactory, django_db_blocker: DjangoDbBlocker
+) -> Iterator[dict[str, str]]:
     """A migrated database of its own, holding the catalog and one reader, served by gunicorn."""
     with django_db_blocker.unblock():
         name = f"rl_faults_{uuid.uuid4().hex[:8]}"
@@ -205,7 +208,7 @@ def wait_until_ready(browser: Browser, seconds: int = 20, streak: int = 8) -> fl
     pytest.fail(f"/readyz did not answer 200 {streak} times in a row within {seconds}s")
 
 
-def test_killed_connections_are_replaced_without_errors(fault_server) -> None:
+def test_killed_connections_are_replaced_without_errors(fault_server: dict[str, str]) -> None:
     browser = Browser(fault_server["url"])
     slugs = source_slugs(fault_server["dsn"], 4)
     writes = acknowledged_writes(browser, slugs[:2])
@@ -228,7 +231,7 @@ def test_killed_connections_are_replaced_without_errors(fault_server) -> None:
     assert_still_there(fault_server, writes)
 
 
-def test_a_database_outage_is_a_503_page_then_recovers(fault_server) -> None:
+def test_a_database_outage_is_a_503_page_then_recovers(fault_server: dict[str, str]) -> None:
     browser = Browser(fault_server["url"])
     slugs = source_slugs(fault_server["dsn"], 2)
     writes = acknowledged_writes(browser, slugs[:1])
@@ -266,7 +269,7 @@ def test_a_database_outage_is_a_503_page_then_recovers(fault_server) -> None:
         )
 
 
-def test_probes_stay_cheap_under_production_settings(fault_server) -> None:
+def test_probes_stay_cheap_under_production_settings(fault_server: dict[str, str]) -> None:
     browser = Browser(fault_server["url"])
     response = browser.request("GET", "/healthz", headers={"Host": "10.1.2.3"})
     assert response.status == 200

@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 
 from accounts.models import User
+from catalog.models import Source
 from proposals.duplicates import find_duplicates
 from proposals.metadata.htmlmeta import page_metadata
 from proposals.services import accept_proposal
@@ -23,8 +24,13 @@ pytestmark = pytest.mark.django_db
 HOSTILE = ["http://example.com:99999/", "http://[::1/", "http://[2001:db8::1]/"]
 
 
+class Works(SmallCatalog):
+    vllm: Source
+    sarathi: Source
+
+
 @pytest.fixture
-def works(small_catalog: SmallCatalog, tiers: Tiers):
+def works(small_catalog: SmallCatalog, tiers: Tiers) -> Works:
     vllm = SourceFactory(
         slug="vllm", title="vLLM", url="https://github.com/vllm-project/vllm", kind="repository"
     )
@@ -47,13 +53,15 @@ def works(small_catalog: SmallCatalog, tiers: Tiers):
         "https://github.com/vllm-project/vllm.git",
     ],
 )
-def test_save_finds_a_repository_through_url_noise(signed_in: Client, works, url: str) -> None:
+def test_save_finds_a_repository_through_url_noise(
+    signed_in: Client, works: Works, url: str
+) -> None:
     page = signed_in.get("/save/", {"url": url}).content.decode()
     assert 'href="/sources/vllm/"' in page
 
 
 def test_the_arxiv_page_of_a_paper_catalogued_at_its_venue_is_the_same_work(
-    signed_in: Client, works
+    signed_in: Client, works: Works
 ) -> None:
     for url in ("https://arxiv.org/abs/2403.02310v2", "arXiv:2403.02310"):
         page = signed_in.get("/propose/check/", {"url": url}).content.decode()
@@ -61,7 +69,7 @@ def test_the_arxiv_page_of_a_paper_catalogued_at_its_venue_is_the_same_work(
 
 
 def test_a_pending_proposal_is_found_by_any_key_and_letter_case(
-    signed_in: Client, works, other_reader: User
+    signed_in: Client, works: Works, other_reader: User
 ) -> None:
     make_proposal(works, other_reader, url="https://Example.org/Papers/Kernel", title="Kernels")
     make_proposal(works, other_reader, url="https://arxiv.org/abs/2501.00001", title="Other")
@@ -71,7 +79,7 @@ def test_a_pending_proposal_is_found_by_any_key_and_letter_case(
 
 
 def test_a_title_only_check_finds_a_pending_proposal(
-    signed_in: Client, works, other_reader: User
+    signed_in: Client, works: Works, other_reader: User
 ) -> None:
     make_proposal(works, other_reader, title="Fused Kernels: A Study")
     page = signed_in.get("/propose/check/", {"title": "fused kernels a study!"}).content.decode()
@@ -79,7 +87,7 @@ def test_a_title_only_check_finds_a_pending_proposal(
 
 
 def test_the_form_refuses_a_work_pending_under_the_same_title(
-    signed_in: Client, works, other_reader: User
+    signed_in: Client, works: Works, other_reader: User
 ) -> None:
     make_proposal(works, other_reader, title="Fused Kernels: A Study")
     data = form_data(works, url="https://example.org/elsewhere", title="Fused kernels — a study")
@@ -89,7 +97,7 @@ def test_the_form_refuses_a_work_pending_under_the_same_title(
 
 
 def test_accept_refuses_a_work_catalogued_under_another_key(
-    reader: User, maintainer: User, works
+    reader: User, maintainer: User, works: Works
 ) -> None:
     proposal = make_proposal(works, reader, url="https://example.org/preprint")
     with pytest.raises(ValidationError) as error:
@@ -102,7 +110,7 @@ def test_accept_refuses_a_work_catalogued_under_another_key(
 
 
 def test_accept_refuses_a_work_another_proposal_is_waiting_with(
-    reader: User, other_reader: User, maintainer: User, works
+    reader: User, other_reader: User, maintainer: User, works: Works
 ) -> None:
     first = make_proposal(works, reader, url="https://example.org/paper")
     make_proposal(works, other_reader, url="https://example.org/other", title="Second")
@@ -114,7 +122,7 @@ def test_accept_refuses_a_work_another_proposal_is_waiting_with(
 
 
 @pytest.mark.parametrize("url", HOSTILE)
-def test_hostile_urls_never_give_a_server_error(signed_in: Client, works, url) -> None:
+def test_hostile_urls_never_give_a_server_error(signed_in: Client, works: Works, url) -> None:
     responses = [
         signed_in.get("/save/", {"url": url}),
         signed_in.get("/propose/check/", {"url": url, "title": "x"}),
@@ -127,7 +135,7 @@ def test_hostile_urls_never_give_a_server_error(signed_in: Client, works, url) -
 
 
 @pytest.mark.parametrize("url", HOSTILE[:2])
-def test_an_invalid_address_is_named_as_such(signed_in: Client, works, url) -> None:
+def test_an_invalid_address_is_named_as_such(signed_in: Client, works: Works, url) -> None:
     saved = signed_in.get("/save/", {"url": url})
     assert saved.status_code == 400
     assert "not a valid web address" in saved.content.decode()
@@ -135,12 +143,14 @@ def test_an_invalid_address_is_named_as_such(signed_in: Client, works, url) -> N
     assert "not a valid web address" in checked.content.decode()
 
 
-def test_a_hostile_url_is_refused_by_the_form_with_its_reason(signed_in: Client, works) -> None:
+def test_a_hostile_url_is_refused_by_the_form_with_its_reason(
+    signed_in: Client, works: Works
+) -> None:
     response = signed_in.post("/propose/", form_data(works, url="http://example.com:99999/"))
     assert "Enter the full address of the source" in response.content.decode()
 
 
-def test_save_cleans_the_bookmarklet_title_and_url(signed_in: Client, works) -> None:
+def test_save_cleans_the_bookmarklet_title_and_url(signed_in: Client, works: Works) -> None:
     response = signed_in.get(
         "/save/",
         {

@@ -9,6 +9,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
+from catalog.models import Source
 from search.models import CatalogGap
 from tests.factories import SourceFactory
 from tests.hints import Tiers
@@ -20,7 +21,7 @@ HBM = "hbm bandwidth accelerators memory"
 
 
 @pytest.fixture
-def catalog(tiers: Tiers):
+def catalog(tiers: Tiers) -> list[Source]:
     """Enough sources for a latent index: two subjects, twelve sources each."""
     return [
         SourceFactory(title=f"Study {number}", summary=summary, tier=tiers["core"])
@@ -34,7 +35,7 @@ def notice(response) -> str:
 
 
 def test_a_need_the_catalog_does_not_cover_says_so_and_offers_a_proposal(
-    client: Client, catalog
+    client: Client, catalog: list[Source]
 ) -> None:
     response = client.get("/sources/", {"q": "gradient boosted trees for tabular memory"})
     assert response.status_code == 200
@@ -46,19 +47,19 @@ def test_a_need_the_catalog_does_not_cover_says_so_and_offers_a_proposal(
     assert "/propose/?title=gradient%20boosted%20trees%20for%20tabular%20memory" in shown
 
 
-def test_a_need_the_catalog_covers_has_no_notice(client: Client, catalog) -> None:
+def test_a_need_the_catalog_covers_has_no_notice(client: Client, catalog: list[Source]) -> None:
     for query in ("paging kv cache", "why is memory paging fragmented", "hbm bandwidth"):
         response = client.get("/sources/", {"q": query})
         assert notice(response) == "", query
     assert not CatalogGap.objects.exists()
 
 
-def test_nothing_found_at_all_is_no_good_answer_too(client: Client, catalog) -> None:
+def test_nothing_found_at_all_is_no_good_answer_too(client: Client, catalog: list[Source]) -> None:
     assert notice(client.get("/sources/", {"q": "xylophone"}))
 
 
 def test_gaps_are_counted_by_their_words_and_keep_nothing_about_the_reader(
-    client: Client, catalog, reader: User
+    client: Client, catalog: list[Source], reader: User
 ) -> None:
     client.get("/sources/", {"q": "Gradient boosted  trees for tabular memory"})
     client.force_login(reader)

@@ -8,6 +8,7 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
+from catalog.models import Source
 from teams.models import Session, Team
 from tests.factories import SourceFactory
 from tests.hints import Response
@@ -16,7 +17,7 @@ NEW = "/teams/inference/sessions/new/"
 
 
 @pytest.fixture
-def catalog(db: None):
+def catalog(db: None) -> dict[str, Source]:
     return {
         "vllm": SourceFactory(
             slug="vllm", title="FlashAttention, PagedAttention and vLLM", aliases="vLLM paper"
@@ -26,13 +27,13 @@ def catalog(db: None):
     }
 
 
-def plan(client: Client, sources: str, **extra) -> Response:
+def plan(client: Client, sources: str, **extra: str) -> Response:
     data = {"title": "Serving night", "starts_at": "2030-06-01T18:30", "source_slugs": sources}
     return client.post(NEW, data | extra)
 
 
 def test_titles_aliases_slugs_and_addresses_all_name_sources(
-    client: Client, team: Team, owner: User, catalog
+    client: Client, team: Team, owner: User, catalog: dict[str, Source]
 ) -> None:
     client.force_login(owner)
     typed = "FlashAttention, PagedAttention and vLLM\nroofline model\nhttps://x.test/sources/flashattention/"
@@ -47,7 +48,7 @@ def test_titles_aliases_slugs_and_addresses_all_name_sources(
 
 
 def test_a_line_of_names_separated_by_commas(
-    client: Client, team: Team, owner: User, catalog
+    client: Client, team: Team, owner: User, catalog: dict[str, Source]
 ) -> None:
     client.force_login(owner)
     assert plan(client, "Roofline, FlashAttention").status_code == 302
@@ -58,7 +59,7 @@ def test_a_line_of_names_separated_by_commas(
 
 
 def test_unknown_and_ambiguous_names_are_explained_and_input_kept(
-    client: Client, team: Team, owner: User, catalog
+    client: Client, team: Team, owner: User, catalog: dict[str, Source]
 ) -> None:
     SourceFactory(slug="roofline-2", title="Roofline")
     client.force_login(owner)
@@ -77,7 +78,7 @@ def test_the_planner_leads_by_default(client: Client, team: Team, owner: User) -
 
 
 def test_place_meeting_link_and_duration_are_saved(
-    client: Client, team: Team, owner: User, catalog
+    client: Client, team: Team, owner: User, catalog: dict[str, Source]
 ) -> None:
     client.force_login(owner)
     response = plan(
@@ -108,7 +109,7 @@ def test_duration_left_empty_is_an_hour_and_a_bad_link_is_refused(
 
 
 def test_suggestions_use_the_catalog_search(
-    client: Client, team: Team, member: User, catalog
+    client: Client, team: Team, member: User, catalog: dict[str, Source]
 ) -> None:
     client.force_login(member)
     response = client.get("/teams/inference/sessions/sources/?find=roofline")
@@ -118,13 +119,15 @@ def test_suggestions_use_the_catalog_search(
     assert 'id="source-suggestions"' in response.text
 
 
-def test_suggestions_answer_404_outside_the_team(client: Client, other_team: Team, catalog) -> None:
+def test_suggestions_answer_404_outside_the_team(
+    client: Client, other_team: Team, catalog: dict[str, Source]
+) -> None:
     client.force_login(other_team.memberships.get().user)
     assert client.get("/teams/inference/sessions/sources/?find=roofline").status_code == 404
 
 
 def test_editing_shows_chosen_sources_as_chips(
-    client: Client, team: Team, owner: User, catalog
+    client: Client, team: Team, owner: User, catalog: dict[str, Source]
 ) -> None:
     client.force_login(owner)
     plan(client, "Roofline")

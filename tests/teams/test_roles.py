@@ -1,12 +1,15 @@
 """Who may do what to a team: a matrix of every owner action against every kind of visitor,
 and the confirmation page each destructive action asks on before it happens."""
 
+from typing import TypedDict
+
 import pytest
 from django.core import mail
 from django.test import Client
 from pytest_django import DjangoCaptureOnCommitCallbacks
 
 from accounts.models import User
+from catalog.models import ReadingList
 from notes.models import Note
 from teams import services
 from teams.models import (
@@ -24,8 +27,17 @@ from tests.teams.conftest import proved_domain
 TEAM = "/teams/inference/"
 
 
+class World(TypedDict):
+    colleague: User
+    link: JoinLink
+    domain: TeamDomain
+    session: Session
+    followed: FollowedList
+    unfollowed: ReadingList
+
+
 @pytest.fixture
-def world(team: Team, owner: User, member: User):
+def world(team: Team, owner: User, member: User) -> World:
     """A team with something for every owner action to change."""
     colleague = UserFactory(email="colleague@example.com")
     Membership.objects.create(team=team, user=colleague)
@@ -90,7 +102,7 @@ def log_in_as(client: Client, role: str, team: Team, member) -> None:
 
 @pytest.mark.parametrize("role", ["member", "non-member", "anonymous", "maintainer"])
 def test_only_owners_act_on_a_team(
-    client: Client, team: Team, member: User, world, role: str
+    client: Client, team: Team, member: User, world: World, role: str
 ) -> None:
     log_in_as(client, role, team, member)
     before = snapshot(team)
@@ -117,7 +129,9 @@ OWNER_CONTROLS = [
 MEMBER_PAGE_CONTROLS = ["Remove colleague", "an owner…"]
 
 
-def test_members_see_no_owner_control(client: Client, team: Team, member: User, world) -> None:
+def test_members_see_no_owner_control(
+    client: Client, team: Team, member: User, world: World
+) -> None:
     client.force_login(member)
     page = client.get(TEAM).text
     for control in OWNER_CONTROLS:
@@ -129,7 +143,7 @@ def test_members_see_no_owner_control(client: Client, team: Team, member: User, 
         assert control not in members, control
 
 
-def test_owners_see_every_control(client: Client, team: Team, owner: User, world) -> None:
+def test_owners_see_every_control(client: Client, team: Team, owner: User, world: World) -> None:
     world["colleague"].display_name = "colleague"
     world["colleague"].save()
     client.force_login(owner)
@@ -173,7 +187,7 @@ def test_a_revoked_join_link_shows_no_address(client: Client, team: Team, owner:
     ],
 )
 def test_each_destructive_action_asks_first_and_changes_nothing(
-    client: Client, team: Team, owner: User, world, path: str, question: str
+    client: Client, team: Team, owner: User, world: World, path: str, question: str
 ) -> None:
     world["colleague"].display_name = "colleague"
     world["colleague"].save()
@@ -205,7 +219,7 @@ def test_an_owner_deletes_a_team_notes_stay_private_and_members_are_told(
     team: Team,
     owner: User,
     member: User,
-    world,
+    world: World,
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
     source = SourceFactory()
