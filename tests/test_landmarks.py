@@ -15,7 +15,7 @@ SEARCH_LANDMARK = re.compile(r'<form[^>]*role="search"[^>]*>')
 LABEL = re.compile(r'aria-label="([^"]*)"')
 
 
-def search_labels(html):
+def search_labels(html: str):
     return [
         (LABEL.search(tag).group(1) if LABEL.search(tag) else "")
         for tag in SEARCH_LANDMARK.findall(html)

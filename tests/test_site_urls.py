@@ -17,7 +17,7 @@ EXPECTED = "{% url 'pages:tier-detail' 'start-here' %}|{% url 'catalog:search-ci
 EXPECTED += "{% url 'pages:home' %}"
 
 
-def render(source, **context) -> str:
+def render(source: Source, **context: object) -> str:
     return engines["django"].from_string(source).render(context, RequestFactory().get("/"))
 
 
@@ -31,7 +31,7 @@ def prefix():
     set_script_prefix("/")
 
 
-def test_a_script_prefix_is_followed_not_remembered(prefix) -> None:
+def test_a_script_prefix_is_followed_not_remembered(prefix: str) -> None:
     render(TEMPLATE)
     prefix("/readinglist/")
     assert render(TEMPLATE) == render(EXPECTED)
@@ -39,7 +39,7 @@ def test_a_script_prefix_is_followed_not_remembered(prefix) -> None:
 
 
 @pytest.mark.parametrize("slug", ["flashattention-2", "A_b-9"])
-def test_slug_urls_are_the_url_tags_urls(slug: str, prefix) -> None:
+def test_slug_urls_are_the_url_tags_urls(slug: str, prefix: str) -> None:
     cards = "{% load site_urls %}{% slug_url 'pages:source-detail' slug %}|"
     cards += "{% slug_url 'library:bookmark' slug as save %}{{ save }}"
     for script_prefix in ("/", "/readinglist/"):

@@ -11,6 +11,7 @@ from django.db.migrations.executor import MigrationExecutor
 from django.db.migrations.state import StateApps
 from django.utils import timezone
 
+from catalog.models import Source, Topic
 from tests.factories import SourceFactory, TierFactory, TopicFactory
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,7 +60,7 @@ def catalog_rows(transactional_db: None):
     _migrate(_latest())
 
 
-def _fill(old_apps, source, topic, tier) -> None:
+def _fill(old_apps, source: Source, topic: Topic, tier) -> None:
     User = old_apps.get_model("accounts", "User")
     reader = User.objects.create(email="ada@example.com", password="!")
     chief = User.objects.create(email="chief@example.com", password="!", is_staff=True)

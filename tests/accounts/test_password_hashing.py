@@ -21,7 +21,7 @@ def project_hashers(settings: Settings) -> None:
     settings.PASSWORD_HASHERS = project_settings.PASSWORD_HASHERS
 
 
-def log_in(client: Client, email) -> Response:
+def log_in(client: Client, email: str) -> Response:
     return client.post("/accounts/login/", {"login": email, "password": PASSWORD})
 
 

@@ -8,7 +8,7 @@ from accounts.models import User
 pytestmark = pytest.mark.django_db
 
 
-def save(client: Client, **answers) -> str:
+def save(client: Client, **answers: object) -> str:
     response = client.post("/accounts/profile/", answers, follow=True)
     return response.content.decode()
 

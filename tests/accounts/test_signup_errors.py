@@ -11,7 +11,7 @@ from tests.conftest import PASSWORD
 pytestmark = pytest.mark.django_db
 
 
-def field_block(html, name) -> str:
+def field_block(html: str, name: str) -> str:
     """The markup of one field's wrapper: its label, input, errors and help."""
     start = r'<div class="form-field[^"]*">'
     end = r'(?=<div class="form-field|<div class="form-actions)'

@@ -26,7 +26,9 @@ def sso_request(rf: RequestFactory) -> WSGIRequest:
     return request
 
 
-def sign_in(*addresses, user=None, existing_account: bool = False) -> SimpleNamespace:
+def sign_in(
+    *addresses: object, user: User = None, existing_account: bool = False
+) -> SimpleNamespace:
     """A sign-in as the provider reports it: (email, verified) pairs."""
     return SimpleNamespace(
         provider=SimpleNamespace(name="Acme SSO"),
@@ -93,7 +95,7 @@ def planted(db: None) -> User:
     return user
 
 
-def social_login(rf: RequestFactory, *addresses):
+def social_login(rf: RequestFactory, *addresses: object):
     """allauth's own sign-in object, looked up as allauth does, for the given addresses."""
     from allauth.socialaccount.models import SocialAccount, SocialLogin
 

@@ -26,7 +26,7 @@ def many_entries(count: int) -> bytes:
 class _Handler(BaseHTTPRequestHandler):
     server_version = "fixture/1"
 
-    def log_message(self, *args) -> None:
+    def log_message(self, *args: object) -> None:
         pass
 
     def do_GET(self) -> None:
@@ -56,7 +56,7 @@ class _Handler(BaseHTTPRequestHandler):
             return self._answer(304, b"", {"ETag": ETAG})
         return self._answer(200, (FIXTURES / name).read_bytes(), {"ETag": ETAG})
 
-    def _answer(self, status, body, headers=None) -> None:
+    def _answer(self, status: str, body: str, headers=None) -> None:
         self.send_response(status)
         self.send_header("Content-Type", "application/atom+xml")
         self.send_header("Content-Length", str(len(body)))
@@ -79,6 +79,6 @@ class FeedServer:
     def requests(self) -> list[dict]:
         return self.httpd.requests  # type: ignore[attr-defined]
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.httpd.shutdown()
         self.httpd.server_close()

@@ -16,12 +16,12 @@ from candidates.alerts import send_candidate_alerts
 from candidates.models import Candidate
 from catalog.models import Topic
 from proposals.models import MaintainerAlert
-from tests.hints import Tiers
+from tests.hints import Response, Tiers
 
 CHANGELIST = "admin:candidates_candidate_changelist"
 
 
-def candidate(title: str, relevance: float = 0.5, **fields) -> Candidate:
+def candidate(title: str, relevance: float = 0.5, **fields: object) -> Candidate:
     return Candidate.objects.create(
         key=f"title:{title.lower()}",
         keys=[f"title:{title.lower()}"],
@@ -46,7 +46,7 @@ def staff(client: Client, maintainer: User) -> Client:
     return client
 
 
-def titles(response) -> list[str]:
+def titles(response: Response) -> list[str]:
     return [c.title for c in response.context["cl"].result_list]
 
 

@@ -83,7 +83,7 @@ def test_a_feed_whose_handling_raises_does_not_stop_the_later_feeds(
     ]
     real = command.add_entries
 
-    def fails_for_dates(entries, **kwargs) -> Added:
+    def fails_for_dates(entries, **kwargs: object) -> Added:
         if kwargs["feed"] == "Dates":
             raise ValueError("a value no column takes")
         return real(entries, **kwargs)

@@ -33,7 +33,7 @@ def seed_urls():
     return {canonical_url(u) for u in urls}
 
 
-def list_sources(slug) -> SourceQuerySet[Source, Source]:
+def list_sources(slug: str) -> SourceQuerySet[Source, Source]:
     return Source.objects.filter(entries__section__reading_list__slug=slug).distinct()
 
 

@@ -19,7 +19,7 @@ from catalog.changelog import (
 from catalog.models import ChangeLogEntry, Source
 from catalog.services import load_catalog
 from tests.factories import SourceFactory, TopicFactory
-from tests.hints import Grow, SmallCatalog, Tiers
+from tests.hints import Grow, Response, SmallCatalog, Tiers
 
 Kind, Via = ChangeLogEntry.Kind, ChangeLogEntry.Via
 
@@ -93,7 +93,7 @@ def kinds_of(pairs):
     return [kind for kind, _ in pairs]
 
 
-def _doc(sources, tiers_doc=None):
+def _doc(sources: list[Source], tiers_doc=None):
     return {
         "tiers": tiers_doc
         or [
@@ -108,7 +108,7 @@ def _doc(sources, tiers_doc=None):
     }
 
 
-def _source(slug, **overrides):
+def _source(slug: str, **overrides: object) -> dict[str, object]:
     values = {
         "slug": slug,
         "title": slug.title(),
@@ -206,7 +206,7 @@ class TestLoader:
         assert not Source.objects.filter(slug="beta").exists()
 
 
-def _admin_form(source, **changes):
+def _admin_form(source: Source, **changes: object):
     data = {
         "title": source.title,
         "slug": source.slug,
@@ -277,7 +277,7 @@ class TestAdmin:
         )
 
 
-def changes_panel(response):
+def changes_panel(response: Response) -> str:
     html = response.content.decode()
     assert "What changed since your last visit" in html
     return html.split('id="changes-heading"', 1)[1].split("</section>", 1)[0]

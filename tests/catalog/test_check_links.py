@@ -49,10 +49,10 @@ class Handler(BaseHTTPRequestHandler):
     # older server) must not count in this test's in-flight figures.
     current_server = None
 
-    def log_message(self, *args) -> None:
+    def log_message(self, *args: object) -> None:
         pass
 
-    def _reply(self, code, body: bytes = b"ok", headers: tuple[()] = ()) -> None:
+    def _reply(self, code: str, body: bytes = b"ok", headers: tuple[()] = ()) -> None:
         self._leave()
         self.send_response(code)
         for name, value in headers:
@@ -212,7 +212,7 @@ def tls_server(tmp_path: Path) -> Iterator[str]:
     httpd.server_close()
 
 
-def check(url, config=FAST) -> LinkResult:
+def check(url: str, config=FAST) -> LinkResult:
     return LinkChecker(config).check(url)
 
 
@@ -325,7 +325,7 @@ class TestChecker:
 
 @pytest.mark.django_db
 class TestCommand:
-    def run(self, **options):
+    def run(self, **options: object):
         out, err = io.StringIO(), io.StringIO()
         defaults = {
             "connect_timeout": 1.0,
@@ -438,7 +438,7 @@ class TestWhatPeopleSee:
         SourceFactory(title="Old core", tier=tiers["core"], verified_on=today - timedelta(days=900))
         client.force_login(maintainer)
 
-        def titles(query):
+        def titles(query: str):
             html = client.get("/admin/catalog/source/?" + query).content.decode()
             return {
                 t

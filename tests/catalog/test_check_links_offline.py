@@ -24,7 +24,7 @@ def no_dns(monkeypatch: pytest.MonkeyPatch) -> None:
     """Names under .invalid resolve nowhere, as every name does on a machine without DNS."""
     real = socket.getaddrinfo
 
-    def lookup(host, *args, **kwargs):
+    def lookup(host: str, *args: object, **kwargs: object):
         if str(host).endswith(".invalid"):
             raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
         return real(host, *args, **kwargs)
@@ -38,7 +38,7 @@ def _closed_port() -> int:
         return unused.getsockname()[1]
 
 
-def run(**options) -> str:
+def run(**options: object) -> str:
     out = io.StringIO()
     call_command("check_links", stdout=out, stderr=io.StringIO(), **(FAST | options))
     return out.getvalue()

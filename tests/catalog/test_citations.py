@@ -37,13 +37,13 @@ CSL_TYPES = {
 }
 
 
-def parse_bib(text) -> Library:
+def parse_bib(text: str) -> Library:
     library = bibtexparser.parse_string(text)
     assert library.failed_blocks == [], [block.error for block in library.failed_blocks]
     return library
 
 
-def one_entry(source) -> Entry:
+def one_entry(source: Source) -> Entry:
     library = parse_bib(to_bibtex([source]))
     assert len(library.entries) == 1
     return library.entries[0]

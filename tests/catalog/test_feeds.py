@@ -4,12 +4,12 @@ from django.test import Client
 from pytest_django import DjangoAssertNumQueries
 
 from tests.factories import ListEntryFactory, SourceFactory, TopicFactory
-from tests.hints import Grow, SmallCatalog, Tiers
+from tests.hints import Grow, Response, SmallCatalog, Tiers
 
 ATOM = "application/atom+xml"
 
 
-def parse(response):
+def parse(response: Response):
     assert response.status_code == 200
     assert response["Content-Type"].startswith(ATOM)
     feed = feedparser.parse(response.content)

@@ -169,7 +169,7 @@ _url_text = st.one_of(
 
 @settings(max_examples=400, deadline=None)
 @given(_url_text)
-def test_canonicaliser_raises_only_invalid_url_and_is_idempotent(text) -> None:
+def test_canonicaliser_raises_only_invalid_url_and_is_idempotent(text: str) -> None:
     try:
         url = canonical_url(text)
     except InvalidURL:
@@ -180,7 +180,7 @@ def test_canonicaliser_raises_only_invalid_url_and_is_idempotent(text) -> None:
 
 @settings(max_examples=400, deadline=None)
 @given(_url_text)
-def test_identity_raises_only_invalid_url_and_is_stable(text) -> None:
+def test_identity_raises_only_invalid_url_and_is_stable(text: str) -> None:
     try:
         keys = work_keys(text)
     except InvalidURL:

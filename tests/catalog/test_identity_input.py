@@ -64,7 +64,7 @@ def test_an_arxiv_id_in_any_digits_has_the_ascii_keys(paper, zero, form) -> None
 
 @settings(max_examples=200, deadline=None)
 @given(st.text(alphabet=st.characters(codec="utf-8"), max_size=60))
-def test_identity_keys_are_the_keys_of_the_nfkc_form(text) -> None:
+def test_identity_keys_are_the_keys_of_the_nfkc_form(text: str) -> None:
     try:
         keys = work_keys(text)
     except InvalidURL:
@@ -100,7 +100,9 @@ def test_control_and_bidi_characters_are_refused_clearly(character) -> None:
     st.characters(categories=["Cc", "Cf"]),
     st.integers(min_value=1, max_value=8),
 )
-def test_no_invisible_character_inside_an_identifier_is_accepted(text, character, at) -> None:
+def test_no_invisible_character_inside_an_identifier_is_accepted(
+    text: str, character: str, at
+) -> None:
     with pytest.raises(InvalidURL):
         work_keys(text[:at] + character + text[at:])
 
@@ -122,7 +124,7 @@ def test_an_over_long_input_is_refused_at_once_with_its_length() -> None:
 
 @settings(max_examples=50, deadline=None)
 @given(st.text(min_size=MAX_IDENTITY_CHARS + 1, max_size=MAX_IDENTITY_CHARS + 50))
-def test_any_input_over_the_limit_is_refused(text) -> None:
+def test_any_input_over_the_limit_is_refused(text: str) -> None:
     with pytest.raises(InvalidURL):
         work_keys(text)
 

@@ -57,13 +57,13 @@ related = ["alpha"]
 """
 
 
-def load(path, **kwargs) -> str:
+def load(path, **kwargs: object) -> str:
     out = io.StringIO()
     call_command("load_catalog", str(path), stdout=out, stderr=io.StringIO(), **kwargs)
     return out.getvalue()
 
 
-def write(tmp_path: Path, text, name: str = "catalog.toml") -> Path:
+def write(tmp_path: Path, text: str, name: str = "catalog.toml") -> Path:
     path = tmp_path / name
     path.write_text(text)
     return path

@@ -20,7 +20,7 @@ from ..factories import SourceFactory, TopicFactory, UserFactory
 pytestmark = pytest.mark.django_db
 
 
-def related_section(client: Client, slug) -> str:
+def related_section(client: Client, slug: str) -> str:
     html = client.get(f"/sources/{slug}/").content.decode()
     start = html.find('id="related-heading"')
     return html[start : html.find("</section>", start)] if start != -1 else ""

@@ -45,7 +45,7 @@ def test_a_full_title_equal_to_the_title_is_not_repeated(
     assert "Full title" not in client.get(f"/sources/{source.slug}/").content.decode()
 
 
-def _admin_form(maintainer, source, **changes):
+def _admin_form(maintainer: User, source: Source, **changes: object):
     request = RequestFactory().get("/")
     request.user = maintainer
     model_admin = admin.site._registry[Source]

@@ -112,7 +112,7 @@ def test_the_count_fails_open_when_the_cache_is_down(
 ) -> None:
     add_reply(thread=thread, author=people["owner"], body="one")
 
-    def broken(*args, **kwargs) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
         raise ConnectionError("cache down")
 
     monkeypatch.setattr(cache, "get", broken)

@@ -15,13 +15,13 @@ from .conftest import login
 pytestmark = pytest.mark.django_db
 
 
-def make_threads(team, source, author, count) -> None:
+def make_threads(team: Team, source: Source, author: User, count: int) -> None:
     Thread.objects.bulk_create(
         Thread(team=team, source=source, author=author, title=f"T{n}") for n in range(count)
     )
 
 
-def statements(client: Client, url) -> int:
+def statements(client: Client, url: str) -> int:
     client.get(url)  # warms the per-process lookups (the session, the catalog's version)
     with CaptureQueriesContext(connection) as queries:
         response = client.get(url)

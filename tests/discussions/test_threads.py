@@ -17,7 +17,7 @@ from .conftest import login
 pytestmark = pytest.mark.django_db
 
 
-def post_thread(client: Client, source, **data) -> Response:
+def post_thread(client: Client, source: Source, **data: object) -> Response:
     fields = {"team": "alpha", "title": "Why tiles?", **data}
     return client.post(reverse("discussions:source", args=[source.slug]), fields)
 

@@ -17,6 +17,7 @@ from discussions.models import Reply, Thread
 from discussions.services import add_reply, start_thread
 from teams import services as team_services
 from teams.models import Session, Team
+from tests.hints import Response
 
 pytestmark = pytest.mark.django_db
 VIEWERS = ["anonymous", "member", "owner", "outsider", "other_team", "former"]
@@ -81,14 +82,14 @@ def post_urls(world):
     ]
 
 
-def client_for(people, viewer) -> Client:
+def client_for(people, viewer: User) -> Client:
     client = Client()
     if viewer != "anonymous":
         client.force_login(people[viewer])
     return client
 
 
-def leaked(response):
+def leaked(response: Response):
     text = response.content.decode()
     return [secret for secret in SECRETS if secret in text]
 

@@ -77,7 +77,7 @@ def urls_for(audience) -> list[str]:
     return urls
 
 
-def axe_problems(page: Page, url):
+def axe_problems(page: Page, url: str):
     page.goto(url)
     page.add_script_tag(path=str(AXE))
     result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")

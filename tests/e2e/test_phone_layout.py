@@ -63,7 +63,7 @@ WIDEST = """() => [...document.querySelectorAll("body *")]
   .map((element) => `${element.tagName}.${element.className}: ${element.scrollWidth} px`)"""
 
 
-def assert_fits(page: Page, url) -> None:
+def assert_fits(page: Page, url: str) -> None:
     page.goto(url)
     width = page_width(page)
     assert width <= PHONE["width"], f"{url} is {width} px wide: {page.evaluate(WIDEST)}"

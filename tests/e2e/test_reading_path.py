@@ -9,21 +9,22 @@ from pytest_django import Settings
 
 from accounts.models import User
 from catalog.lists import path_entries
+from catalog.models import Source
 from catalog.services import LoadReport
 from library.models import Bookmark
 from tests.conftest import PASSWORD
 from tests.hints import SmallCatalog
 
 
-def card(page: Page, source) -> Locator:
+def card(page: Page, source: Source) -> Locator:
     return page.locator(f"article.source-card:has(#src-{source.pk})")
 
 
-def control_button(page: Page, source, name) -> Locator:
+def control_button(page: Page, source: Source, name: str) -> Locator:
     return card(page, source).get_by_role("button", name=name, exact=True)
 
 
-def sign_up(page: Page, email) -> None:
+def sign_up(page: Page, email: str) -> None:
     page.goto("/accounts/signup/")
     page.get_by_label("Email").fill(email)
     page.get_by_label("Password", exact=False).first.fill(PASSWORD)

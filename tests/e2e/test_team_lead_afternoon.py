@@ -11,7 +11,7 @@ from pytest_django.live_server_helper import LiveServer
 from accounts.models import User
 from catalog.services import LoadReport
 from paths.models import Path
-from teams.models import Membership, Session
+from teams.models import Membership, Session, Team
 from tests.factories import UserFactory, join_team
 
 GOAL = "get our team ready to serve a large model across several nodes"
@@ -24,7 +24,7 @@ def new_page(browser: Browser, live_server: LiveServer):
     return context, page
 
 
-def draft_and_share(page: Page, team) -> Path:
+def draft_and_share(page: Page, team: Team) -> Path:
     page.goto("/paths/")
     page.get_by_label("What do you want to learn?").fill(GOAL)
     page.get_by_role("button", name="Draft a path").click()

@@ -19,14 +19,14 @@ SOURCE_URL = "/sources/flashattention/"
 INVITATION_LINK = re.compile(r"https?://\S+/teams/invitations/\S+/")
 
 
-def create_team(page: Page, name) -> None:
+def create_team(page: Page, name: str) -> None:
     page.goto("/teams/")
     page.get_by_label("Team name").fill(name)
     page.get_by_role("button", name="Create team").click()
     expect(page.get_by_role("heading", level=1)).to_have_text(name)
 
 
-def invite(page: Page, email) -> str:
+def invite(page: Page, email: str) -> str:
     """Send an invitation from the team page; the path of the link the email carries."""
     sent = len(mail.outbox)
     page.get_by_label("Email address").fill(email)

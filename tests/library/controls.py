@@ -2,14 +2,16 @@
 
 import re
 
+from catalog.models import Source
+
 # A control shown more than once on a page names its copy: bookmark-7-in-<section>-read.
 COPY = r"(?:-in-[-\w]+?)?"
 
 
-def pressed(html, source):
+def pressed(html: str, source: Source):
     """The statuses shown as pressed for `source`'s control(s)."""
     return re.findall(rf'id="bookmark-{source.pk}{COPY}-(\w+)"[^>]*aria-pressed="true"', html)
 
 
-def autofocused(html, source):
+def autofocused(html: str, source: Source):
     return re.findall(rf'id="bookmark-{source.pk}{COPY}-(\w+)"[^>]*\bautofocus\b', html)

@@ -10,6 +10,7 @@ from django.test import RequestFactory
 from pytest_django import Settings
 
 from accounts.models import User
+from catalog.models import Source
 from library import reading
 from library.models import Bookmark
 from library.templatetags.reading import CONTROL_TEMPLATE
@@ -22,11 +23,11 @@ TAG = engines["django"].from_string(
 )
 
 
-def without_tokens(html) -> str:
+def without_tokens(html: str) -> str:
     return re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", html)
 
 
-def direct(source, request: pytest.FixtureRequest, status, compact) -> str:
+def direct(source: Source, request: pytest.FixtureRequest, status: str, compact) -> str:
     """The control rendered straight from its template, as the inclusion tag used to."""
     return get_template(CONTROL_TEMPLATE).render(
         {

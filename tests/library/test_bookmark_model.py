@@ -159,7 +159,7 @@ def test_parallel_clicks_on_one_control_keep_one_bookmark(
     statuses = ["to_read", "reading", "read"] * 4
     start = threading.Barrier(len(statuses))
 
-    def click(status) -> str:
+    def click(status: str) -> str:
         try:
             start.wait()
             return set_status(user=reader, source=source, status=status).status
@@ -213,7 +213,7 @@ def test_a_click_sends_the_models_signals(reader: User, small_catalog: SmallCata
     hears them (the page cache's among them)."""
     heard = []
 
-    def receiver(sender, instance, **kwargs) -> None:
+    def receiver(sender: User, instance, **kwargs: object) -> None:
         heard.append((kwargs.get("created"), instance.status))
 
     source = small_catalog["flash"]

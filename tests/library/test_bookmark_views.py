@@ -5,6 +5,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
+from catalog.models import Source
 from library.models import Bookmark
 from library.pending import SESSION_KEY
 from library.services import set_status
@@ -17,7 +18,7 @@ pytestmark = pytest.mark.django_db
 HX = {"HX-Request": "true"}
 
 
-def url(source) -> str:
+def url(source: Source) -> str:
     return reverse("library:bookmark", args=[source.slug])
 
 

@@ -26,7 +26,7 @@ pytestmark = pytest.mark.django_db
 
 
 def verified_follower(
-    email, topic: str = "attention", frequency: str = "daily", time_zone: str = "UTC"
+    email: str, topic: str = "attention", frequency: str = "daily", time_zone: str = "UTC"
 ) -> User:
     user = UserFactory(email=email, time_zone=time_zone)
     EmailAddress.objects.create(user=user, email=email, verified=True, primary=True)
@@ -236,7 +236,7 @@ def test_one_failing_digest_is_reported_and_the_others_still_go(
     verified_follower("fine@example.com")
     real_message = digests.digest_message
 
-    def message_or_fail(reader, entries, frequency, more: int = 0) -> EmailMultiAlternatives:
+    def message_or_fail(reader: User, entries, frequency, more: int = 0) -> EmailMultiAlternatives:
         if reader.email == "broken@example.com":
             raise ValueError("Header values may not contain linefeed or carriage return")
         return real_message(reader, entries, frequency, more)

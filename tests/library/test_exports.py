@@ -11,6 +11,7 @@ from django.utils import timezone
 from pytest_django import DjangoAssertNumQueries
 
 from accounts.models import User
+from catalog.models import Source
 from library.models import Bookmark
 from tests.factories import NoteFactory, SourceFactory
 from tests.hints import Grow, SmallCatalog, Tiers
@@ -197,7 +198,7 @@ class TestLibraryData:
     ) -> None:
         client.force_login(reader)
 
-        def save(sources) -> None:
+        def save(sources: list[Source]) -> None:
             for source in sources:
                 Bookmark.objects.create(user=reader, source=source)
                 NoteFactory(user=reader, source=source)

@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 
 from catalog.changelog import record_source_edit
-from catalog.models import ChangeLogEntry
+from catalog.models import ChangeLogEntry, Topic
 from catalog.models.sources import Source
 from library.digests import DIGEST_ENTRIES, send_digests
 from library.follows import search_description
@@ -19,7 +19,7 @@ from tests.library.test_digests import verified_follower
 pytestmark = pytest.mark.django_db
 
 
-def changed_source(topic, title: str, when) -> Source:
+def changed_source(topic: Topic, title: str, when) -> Source:
     source = SourceFactory(title=title, topics=[topic])
     for entry in record_source_edit(before=None, source=source, via=ChangeLogEntry.Via.ADMIN):
         ChangeLogEntry.objects.filter(pk=entry.pk).update(created=when)

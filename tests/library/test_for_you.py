@@ -15,7 +15,7 @@ from tests.hints import Grow, SmallCatalog, Tiers
 pytestmark = pytest.mark.django_db
 
 
-def finish(reader, *slugs) -> None:
+def finish(reader: User, *slugs: object) -> None:
     for slug in slugs:
         Bookmark.objects.create(user=reader, source=Source.objects.get(slug=slug), status="read")
 

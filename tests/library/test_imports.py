@@ -30,7 +30,7 @@ NOT_IN_CATALOG = [
 ]
 
 
-def upload(client: Client, name, content) -> Response:
+def upload(client: Client, name: str, content: str) -> Response:
     data = content if isinstance(content, bytes) else content.encode()
     return client.post("/library/import/", {"file": SimpleUploadedFile(name, data)})
 
@@ -206,7 +206,7 @@ def test_import_needs_a_reader(client: Client, full_catalog: LoadReport) -> None
     assert client.get("/library/import/")["Location"].startswith("/accounts/login/")
 
 
-def _source_id(slug) -> int:
+def _source_id(slug: str) -> int:
     from catalog.models import Source
 
     return Source.objects.get(slug=slug).pk

@@ -17,11 +17,11 @@ HX = {"HX-Request": "true"}
 LIBRARY = "/library/"
 
 
-def titles(html):
+def titles(html: str):
     return re.findall(r'<h3 class="card-title"[^>]*><a [^>]*>([^<]+)</a>', html)
 
 
-def group_titles(html, status):
+def group_titles(html: str, status: str):
     start = html.index(f'id="group-{status}"')
     end = html.find('class="library-group"', start)
     return titles(html[start : end if end != -1 else len(html)])

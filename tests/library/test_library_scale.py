@@ -27,7 +27,7 @@ def saved(many_sources: Grow, reader: User):
     """Put `count` new sources in the reader's library, statuses in turn; newest last."""
 
     def save(
-        count, statuses: tuple[str, str, str] = ("to_read", "reading", "read")
+        count: int, statuses: tuple[str, str, str] = ("to_read", "reading", "read")
     ) -> list[Source]:
         sources = many_sources(count)
         status = itertools.cycle(statuses)
@@ -39,7 +39,7 @@ def saved(many_sources: Grow, reader: User):
     return save
 
 
-def cards(html):
+def cards(html: str) -> int:
     return html.count('class="library-item"')
 
 

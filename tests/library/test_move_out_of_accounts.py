@@ -12,6 +12,7 @@ from django.db.migrations.executor import MigrationExecutor
 from django.db.migrations.state import ProjectState, StateApps
 from django.utils import timezone
 
+from catalog.models import Source
 from library.models import Bookmark
 from notes.models import Note
 from tests.factories import SourceFactory
@@ -47,7 +48,7 @@ def old_layout(transactional_db: None) -> Iterator[StateApps]:
     migrate(all_leaves())
 
 
-def fill_old_tables(old_apps, sources):
+def fill_old_tables(old_apps, sources: list[Source]):
     """Readers, bookmarks, notes and an admin log entry, written through the old models."""
     OldUser = old_apps.get_model("accounts", "User")
     OldBookmark = old_apps.get_model("accounts", "Bookmark")

@@ -20,16 +20,16 @@ pytestmark = pytest.mark.django_db
 FOR_YOU = "/library/for-you/"
 
 
-def finish(reader, *slugs) -> None:
+def finish(reader: User, *slugs: object) -> None:
     for slug in slugs:
         Bookmark.objects.create(user=reader, source=Source.objects.get(slug=slug), status="read")
 
 
-def slugs_of(reader):
+def slugs_of(reader: User):
     return [pick.source.slug for pick in recommendations_for(reader).picks]
 
 
-def dismiss(client: Client, slug, reason: str = "not_relevant", **headers) -> Response:
+def dismiss(client: Client, slug: str, reason: str = "not_relevant", **headers: object) -> Response:
     url = reverse("library:dismiss", args=[slug])
     return client.post(url, {"reason": reason, "next": FOR_YOU}, **headers)
 
@@ -60,7 +60,7 @@ def test_a_dismissed_source_does_not_come_back(client: Client, attention_reader:
     assert Dismissal.objects.get(user=attention_reader).reason == "too_advanced"
 
 
-def _score(reader, slug, dismissed) -> float:
+def _score(reader: User, slug: str, dismissed) -> float:
     vectors = catalog_vectors()
     saved = dict(Bookmark.objects.filter(user=reader).values_list("source_id", "status"))
     row = vectors.row_of[Source.objects.get(slug=slug).pk]
@@ -69,7 +69,7 @@ def _score(reader, slug, dismissed) -> float:
     )
 
 
-def _closest_other_pick(reader, slug, picks):
+def _closest_other_pick(reader: User, slug: str, picks):
     """The pick (other than `slug`) whose text is closest to `slug`'s."""
     vectors = catalog_vectors()
     target = vectors.matrix[vectors.row_of[Source.objects.get(slug=slug).pk]]

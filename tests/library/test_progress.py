@@ -11,7 +11,7 @@ from library.reading import progress_along
 from library.services import set_status
 from teams.models import Team
 from tests.factories import ListEntryFactory, UserFactory, join_team
-from tests.hints import SmallCatalog, Tiers
+from tests.hints import Response, SmallCatalog, Tiers
 
 pytestmark = pytest.mark.django_db
 HX = {"HX-Request": "true"}
@@ -144,7 +144,7 @@ def test_members_see_how_many_of_each_team_finished_each_step(
     assert team_counts(client.get("/lists/wafer/")) == ["Inference: you and 1 teammate finished"]
 
 
-def team_counts(response):
+def team_counts(response: Response):
     return re.findall(r'<span class="team-count">([^<]*)</span>', response.content.decode())
 
 

@@ -26,7 +26,7 @@ def grow_library(many_sources: Grow, reader: User, other_reader: User, settings:
     """Grow the catalog and put every new source in the reader's (and a teammate's) library."""
     settings.CATALOG_PAGE_SIZE = 100
 
-    def grow(count) -> list[Source]:
+    def grow(count: int) -> list[Source]:
         sources = many_sources(count)
         Bookmark.objects.bulk_create(
             [Bookmark(user=reader, source=s, status=next(STATUSES)) for s in sources]
@@ -37,7 +37,7 @@ def grow_library(many_sources: Grow, reader: User, other_reader: User, settings:
     return grow
 
 
-def count_queries(client: Client, url):
+def count_queries(client: Client, url: str):
     with CaptureQueriesContext(connection) as ctx:
         response = client.get(url)
     assert response.status_code == 200, url
@@ -106,7 +106,7 @@ def test_start_here_path_progress_is_flat(
     client.force_login(reader)
     section = ListSectionFactory(slug="start-here", position=1)
 
-    def grow(count, start) -> None:
+    def grow(count: int, start) -> None:
         for position in range(start, start + count):
             source = SourceFactory(tier=tiers["start-here"])
             ListEntryFactory(section=section, source=source, position=position)

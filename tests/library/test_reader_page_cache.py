@@ -90,25 +90,25 @@ def bob(other_reader: User, catalog: SmallCatalog) -> Client:
     return client
 
 
-def get(client: Client, url, **headers) -> Response:
+def get(client: Client, url: str, **headers: object) -> Response:
     response = client.get(url, headers=headers)
     assert response.status_code == 200, url
     return response
 
 
-def html(response):
+def html(response: Response) -> str:
     return response.content.decode()
 
 
-def account(response):
+def account(response: Response):
     return re.search(r'title="Your account">([^<]+)</a>', html(response)).group(1)
 
 
-def state(response, source):
+def state(response: Response, source: Source):
     return pressed(html(response), source)
 
 
-def without_slots(content) -> bytes:
+def without_slots(content: str) -> bytes:
     return re.sub(rb'("x-csrftoken": "|nonce="|value=")[^"]*"', b"", content)
 
 
@@ -403,7 +403,7 @@ def team_key() -> str:
     return TEAMS_VERSION_KEY.format(Team.objects.get(slug="readers").pk)
 
 
-def versions(user):
+def versions(user: User):
     keys = [
         VERSION_KEY,
         READERS_EPOCH_KEY,
@@ -425,7 +425,7 @@ def watch(reader: User, commits):
     from contextlib import contextmanager
 
     @contextmanager
-    def watching(user=reader):
+    def watching(user: User = reader):
         before = versions(user)
         result = {}
         with commits():
@@ -435,7 +435,7 @@ def watch(reader: User, commits):
     return watching
 
 
-def reader_key(user) -> str:
+def reader_key(user: User) -> str:
     return READER_VERSION_KEY.format(user.pk)
 
 

@@ -10,7 +10,7 @@ from tests.hints import SmallCatalog
 pytestmark = pytest.mark.django_db
 
 
-def library_page(client: Client, reader, query: str = "") -> str:
+def library_page(client: Client, reader: User, query: str = "") -> str:
     client.force_login(reader)
     return client.get(f"/library/{query}").content.decode()
 

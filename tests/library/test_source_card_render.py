@@ -16,6 +16,7 @@ from django.utils.safestring import mark_safe
 from pytest_django import Settings
 
 from accounts.models import User
+from catalog.models import Source
 from library.models import Bookmark
 from library.templatetags.reading import CARD_TEMPLATE, remembered_cards
 from tests.hints import SmallCatalog, Tiers
@@ -33,7 +34,7 @@ def remembering(settings: Settings) -> None:
     settings.DEBUG = False  # DEBUG renders every card afresh
 
 
-def page_request(user, path: str = "/sources/?q=flash") -> WSGIRequest:
+def page_request(user: User, path: str = "/sources/?q=flash") -> WSGIRequest:
     request = RequestFactory().get(path)
     request.user = user
     get_token(request)
@@ -41,25 +42,33 @@ def page_request(user, path: str = "/sources/?q=flash") -> WSGIRequest:
 
 
 def render(
-    sources, request: pytest.FixtureRequest, label: str = "", snippet: str = "", hide: bool = False
+    sources: list[Source],
+    request: pytest.FixtureRequest,
+    label: str = "",
+    snippet: str = "",
+    hide: bool = False,
 ) -> str:
     context = {"sources": sources, "label": label, "snippet": snippet, "hide": hide}
     return TAG.render(context, request)
 
 
 def direct(
-    source, request: pytest.FixtureRequest, label: str = "", snippet: str = "", hide: bool = False
+    source: Source,
+    request: pytest.FixtureRequest,
+    label: str = "",
+    snippet: str = "",
+    hide: bool = False,
 ) -> str:
     """The card straight from its template, as the include used to render it."""
     context = {"source": source, "label": label, "snippet": snippet, "hide_summary": hide}
     return get_template(CARD_TEMPLATE).render(context, request)
 
 
-def without_tokens(html) -> str:
+def without_tokens(html: str) -> str:
     return re.sub(r'("x-csrftoken": "|value=")[A-Za-z0-9]{32,64}"', "", html)
 
 
-def secret_in(html):
+def secret_in(html: str):
     """The CSRF secret behind the (masked, so different each time) token in a card."""
     return _unmask_cipher_token(re.search(r'csrfmiddlewaretoken" value="([^"]+)"', html).group(1))
 

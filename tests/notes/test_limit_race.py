@@ -13,6 +13,7 @@ from django.test import Client
 from pytest_django import Settings
 from pytest_django.live_server_helper import LiveServer
 
+from accounts.models import User
 from notes.models import Note
 from tests.factories import SourceFactory, UserFactory
 
@@ -20,7 +21,7 @@ PARALLEL = 20
 LIMIT = 5
 
 
-def session_cookie_for(user) -> str:
+def session_cookie_for(user: User) -> str:
     client = Client()
     client.force_login(user)
     return client.cookies[django_settings.SESSION_COOKIE_NAME].value

@@ -19,19 +19,19 @@ class Elements(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.found = []
 
-    def handle_starttag(self, tag, attrs) -> None:
+    def handle_starttag(self, tag: str, attrs) -> None:
         self.found.append((tag, dict(attrs)))
 
     handle_startendtag = handle_starttag
 
 
-def elements(html):
+def elements(html: str):
     parser = Elements()
     parser.feed(html)
     return parser.found
 
 
-def assert_inert(html) -> None:
+def assert_inert(html: str) -> None:
     for tag, attrs in elements(html):
         assert tag in ALLOWED_TAGS, (tag, html)
         allowed = {"a": {"href", "rel"}, "ol": {"start"}}.get(tag, set())

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 def grow_notes(reader: User, small_catalog: SmallCatalog):
     flash = small_catalog["flash"]
 
-    def grow(count) -> None:
+    def grow(count: int) -> None:
         # Half the reader's own notes, half teammates' shared notes, each by a new author and
         # half on other sources, so a per-note query for author or source would show.
         for n in range(count):

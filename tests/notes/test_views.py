@@ -100,7 +100,7 @@ def test_the_fresh_form_after_an_add_is_remembered_with_this_visitors_token(
     CSRF token in, and renaming a team shows at once."""
     from notes.views import _TOKEN_SLOT
 
-    def fresh_form(body) -> str:
+    def fresh_form(body: str) -> str:
         response = signed_in.post(
             f"/sources/{flash.slug}/notes/new/", {"body": body, "visibility": "private"}, **HTMX
         )

@@ -119,7 +119,7 @@ def test_backups_are_readable_by_their_owner_only(
     assert sorted(path.name for path in tmp_path.iterdir()) == ["backup.json.gz", "earlier.json.gz"]
 
 
-def manage_on_fresh_sqlite(database_file, *args) -> CompletedProcess[str]:
+def manage_on_fresh_sqlite(database_file, *args: object) -> CompletedProcess[str]:
     """manage.py in its own process, on an SQLite file as a fresh clone's `make restore` uses."""
     return run_python(["manage.py", *args], DEBUG="true", DATABASE_URL=f"sqlite:///{database_file}")
 

@@ -74,7 +74,7 @@ def test_crontab_lines_go_through_the_runner_so_they_record_heartbeats() -> None
 def test_a_database_outage_loses_a_heartbeat_not_the_run(
     db: None, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    def down(**kwargs) -> None:
+    def down(**kwargs: object) -> None:
         from django.db import OperationalError
 
         raise OperationalError("server closed the connection")

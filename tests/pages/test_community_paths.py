@@ -54,7 +54,7 @@ def count_queries(client: Client) -> int:
 def test_the_page_costs_the_same_at_one_and_thirty_paths(client: Client, tiers: Tiers) -> None:
     source = SourceFactory(tier=tiers["core"])
 
-    def publish(count) -> None:
+    def publish(count: int) -> None:
         for n in range(count):
             owner = UserFactory()
             team = join_team(owner, slug=f"team-{n}-{count}") if n % 2 else None

@@ -19,13 +19,13 @@ from tests.hints import SmallCatalog, Tiers
 pytestmark = pytest.mark.django_db
 
 
-def page(client: Client, url) -> Element:
+def page(client: Client, url: str) -> Element:
     response = client.get(url)
     assert response.status_code == 200
     return parse_html(response.content.decode())
 
 
-def having_class(element, name) -> list[Element]:
+def having_class(element, name: str) -> list[Element]:
     """Every element under `element` whose class list holds `name`, in document order."""
     found = []
     for child in element.children:

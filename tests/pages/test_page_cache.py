@@ -17,7 +17,7 @@ from readinglist.pagecache.store import ProcessPages, process_pages
 from tests.hints import Response, SmallCatalog
 
 
-def visit(url: str = "/", **headers) -> Response:
+def visit(url: str = "/", **headers: object) -> Response:
     return Client(enforce_csrf_checks=True).get(url, headers=headers)
 
 

@@ -15,7 +15,7 @@ from tests.conftest import PASSWORD
 from tests.hints import Response, SmallCatalog
 
 
-def visit(url: str = "/", host: str = "127.0.0.1", **headers) -> Response:
+def visit(url: str = "/", host: str = "127.0.0.1", **headers: object) -> Response:
     return Client().get(url, headers=headers, HTTP_HOST=host)
 
 
@@ -61,8 +61,8 @@ def test_each_host_gets_its_own_page(catalog: SmallCatalog) -> None:
 class Down:
     """A cache backend whose server is gone."""
 
-    def __getattr__(self, name):
-        def refuse(*args, **kwargs) -> None:
+    def __getattr__(self, name: str):
+        def refuse(*args: object, **kwargs: object) -> None:
             raise ConnectionRefusedError("cache refused")
 
         return refuse
@@ -100,7 +100,7 @@ def test_a_failed_bump_fails_no_write_and_serves_no_stale_page(
     assert client.get("/library/")["X-Page-Cache"] == "hit"
     real_cache = versions.caches["default"]
 
-    def set_many_refused(*args, **kwargs) -> None:
+    def set_many_refused(*args: object, **kwargs: object) -> None:
         raise ConnectionRefusedError("cache refused")
 
     monkeypatch.setattr(real_cache, "set_many", set_many_refused)

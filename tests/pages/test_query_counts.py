@@ -11,7 +11,7 @@ from tests.hints import Grow
 pytestmark = pytest.mark.django_db
 
 
-def count_queries(client: Client, url) -> int:
+def count_queries(client: Client, url: str) -> int:
     with CaptureQueriesContext(connection) as ctx:
         assert client.get(url).status_code == 200
     return len(ctx.captured_queries)

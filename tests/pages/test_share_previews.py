@@ -14,13 +14,13 @@ class _Meta(HTMLParser):
         super().__init__()
         self.meta = {}
 
-    def handle_starttag(self, tag, attrs) -> None:
+    def handle_starttag(self, tag: str, attrs) -> None:
         attrs = dict(attrs)
         if tag == "meta" and "content" in attrs:
             self.meta[attrs.get("property") or attrs.get("name")] = attrs["content"]
 
 
-def meta(client: Client, url):
+def meta(client: Client, url: str):
     response = client.get(url)
     assert response.status_code == 200
     parser = _Meta()

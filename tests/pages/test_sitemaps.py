@@ -14,7 +14,7 @@ from tests.hints import Grow, SmallCatalog
 SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 
 
-def locations(client: Client, url):
+def locations(client: Client, url: str):
     response = client.get(url)
     assert response.status_code == 200
     assert response["Content-Type"].startswith("application/xml")

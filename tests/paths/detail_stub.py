@@ -11,7 +11,7 @@ from django.utils.html import escape
 import paths.urls
 
 
-def _stand_in(request: pytest.FixtureRequest, key) -> HttpResponse:
+def _stand_in(request: pytest.FixtureRequest, key: str) -> HttpResponse:
     from paths.models import Path
 
     found = Path.objects.visible_to(request.user).filter(key=key).first()

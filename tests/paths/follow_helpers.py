@@ -3,6 +3,8 @@ their own): a path of given sources, readers' reads, teams."""
 
 from __future__ import annotations
 
+from accounts.models import User
+from catalog.models import Source
 from library.models import Bookmark
 from paths.models import Path, PathFollow, PathSection, PathStep
 from teams.models import Membership, Team
@@ -12,11 +14,11 @@ DETAIL_URLS = "tests.paths.urls_with_detail"
 
 
 def make_path(
-    user,
-    sources,
+    user: User,
+    sources: list[Source],
     *,
     visibility: str = "public",
-    team=None,
+    team: Team = None,
     title: str = "Kernels path",
     notes: tuple[()] = (),
 ) -> Path:
@@ -34,7 +36,7 @@ def sources(count: int, prefix: str = "Step"):
     return [SourceFactory(title=f"{prefix} {n:03}") for n in range(count)]
 
 
-def read(user, *read_sources, status: str = "read") -> None:
+def read(user: User, *read_sources: object, status: str = "read") -> None:
     Bookmark.objects.bulk_create(
         (Bookmark(user=user, source=source, status=status) for source in read_sources),
         update_conflicts=True,
@@ -43,7 +45,7 @@ def read(user, *read_sources, status: str = "read") -> None:
     )
 
 
-def team_of(owner, *members, slug: str = "kernels") -> Team:
+def team_of(owner: User, *members: object, slug: str = "kernels") -> Team:
     team = Team.objects.create(slug=slug, name=slug.title())
     Membership.objects.create(team=team, user=owner, role="owner")
     for member in members:
@@ -51,7 +53,7 @@ def team_of(owner, *members, slug: str = "kernels") -> Team:
     return team
 
 
-def follow(path, *, user=None, team=None) -> PathFollow:
+def follow(path, *, user: User = None, team: Team = None) -> PathFollow:
     return PathFollow.objects.create(path=path, user=user, team=team)
 
 

@@ -13,7 +13,7 @@ from paths.adopting import unique_slug
 from paths.models import Path
 from paths.services import add_section, add_step, create_path
 from tests.factories import ReadingListFactory, SourceFactory, UserFactory, join_team
-from tests.hints import Tiers
+from tests.hints import Response, Tiers
 
 from .detail_stub import path_page  # noqa: F401
 
@@ -34,7 +34,7 @@ def shared_path(reader: User, tiers: Tiers) -> Path:
     return path
 
 
-def said(response) -> str:
+def said(response: Response) -> str:
     return " ".join(str(m) for m in get_messages(response.wsgi_request))
 
 

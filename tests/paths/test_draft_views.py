@@ -62,7 +62,7 @@ def test_an_empty_or_unknown_goal_says_so(
     assert "import a Markdown list of links" in page
 
 
-def posted(sources, kept, title: str = "Attention first", **extra):
+def posted(sources: list[Source], kept, title: str = "Attention first", **extra: object):
     data = {
         "goal": "attention kernels",
         "title": title,

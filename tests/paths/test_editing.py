@@ -25,7 +25,7 @@ def editing(client: Client, author: User) -> Client:
     return client
 
 
-def add(client: Client, path, text, headers=None, **extra) -> Response:
+def add(client: Client, path, text: str, headers=None, **extra: object) -> Response:
     url = reverse("paths:add-step", args=[path.key])
     return client.post(url, {"source": text, **extra}, headers=headers or {})
 

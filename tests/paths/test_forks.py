@@ -268,7 +268,7 @@ def test_a_fork_costs_the_same_at_five_and_fifty_steps(
 ) -> None:
     from paths.forking import fork_path
 
-    def forked(count) -> int:
+    def forked(count: int) -> int:
         origin = create_path(other_reader, f"Origin {count}", visibility="public")
         for source in SourceFactory.create_batch(count, tier=tiers["core"]):
             add_step(origin, other_reader, source, log=False)

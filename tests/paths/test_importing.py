@@ -258,7 +258,7 @@ _paths = st.from_regex(r"[a-z0-9]{1,12}(/[a-z0-9]{1,8}){0,2}", fullmatch=True)
 
 @given(st.one_of(st.text(max_size=400), st.binary(max_size=400)))
 @settings(max_examples=150, deadline=None)
-def test_reading_any_text_never_raises_and_finds_only_addresses(text) -> None:
+def test_reading_any_text_never_raises_and_finds_only_addresses(text: str) -> None:
     scan = read_links(text)
 
     for link in scan.links:
@@ -297,7 +297,7 @@ def test_links_come_back_in_order_once_each_under_their_heading(sections) -> Non
 @settings(
     max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-def test_matching_any_text_never_raises(catalog: dict[str, Source], text) -> None:
+def test_matching_any_text_never_raises(catalog: dict[str, Source], text: str) -> None:
     result = match_markdown(text)
 
     assert all(link.source is not None for link in result.matched)

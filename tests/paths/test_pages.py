@@ -15,7 +15,7 @@ from tests.paths.conftest import MakePath
 pytestmark = pytest.mark.django_db
 
 
-def step_links(html):
+def step_links(html: str):
     steps = re.search(r'<ol id="steps".*?</ol>', html, re.S).group(0)
     return re.findall(r'href="(/sources/[^"]+/)"', steps)
 

@@ -70,7 +70,7 @@ def world(make_path: MakePath, author: User) -> World:
     return {"team": team, "users": users, "former": former}
 
 
-def make(make_path, world, author, visibility):
+def make(make_path, world, author: User, visibility: str):
     team = None if visibility == "private" else world["team"]
     path = make_path(2, team=team, visibility=visibility, title=TITLE)
     if team:

@@ -58,7 +58,7 @@ def test_a_path_that_turned_private_drops_off(
     assert reader_progress(reader) == []
 
 
-def many_paths(owner, count: int, steps_each: int = 100) -> list[Path]:
+def many_paths(owner: User, count: int, steps_each: int = 100) -> list[Path]:
     shared = sources(steps_each, prefix="Shared")
     paths = Path.objects.bulk_create(
         Path(title=f"Path {n}", user=owner, visibility="public") for n in range(count)

@@ -5,6 +5,7 @@ from, and nothing that lists paths (sitemap, feeds) names any but public ones.""
 import pytest
 from django.test import Client
 
+from accounts.models import User
 from teams.models import Membership
 
 from .follow_helpers import DETAIL_URLS, UserFactory, make_path, sources, team_of
@@ -43,7 +44,7 @@ def world():
     return paths, viewers
 
 
-def as_viewer(client: Client, user) -> None:
+def as_viewer(client: Client, user: User) -> None:
     client.logout()
     if user is not None:
         client.force_login(user)

@@ -20,6 +20,7 @@ import pytest
 from django.urls import reverse
 from pytest_django import DjangoDbBlocker
 
+from accounts.models import User
 from readinglist.local_server import collect_static, gunicorn, production_env
 
 from .cache_servers import Forwarder, RedisServer, app_database, database_url, manage
@@ -31,7 +32,7 @@ TEAMMATE = "teammate@example.com"
 REQUESTS_PER_SERVER = 6
 
 
-def create_user(env, email) -> None:
+def create_user(env, email: str) -> None:
     manage(
         env,
         "shell",
@@ -105,7 +106,7 @@ def on_every_worker(cluster, browser_for, path):
     return pages
 
 
-def signed_in(cluster, email=EMAIL):
+def signed_in(cluster, email: str = EMAIL):
     """One session, usable on both servers (sessions live in the shared cache and database)."""
     first = Browser(cluster["servers"][0])
     first.log_in() if email == EMAIL else log_in_as(first, email)
@@ -118,7 +119,7 @@ def signed_in(cluster, email=EMAIL):
     return first, browser_for
 
 
-def log_in_as(browser: Browser, email) -> None:
+def log_in_as(browser: Browser, email: str) -> None:
     page = browser.request("GET", "/accounts/login/").text
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
     response = browser.request(
@@ -157,7 +158,7 @@ def test_a_readers_bookmark_shows_on_their_pages_on_both_servers(cluster: Cluste
     assert all(link in page for page in on_every_worker(cluster, browser_for, library))
 
 
-def create_team(env, name, owner, member) -> None:
+def create_team(env, name: str, owner: User, member: User) -> None:
     """A team owned by `owner` with `member` in it; its slug is the slugified name."""
     manage(
         env,

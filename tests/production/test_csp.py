@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from readinglist.local_server import BASE_DIR
-from tests.hints import SmallCatalog
+from tests.hints import Response, SmallCatalog
 
 INLINE_STYLE = re.compile(r"""\sstyle\s*=""", re.IGNORECASE)
 INLINE_HANDLER = re.compile(r"""\son[a-z]+\s*=\s*["']""", re.IGNORECASE)
@@ -21,7 +21,7 @@ SCRIPT_TAG = re.compile(r"""<script\b[^>]*>""", re.IGNORECASE)
 TEMPLATE_FILES = sorted((BASE_DIR / "templates").rglob("*.html"))
 
 
-def inline_problems(text) -> list[str]:
+def inline_problems(text: str) -> list[str]:
     problems = []
     for name, pattern in (
         ("style attribute", INLINE_STYLE),
@@ -70,7 +70,7 @@ PAGES = [
 ]
 
 
-def check_page(response) -> None:
+def check_page(response: Response) -> None:
     assert response.status_code in (200, 404)
     html = response.content.decode()
     assert inline_problems(html) == []

@@ -67,7 +67,7 @@ def assert_every_link_opens(printed: str, client: Client) -> list[str]:
     return links
 
 
-def signed_in(user) -> Client:
+def signed_in(user: User) -> Client:
     client = Client()
     client.force_login(user)
     return client

@@ -20,7 +20,7 @@ from readinglist.local_server import BASE_DIR, gunicorn, production_env
 ENTRYPOINT = BASE_DIR / "docker-entrypoint.sh"
 
 
-def entrypoint(*args, **env) -> CompletedProcess[str]:
+def entrypoint(*args: object, **env: object) -> CompletedProcess[str]:
     return subprocess.run(
         ["sh", str(ENTRYPOINT), *args],
         cwd=BASE_DIR,
@@ -82,7 +82,7 @@ def test_a_failing_step_stops_the_script() -> None:
     assert result.stdout == ""
 
 
-def load_gunicorn_config(monkeypatch: pytest.MonkeyPatch, **env):
+def load_gunicorn_config(monkeypatch: pytest.MonkeyPatch, **env: object):
     for name in (
         "WEB_CONCURRENCY",
         "GUNICORN_TIMEOUT",
@@ -149,7 +149,7 @@ def test_dockerfile_collects_static_runs_as_non_root_and_checks_health() -> None
     # What the image holds is tested by assembling it: tests/production/test_image.py.
 
 
-def get(url):
+def get(url: str):
     try:
         with urllib.request.urlopen(url, timeout=10) as response:
             return response.status, response.read()

@@ -139,14 +139,14 @@ class Browser:
         return self.cookies["sessionid"]
 
 
-def bookmark_path(slug):
+def bookmark_path(slug: str):
     try:
         return reverse("library:bookmark", args=[slug])
     except NoReverseMatch:
         return None
 
 
-def source_slugs(dsn, count):
+def source_slugs(dsn, count: int):
     with psycopg.connect(dsn.replace("postgres://", "postgresql://")) as conn:
         rows = conn.execute(
             "SELECT slug FROM catalog_source WHERE status = 'published' ORDER BY id LIMIT %s",
@@ -187,7 +187,7 @@ def assert_still_there(server, writes) -> None:
             assert set(writes["bookmarks"]) <= saved
 
 
-def terminate_connections(name):
+def terminate_connections(name: str):
     with admin_connection() as admin:
         return admin.execute(
             "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "

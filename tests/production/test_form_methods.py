@@ -37,7 +37,7 @@ class FormScanner(HTMLParser):
         self.forms: list[dict] = []
         self.open: list[dict] = []
 
-    def handle_starttag(self, tag, attrs) -> None:
+    def handle_starttag(self, tag: str, attrs) -> None:
         attributes = dict(attrs)
         if tag == "form":
             form = {
@@ -70,7 +70,7 @@ class FormScanner(HTMLParser):
         ):
             form["live_gets"].append(attributes["data-hx-get"])
 
-    def handle_endtag(self, tag) -> None:
+    def handle_endtag(self, tag: str) -> None:
         if tag == "form" and self.open:
             self.open.pop()
 

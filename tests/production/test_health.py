@@ -66,7 +66,7 @@ def test_readyz_reports_a_cache_outage_as_degraded(
     client: Client, db: None, fresh_readiness: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     class Down:
-        def get(self, key) -> None:
+        def get(self, key: str) -> None:
             raise ConnectionRefusedError("cache refused")
 
     monkeypatch.setattr(health, "caches", {"default": Down(), "pages": Down()})

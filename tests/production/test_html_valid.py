@@ -18,10 +18,12 @@ from django.db import transaction
 from django.test import Client, override_settings
 from pytest_django import DjangoDbBlocker
 
+from accounts.models import User
 from catalog.catalog_file import read_catalog
 from catalog.models import Source
 from catalog.services import load_catalog
 from library.models import Bookmark, Dismissal
+from teams.models import Team
 from tests.factories import NoteFactory, UserFactory, join_team
 
 pytestmark = pytest.mark.django_db
@@ -99,7 +101,7 @@ OWNER_PAGES = [
 ]
 
 
-def owner_pages(owner) -> dict[str, tuple[str, bool]]:
+def owner_pages(owner: User) -> dict[str, tuple[str, bool]]:
     """The pages only a team's owner sees, and a join link opened logged out."""
     from catalog.models import ReadingList
     from teams import services
@@ -123,7 +125,7 @@ def owner_pages(owner) -> dict[str, tuple[str, bool]]:
     }
 
 
-def path_pages(owner, team) -> dict[str, tuple[str, bool]]:
+def path_pages(owner: User, team: Team) -> dict[str, tuple[str, bool]]:
     """A team's path of three steps in two sections, with notes, made public."""
     from paths.services import add_section, add_step, create_path
 
@@ -153,7 +155,7 @@ def path_pages(owner, team) -> dict[str, tuple[str, bool]]:
 DISCUSSION_PAGES = ["thread", "thread-edit", "source-threads", "notifications", "reply-edit"]
 
 
-def discussion_pages(member, team) -> dict[str, tuple[str, bool]]:
+def discussion_pages(member: User, team: Team) -> dict[str, tuple[str, bool]]:
     from django.urls import reverse
 
     from discussions.services import add_reply, start_thread

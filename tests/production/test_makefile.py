@@ -18,7 +18,7 @@ def makefile_text() -> str:
     return (BASE_DIR / "Makefile").read_text()
 
 
-def planned(*args) -> str:
+def planned(*args: object) -> str:
     """The commands make would run from scratch (-B: as if nothing were installed yet)."""
     result = subprocess.run(
         ["make", "--dry-run", "--always-make", *args],

@@ -33,11 +33,11 @@ def test_create_team_prints_links_on_the_sites_address_and_scheme(
 
 
 class TypedPasswords:
-    def __init__(self, *answers) -> None:
+    def __init__(self, *answers: object) -> None:
         self.answers = list(answers)
         self.prompts = []
 
-    def __call__(self, prompt):
+    def __call__(self, prompt) -> object:
         self.prompts.append(prompt)
         return self.answers.pop(0)
 

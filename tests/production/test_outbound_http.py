@@ -62,7 +62,7 @@ def trickling_server(pause: float = 1.0, *, body_first: bool = False) -> Iterato
 class Handler(BaseHTTPRequestHandler):
     requests: list[dict] = []
 
-    def log_message(self, *args) -> None:
+    def log_message(self, *args: object) -> None:
         pass
 
     def do_GET(self) -> None:
@@ -220,7 +220,7 @@ def test_an_ipv6_literal_is_bracketed_in_the_host_header(
 ) -> None:
     settings.METADATA_ALLOWED_HOSTS = []
 
-    def resolves_to_itself(host, port, *args, **kwargs):
+    def resolves_to_itself(host: str, port: int, *args: object, **kwargs: object):
         return [(socket.AF_INET6, socket.SOCK_STREAM, 6, "", (host, port, 0, 0))]
 
     monkeypatch.setattr(socket, "getaddrinfo", resolves_to_itself)

@@ -33,7 +33,7 @@ def reader_client(client: Client) -> Client:
     return client
 
 
-def fill(client: Client, **headers) -> Response:
+def fill(client: Client, **headers: object) -> Response:
     return client.post(reverse("proposals:propose-fill"), {"url": "not a link"}, **headers)
 
 
@@ -102,7 +102,7 @@ def test_a_new_window_starts_when_the_last_one_ended(
     assert Window.objects.filter(user=reader_client.reader).count() == 1
 
 
-def upload(client: Client, text=BIB) -> Response:
+def upload(client: Client, text: str = BIB) -> Response:
     file = SimpleUploadedFile("library.bib", text.encode())
     return client.post(reverse("library:import"), {"file": file})
 

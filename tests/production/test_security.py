@@ -21,7 +21,7 @@ PRODUCTION = {
 }
 
 
-def run_python(code, **env) -> CompletedProcess[str]:
+def run_python(code: str, **env: object) -> CompletedProcess[str]:
     """Run Python in a production process's environment: none of the test run's relaxations.
     A variable given as None is left out of the environment altogether."""
     base = {
@@ -48,7 +48,7 @@ def run_python(code, **env) -> CompletedProcess[str]:
     )
 
 
-def settings_value(expression, **env):
+def settings_value(expression, **env: object):
     code = (
         "import json, django; django.setup(); from django.conf import settings; "
         f"print(json.dumps({expression}, default=str))"

@@ -12,7 +12,7 @@ CLAIM = {
 }
 
 
-def form_data(catalog, **changes):
+def form_data(catalog, **changes: object):
     data = {
         "url": "https://example.org/papers/new-kernel",
         "title": "A new fused attention kernel",
@@ -31,7 +31,7 @@ def form_data(catalog, **changes):
     return data
 
 
-def make_proposal(catalog, proposer, **changes) -> Proposal:
+def make_proposal(catalog, proposer, **changes: object) -> Proposal:
     answers = {
         "url": "https://example.org/papers/new-kernel",
         "title": "A new fused attention kernel",

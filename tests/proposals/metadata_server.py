@@ -14,7 +14,7 @@ class _Handler(BaseHTTPRequestHandler):
     server_version = "fixture/1"
     requests: list[dict] = []
 
-    def log_message(self, *args) -> None:
+    def log_message(self, *args: object) -> None:
         pass
 
     def do_GET(self) -> None:
@@ -32,13 +32,13 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
-    def _file(self, name, content_type):
+    def _file(self, name: str, content_type):
         path = FIXTURES / name
         if path.exists():
             return 200, content_type, path.read_bytes(), {}
         return 404, "application/json", (FIXTURES / "github_not_found.json").read_bytes(), {}
 
-    def _route(self, path, query):
+    def _route(self, path, query: str):
         if path == "/arxiv/query":
             paper = query.get("id_list", [""])[0]
             found = FIXTURES / f"arxiv_{paper}.xml"
@@ -82,6 +82,6 @@ class MetadataServer:
         self.thread.start()
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.httpd.shutdown()
         self.httpd.server_close()

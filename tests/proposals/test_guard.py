@@ -15,8 +15,8 @@ def _no_exceptions(settings: Settings) -> None:
     settings.METADATA_ALLOWED_HOSTS = []
 
 
-def _resolving_to(monkeypatch: pytest.MonkeyPatch, address) -> None:
-    def fake_getaddrinfo(host, port, *args, **kwargs):
+def _resolving_to(monkeypatch: pytest.MonkeyPatch, address: str) -> None:
+    def fake_getaddrinfo(host: str, port: int, *args: object, **kwargs: object):
         family = socket.AF_INET6 if ":" in address else socket.AF_INET
         return [(family, socket.SOCK_STREAM, 6, "", (address, port))]
 
@@ -71,7 +71,7 @@ def test_a_public_address_is_allowed_and_pinned(monkeypatch: pytest.MonkeyPatch)
 
 
 def test_an_unknown_host_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    def no_such_host(*args, **kwargs) -> None:
+    def no_such_host(*args: object, **kwargs: object) -> None:
         raise socket.gaierror("Name or service not known")
 
     monkeypatch.setattr(socket, "getaddrinfo", no_such_host)

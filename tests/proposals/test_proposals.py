@@ -452,7 +452,7 @@ def test_decision_log_is_paginated(
 # Query counts stay flat
 
 
-def _grow(catalog, maintainer, count, start) -> None:
+def _grow(catalog, maintainer: User, count: int, start) -> None:
     for n in range(start, start + count):
         proposer = UserFactory()
         proposal = make_proposal(
@@ -495,7 +495,7 @@ def test_my_proposals_queries_are_flat(
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    def grow(start, count) -> None:
+    def grow(start, count: int) -> None:
         for n in range(start, start + count):
             proposal = make_proposal(small_catalog, reader, url=f"https://example.org/m{n}")
             if n % 3 == 0:

@@ -78,7 +78,7 @@ def test_save_needs_a_reader(client: Client, small_catalog: SmallCatalog) -> Non
     assert response["Location"].startswith("/accounts/login/")
 
 
-def _opt_in(user) -> None:
+def _opt_in(user: User) -> None:
     MaintainerAlert.objects.update_or_create(user=user, defaults={"daily_email": True})
 
 

@@ -15,7 +15,7 @@ from .helpers import form_data
 pytestmark = pytest.mark.django_db
 
 
-def further_reading(catalog, **changes):
+def further_reading(catalog, **changes: object):
     data = form_data(
         catalog,
         url="https://example.org/blog/how-attention-kernels-work",

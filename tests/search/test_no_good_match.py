@@ -12,7 +12,7 @@ from accounts.models import User
 from catalog.models import Source
 from search.models import CatalogGap
 from tests.factories import SourceFactory
-from tests.hints import Tiers
+from tests.hints import Response, Tiers
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +29,7 @@ def catalog(tiers: Tiers) -> list[Source]:
     ]
 
 
-def notice(response) -> str:
+def notice(response: Response) -> str:
     found = re.search(r'<div id="no-good-match".*?</div>', response.content.decode(), re.S)
     return found.group() if found else ""
 

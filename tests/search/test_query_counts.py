@@ -29,12 +29,12 @@ def _memory_cache(settings: Settings) -> None:
 MAX_QUERIES = 9
 
 
-def warm(client: Client, url) -> None:
+def warm(client: Client, url: str) -> None:
     """The first described query after a catalog change builds the index: not counted."""
     client.get(url)
 
 
-def run(client: Client, url):
+def run(client: Client, url: str):
     with CaptureQueriesContext(connection) as ctx:
         response = client.get(url)
     assert response.status_code == 200
@@ -83,7 +83,7 @@ def test_search_queries_are_flat_between_20_and_400_sources(
         assert response.content.decode().count('class="card source-card') > 0
 
 
-def search_statements(client: Client, url):
+def search_statements(client: Client, url: str):
     """The statements a search ran: what it read before matching (the tiers and the sources the
     query names, with the vocabulary and the counts: postgres_match.lookup_sql()), and its facet
     statements (facets.FACET_SQL)."""

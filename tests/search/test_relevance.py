@@ -358,7 +358,7 @@ def test_a_broad_word_puts_a_trusted_source_first(shipped_catalog: None) -> None
 def page_html(shipped_catalog: None, client: Client):
     cache.clear()  # pages cached by earlier tests were rendered from another catalog
 
-    def fetch(query: str, **extra) -> str:
+    def fetch(query: str, **extra: object) -> str:
         response = client.get("/sources/", {"q": query, **extra})
         assert response.status_code == 200
         return response.content.decode()

@@ -46,7 +46,7 @@ def vocabulary(shipped_catalog: None, django_db_blocker: DjangoDbBlocker):
         return {word for (word,) in cursor.fetchall()}
 
 
-def search(q, **kwargs):
+def search(q, **kwargs: object):
     result = search_sources(SearchParams(q=q, **kwargs))
     return result.query, [source.slug for source in result.page.object_list], result.page
 

@@ -29,7 +29,9 @@ def tables():
         return set(connection.introspection.table_names(cursor))
 
 
-def entry(source, columns: str = "document::text, tier_id, kind, year, is_primary, topic_ids"):
+def entry(
+    source: Source, columns: str = "document::text, tier_id, kind, year, is_primary, topic_ids"
+):
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT {columns} FROM catalog_search_entry WHERE source_id = %s", [source.pk]
@@ -153,7 +155,7 @@ def test_entry_follows_what_facets_count_and_only_published_sources(tiers: Tiers
     assert entry(deleted) is None
 
 
-def listed(source):
+def listed(source: Source):
     return entry(source, "list_ids, first_list, first_section, first_position")
 
 

@@ -13,14 +13,14 @@ from tests.hints import Grow, Response, SmallCatalog, Tiers
 pytestmark = pytest.mark.django_db
 
 
-def result_slugs(response):
+def result_slugs(response: Response):
     html = response.content.decode()
     region = html[html.index('<ol id="results"') :]
     region = region[: region.index("</ol>")]
     return re.findall(r'class="card-title"[^>]*><a href="/sources/([^/]+)/"', region)
 
 
-def get(client: Client, url, status: int = 200, **headers) -> Response:
+def get(client: Client, url: str, status: int = 200, **headers: object) -> Response:
     response = client.get(url, headers=headers)
     assert response.status_code == status, response.content[:500]
     return response
@@ -33,7 +33,7 @@ def test_empty_query_lists_the_catalog_in_list_order(
     assert slugs[:4] == ["scaling-book", "attention-paper", "roofline", "flashattention"]
 
 
-def result_count(response) -> str:
+def result_count(response: Response) -> str:
     html = response.content.decode()
     start = html.index('id="result-count"')
     return " ".join(

@@ -29,7 +29,7 @@ def other_team(db: None) -> Team:
     return services.create_team(name="Kernels", owner=UserFactory(email="kernels@example.com"))
 
 
-def proved_domain(team, domain: str) -> TeamDomain:
+def proved_domain(team: Team, domain: str) -> TeamDomain:
     """A domain the team's owners proved (as `verify_team_domains` records a DNS proof)."""
     return TeamDomain.objects.create(
         team=team, domain=domain, verified_at=timezone.now(), verified_by=TeamDomain.Proof.DNS

@@ -20,7 +20,7 @@ from tests.teams.conftest import proved_domain
 ADD = "/teams/inference/domains/"
 
 
-def verified(user, email=None):
+def verified(user: User, email: str | None = None) -> User:
     EmailAddress.objects.create(user=user, email=email or user.email, verified=True, primary=True)
     return user
 
@@ -122,7 +122,7 @@ def test_a_dns_timeout_is_no_answer_and_a_missing_domain_has_no_record(
 ) -> None:
     import dns.resolver
 
-    def fail(domain, *args, **kwargs) -> None:
+    def fail(domain, *args: object, **kwargs: object) -> None:
         if domain == "gone.example":
             raise dns.resolver.NXDOMAIN
         raise dns.resolver.LifetimeTimeout(timeout=5.0, errors=[])
@@ -230,7 +230,7 @@ def test_one_unanswered_domain_among_answering_ones_is_still_waiting(
     proved = TeamDomain.objects.create(team=team, domain="corp.example", added_by=owner)
     TeamDomain.objects.create(team=team, domain="slow.example", added_by=owner)
 
-    def resolve(domain, *args, **kwargs):
+    def resolve(domain, *args: object, **kwargs: object):
         if domain == "slow.example":
             raise dns.resolver.LifetimeTimeout(timeout=5.0, errors=[])
         return [type("Record", (), {"strings": [proved.txt_value.encode()]})()]

@@ -17,7 +17,7 @@ from tests.factories import UserFactory
 TEAM = "/teams/inference/"
 
 
-def link_in(message) -> str:
+def link_in(message: str) -> str:
     return re.search(r"/teams/invitations/[^/\s]+/", message.body)[0]
 
 

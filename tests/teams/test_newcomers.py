@@ -22,7 +22,7 @@ def link(team: Team, owner: User) -> JoinLink:
     return services.create_join_link(team=team, by=owner)
 
 
-def sign_up(client: Client, email) -> Response:
+def sign_up(client: Client, email: str) -> Response:
     """The sign-up form of the header's "Sign up" button: it carries no way back."""
     return client.post(
         "/accounts/signup/", {"email": email, "password1": PASSWORD, "password2": PASSWORD}

@@ -29,7 +29,7 @@ def path(db: None):
     return reading_list, steps
 
 
-def add_readers(team, count: int, steps) -> None:
+def add_readers(team: Team, count: int, steps) -> None:
     """`count` members: all finished the first step in 2 days, a third are reading the second."""
     users = User.objects.bulk_create(
         User(email=f"reader{n}@example.com", display_name=f"Reader {n:04}") for n in range(count)
@@ -120,7 +120,7 @@ def test_an_unknown_list_is_refused_clearly(client: Client, team: Team, owner: U
     assert "Choose one of the reading lists the team does not follow yet." in response.text
 
 
-def page_queries(client: Client, user) -> int:
+def page_queries(client: Client, user: User) -> int:
     client.force_login(user)
     # Warms what the layout keeps per reader (the header's unread count), as every later visit
     # finds it: the two sizes are then compared on the team page's own reads.

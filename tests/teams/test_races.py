@@ -23,7 +23,7 @@ pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 def in_threads(work, count: int) -> list:
     start = threading.Barrier(count)
 
-    def run(index):
+    def run(index: int):
         try:
             start.wait()
             return work(index)
@@ -43,7 +43,7 @@ def test_one_shareable_invitation_admits_one_account(settings: Settings, fresh_c
     for client in clients:
         client.get(f"/teams/invitations/{token}/")
 
-    def sign_up(index):
+    def sign_up(index: int) -> int:
         data = {"email": f"racer{index}@example.org", "password1": PASSWORD, "password2": PASSWORD}
         return clients[index].post("/accounts/signup/", data).status_code
 
@@ -61,7 +61,7 @@ def test_hourly_invitation_limit_is_exact_under_concurrency(settings: Settings) 
     owner = UserFactory(email="owner@example.com")
     team = services.create_team(name="Inference", owner=owner)
 
-    def invite(index) -> str:
+    def invite(index: int) -> str:
         try:
             services.invite(team=team, by=owner, email=f"guest{index}@example.com")
         except services.TeamError:

@@ -91,7 +91,7 @@ def snapshot(team: Team) -> dict:
     }
 
 
-def log_in_as(client: Client, role: str, team: Team, member) -> None:
+def log_in_as(client: Client, role: str, team: Team, member: User) -> None:
     if role == "member":
         client.force_login(member)
     elif role == "non-member":

@@ -8,7 +8,7 @@ from tests.factories import UserFactory
 from tests.teams.conftest import verified_user
 
 
-def roles(team):
+def roles(team: Team):
     return dict(team.memberships.values_list("user__email", "role"))
 
 

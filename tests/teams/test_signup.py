@@ -13,7 +13,7 @@ from tests.hints import Response
 from tests.teams.conftest import proved_domain
 
 
-def sign_up(client: Client, email) -> Response:
+def sign_up(client: Client, email: str) -> Response:
     return client.post(
         "/accounts/signup/", {"email": email, "password1": PASSWORD, "password2": PASSWORD}
     )

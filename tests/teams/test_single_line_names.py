@@ -94,7 +94,7 @@ def test_one_failing_reminder_does_not_stop_the_others(
     Session.objects.create(team=later, title="Other", starts_at=timezone.now() + timedelta(hours=3))
     real_send = emails.send_mail
 
-    def send_or_fail(subject, body, sender, recipients) -> int:
+    def send_or_fail(subject: str, body: str, sender: User, recipients) -> int:
         if recipients == ["owner@example.com"]:
             raise smtplib.SMTPRecipientsRefused({"owner@example.com": (550, b"no such user")})
         return real_send(subject, body, sender, recipients)
@@ -117,7 +117,7 @@ def test_one_failing_reminder_does_not_stop_the_others(
 def test_an_invitation_whose_mail_fails_is_not_kept(
     monkeypatch: pytest.MonkeyPatch, client: Client, team: Team, owner: User
 ) -> None:
-    def refuse(*args, **kwargs) -> None:
+    def refuse(*args: object, **kwargs: object) -> None:
         raise smtplib.SMTPServerDisconnected("Connection unexpectedly closed")
 
     monkeypatch.setattr(emails, "send_mail", refuse)

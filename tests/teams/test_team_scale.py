@@ -22,7 +22,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("render_every_time"
 def grow_team(team: Team, tiers: Tiers):
     sources = SourceFactory.create_batch(3, tier=tiers["core"])
 
-    def grow(count) -> list[User]:
+    def grow(count: int) -> list[User]:
         readers = UserFactory.create_batch(count)
         Membership.objects.bulk_create([Membership(team=team, user=r) for r in readers])
         Bookmark.objects.bulk_create(
@@ -33,7 +33,7 @@ def grow_team(team: Team, tiers: Tiers):
     return grow
 
 
-def queries_and_html(client: Client, url):
+def queries_and_html(client: Client, url: str):
     with CaptureQueriesContext(connection) as ctx:
         response = client.get(url)
     assert response.status_code == 200, url

@@ -59,14 +59,14 @@ def world(
     return {"a": a, "b": b, "people": people, "flash": flash}
 
 
-def client_for(world, viewer) -> Client:
+def client_for(world, viewer: User) -> Client:
     client = Client()
     if viewer != "anonymous":
         client.force_login(world["people"][viewer])
     return client
 
 
-def shows(client: Client, url, text) -> bool:
+def shows(client: Client, url: str, text: str) -> bool:
     return text in client.get(url).content.decode()
 
 

@@ -16,7 +16,7 @@ from tests.factories import SourceFactory
 from tests.hints import Tiers
 
 
-def stems(text) -> tuple[str, ...]:
+def stems(text: str) -> tuple[str, ...]:
     return parse_query(text).stems
 
 
