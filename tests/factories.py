@@ -5,6 +5,7 @@ from django.contrib.auth import get_user_model
 
 from accounts.models import User
 from catalog.models import ListEntry, ListSection, ReadingList, Source, Tier, Topic
+from notes.models import Note
 
 if TYPE_CHECKING:
     from teams.models import Team
@@ -102,7 +103,7 @@ class UserFactory(ModelFactory[User]):
 
 
 # Notes (issue 6).
-class NoteFactory(ModelFactory["Note"]):
+class NoteFactory(ModelFactory[Note]):
     class Meta:
         model = "notes.Note"
 

@@ -15,9 +15,9 @@ SEARCH_LANDMARK = re.compile(r'<form[^>]*role="search"[^>]*>')
 LABEL = re.compile(r'aria-label="([^"]*)"')
 
 
-def search_labels(html: str):
+def search_labels(html: str) -> list[str]:
     return [
-        (LABEL.search(tag).group(1) if LABEL.search(tag) else "")
+        (match.group(1) if (match := LABEL.search(tag)) else "")
         for tag in SEARCH_LANDMARK.findall(html)
     ]
 

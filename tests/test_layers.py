@@ -95,7 +95,7 @@ def test_the_table_names_every_app_on_disk() -> None:
 
 
 @pytest.mark.parametrize("app", sorted(APPS))
-def test_apps_import_only_what_their_row_allows(app) -> None:
+def test_apps_import_only_what_their_row_allows(app: str) -> None:
     allowed = ALLOWED[app] | EVERY_APP_MAY_USE | {app, "readinglist"}
     wrong = {}
     for path in python_files(app):

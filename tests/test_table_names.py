@@ -1,6 +1,7 @@
 """Every table is named for the app that owns its model, and renaming the tables that kept a
 former owner's name (bookmarks and notes from accounts, proposals from catalog) kept every row."""
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,7 @@ from django.db.migrations.executor import MigrationExecutor
 from django.db.migrations.state import StateApps
 from django.utils import timezone
 
-from catalog.models import Source, Topic
+from catalog.models import Source, Tier, Topic
 from tests.factories import SourceFactory, TierFactory, TopicFactory
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,33 +35,33 @@ def test_every_table_is_named_for_its_app() -> None:
     assert misnamed == KEEP_FORMER_NAMES
 
 
-def _before_the_rename():
+def _before_the_rename() -> list[tuple[str, str]]:
     graph = MigrationExecutor(connection).loader.graph
     renames = [key for key in graph.nodes if key[1].endswith(RENAMED)]
     assert {app for app, _ in renames} == {"library", "notes", "proposals"}
     return [parent.key for key in renames for parent in graph.node_map[key].parents]
 
 
-def _migrate(targets) -> StateApps:
+def _migrate(targets: list[tuple[str, str]]) -> StateApps:
     executor = MigrationExecutor(connection)
     executor.migrate(targets)
     ContentType.objects.clear_cache()
     return executor.loader.project_state(targets).apps
 
 
-def _latest():
+def _latest() -> list[tuple[str, str]]:
     return MigrationExecutor(connection).loader.graph.leaf_nodes()
 
 
 @pytest.fixture
-def catalog_rows(transactional_db: None):
+def catalog_rows(transactional_db: None) -> Iterator[tuple[Source, Topic, Tier]]:
     """A source, a topic and a tier, made before the tables are renamed back (the catalog's own
     tables stay as they are); the database is migrated forward again whatever the test does."""
     yield SourceFactory(), TopicFactory(), TierFactory()
     _migrate(_latest())
 
 
-def _fill(old_apps, source: Source, topic: Topic, tier) -> None:
+def _fill(old_apps: StateApps, source: Source, topic: Topic, tier: Tier) -> None:
     User = old_apps.get_model("accounts", "User")
     reader = User.objects.create(email="ada@example.com", password="!")
     chief = User.objects.create(email="chief@example.com", password="!", is_staff=True)
@@ -88,7 +89,7 @@ def _fill(old_apps, source: Source, topic: Topic, tier) -> None:
     )
 
 
-def test_renaming_the_tables_keeps_every_row(catalog_rows) -> None:
+def test_renaming_the_tables_keeps_every_row(catalog_rows: tuple[Source, Topic, Tier]) -> None:
     source, topic, tier = catalog_rows
     old_names = _migrate(_before_the_rename())
     old_tables = {"accounts_bookmark", "accounts_note", "catalog_proposal", "catalog_decision"}

@@ -112,9 +112,10 @@ def allowed_apps(app: str) -> set[str]:
 
 
 @pytest.mark.parametrize("folder", folders(), ids=lambda folder: folder.name)
-def test_templates_use_only_the_apps_their_app_may(folder) -> None:
+def test_templates_use_only_the_apps_their_app_may(folder: Path) -> None:
     app = FOLDER_APP.get(folder.name, folder.name)
     libraries, namespaces = uses(folder)
+    assert app is not None
     allowed = allowed_apps(app)
 
     wrong_libraries = {

@@ -17,9 +17,11 @@ pytestmark = pytest.mark.django_db
 NEW_PASSWORD = "a different long passphrase"
 
 
-def link_in_last_mail():
-    body = mail.outbox[-1].body
-    return re.search(r"https?://[^/\s]+(/accounts/[^\s]+)", body).group(1)
+def link_in_last_mail() -> str:
+    body = str(mail.outbox[-1].body)
+    match = re.search(r"https?://[^/\s]+(/accounts/[^\s]+)", body)
+    assert match is not None
+    return match.group(1)
 
 
 def sign_up(client: Client, email: str = "newcomer@example.com") -> Response:

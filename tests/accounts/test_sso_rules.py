@@ -6,6 +6,7 @@ from types import SimpleNamespace
 import pytest
 from allauth.account.models import EmailAddress
 from allauth.core.exceptions import ImmediateHttpResponse
+from allauth.socialaccount.models import SocialAccount, SocialLogin
 from django.contrib.messages.storage.fallback import FallbackStorage
 from django.contrib.sessions.backends.db import SessionStore
 from django.core.handlers.wsgi import WSGIRequest
@@ -22,12 +23,12 @@ from tests.factories import UserFactory
 def sso_request(rf: RequestFactory) -> WSGIRequest:
     request = rf.get("/accounts/oidc/acme/login/callback/")
     request.session = SessionStore()
-    request._messages = FallbackStorage(request)
+    request._messages = FallbackStorage(request)  # type: ignore[attr-defined]  # as MessageMiddleware sets it
     return request
 
 
 def sign_in(
-    *addresses: object, user: User = None, existing_account: bool = False
+    *addresses: tuple[str, bool], user: User | None = None, existing_account: bool = False
 ) -> SimpleNamespace:
     """A sign-in as the provider reports it: (email, verified) pairs."""
     return SimpleNamespace(
@@ -39,7 +40,7 @@ def sign_in(
     )
 
 
-def refusal(rf: RequestFactory, sociallogin) -> str:
+def refusal(rf: RequestFactory, sociallogin: SimpleNamespace) -> str:
     with pytest.raises(ImmediateHttpResponse) as raised:
         SocialAccountAdapter(None).pre_social_login(sso_request(rf), sociallogin)
     response = raised.value.response
@@ -95,9 +96,8 @@ def planted(db: None) -> User:
     return user
 
 
-def social_login(rf: RequestFactory, *addresses: object):
+def social_login(rf: RequestFactory, *addresses: tuple[str, bool]) -> SocialLogin:
     """allauth's own sign-in object, looked up as allauth does, for the given addresses."""
-    from allauth.socialaccount.models import SocialAccount, SocialLogin
 
     return SocialLogin(
         provider=SimpleNamespace(name="Acme SSO", app=None, get_settings=lambda: {}),
@@ -119,7 +119,7 @@ def test_a_verified_sign_in_never_lands_in_an_unverified_account(
     assert "log in with its password and verify the address" in page
     planted.refresh_from_db()
     assert planted.has_usable_password() and planted.display_name == "Alice (really Mallory)"
-    assert not planted.socialaccount_set.exists()
+    assert not SocialAccount.objects.filter(user=planted).exists()
 
 
 def test_a_verified_account_is_signed_into(rf: RequestFactory, planted: User) -> None:

@@ -27,7 +27,7 @@ def smoke_database() -> Iterator[None]:
     drop_smoke_database(SMOKE_DB)
 
 
-def bench(*args: object, database) -> CompletedProcess[str]:
+def bench(*args: str, database: str) -> CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "manage.py", "bench_search", "--runs=1", "--relevance=skip", *args],
         cwd=BASE_DIR,
@@ -71,7 +71,7 @@ def test_the_benchmark_prints_its_table(smoke_database: None) -> None:
     assert "refusing" not in out
 
 
-def table_rows(text: str):
+def table_rows(text: str) -> dict[str, list[str]]:
     """{class name: the row's words}, for a table whose first column is the class."""
     return {line.split("  ")[0].strip(): line.split() for line in text.splitlines() if line}
 

@@ -24,7 +24,7 @@ def plan(small_catalog: SmallCatalog) -> list[PlannedScenario]:
 def test_the_reference_is_a_trivial_view_through_the_whole_stack(
     plan: list[PlannedScenario],
 ) -> None:
-    by_audience = {}
+    by_audience: dict[str, list[list[str]]] = {}
     for scenario in plan:
         by_audience.setdefault(scenario["audience"], []).append(scenario["paths"])
     assert by_audience[TRIVIAL] == [["/robots.txt"]]
@@ -42,7 +42,7 @@ def test_every_anonymous_page_in_the_plan_is_served(
             assert response.status_code == 200, (scenario["name"], path)
 
 
-def _report(capacity):
+def _report(capacity: dict[str, object]) -> dict[str, list[str]]:
     plan = [
         {"name": "trivial", "audience": TRIVIAL, "method": "GET", "target": None},
         {"name": "probe", "audience": PROBE, "method": "GET", "target": None},
@@ -64,7 +64,8 @@ def _report(capacity):
     }
     out = io.StringIO()
     command = loadtest.Command(stdout=out)
-    command._report(plan, {"capacity": capacity, "mix": mix}, options)
+    # The report reads only these keys of each scenario.
+    command._report(plan, {"capacity": capacity, "mix": mix}, options)  # type: ignore[arg-type]
     return {line.split()[0]: line.split()[1:] for line in out.getvalue().splitlines() if line}
 
 
@@ -123,7 +124,8 @@ def test_report_shows_cpu_per_request_where_it_was_read() -> None:
 def test_the_services_cpu_is_read_from_the_processes_named_and_none_without_one() -> None:
     # This test process stands in for a service: its own name is what is looked for.
     own_name = psutil.Process().name()
-    assert services_cpu_seconds((own_name,)) > 0
+    seconds = services_cpu_seconds((own_name,))
+    assert seconds is not None and seconds > 0
     assert services_cpu_seconds(("no-such-service-anywhere",)) is None
 
 

@@ -10,7 +10,7 @@ from notes.models import Note
 from tests.factories import NoteFactory
 
 pytestmark = pytest.mark.django_db
-HTMX = {"HTTP_HX_REQUEST": "true"}
+HTMX = {"HX-Request": "true"}
 SECRET = "secret-private-note-text"
 
 
@@ -64,7 +64,7 @@ def test_private_note_id_is_404_for_others(
 ) -> None:
     data = {"body": "hijacked", "visibility": "readers"} if method == "post" else None
     response = getattr(signed_in, method)(
-        path.format(private_note.pk), data, **(HTMX if htmx else {})
+        path.format(private_note.pk), data, headers=HTMX if htmx else {}
     )
     assert response.status_code == 404
     private_note.refresh_from_db()

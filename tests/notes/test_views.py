@@ -22,7 +22,7 @@ from tests.factories import NoteFactory, UserFactory
 from tests.hints import SmallCatalog
 
 pytestmark = pytest.mark.django_db
-HTMX = {"HTTP_HX_REQUEST": "true"}
+HTMX = {"HX-Request": "true"}
 
 
 def test_source_page_shows_own_and_team_notes_newest_first(
@@ -81,7 +81,9 @@ def test_add_with_htmx_returns_a_fresh_form_and_the_note_out_of_band(
     signed_in: Client, flash: Source
 ) -> None:
     response = signed_in.post(
-        f"/sources/{flash.slug}/notes/new/", {"body": "hello", "visibility": "private"}, **HTMX
+        f"/sources/{flash.slug}/notes/new/",
+        {"body": "hello", "visibility": "private"},
+        headers=HTMX,
     )
     note = Note.objects.get()
     html = response.content.decode()
@@ -102,7 +104,9 @@ def test_the_fresh_form_after_an_add_is_remembered_with_this_visitors_token(
 
     def fresh_form(body: str) -> str:
         response = signed_in.post(
-            f"/sources/{flash.slug}/notes/new/", {"body": body, "visibility": "private"}, **HTMX
+            f"/sources/{flash.slug}/notes/new/",
+            {"body": body, "visibility": "private"},
+            headers=HTMX,
         )
         form = response.content.decode().split("data-hx-swap-oob")[0]
         assert _TOKEN_SLOT not in form and body not in form
@@ -136,7 +140,7 @@ def test_too_long_body_keeps_the_draft_and_explains(
     response = signed_in.post(
         f"/sources/{flash.slug}/notes/new/",
         {"body": draft, "quote": "kept quote", "visibility": "readers"},
-        **(HTMX if htmx else {}),
+        headers=HTMX if htmx else {},
     )
     assert response.status_code == 200
     assert not Note.objects.exists()
@@ -184,12 +188,12 @@ def test_unknown_source_is_404(signed_in: Client) -> None:
 
 def test_edit_in_place_with_htmx(signed_in: Client, reader: User, flash: Source) -> None:
     note = NoteFactory(user=reader, source=flash, body="before")
-    form = signed_in.get(f"/notes/{note.pk}/edit/", **HTMX)
+    form = signed_in.get(f"/notes/{note.pk}/edit/", headers=HTMX)
     assertContains(form, f'<li class="note is-editing" id="note-{note.pk}">')
     assertContains(form, "before</textarea>")
     assertContains(form, f'hx-get="/notes/{note.pk}/"')  # cancel swaps the note back
     saved = signed_in.post(
-        f"/notes/{note.pk}/edit/", {"body": "after **all**", "visibility": "readers"}, **HTMX
+        f"/notes/{note.pk}/edit/", {"body": "after **all**", "visibility": "readers"}, headers=HTMX
     )
     assertContains(saved, "<p>after <strong>all</strong></p>", html=False)
     assertContains(saved, "Team")
@@ -203,7 +207,7 @@ def test_edit_error_keeps_the_draft_in_place(
 ) -> None:
     note = NoteFactory(user=reader, source=flash, body="before")
     response = signed_in.post(
-        f"/notes/{note.pk}/edit/", {"body": "y" * 20_001, "visibility": "private"}, **HTMX
+        f"/notes/{note.pk}/edit/", {"body": "y" * 20_001, "visibility": "private"}, headers=HTMX
     )
     assertContains(response, f'<li class="note is-editing" id="note-{note.pk}">')
     assertContains(response, "the limit is 20,000")
@@ -224,12 +228,12 @@ def test_delete_with_htmx_offers_undo_and_restore_swaps_the_note_back(
     signed_in: Client, reader: User, flash: Source
 ) -> None:
     note = NoteFactory(user=reader, source=flash, body="keep me")
-    response = signed_in.post(f"/notes/{note.pk}/delete/", **HTMX)
+    response = signed_in.post(f"/notes/{note.pk}/delete/", headers=HTMX)
     assertContains(response, "Note deleted.")
     assertContains(response, f'hx-post="/notes/{note.pk}/restore/"')
     assertContains(response, 'data-dismiss-after="10"')
     assert not Note.objects.visible_to(reader).exists()
-    restored = signed_in.post(f"/notes/{note.pk}/restore/", **HTMX)
+    restored = signed_in.post(f"/notes/{note.pk}/restore/", headers=HTMX)
     assertContains(restored, "<p>keep me</p>", html=False)
     assert Note.objects.visible_to(reader).get() == note
 
@@ -269,7 +273,7 @@ def test_restore_is_post_only(signed_in: Client, reader: User, flash: Source) ->
 def test_detail_page(signed_in: Client, reader: User, flash: Source) -> None:
     note = NoteFactory(user=reader, source=flash, body="solo")
     assertContains(signed_in.get(f"/notes/{note.pk}/"), "<p>solo</p>", html=False)
-    partial = signed_in.get(f"/notes/{note.pk}/", **HTMX).content.decode()
+    partial = signed_in.get(f"/notes/{note.pk}/", headers=HTMX).content.decode()
     # Shown back in place of a cancelled edit, the note takes keyboard focus.
     assert partial.lstrip().startswith(
         f'<li class="note" id="note-{note.pk}" tabindex="-1" autofocus>'
@@ -303,7 +307,7 @@ def test_my_notes_search_and_filters(
     assertNotContains(private, "online softmax")
     listed = signed_in.get(f"/library/notes/?list={small_catalog['list'].slug}")
     assertContains(listed, "2 notes")
-    partial = signed_in.get("/library/notes/?q=intensity", **HTMX).content.decode()
+    partial = signed_in.get("/library/notes/?q=intensity", headers=HTMX).content.decode()
     assert partial.lstrip().startswith('<div id="notes-results">')
 
 
@@ -381,7 +385,7 @@ def test_notes_beyond_the_hourly_limit_are_refused_and_the_text_kept(
     url = f"/sources/{flash.slug}/notes/new/"
     data = {"body": "A thought I *must* keep", "visibility": "readers"}
     for headers in ({}, HTMX):
-        response = signed_in.post(url, data, **headers)
+        response = signed_in.post(url, data, headers=headers)
         assert response.status_code == 200
         html = response.content.decode()
         assert "You have added 2 notes in the last hour" in html
