@@ -1,5 +1,6 @@
 """Types the tests' hints share: what the common fixtures return, and stub-only names."""
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypedDict
 
@@ -11,7 +12,7 @@ if TYPE_CHECKING:
 else:
     from django.http import HttpResponse as Response
 
-__all__ = ["Grow", "Response", "SmallCatalog", "Tiers"]
+__all__ = ["Grow", "Response", "SmallCatalog", "Tiers", "found"]
 
 Tiers = dict[str, Tier]
 Grow = Callable[[int], list[Source]]
@@ -22,3 +23,9 @@ class SmallCatalog(TypedDict):
     path: list[Source]
     flash: Source
     topics: list[Topic]
+
+
+def found[T: (str, bytes)](match: re.Match[T] | None) -> re.Match[T]:
+    """The match a test expects to find: failing here says the page lacked it."""
+    assert match is not None, "expected a match"
+    return match

@@ -34,8 +34,7 @@ def team(
         alpha = team_services.create_team(name="Alpha", owner=people["owner"])
         Membership.objects.create(team=alpha, user=people["member"])
         Membership.objects.create(team=alpha, user=people["former"])
-        beta = team_services.create_team(name="Beta", owner=people["other_team"])
-    alpha.beta = beta
+        team_services.create_team(name="Beta", owner=people["other_team"])
     return alpha
 
 

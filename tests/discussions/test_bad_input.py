@@ -23,7 +23,7 @@ def thread(team: Team, people: dict[str, User], flash: Source) -> Thread:
     return started
 
 
-def reply(client: Client, thread, body: str) -> Response:
+def reply(client: Client, thread: Thread, body: str) -> Response:
     return client.post(reverse("discussions:reply", args=[thread.pk]), {"body": body})
 
 

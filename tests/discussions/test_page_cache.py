@@ -45,7 +45,12 @@ def test_another_teams_thread_leaves_the_page_alone(
     login(client, people["member"])
     client.get(flash.get_absolute_url())
     with django_capture_on_commit_callbacks(execute=True):
-        start_thread(author=people["other_team"], team=team.beta, source=flash, title="Beta's")
+        start_thread(
+            author=people["other_team"],
+            team=Team.objects.get(name="Beta"),
+            source=flash,
+            title="Beta's",
+        )
     assert "Beta's" not in client.get(flash.get_absolute_url()).content.decode()
 
 

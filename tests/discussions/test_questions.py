@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from catalog.models import Source
+from discussions.models import Reply, Thread
 from discussions.services import add_reply, start_thread
 from teams.emails import send_reminder
 from teams.models import Session, Team
@@ -22,7 +23,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def question(team: Team, people: dict[str, User], flash: Source):
+def question(team: Team, people: dict[str, User], flash: Source) -> tuple[Thread, Reply]:
     thread, _ = start_thread(
         author=people["member"],
         team=team,
@@ -34,11 +35,13 @@ def question(team: Team, people: dict[str, User], flash: Source):
     return thread, reply
 
 
-def answered(client: Client, thread, reply) -> Response:
+def answered(client: Client, thread: Thread, reply: Reply) -> Response:
     return client.post(reverse("discussions:answered", args=[thread.pk]), {"reply": reply.pk})
 
 
-def test_the_author_marks_the_answer(client: Client, question, people: dict[str, User]) -> None:
+def test_the_author_marks_the_answer(
+    client: Client, question: tuple[Thread, Reply], people: dict[str, User]
+) -> None:
     thread, reply = question
     login(client, people["member"])
     assert answered(client, thread, reply).status_code == 302
@@ -49,7 +52,7 @@ def test_the_author_marks_the_answer(client: Client, question, people: dict[str,
 
 
 def test_an_owner_may_mark_it_and_another_member_may_not(
-    client: Client, question, people: dict[str, User], team: Team
+    client: Client, question: tuple[Thread, Reply], people: dict[str, User], team: Team
 ) -> None:
     thread, reply = question
     login(client, people["former"])
@@ -59,7 +62,11 @@ def test_an_owner_may_mark_it_and_another_member_may_not(
 
 
 def test_the_answer_must_be_a_reply_of_the_thread(
-    client: Client, question, people: dict[str, User], team: Team, flash: Source
+    client: Client,
+    question: tuple[Thread, Reply],
+    people: dict[str, User],
+    team: Team,
+    flash: Source,
 ) -> None:
     thread, _ = question
     other, _ = start_thread(author=people["member"], team=team, source=flash, title="Other")
@@ -69,7 +76,11 @@ def test_the_answer_must_be_a_reply_of_the_thread(
 
 
 def test_the_team_page_lists_open_questions_only(
-    client: Client, question, people: dict[str, User], team: Team, flash: Source
+    client: Client,
+    question: tuple[Thread, Reply],
+    people: dict[str, User],
+    team: Team,
+    flash: Source,
 ) -> None:
     thread, reply = question
     start_thread(author=people["owner"], team=team, source=flash, title="A remark, no question")
@@ -90,7 +101,7 @@ def session(team: Team, flash: Source) -> Session:
 
 
 def test_the_session_page_and_reminder_list_open_questions(
-    client: Client, question, people: dict[str, User], session: Session
+    client: Client, question: tuple[Thread, Reply], people: dict[str, User], session: Session
 ) -> None:
     login(client, people["member"])
     page = client.get(session.get_absolute_url()).content.decode()
@@ -102,7 +113,7 @@ def test_the_session_page_and_reminder_list_open_questions(
 
 
 def test_owners_mark_a_question_resolved_in_the_session(
-    client: Client, question, people: dict[str, User], session: Session
+    client: Client, question: tuple[Thread, Reply], people: dict[str, User], session: Session
 ) -> None:
     thread, _ = question
     login(client, people["owner"])
@@ -119,7 +130,7 @@ def test_owners_mark_a_question_resolved_in_the_session(
 
 
 def test_resolving_never_redirects_off_site(
-    client: Client, question, people: dict[str, User], session: Session
+    client: Client, question: tuple[Thread, Reply], people: dict[str, User], session: Session
 ) -> None:
     thread, _ = question
     login(client, people["owner"])
@@ -131,7 +142,7 @@ def test_resolving_never_redirects_off_site(
 
 
 def test_a_member_cannot_resolve(
-    client: Client, question, people: dict[str, User], session: Session
+    client: Client, question: tuple[Thread, Reply], people: dict[str, User], session: Session
 ) -> None:
     thread, _ = question
     login(client, people["member"])

@@ -204,9 +204,9 @@ def test_a_reader_in_two_teams_chooses_the_team(
 ) -> None:
     from teams.models import Membership
 
-    Membership.objects.create(team=team.beta, user=people["member"])
+    Membership.objects.create(team=Team.objects.get(name="Beta"), user=people["member"])
     login(client, people["member"])
     html = client.get(flash.get_absolute_url()).content.decode()
     assert '<select name="team"' in html and ">Beta</option>" in html
     post_thread(client, flash, team="beta")
-    assert Thread.objects.get().team == team.beta
+    assert Thread.objects.get().team == Team.objects.get(name="Beta")

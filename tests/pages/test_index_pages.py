@@ -25,18 +25,18 @@ def page(client: Client, url: str) -> Element:
     return parse_html(response.content.decode())
 
 
-def having_class(element, name: str) -> list[Element]:
+def having_class(element: Element, name: str) -> list[Element]:
     """Every element under `element` whose class list holds `name`, in document order."""
     found = []
     for child in element.children:
         if isinstance(child, Element):
-            if name in dict(child.attributes).get("class", "").split():
+            if name in (dict(child.attributes).get("class") or "").split():
                 found.append(child)
             found += having_class(child, name)
     return found
 
 
-def links(element):
+def links(element: Element) -> list[str | None]:
     found = [dict(element.attributes)["href"]] if element.name == "a" else []
     for child in element.children:
         if isinstance(child, Element):
@@ -44,17 +44,17 @@ def links(element):
     return found
 
 
-def text(element) -> str:
+def text(element: Element) -> str:
     parts = [c if isinstance(c, str) else text(c) for c in element.children]
     return re.sub(r"\s+", " ", " ".join(parts)).strip()
 
 
-def headings(root):
+def headings(root: Element) -> list[str]:
     """Each index entry's heading as its visible text."""
     return [text(h) for h in having_class(root, "index-title")]
 
 
-def heading_links(root):
+def heading_links(root: Element) -> list[str | None]:
     return [href for h in having_class(root, "index-title") for href in links(h)]
 
 

@@ -1,7 +1,7 @@
 """The page cache's bounds and failure modes, through Django's test client: which query strings
 and hosts make a page of their own, and what a reader sees when the cache is down."""
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from django.db import connection
@@ -15,7 +15,7 @@ from tests.conftest import PASSWORD
 from tests.hints import Response, SmallCatalog
 
 
-def visit(url: str = "/", host: str = "127.0.0.1", **headers: object) -> Response:
+def visit(url: str = "/", host: str = "127.0.0.1", **headers: str) -> Response:
     return Client().get(url, headers=headers, HTTP_HOST=host)
 
 
@@ -61,7 +61,7 @@ def test_each_host_gets_its_own_page(catalog: SmallCatalog) -> None:
 class Down:
     """A cache backend whose server is gone."""
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> Callable[..., None]:
         def refuse(*args: object, **kwargs: object) -> None:
             raise ConnectionRefusedError("cache refused")
 

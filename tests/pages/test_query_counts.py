@@ -1,11 +1,14 @@
 """The site's pages run a constant number of queries whatever the catalog size."""
 
+from collections.abc import Callable
+
 import pytest
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from pytest_django import DjangoAssertNumQueries
 
+from catalog.models import Source
 from tests.hints import Grow
 
 pytestmark = pytest.mark.django_db
@@ -47,7 +50,7 @@ def count_queries(client: Client, url: str) -> int:
 def test_queries_flat_between_10_and_500_sources(
     client: Client,
     many_sources: Grow,
-    url_for,
+    url_for: Callable[[list[Source]], str],
     django_assert_max_num_queries: DjangoAssertNumQueries,
 ) -> None:
     url = url_for(many_sources(10))

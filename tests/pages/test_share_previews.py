@@ -12,15 +12,15 @@ from tests.hints import SmallCatalog, Tiers
 class _Meta(HTMLParser):
     def __init__(self) -> None:
         super().__init__()
-        self.meta = {}
+        self.meta: dict[str | None, str | None] = {}
 
-    def handle_starttag(self, tag: str, attrs) -> None:
-        attrs = dict(attrs)
-        if tag == "meta" and "content" in attrs:
-            self.meta[attrs.get("property") or attrs.get("name")] = attrs["content"]
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        if tag == "meta" and "content" in values:
+            self.meta[values.get("property") or values.get("name")] = values["content"]
 
 
-def meta(client: Client, url: str):
+def meta(client: Client, url: str) -> dict[str | None, str | None]:
     response = client.get(url)
     assert response.status_code == 200
     parser = _Meta()

@@ -14,14 +14,14 @@ from tests.hints import Grow, SmallCatalog
 SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 
 
-def locations(client: Client, url: str):
+def locations(client: Client, url: str) -> list[str]:
     response = client.get(url)
     assert response.status_code == 200
     assert response["Content-Type"].startswith("application/xml")
     return [loc.text for loc in ET.fromstring(response.content).iter(f"{SITEMAP}loc")]
 
 
-def sitemap_urls(client: Client):
+def sitemap_urls(client: Client) -> list[str]:
     """Every page URL, found as a crawler does: the index, then each sitemap it lists."""
     sections = locations(client, "/sitemap.xml")
     assert all(url.startswith("http://readinglist.test/sitemap-") for url in sections)
@@ -58,7 +58,7 @@ def test_sitemap_runs_the_same_queries_whatever_the_catalog_size(
     many_sources: Grow,
     django_assert_max_num_queries: DjangoAssertNumQueries,
 ) -> None:
-    def crawl():
+    def crawl() -> list[str]:
         # The index: the site record, a count per section and the sources' and public paths'
         # latest change.
         with django_assert_max_num_queries(9):

@@ -11,7 +11,7 @@ from library.models import Bookmark
 from tests.library.controls import pressed
 
 
-def step_links(html: str):
+def step_links(html: str) -> list[str]:
     """The titles the page links to, in order, inside the numbered path."""
     path = html[html.index('id="path-steps"') : html.index("</ol>", html.index('id="path-steps"'))]
     return re.findall(r'<p class="card-title" id="src-(\d+)">', path)
