@@ -56,7 +56,7 @@ class _Handler(BaseHTTPRequestHandler):
             return self._answer(304, b"", {"ETag": ETAG})
         return self._answer(200, (FIXTURES / name).read_bytes(), {"ETag": ETAG})
 
-    def _answer(self, status: str, body: str, headers=None) -> None:
+    def _answer(self, status: int, body: bytes, headers: dict[str, str] | None = None) -> None:
         self.send_response(status)
         self.send_header("Content-Type", "application/atom+xml")
         self.send_header("Content-Length", str(len(body)))

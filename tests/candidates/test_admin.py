@@ -2,6 +2,7 @@
 
 import re
 from datetime import timedelta
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -16,12 +17,12 @@ from candidates.alerts import send_candidate_alerts
 from candidates.models import Candidate
 from catalog.models import Topic
 from proposals.models import MaintainerAlert
-from tests.hints import Response, Tiers
+from tests.hints import Response, Tiers, found
 
 CHANGELIST = "admin:candidates_candidate_changelist"
 
 
-def candidate(title: str, relevance: float = 0.5, **fields: object) -> Candidate:
+def candidate(title: str, relevance: float = 0.5, **fields: Any) -> Candidate:
     return Candidate.objects.create(
         key=f"title:{title.lower()}",
         keys=[f"title:{title.lower()}"],
@@ -112,6 +113,7 @@ def test_snoozing_hides_a_candidate_for_thirty_days(staff: Client) -> None:
 
     one.refresh_from_db()
     assert one.status == Candidate.Status.SNOOZED
+    assert one.snoozed_until is not None
     assert timedelta(days=29) < one.snoozed_until - timezone.now() <= timedelta(days=30)
     assert titles(staff.get(reverse(CHANGELIST))) == []
 
@@ -139,7 +141,7 @@ def test_make_a_proposal_opens_the_proposal_form_filled_in(staff: Client, tiers:
 def checked_radios(page: str, name: str) -> list[str]:
     inputs = re.findall(r"<input\b[^>]*>", page)
     return [
-        re.search(r'value="([^"]*)"', tag)[1]
+        found(re.search(r'value="([^"]*)"', tag))[1]
         for tag in inputs
         if f'name="{name}"' in tag and 'type="radio"' in tag and re.search(r"\bchecked\b", tag)
     ]

@@ -11,7 +11,7 @@ from django.urls import reverse
 from accounts.models import User
 from candidates.models import Candidate
 from tests.factories import UserFactory
-from tests.hints import Tiers
+from tests.hints import Tiers, found
 
 from .test_admin import candidate, checked_radios
 
@@ -30,11 +30,11 @@ def change_page(client: Client, one: Candidate) -> str:
 
 def buttons(page: str) -> dict[str, str]:
     """Each submit button's label and the address it posts to."""
-    found = {}
+    buttons: dict[str, str] = {}
     for tag in re.findall(r"<(?:button|input)\b[^>]*formaction=[^>]*>(?:[^<]*</button>)?", page):
-        label = re.search(r'value="([^"]*)"', tag) or re.search(r">([^<]*)</button>", tag)
-        found[label[1].strip()] = re.search(r'formaction="([^"]*)"', tag)[1]
-    return found
+        label = found(re.search(r'value="([^"]*)"', tag) or re.search(r">([^<]*)</button>", tag))
+        buttons[label[1].strip()] = found(re.search(r'formaction="([^"]*)"', tag))[1]
+    return buttons
 
 
 def test_the_change_page_offers_the_triage(staff: Client, tiers: Tiers) -> None:

@@ -29,7 +29,7 @@ def test_every_admin_action_names_the_permission_it_needs() -> None:
         f"{model._meta.label}.{name}"
         for model, model_admin in admin.site._registry.items()
         for name in model_admin.actions or []
-        if not getattr(getattr(model_admin, name, None), "allowed_permissions", None)
+        if not getattr(getattr(model_admin, str(name), None), "allowed_permissions", None)
     ]
     assert unguarded == []
 

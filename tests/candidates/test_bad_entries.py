@@ -2,7 +2,9 @@
 year 0, anything that raises) is skipped and counted on its feed's state, and the run goes on
 to every later feed and collector, and tells the maintainers what it skipped."""
 
+from collections.abc import Iterable
 from io import StringIO
+from typing import Any
 
 import pytest
 from django.core import mail
@@ -10,7 +12,7 @@ from django.core.management import call_command
 from pytest_django import Settings
 
 from accounts.models import User
-from candidates.entries import parse_feed
+from candidates.entries import Entry, parse_feed
 from candidates.models import Candidate, FeedState
 from candidates.services import Added
 from catalog.models import Source
@@ -83,7 +85,7 @@ def test_a_feed_whose_handling_raises_does_not_stop_the_later_feeds(
     ]
     real = command.add_entries
 
-    def fails_for_dates(entries, **kwargs: object) -> Added:
+    def fails_for_dates(entries: Iterable[Entry], **kwargs: Any) -> Added:
         if kwargs["feed"] == "Dates":
             raise ValueError("a value no column takes")
         return real(entries, **kwargs)

@@ -1,7 +1,7 @@
 from candidates.scoring import CatalogDocument, build_scorer, suggested_tier
 
 
-def documents():
+def documents() -> list[CatalogDocument]:
     return [
         CatalogDocument(
             "paged",

@@ -13,6 +13,7 @@ from pytest_django import DjangoCaptureOnCommitCallbacks
 from catalog.catalog_file import DEFAULT_CATALOG
 from catalog.models import ListEntry, ReadingList, Source, Tier, Topic
 from readinglist.pagecache import catalog_version
+from tests.hints import found
 
 pytestmark = pytest.mark.django_db
 
@@ -231,7 +232,7 @@ def test_missing_title_points_at_the_right_line(tmp_path: Path) -> None:
     text = MINIMAL.replace('title = "Beta"\n', "")
     with pytest.raises(CommandError) as error:
         load(write(tmp_path, text))
-    line = int(re.search(r"catalog\.toml:(\d+):", str(error.value))[1])
+    line = int(found(re.search(r"catalog\.toml:(\d+):", str(error.value)))[1])
     assert text.splitlines()[line - 1] == "[[sources]]"
     assert 'slug = "beta"' in text.splitlines()[line]
 

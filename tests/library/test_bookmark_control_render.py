@@ -14,7 +14,7 @@ from catalog.models import Source
 from library import reading
 from library.models import Bookmark
 from library.templatetags.reading import CONTROL_TEMPLATE
-from tests.hints import SmallCatalog
+from tests.hints import SmallCatalog, found
 
 pytestmark = pytest.mark.django_db
 
@@ -71,7 +71,9 @@ def test_each_request_gets_its_own_csrf_token(
         request = RequestFactory().get("/")
         request.user = reader
         html = TAG.render({"sources": [source], "compact": False}, request)
-        tokens.append(re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1))
+        tokens.append(
+            found(re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)).group(1)
+        )
         assert "Slot" not in html
     assert tokens[0] != tokens[1]
 

@@ -15,7 +15,7 @@ from accounts.models import User
 from catalog.services import LoadReport
 from library.imports.entries import MAX_ENTRIES
 from library.models import Bookmark
-from tests.hints import Response, SmallCatalog
+from tests.hints import Response, SmallCatalog, found
 
 pytestmark = pytest.mark.django_db
 
@@ -36,7 +36,7 @@ def upload(client: Client, name: str, content: str) -> Response:
 
 
 def confirm(client: Client, page: Page, status: str = "to_read") -> Response:
-    token = re.search(r'name="token" value="([^"]+)"', page)[1]
+    token = found(re.search(r'name="token" value="([^"]+)"', page))[1]
     return client.post("/library/import/confirm/", {"token": token, "status": status})
 
 
@@ -97,7 +97,7 @@ def test_the_csl_json_export_is_imported(
 
 def test_propose_links_open_the_form_prefilled(signed_in: Client, full_catalog: LoadReport) -> None:
     text = upload(signed_in, "lib.bib", (FIXTURES / "zotero_export.bib").read_text()).content
-    link = re.search(r'href="(/propose/\?[^"]*Deep\+Residual[^"]*)"', text.decode())[1]
+    link = found(re.search(r'href="(/propose/\?[^"]*Deep\+Residual[^"]*)"', text.decode()))[1]
     page = signed_in.get(link.replace("&amp;", "&")).content.decode()
     assert 'value="https://doi.org/10.1109/cvpr.2016.90"' in page
     assert 'value="Deep Residual Learning for Image Recognition"' in page

@@ -40,7 +40,7 @@ from readinglist.pagecache.versions import (
 )
 from teams.models import Team
 from tests.factories import NoteFactory, join_team
-from tests.hints import Response, SmallCatalog
+from tests.hints import Response, SmallCatalog, found
 
 from .controls import pressed
 
@@ -101,7 +101,7 @@ def html(response: Response) -> str:
 
 
 def account(response: Response):
-    return re.search(r'title="Your account">([^<]+)</a>', html(response)).group(1)
+    return found(re.search(r'title="Your account">([^<]+)</a>', html(response))).group(1)
 
 
 def state(response: Response, source: Source):

@@ -19,7 +19,7 @@ from accounts.models import User
 from catalog.models import Source
 from library.models import Bookmark
 from library.templatetags.reading import CARD_TEMPLATE, remembered_cards
-from tests.hints import SmallCatalog, Tiers
+from tests.hints import SmallCatalog, Tiers, found
 
 pytestmark = pytest.mark.django_db
 
@@ -70,7 +70,9 @@ def without_tokens(html: str) -> str:
 
 def secret_in(html: str):
     """The CSRF secret behind the (masked, so different each time) token in a card."""
-    return _unmask_cipher_token(re.search(r'csrfmiddlewaretoken" value="([^"]+)"', html).group(1))
+    return _unmask_cipher_token(
+        found(re.search(r'csrfmiddlewaretoken" value="([^"]+)"', html)).group(1)
+    )
 
 
 def secret_of(request: pytest.FixtureRequest):

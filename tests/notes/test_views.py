@@ -19,7 +19,7 @@ from notes.models import Note
 from notes.querysets import UNDO_WINDOW
 from notes.services import note_limit_problem
 from tests.factories import NoteFactory, UserFactory
-from tests.hints import SmallCatalog
+from tests.hints import SmallCatalog, found
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
@@ -110,7 +110,7 @@ def test_the_fresh_form_after_an_add_is_remembered_with_this_visitors_token(
         )
         form = response.content.decode().split("data-hx-swap-oob")[0]
         assert _TOKEN_SLOT not in form and body not in form
-        token = re.search(r'name="csrfmiddlewaretoken" value="(\w{64})"', form).group(1)
+        token = found(re.search(r'name="csrfmiddlewaretoken" value="(\w{64})"', form)).group(1)
         return form.replace(token, "TOKEN")
 
     team = reader.teams.get()

@@ -26,7 +26,7 @@ from tests.production.test_security import run_python
 pytestmark = pytest.mark.slow
 
 
-def row_counts():
+def row_counts() -> dict[str, int]:
     return {
         model._meta.label: model._base_manager.count()
         for model in apps.get_models()
@@ -34,7 +34,7 @@ def row_counts():
     }
 
 
-def dump(path):
+def dump(path: Path) -> list[dict[str, object]]:
     """The rows a backup holds (its stamp is checked where it matters)."""
     call_command("backup", output=str(path), verbosity=0)
     with gzip.open(path, "rt") as stream:
@@ -119,7 +119,7 @@ def test_backups_are_readable_by_their_owner_only(
     assert sorted(path.name for path in tmp_path.iterdir()) == ["backup.json.gz", "earlier.json.gz"]
 
 
-def manage_on_fresh_sqlite(database_file, *args: object) -> CompletedProcess[str]:
+def manage_on_fresh_sqlite(database_file: Path, *args: str) -> CompletedProcess[str]:
     """manage.py in its own process, on an SQLite file as a fresh clone's `make restore` uses."""
     return run_python(["manage.py", *args], DEBUG="true", DATABASE_URL=f"sqlite:///{database_file}")
 

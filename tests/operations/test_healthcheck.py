@@ -2,7 +2,7 @@
 
 import os
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -44,10 +44,10 @@ def test_a_folder_it_cannot_write_to_does_not_stop_the_scheduler(
 ) -> None:
     monkeypatch.setenv("HEARTBEAT_DIR", str(tmp_path / "missing"))
     liveness.beat("cron")  # no exception: the check reports it
-    assert "no heartbeat" in liveness.problem("cron")
+    assert "no heartbeat" in (liveness.problem("cron") or "")
 
 
-def waiting_task(waited: timedelta, run_after=None) -> DBTaskResult:
+def waiting_task(waited: timedelta, run_after: datetime | None = None) -> DBTaskResult:
     task = DBTaskResult.objects.create(
         args_kwargs={"args": [], "kwargs": {}},
         task_path="catalog.tasks.recompute_related",
@@ -80,7 +80,7 @@ def test_a_database_outage_is_not_the_workers_fault(
 ) -> None:
     from django.db import OperationalError
 
-    def down(self) -> None:
+    def down(self: object) -> None:
         raise OperationalError("connection refused")
 
     monkeypatch.setattr(type(DBTaskResult.objects), "ready", down, raising=False)

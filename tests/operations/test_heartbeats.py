@@ -3,7 +3,9 @@ its cadence, and say which is late."""
 
 import io
 import sys
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
+from typing import cast
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -15,7 +17,7 @@ from operations import heartbeats
 from operations.management.commands import run_schedule
 from operations.models import JobHeartbeat
 from readinglist import health
-from readinglist.schedule import SCHEDULE, job_named
+from readinglist.schedule import SCHEDULE, Job, job_named
 
 
 def script(code: str) -> list[str]:
@@ -26,7 +28,7 @@ def script(code: str) -> list[str]:
 def fake_jobs(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each job's process is a tiny script: clearsessions fails with a message, others succeed."""
 
-    def command(job) -> list[str]:
+    def command(job: Job) -> list[str]:
         if job.command == "clearsessions":
             return script("import sys; sys.stderr.write('no such table\\n'); sys.exit(3)")
         return script("pass")
@@ -34,9 +36,18 @@ def fake_jobs(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(run_schedule, "job_command", command)
 
 
+def judge(
+    rows: Sequence[Sequence[object]], now: datetime
+) -> tuple[dict[str, dict[str, object]], str | None]:
+    """heartbeats.judge, with what /readyz shows as the JSON object it is."""
+    shown, problem = heartbeats.judge(rows, now)
+    return cast(dict[str, dict[str, object]], shown), problem
+
+
 def test_the_runner_records_each_jobs_start_and_success(db: None, fake_jobs: None) -> None:
     call_command("run_schedule", at="2026-01-05T10:00", stdout=io.StringIO())
     beat = JobHeartbeat.objects.get(name="send_digests")
+    assert beat.last_started is not None and beat.last_succeeded is not None
     assert beat.last_started <= beat.last_succeeded
     assert beat.last_failed is None and beat.last_error == ""
 
@@ -96,25 +107,28 @@ NOW = datetime(2026, 1, 12, 12, 0, tzinfo=UTC)
         ("check_links", timedelta(days=15), True),
     ],
 )
-def test_a_job_is_late_after_twice_its_period(name: str, succeeded_ago, late: bool) -> None:
-    shown, problem = heartbeats.judge([(name, NOW - timedelta(days=30), NOW - succeeded_ago)], NOW)
+def test_a_job_is_late_after_twice_its_period(
+    name: str, succeeded_ago: timedelta, late: bool
+) -> None:
+    shown, problem = judge([(name, NOW - timedelta(days=30), NOW - succeeded_ago)], NOW)
     assert shown[name]["late"] is late
     assert (problem is not None) is late
     if late:
-        assert problem.startswith(f"late: {name} (last succeeded ")
-        assert job_named(name).cadence in problem
+        assert problem is not None and problem.startswith(f"late: {name} (last succeeded ")
+        job = job_named(name)
+        assert job is not None and job.cadence in problem
 
 
 def test_a_job_that_never_succeeded_is_judged_from_when_the_runner_knew_it() -> None:
     rows = [("compute_related", NOW - timedelta(days=3), None), ("gone", NOW, None)]
-    shown, problem = heartbeats.judge(rows, NOW)
+    shown, problem = judge(rows, NOW)
     assert list(shown) == ["compute_related"]  # a job no longer scheduled is left out
     assert shown["compute_related"]["succeeded_once"] is False
     assert problem == "late: compute_related (last known 3 days ago, daily at 03:15 UTC)"
 
 
 def test_sqlite_text_timestamps_are_read() -> None:
-    shown, _ = heartbeats.judge([("send_digests", "2026-01-12 11:00:00", None)], NOW)
+    shown, _ = judge([("send_digests", "2026-01-12 11:00:00", None)], NOW)
     assert shown["send_digests"]["age_seconds"] == 3600
 
 

@@ -5,6 +5,7 @@ import re
 from pathlib import Path
 
 import pytest
+from django.core.checks import CheckMessage
 from django.core.checks.registry import registry
 from django.db import connection
 from django.test import Client
@@ -34,7 +35,7 @@ def test_the_changelog_lists_this_release_with_upgrade_notes() -> None:
     assert "## Upgrading" in docs and "CHANGELOG.md" in docs
 
 
-def ids(messages) -> list[str]:
+def ids(messages: list[CheckMessage]) -> list[str | None]:
     return [message.id for message in messages]
 
 
@@ -52,7 +53,7 @@ def test_a_missing_heartbeat_table_is_a_warning_only_when_a_database_is_checked(
     tables.append("django_migrations")
     (warning,) = checks.heartbeats_table(None, databases=["default"])
     assert warning.id == "operations.W001"
-    assert "operations_jobheartbeat" in warning.msg and "migrate" in warning.hint
+    assert "operations_jobheartbeat" in warning.msg and "migrate" in str(warning.hint)
 
 
 def test_a_backup_dir_missing_in_production_is_a_warning(
@@ -75,7 +76,7 @@ def test_a_production_mailer_that_only_prints_is_a_deploy_warning(settings: Sett
     settings.DEBUG = False
     settings.MAILERS = {"default": {"BACKEND": "readinglist.mail.ConsoleEmailBackend"}}
     (warning,) = checks.mail_transport(None)
-    assert warning.id == "operations.W003" and "EMAIL_URL" in warning.hint
+    assert warning.id == "operations.W003" and "EMAIL_URL" in str(warning.hint)
     settings.MAILERS = {"default": {"BACKEND": "readinglist.mail.SMTPEmailBackend"}}
     assert checks.mail_transport(None) == []
     assert checks.mail_transport in registry.get_checks(include_deployment_checks=True)

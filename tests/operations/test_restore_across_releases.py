@@ -118,7 +118,9 @@ def test_a_stamped_backup_from_an_older_schema_restores_with_every_row(
         f"print(json.dumps(make_backup({release}, {str(backup)!r})))",
     )
     assert before["teams.team"] and before["notes.note"] and before["library.bookmark"]
-    assert read_backup(backup).migrations["teams"][-1] == "0003_names_single_line"
+    migrations = read_backup(backup).migrations
+    assert migrations is not None
+    assert migrations["teams"][-1] == "0003_names_single_line"
     manage(new_database, "restore", str(backup))
     after = shell(new_database, COUNTS)
     assert {label: after[label] for label in before} == before
@@ -134,7 +136,7 @@ def test_the_legacy_file_is_matched_to_the_earliest_schema_with_exactly_its_fiel
     # Before the team's email domains became rows of their own, which the field still says.
     assert target.nodes["teams"] in {"0002_maintainer_permissions", "0003_names_single_line"}
     # Sources as they were: before identifiers had records of their own, and keywords.
-    assert target.nodes["catalog"] < "0015_source_identifiers_full_records"
+    assert (target.nodes["catalog"] or "") < "0015_source_identifiers_full_records"
     assert target.nodes["candidates"] is None  # the inbox came later; it starts empty
 
 

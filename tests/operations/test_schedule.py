@@ -17,7 +17,7 @@ yaml = pytest.importorskip("yaml")
 SCHEDULED = {job.command for job in SCHEDULE}
 
 
-def periodic_commands():
+def periodic_commands() -> set[str]:
     commands = get_commands()
     return {
         name
@@ -86,7 +86,7 @@ def test_docs_quote_the_schedule_as_it_is() -> None:
         (datetime(2026, 1, 12, 4, 20, tzinfo=UTC), []),
     ],
 )
-def test_jobs_are_due_at_their_minute(moment, commands) -> None:
+def test_jobs_are_due_at_their_minute(moment: datetime, commands: list[str]) -> None:
     due = run_schedule.jobs_due_between(moment - run_schedule.MINUTE, moment)
     assert [job.command for job in due] == commands
 
@@ -114,7 +114,7 @@ def test_run_schedule_at_a_minute_runs_each_due_job_in_its_own_process(
 ) -> None:
     ran = []
 
-    def fake_run(command, beat):
+    def fake_run(command: list[str], beat: object) -> tuple[int, str]:
         ran.append(command[2:])
         return (1 if command[2] == "send_digests" else 0), ""
 
@@ -146,10 +146,13 @@ def test_expired_sessions_are_purged_daily_by_the_runner(
     (job,) = [job for job in SCHEDULE if job.command == "clearsessions"]
     assert job.cadence == "daily at 02:50 UTC"
     assert "manage.py run_schedule --job clearsessions" in crontab()
-    ran = []
-    monkeypatch.setattr(
-        run_schedule, "run_job", lambda command, beat: ran.append(command[2:]) or (0, "")
-    )
+    ran: list[list[str]] = []
+
+    def run_job(command: list[str], beat: object) -> tuple[int, str]:
+        ran.append(command[2:])
+        return 0, ""
+
+    monkeypatch.setattr(run_schedule, "run_job", run_job)
     call_command("run_schedule", at="2026-01-05T02:50", stdout=io.StringIO())
     assert ran == [["clearsessions"]]
 

@@ -10,13 +10,14 @@ from django.urls import reverse
 from accounts.models import User
 from paths.models import Path
 from tests.factories import join_team
+from tests.hints import found
 from tests.paths.conftest import MakePath
 
 pytestmark = pytest.mark.django_db
 
 
 def step_links(html: str):
-    steps = re.search(r'<ol id="steps".*?</ol>', html, re.S).group(0)
+    steps = found(re.search(r'<ol id="steps".*?</ol>', html, re.S)).group(0)
     return re.findall(r'href="(/sources/[^"]+/)"', steps)
 
 

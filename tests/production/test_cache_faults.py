@@ -22,6 +22,7 @@ from pytest_django import DjangoDbBlocker
 
 from accounts.models import User
 from readinglist.local_server import collect_static, gunicorn, production_env
+from tests.hints import found
 
 from .cache_servers import Forwarder, RedisServer, app_database, database_url, manage
 from .test_faults import EMAIL, PASSWORD, Browser, source_slugs
@@ -121,7 +122,7 @@ def signed_in(cluster, email: str = EMAIL):
 
 def log_in_as(browser: Browser, email: str) -> None:
     page = browser.request("GET", "/accounts/login/").text
-    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    token = found(re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)).group(1)
     response = browser.request(
         "POST",
         "/accounts/login/",

@@ -11,6 +11,7 @@ from django.urls import reverse
 from pytest_django import Settings
 
 from readinglist.local_server import BASE_DIR
+from tests.hints import found
 
 yaml = pytest.importorskip("yaml")
 
@@ -57,8 +58,8 @@ def test_the_caddyfile_is_valid() -> None:
 def _caddy_compression():
     """The encode directive's formats, the content types it matches and the paths it skips."""
     text = (BASE_DIR / "deploy" / "Caddyfile").read_text()
-    skipped = re.search(r"^\s*@compressible not path (.+)$", text, re.M).group(1).split()
-    formats = re.search(r"^\s*encode @compressible (.+?) \{$", text, re.M).group(1).split()
+    skipped = found(re.search(r"^\s*@compressible not path (.+)$", text, re.M)).group(1).split()
+    formats = found(re.search(r"^\s*encode @compressible (.+?) \{$", text, re.M)).group(1).split()
     types = re.findall(r"header Content-Type (\S+)", text)
     return formats, types, skipped
 

@@ -21,6 +21,7 @@ from django.urls import NoReverseMatch, reverse
 from pytest_django import DjangoDbBlocker
 
 from readinglist.local_server import BASE_DIR, collect_static, gunicorn, production_env
+from tests.hints import found
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 
@@ -129,7 +130,7 @@ class Browser:
 
     def log_in(self):
         page = self.request("GET", "/accounts/login/").text
-        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+        token = found(re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)).group(1)
         response = self.request(
             "POST",
             "/accounts/login/",

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from readinglist.local_server import BASE_DIR
+from tests.hints import found
 
 pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
 
@@ -78,7 +79,7 @@ def test_the_validator_installs_into_a_fresh_clone_without_tools(tmp_path: Path)
         "PATH": f"{fake_bin}:{os.environ['PATH']}",
         "NPM_LOG": str(tmp_path / "log"),
     }
-    version = re.search(r"^VNU_VERSION := (\S+)$", makefile_text(), re.M).group(1)
+    version = found(re.search(r"^VNU_VERSION := (\S+)$", makefile_text(), re.M)).group(1)
     stamp = f".tools/.vnu-{version}"
     assert not (tmp_path / ".tools").exists()
     result = subprocess.run(

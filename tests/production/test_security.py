@@ -21,7 +21,7 @@ PRODUCTION = {
 }
 
 
-def run_python(code: str, **env: object) -> CompletedProcess[str]:
+def run_python(code: list[str], **env: str | None) -> CompletedProcess[str]:
     """Run Python in a production process's environment: none of the test run's relaxations.
     A variable given as None is left out of the environment altogether."""
     base = {

@@ -9,6 +9,8 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
+Route = tuple[int, str, bytes, dict[str, str]]
+
 
 class _Handler(BaseHTTPRequestHandler):
     server_version = "fixture/1"
@@ -32,13 +34,13 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
-    def _file(self, name: str, content_type):
+    def _file(self, name: str, content_type: str) -> Route:
         path = FIXTURES / name
         if path.exists():
             return 200, content_type, path.read_bytes(), {}
         return 404, "application/json", (FIXTURES / "github_not_found.json").read_bytes(), {}
 
-    def _route(self, path, query: str):
+    def _route(self, path: str, query: dict[str, list[str]]) -> Route:
         if path == "/arxiv/query":
             paper = query.get("id_list", [""])[0]
             found = FIXTURES / f"arxiv_{paper}.xml"

@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from tests.hints import SmallCatalog
+from tests.hints import SmallCatalog, found
 
 from .helpers import form_data
 
@@ -35,8 +35,12 @@ def test_the_required_topics_section_starts_open(
     signed_in: Client, small_catalog: SmallCatalog
 ) -> None:
     page = signed_in.get("/propose/").content.decode()
-    summary = re.search(
-        r'<details class="form-row topics-choice"( open)?>\s*<summary>(.*?)</summary>', page, re.S
+    summary = found(
+        re.search(
+            r'<details class="form-row topics-choice"( open)?>\s*<summary>(.*?)</summary>',
+            page,
+            re.S,
+        )
     )
     assert summary.group(1) == " open"
     assert 'Topics <span class="required-marker">(required)</span>' in summary.group(2)
@@ -44,7 +48,7 @@ def test_the_required_topics_section_starts_open(
 
 def test_check_button_posts_the_draft(signed_in: Client, small_catalog: SmallCatalog) -> None:
     page = signed_in.get("/propose/").content.decode()
-    button = re.search(r"<button[^>]*>Check for duplicates</button>", page).group(0)
+    button = found(re.search(r"<button[^>]*>Check for duplicates</button>", page)).group(0)
     assert 'formmethod="post"' in button
     assert 'formaction="/propose/check/"' in button
 
@@ -104,6 +108,6 @@ def test_live_check_answer_is_announced_not_focused(
 def test_fill_message_is_tied_to_the_url(signed_in: Client, small_catalog: SmallCatalog) -> None:
     response = signed_in.post("/propose/fill/", {"url": "ftp://nowhere"})
     page = response.content.decode()
-    message = re.search(r'<p id="fill-result"[^>]*>', page).group(0)
+    message = found(re.search(r'<p id="fill-result"[^>]*>', page)).group(0)
     assert 'data-clears-with="id_url"' in message
     assert "autofocus" in message

@@ -16,7 +16,9 @@ def _no_exceptions(settings: Settings) -> None:
 
 
 def _resolving_to(monkeypatch: pytest.MonkeyPatch, address: str) -> None:
-    def fake_getaddrinfo(host: str, port: int, *args: object, **kwargs: object):
+    def fake_getaddrinfo(
+        host: str, port: int, *args: object, **kwargs: object
+    ) -> list[tuple[socket.AddressFamily, socket.SocketKind, int, str, tuple[str, int]]]:
         family = socket.AF_INET6 if ":" in address else socket.AF_INET
         return [(family, socket.SOCK_STREAM, 6, "", (address, port))]
 

@@ -122,7 +122,7 @@ def test_accept_refuses_a_work_another_proposal_is_waiting_with(
 
 
 @pytest.mark.parametrize("url", HOSTILE)
-def test_hostile_urls_never_give_a_server_error(signed_in: Client, works: Works, url) -> None:
+def test_hostile_urls_never_give_a_server_error(signed_in: Client, works: Works, url: str) -> None:
     responses = [
         signed_in.get("/save/", {"url": url}),
         signed_in.get("/propose/check/", {"url": url, "title": "x"}),
@@ -135,7 +135,7 @@ def test_hostile_urls_never_give_a_server_error(signed_in: Client, works: Works,
 
 
 @pytest.mark.parametrize("url", HOSTILE[:2])
-def test_an_invalid_address_is_named_as_such(signed_in: Client, works: Works, url) -> None:
+def test_an_invalid_address_is_named_as_such(signed_in: Client, works: Works, url: str) -> None:
     saved = signed_in.get("/save/", {"url": url})
     assert saved.status_code == 400
     assert "not a valid web address" in saved.content.decode()

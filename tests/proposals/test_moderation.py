@@ -1,5 +1,7 @@
 """Maintainers decide proposals in the admin; every decision is kept and the proposer is told."""
 
+from collections.abc import Callable
+
 import pytest
 from django.contrib.auth.models import Group
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -148,7 +150,9 @@ def test_accepted_proposal_needs_its_source_in_the_database(proposal: Proposal) 
 
 
 @pytest.mark.parametrize("service", [request_changes, reject_proposal])
-def test_reason_is_required(proposal: Proposal, maintainer: User, service) -> None:
+def test_reason_is_required(
+    proposal: Proposal, maintainer: User, service: Callable[..., object]
+) -> None:
     with pytest.raises(ValidationError, match="Give the proposer a reason"):
         service(proposal=proposal, by=maintainer, reason="  ")
     proposal.refresh_from_db()
@@ -239,7 +243,7 @@ def test_proposer_is_emailed_on_each_decision(
     maintainer: User,
     mailoutbox: list[EmailMessage],
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
-    decide,
+    decide: Callable[[Proposal, User], object],
     subject: str,
     body: str,
 ) -> None:
@@ -420,7 +424,9 @@ def test_staff_without_moderation_rights_is_refused(client: Client, proposal: Pr
 
 
 @pytest.mark.parametrize("service", [accept_proposal, request_changes, reject_proposal])
-def test_services_refuse_readers(proposal: Proposal, reader: User, service) -> None:
+def test_services_refuse_readers(
+    proposal: Proposal, reader: User, service: Callable[..., object]
+) -> None:
     with pytest.raises(PermissionDenied):
         service(proposal=proposal, by=reader, reason="x")
     proposal.refresh_from_db()

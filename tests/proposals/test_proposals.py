@@ -1,5 +1,7 @@
 """Readers propose sources: the form, its checks, their own proposals, limits and the public log."""
 
+from datetime import timedelta
+
 import pytest
 from django.db import IntegrityError, transaction
 from django.test import Client
@@ -354,7 +356,7 @@ def test_edit_check_does_not_flag_the_proposal_itself(
     request_changes(proposal=proposal, by=maintainer, reason="More detail.")
     response = signed_in.get(
         "/propose/check/",
-        {"url": proposal.url, "proposal": proposal.pk},
+        {"url": proposal.url, "proposal": str(proposal.pk)},
         headers={"HX-Request": "true"},
     )
     assert "Not in the catalog or proposed yet." in response.content.decode()
@@ -400,7 +402,7 @@ def test_daily_limit_gives_a_clear_message(
         reject_proposal(proposal=proposal, by=maintainer, reason="No.")
     response = signed_in.post("/propose/", form_data(small_catalog))
     assert "the daily limit (3)" in response.content.decode()
-    Proposal.objects.update(created=timezone.now() - timezone.timedelta(days=2))
+    Proposal.objects.update(created=timezone.now() - timedelta(days=2))
     signed_in.post("/propose/", form_data(small_catalog))
     assert Proposal.objects.pending().count() == 1
 
@@ -452,7 +454,7 @@ def test_decision_log_is_paginated(
 # Query counts stay flat
 
 
-def _grow(catalog, maintainer: User, count: int, start) -> None:
+def _grow(catalog: SmallCatalog, maintainer: User, count: int, start: int) -> None:
     for n in range(start, start + count):
         proposer = UserFactory()
         proposal = make_proposal(
@@ -495,7 +497,7 @@ def test_my_proposals_queries_are_flat(
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    def grow(start, count: int) -> None:
+    def grow(start: int, count: int) -> None:
         for n in range(start, start + count):
             proposal = make_proposal(small_catalog, reader, url=f"https://example.org/m{n}")
             if n % 3 == 0:

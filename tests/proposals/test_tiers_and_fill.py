@@ -1,5 +1,7 @@
 """The form fits the tier, on the page and on the server, and fills itself from a link."""
 
+from typing import Any
+
 import pytest
 from django.test import Client
 from pytest_django import Settings
@@ -15,7 +17,7 @@ from .helpers import form_data
 pytestmark = pytest.mark.django_db
 
 
-def further_reading(catalog, **changes: object):
+def further_reading(catalog: SmallCatalog, **changes: object) -> dict[str, Any]:
     data = form_data(
         catalog,
         url="https://example.org/blog/how-attention-kernels-work",
@@ -232,6 +234,7 @@ def test_a_maintainer_accepts_with_the_fetched_metadata_in_view(
     }
     client.post(f"/admin/proposals/proposal/{proposal.pk}/accept/", data)
     source = Proposal.objects.get().resulting_source
+    assert source is not None
     assert (source.authors, source.year, source.venue) == ("Tri Dao et al.", 2022, "NeurIPS")
 
 

@@ -16,6 +16,7 @@ from catalog.catalog_file import read_catalog
 from search.names import acronym, base_name, normalised, source_names
 from search.page import search_sources
 from search.parsing import SearchParams
+from tests.hints import found as expect_match
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
@@ -180,7 +181,9 @@ def version_families() -> dict[str, list[dict]]:
 
 
 def version_of(source: dict) -> int:
-    return int(re.search(r"[0-9]+$", normalised(source["title"].split(":", 1)[0])).group())
+    return int(
+        expect_match(re.search(r"[0-9]+$", normalised(source["title"].split(":", 1)[0]))).group()
+    )
 
 
 def test_originals_come_before_their_successors(shipped_catalog: None) -> None:
@@ -400,9 +403,13 @@ def test_snippets_cut_at_words_with_an_ellipsis_wherever_text_is_cut(page_html) 
     checked = 0
     for query in SNIPPET_QUERIES:
         for card in cards_of(page_html(query)):
-            slug = re.search(r'id="src-\d+"><a href="/sources/([^/"]+)/"', card).group(1)
+            slug = expect_match(
+                re.search(r'id="src-\d+"><a href="/sources/([^/"]+)/"', card)
+            ).group(1)
             snippet = " ".join(
-                text_of(re.search(r'<p class="snippet">(.*?)</p>', card, re.S).group(1)).split()
+                text_of(
+                    expect_match(re.search(r'<p class="snippet">(.*?)</p>', card, re.S)).group(1)
+                ).split()
             )
             summary = summaries[slug]
             if not snippet.startswith("…"):
@@ -438,13 +445,15 @@ def test_sources_with_the_same_title_are_told_apart_on_their_cards(page_html) ->
     assert "SGLang" in shared
     for title in shared:
         headings = [
-            text_of(re.search(r"<h3.*?</h3>", card, re.S).group())
+            text_of(expect_match(re.search(r"<h3.*?</h3>", card, re.S)).group())
             for card in cards_of(page_html(title))
-            if text_of(re.search(r"<h3.*?</h3>", card, re.S).group()).startswith(title)
+            if text_of(expect_match(re.search(r"<h3.*?</h3>", card, re.S)).group()).startswith(
+                title
+            )
         ]
         assert len(headings) >= 2 and len(set(headings)) == len(headings), headings
     sglang = [
-        text_of(re.search(r"<h3.*?</h3>", c, re.S).group()).strip()
+        text_of(expect_match(re.search(r"<h3.*?</h3>", c, re.S)).group()).strip()
         for c in cards_of(page_html("SGLang"))
     ]
     assert "SGLang (Paper)" in sglang and "SGLang (Repository, github.com)" in sglang

@@ -7,6 +7,7 @@ from django.test import Client
 
 from accounts.models import User
 from teams.models import Team
+from tests.hints import found
 
 
 def test_create_team_prints_page_and_join_urls(client: Client, reader: User) -> None:
@@ -16,7 +17,7 @@ def test_create_team_prints_page_and_join_urls(client: Client, reader: User) -> 
     assert team.memberships.get().user == reader
     text = out.getvalue()
     assert "https://readinglist.test/teams/gpu-kernels/" in text
-    join_url = re.search(r"https://readinglist.test(/join/\S+/)", text).group(1)
+    join_url = found(re.search(r"https://readinglist.test(/join/\S+/)", text)).group(1)
     assert "<h1>Join GPU Kernels</h1>" in client.get(join_url).text  # sign up or log in first
 
 

@@ -15,6 +15,7 @@ from teams import domains
 from teams.models import Membership, Team, TeamDomain
 from tests.conftest import PASSWORD
 from tests.factories import UserFactory
+from tests.hints import found
 from tests.teams.conftest import proved_domain
 
 ADD = "/teams/inference/domains/"
@@ -174,7 +175,7 @@ def test_reader_who_joins_by_domain_is_told_which_team_and_can_leave(
         {"email": "new@example.com", "password1": PASSWORD, "password2": PASSWORD},
     )
     (confirmation,) = mail.outbox
-    link = re.search(r"https?://[^/\s]+(/accounts/confirm-email/\S+/)", confirmation.body)
+    link = found(re.search(r"https?://[^/\s]+(/accounts/confirm-email/\S+/)", confirmation.body))
     response = client.post(link.group(1), follow=True)
 
     assert "You joined the team Inference because your address new@example.com" in response.text

@@ -13,12 +13,13 @@ from accounts.models import User
 from teams import services
 from teams.models import Invitation, Team
 from tests.factories import UserFactory
+from tests.hints import found
 
 TEAM = "/teams/inference/"
 
 
 def link_in(message: str) -> str:
-    return re.search(r"/teams/invitations/[^/\s]+/", message.body)[0]
+    return found(re.search(r"/teams/invitations/[^/\s]+/", message.body))[0]
 
 
 def age(invitation: Invitation, minutes: int = 10) -> None:

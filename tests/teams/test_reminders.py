@@ -17,6 +17,7 @@ from accounts.models import User
 from library.models import Bookmark
 from teams.models import Session, Team
 from tests.factories import SourceFactory
+from tests.hints import found
 
 OFF_LINK = re.compile(r"https?://[^/\s]+(/reminders/off/\S+/)")
 
@@ -63,7 +64,7 @@ def test_one_click_from_the_mail_turns_reminders_off(
 ) -> None:
     settings.TEAMS_REMINDER_DAYS = 1
     call_command("send_session_reminders", verbosity=0)
-    link = OFF_LINK.search(reminder_to("member@example.com").body).group(1)
+    link = found(OFF_LINK.search(reminder_to("member@example.com").body)).group(1)
     page = client.get(link)
     assert page.status_code == 200
     member.refresh_from_db()

@@ -9,7 +9,7 @@ from pytest_django import Settings
 from accounts.models import User
 from teams.models import Team
 from tests.conftest import PASSWORD
-from tests.hints import Response
+from tests.hints import Response, found
 from tests.teams.conftest import proved_domain
 
 
@@ -39,7 +39,9 @@ def test_domain_reader_joins_team_on_confirming(
     sign_up(client, "new@example.com")
     assert not team.memberships.filter(user__email="new@example.com").exists()
     (message,) = mail.outbox
-    confirm = re.search(r"https?://[^/\s]+(/accounts/confirm-email/\S+/)", message.body).group(1)
+    confirm = found(
+        re.search(r"https?://[^/\s]+(/accounts/confirm-email/\S+/)", message.body)
+    ).group(1)
     client.post(confirm)
     assert team.memberships.filter(user__email="new@example.com").exists()
 

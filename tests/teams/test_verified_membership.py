@@ -13,11 +13,14 @@ from teams import services
 from teams.models import JoinLink, Membership, Team
 from tests.conftest import PASSWORD
 from tests.factories import UserFactory
+from tests.hints import found
 
 
 def confirmation_path() -> str:
     message = mail.outbox[-1]
-    return re.search(r"https?://[^/\s]+(/accounts/confirm-email/\S+/)", message.body).group(1)
+    return found(re.search(r"https?://[^/\s]+(/accounts/confirm-email/\S+/)", message.body)).group(
+        1
+    )
 
 
 @pytest.fixture
