@@ -12,15 +12,16 @@ from tests.hints import SmallCatalog, Tiers
 class _Meta(HTMLParser):
     def __init__(self) -> None:
         super().__init__()
-        self.meta: dict[str | None, str | None] = {}
+        self.meta: dict[str, str] = {}
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = dict(attrs)
-        if tag == "meta" and "content" in values:
-            self.meta[values.get("property") or values.get("name")] = values["content"]
+        key, content = values.get("property") or values.get("name"), values.get("content")
+        if tag == "meta" and key and content is not None:
+            self.meta[key] = content
 
 
-def meta(client: Client, url: str) -> dict[str | None, str | None]:
+def meta(client: Client, url: str) -> dict[str, str]:
     response = client.get(url)
     assert response.status_code == 200
     parser = _Meta()

@@ -18,7 +18,7 @@ def locations(client: Client, url: str) -> list[str]:
     response = client.get(url)
     assert response.status_code == 200
     assert response["Content-Type"].startswith("application/xml")
-    return [loc.text for loc in ET.fromstring(response.content).iter(f"{SITEMAP}loc")]
+    return [loc.text or "" for loc in ET.fromstring(response.content).iter(f"{SITEMAP}loc")]
 
 
 def sitemap_urls(client: Client) -> list[str]:
