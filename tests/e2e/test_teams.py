@@ -35,7 +35,7 @@ def invite(page: Page, email: str) -> str:
     assert len(mail.outbox) == sent + 1
     message = mail.outbox[-1]
     assert message.to == [email]
-    return urlsplit(found(INVITATION_LINK.search(message.body)).group(0)).path
+    return urlsplit(found(INVITATION_LINK.search(str(message.body))).group(0)).path
 
 
 def new_page(browser: Browser, live_server: LiveServer, viewport) -> Page:
@@ -136,7 +136,7 @@ def test_a_newcomer_signs_up_from_a_join_link_and_lands_on_the_team(
     page.get_by_role("button", name="Sign up and join Kernels").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Verify your address to join Kernels")
 
-    confirm = found(CONFIRM_LINK.search(mail.outbox[-1].body)).group(1)
+    confirm = found(CONFIRM_LINK.search(str(mail.outbox[-1].body))).group(1)
     page.goto(confirm)
     page.get_by_role("button", name="Confirm").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Kernels")

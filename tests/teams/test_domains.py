@@ -175,7 +175,9 @@ def test_reader_who_joins_by_domain_is_told_which_team_and_can_leave(
         {"email": "new@example.com", "password1": PASSWORD, "password2": PASSWORD},
     )
     (confirmation,) = mail.outbox
-    link = found(re.search(r"https?://[^/\s]+(/accounts/confirm-email/\S+/)", confirmation.body))
+    link = found(
+        re.search(r"https?://[^/\s]+(/accounts/confirm-email/\S+/)", str(confirmation.body))
+    )
     response = client.post(link.group(1), follow=True)
 
     assert "You joined the team Inference because your address new@example.com" in response.text

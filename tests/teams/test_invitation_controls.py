@@ -19,7 +19,7 @@ TEAM = "/teams/inference/"
 
 
 def link_in(message: str) -> str:
-    return found(re.search(r"/teams/invitations/[^/\s]+/", message.body))[0]
+    return found(re.search(r"/teams/invitations/[^/\s]+/", str(message.body)))[0]
 
 
 def age(invitation: Invitation, minutes: int = 10) -> None:

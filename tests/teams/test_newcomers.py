@@ -31,7 +31,7 @@ def sign_up(client: Client, email: str) -> Response:
 
 def confirm_address(client: Client) -> Response:
     (message,) = [m for m in mail.outbox if "confirm-email" in m.body]
-    return client.post(found(CONFIRM.search(message.body)).group(1))
+    return client.post(found(CONFIRM.search(str(message.body))).group(1))
 
 
 def test_a_join_link_names_the_team_and_offers_sign_up(client: Client, link: JoinLink) -> None:
@@ -96,5 +96,5 @@ def test_the_verification_page_sends_the_link_again(
     sent = len(mail.outbox)
     client.post("/join/verify/")
     assert len(mail.outbox) == sent + 1
-    confirm_address_again = found(CONFIRM.search(mail.outbox[-1].body)).group(1)
+    confirm_address_again = found(CONFIRM.search(str(mail.outbox[-1].body))).group(1)
     assert client.post(confirm_address_again)["Location"] == "/teams/inference/"

@@ -69,7 +69,7 @@ def test_invitation_by_email_end_to_end(client: Client, team: Team, owner: User)
     assert response.status_code == 302
     (message,) = mail.outbox
     assert message.to == ["colleague@example.com"]
-    link = found(re.search(r"https?://\S+/teams/invitations/\S+/", message.body)).group(0)
+    link = found(re.search(r"https?://\S+/teams/invitations/\S+/", str(message.body))).group(0)
     path = link.split("readinglist.test", 1)[1]
     client.logout()
     colleague = UserFactory(email="colleague@example.com")

@@ -64,7 +64,7 @@ def test_one_click_from_the_mail_turns_reminders_off(
 ) -> None:
     settings.TEAMS_REMINDER_DAYS = 1
     call_command("send_session_reminders", verbosity=0)
-    link = found(OFF_LINK.search(reminder_to("member@example.com").body)).group(1)
+    link = found(OFF_LINK.search(str(reminder_to("member@example.com").body))).group(1)
     page = client.get(link)
     assert page.status_code == 200
     member.refresh_from_db()

@@ -40,7 +40,7 @@ def test_domain_reader_joins_team_on_confirming(
     assert not team.memberships.filter(user__email="new@example.com").exists()
     (message,) = mail.outbox
     confirm = found(
-        re.search(r"https?://[^/\s]+(/accounts/confirm-email/\S+/)", message.body)
+        re.search(r"https?://[^/\s]+(/accounts/confirm-email/\S+/)", str(message.body))
     ).group(1)
     client.post(confirm)
     assert team.memberships.filter(user__email="new@example.com").exists()

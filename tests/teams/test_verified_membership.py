@@ -18,9 +18,9 @@ from tests.hints import found
 
 def confirmation_path() -> str:
     message = mail.outbox[-1]
-    return found(re.search(r"https?://[^/\s]+(/accounts/confirm-email/\S+/)", message.body)).group(
-        1
-    )
+    return found(
+        re.search(r"https?://[^/\s]+(/accounts/confirm-email/\S+/)", str(message.body))
+    ).group(1)
 
 
 @pytest.fixture
