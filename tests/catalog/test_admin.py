@@ -22,7 +22,7 @@ ADMIN_PAGES = [
 
 @pytest.mark.parametrize("url", ADMIN_PAGES)
 def test_admin_pages_load_for_a_maintainer(
-    client: Client, maintainer: User, small_catalog: SmallCatalog, url
+    client: Client, maintainer: User, small_catalog: SmallCatalog, url: str
 ) -> None:
     client.force_login(maintainer)
     assert client.get(url).status_code == 200
@@ -43,7 +43,7 @@ def test_admin_change_pages_load(
 
 
 @pytest.mark.parametrize("url", ADMIN_PAGES)
-def test_admin_is_refused_to_readers(client: Client, reader: User, url) -> None:
+def test_admin_is_refused_to_readers(client: Client, reader: User, url: str) -> None:
     client.force_login(reader)
     response = client.get(url)
     assert response.status_code == 302

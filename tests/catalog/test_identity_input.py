@@ -85,7 +85,7 @@ INVISIBLE = [
 
 
 @pytest.mark.parametrize("character", INVISIBLE)
-def test_control_and_bidi_characters_are_refused_clearly(character) -> None:
+def test_control_and_bidi_characters_are_refused_clearly(character: str) -> None:
     with pytest.raises(InvalidURL) as refused:
         work_keys(f"10.1145/3600006{character}.3613165")
     message = str(refused.value)

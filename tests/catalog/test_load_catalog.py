@@ -216,7 +216,7 @@ BAD_FILES = [
 
 @pytest.mark.parametrize(("case", "text", "message"), BAD_FILES, ids=[c[0] for c in BAD_FILES])
 def test_bad_files_stop_the_load_naming_file_line_and_field(
-    tmp_path: Path, case, text, message
+    tmp_path: Path, case: str, text, message: str
 ) -> None:
     load(write(tmp_path, MINIMAL))
     before = list(Source.objects.order_by("slug").values_list("slug", "title", "url"))

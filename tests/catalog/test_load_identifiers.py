@@ -91,7 +91,7 @@ BAD_IDENTIFIERS = [
     ("case", "text", "message"), BAD_IDENTIFIERS, ids=[c[0] for c in BAD_IDENTIFIERS]
 )
 def test_bad_identifiers_name_file_entry_and_field_and_load_nothing(
-    tmp_path: Path, case, text, message
+    tmp_path: Path, case: str, text, message: str
 ) -> None:
     load(write(tmp_path, MINIMAL))
     before = list(Source.objects.order_by("slug").values_list("slug", "doi", "arxiv_id"))

@@ -1,6 +1,7 @@
 """Notes: storage, constraints, services, read rules and search."""
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -47,7 +48,7 @@ def test_saving_only_other_fields_keeps_the_rendered_body(reader: User) -> None:
         ("visibility", "everyone"),
     ],
 )
-def test_database_refuses_invalid_notes(reader: User, field: str, value) -> None:
+def test_database_refuses_invalid_notes(reader: User, field: str, value: str) -> None:
     source = SourceFactory()
     note = Note(user=reader, source=source, body="fine")
     setattr(note, field, value)
@@ -87,7 +88,7 @@ def test_a_constraint_the_database_refuses_is_reported_as_full_clean_would(
     """Services leave check constraints to the insert; a refusal is a ValidationError with the
     constraint's message, and nothing is stored."""
     too_long = "x" * ((Note.BODY_MAX if field == "body" else Note.QUOTE_MAX) + 1)
-    fields = {"body": "fine", field: too_long}
+    fields: dict[str, Any] = {"body": "fine", field: too_long}
     with pytest.raises(ValidationError) as refused:
         note_create(user=reader, source=SourceFactory(), visibility="private", **fields)
     assert refused.value.messages == [f"Constraint “{constraint}” is violated."]
@@ -102,7 +103,7 @@ def test_update_records_the_edit_time(reader: User) -> None:
         note=note, body="second *take*", quote="", locator="p. 3", visibility="team", team=team
     )
     note.refresh_from_db()
-    assert note.edited >= note.created
+    assert note.edited is not None and note.edited >= note.created
     assert note.body_html == "<p>second <em>take</em></p>\n"
     assert (note.visibility, note.team) == ("team", team)
 

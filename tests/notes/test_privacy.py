@@ -15,12 +15,12 @@ SECRET = "secret-private-note-text"
 
 
 @pytest.fixture
-def private_note(other_reader: User, flash: Source):
+def private_note(other_reader: User, flash: Source) -> Note:
     return NoteFactory(user=other_reader, source=flash, body=SECRET, quote="secret quote")
 
 
 @pytest.fixture
-def team_note(other_reader: User, flash: Source):
+def team_note(other_reader: User, flash: Source) -> Note:
     return NoteFactory(user=other_reader, source=flash, body="team-readable", visibility="team")
 
 
@@ -34,14 +34,16 @@ def team_note(other_reader: User, flash: Source):
         "/library/notes/export.json",
     ],
 )
-def test_private_note_is_invisible_everywhere(signed_in: Client, private_note, url: str) -> None:
+def test_private_note_is_invisible_everywhere(
+    signed_in: Client, private_note: Note, url: str
+) -> None:
     response = signed_in.get(url)
     assert response.status_code == 200
     assertNotContains(response, SECRET)
     assertNotContains(response, "secret quote")
 
 
-def test_private_note_is_not_found_by_search(signed_in: Client, private_note) -> None:
+def test_private_note_is_not_found_by_search(signed_in: Client, private_note: Note) -> None:
     response = signed_in.get("/library/notes/?q=secret")
     assertContains(response, "0 notes matching")
     assertNotContains(response, f"<p>{SECRET}")
@@ -60,7 +62,7 @@ def test_private_note_is_not_found_by_search(signed_in: Client, private_note) ->
 )
 @pytest.mark.parametrize("htmx", [False, True], ids=["plain", "htmx"])
 def test_private_note_id_is_404_for_others(
-    signed_in: Client, private_note, method: str, path: str, htmx: bool
+    signed_in: Client, private_note: Note, method: str, path: str, htmx: bool
 ) -> None:
     data = {"body": "hijacked", "visibility": "readers"} if method == "post" else None
     response = getattr(signed_in, method)(
@@ -79,7 +81,7 @@ def test_someone_elses_deleted_note_cannot_be_restored(
     assert signed_in.post(f"/notes/{note.pk}/restore/").status_code == 404
 
 
-def test_team_note_can_be_read_by_teammates(signed_in: Client, team_note) -> None:
+def test_team_note_can_be_read_by_teammates(signed_in: Client, team_note: Note) -> None:
     assert signed_in.get(f"/notes/{team_note.pk}/").status_code == 200
     page = signed_in.get("/sources/flashattention/").content.decode()
     assert "team-readable" in page
@@ -97,7 +99,7 @@ def test_team_note_can_be_read_by_teammates(signed_in: Client, team_note) -> Non
     ],
 )
 def test_team_note_cannot_be_changed_by_teammates(
-    signed_in: Client, team_note, method: str, path: str
+    signed_in: Client, team_note: Note, method: str, path: str
 ) -> None:
     data = {"body": "hijacked", "visibility": "private"} if method == "post" else None
     response = getattr(signed_in, method)(path.format(team_note.pk), data)
@@ -110,7 +112,7 @@ def test_team_note_cannot_be_changed_by_teammates(
     )
 
 
-def test_team_notes_stay_out_of_my_notes_and_exports(signed_in: Client, team_note) -> None:
+def test_team_notes_stay_out_of_my_notes_and_exports(signed_in: Client, team_note: Note) -> None:
     for url in ("/library/notes/", "/library/notes/export.md", "/library/notes/export.json"):
         assertNotContains(signed_in.get(url), "team-readable")
 
@@ -132,7 +134,9 @@ def test_team_notes_stay_out_of_my_notes_and_exports(signed_in: Client, team_not
         ("post", "/notes/{}/restore/"),
     ],
 )
-def test_visitors_are_sent_to_log_in(client: Client, team_note, method: str, path: str) -> None:
+def test_visitors_are_sent_to_log_in(
+    client: Client, team_note: Note, method: str, path: str
+) -> None:
     url = path.format(team_note.pk)
     response = getattr(client, method)(url, {"body": "x", "visibility": "readers"})
     assert response.status_code == 302
@@ -142,7 +146,7 @@ def test_visitors_are_sent_to_log_in(client: Client, team_note, method: str, pat
 
 
 def test_visitors_using_htmx_get_a_client_redirect_back_to_the_page(
-    client: Client, team_note
+    client: Client, team_note: Note
 ) -> None:
     response = client.post(
         f"/notes/{team_note.pk}/delete/",
@@ -153,7 +157,9 @@ def test_visitors_using_htmx_get_a_client_redirect_back_to_the_page(
     assert response["HX-Redirect"] == "/accounts/login/?next=%2Fsources%2Fflashattention%2F"
 
 
-def test_visitors_see_no_notes_on_the_source_page(client: Client, team_note, private_note) -> None:
+def test_visitors_see_no_notes_on_the_source_page(
+    client: Client, team_note: Note, private_note: Note
+) -> None:
     page = client.get("/sources/flashattention/")
     assertNotContains(page, "team-readable")
     assertNotContains(page, SECRET)

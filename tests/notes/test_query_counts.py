@@ -1,6 +1,7 @@
 """Pages with notes run the same number of queries with 5 notes and with 60."""
 
 import re
+from collections.abc import Callable
 
 import pytest
 from django.db import connection
@@ -17,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def grow_notes(reader: User, small_catalog: SmallCatalog):
+def grow_notes(reader: User, small_catalog: SmallCatalog) -> Callable[[int], None]:
     flash = small_catalog["flash"]
 
     def grow(count: int) -> None:
@@ -47,7 +48,7 @@ def grow_notes(reader: User, small_catalog: SmallCatalog):
 def test_queries_flat_between_5_and_60_notes(
     client: Client,
     reader: User,
-    grow_notes,
+    grow_notes: Callable[[int], None],
     url: str,
     django_assert_max_num_queries: DjangoAssertNumQueries,
 ) -> None:

@@ -106,7 +106,7 @@ def edit_requests(path):
 @pytest.mark.parametrize("visibility", list(SEES))
 @pytest.mark.parametrize("viewer", VIEWERS)
 def test_the_viewer_matrix(
-    client: Client, make_path: MakePath, world: World, author: User, visibility, viewer
+    client: Client, make_path: MakePath, world: World, author: User, visibility, viewer: str
 ) -> None:
     path = make(make_path, world, author, visibility)
     user = world["users"][viewer]

@@ -52,7 +52,7 @@ def as_viewer(client: Client, user: User) -> None:
 
 @pytest.mark.parametrize("viewer", VIEWERS)
 @pytest.mark.parametrize("visibility", VISIBILITIES)
-def test_exports_follow_the_one_rule(client: Client, world, visibility, viewer) -> None:
+def test_exports_follow_the_one_rule(client: Client, world, visibility: str, viewer: str) -> None:
     paths, viewers = world
     path = paths[visibility]
     as_viewer(client, viewers[viewer])
@@ -67,7 +67,9 @@ def test_exports_follow_the_one_rule(client: Client, world, visibility, viewer) 
 
 @pytest.mark.parametrize("viewer", VIEWERS)
 @pytest.mark.parametrize("visibility", VISIBILITIES)
-def test_the_feed_is_for_public_paths_alone(client: Client, world, visibility, viewer) -> None:
+def test_the_feed_is_for_public_paths_alone(
+    client: Client, world, visibility: str, viewer: str
+) -> None:
     paths, viewers = world
     as_viewer(client, viewers[viewer])
     response = client.get(f"/paths/{paths[visibility].key}/changes.atom")
@@ -76,7 +78,9 @@ def test_the_feed_is_for_public_paths_alone(client: Client, world, visibility, v
 
 @pytest.mark.parametrize("viewer", VIEWERS)
 @pytest.mark.parametrize("visibility", VISIBILITIES)
-def test_following_follows_the_one_rule(client: Client, world, visibility, viewer) -> None:
+def test_following_follows_the_one_rule(
+    client: Client, world, visibility: str, viewer: str
+) -> None:
     paths, viewers = world
     path = paths[visibility]
     as_viewer(client, viewers[viewer])
@@ -90,7 +94,7 @@ def test_following_follows_the_one_rule(client: Client, world, visibility, viewe
 
 
 @pytest.mark.parametrize("viewer", VIEWERS)
-def test_the_sitemap_names_public_paths_alone(client: Client, world, viewer) -> None:
+def test_the_sitemap_names_public_paths_alone(client: Client, world, viewer: str) -> None:
     paths, viewers = world
     as_viewer(client, viewers[viewer])
     text = client.get("/sitemap-paths.xml").content.decode()
@@ -100,7 +104,7 @@ def test_the_sitemap_names_public_paths_alone(client: Client, world, viewer) -> 
 
 
 @pytest.mark.parametrize("viewer", VIEWERS)
-def test_a_teams_step_table_is_for_its_members(client: Client, world, viewer) -> None:
+def test_a_teams_step_table_is_for_its_members(client: Client, world, viewer: str) -> None:
     paths, viewers = world
     path = paths["team"]
     path.follows.create(team=path.team)

@@ -80,7 +80,9 @@ def check_page(response: Response) -> None:
 
 
 @pytest.mark.parametrize(("name", "args"), PAGES, ids=[name for name, _ in PAGES])
-def test_rendered_pages_signed_out(client: Client, small_catalog: SmallCatalog, name, args) -> None:
+def test_rendered_pages_signed_out(
+    client: Client, small_catalog: SmallCatalog, name: str, args
+) -> None:
     check_page(client.get(reverse(name, args=args)))
 
 

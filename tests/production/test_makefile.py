@@ -58,7 +58,7 @@ TARGETS += ["restore FILE=x.json.gz"]
     "target",
     TARGETS,
 )
-def test_every_documented_target_exists(target) -> None:
+def test_every_documented_target_exists(target: str) -> None:
     planned(*target.split())
 
 

@@ -24,7 +24,9 @@ TAG = Template("{% querystring current change page=None %}")
         ("q=a%3Db%23c&list=x", {"list": "y"}),
     ],
 )
-def test_a_link_is_what_the_querystring_tag_writes(current: str, change) -> None:
+def test_a_link_is_what_the_querystring_tag_writes(
+    current: str, change: dict[str, str | list[str] | None]
+) -> None:
     query = QueryDict(current)
     expected = TAG.render(Context({"current": query, "change": change}))
     base = {key: values for key, values in query.lists() if key != "page"}

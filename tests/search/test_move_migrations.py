@@ -9,18 +9,18 @@ from django.test import Client
 BEFORE_THE_MOVE = [("catalog", "0017_source_keywords")]
 
 
-def _migrate(targets) -> StateApps:
+def _migrate(targets: list[tuple[str, str]]) -> StateApps:
     executor = MigrationExecutor(connection)
     executor.loader.build_graph()
     executor.migrate(targets)
     return executor.loader.project_state(targets).apps
 
 
-def _latest():
+def _latest() -> list[tuple[str, str]]:
     return MigrationExecutor(connection).loader.graph.leaf_nodes()
 
 
-def _old_rows(apps):
+def _old_rows(apps: StateApps) -> int:
     """A published source written through the catalog's historical models, and the content
     type the catalog app gave its search entries."""
     Tier = apps.get_model("catalog", "Tier")

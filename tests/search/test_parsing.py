@@ -43,6 +43,7 @@ def test_plain_snippet_windows_and_escapes() -> None:
 
 def test_year_chart_geometry() -> None:
     chart = YearChart.from_counts({2020: 4, 2022: 1})
+    assert chart is not None
     assert [bar.year for bar in chart.bars] == [2020, 2021, 2022]
     assert [bar.height for bar in chart.bars] == [48, 0, 12]
     assert chart.bars[2].x == 20 and chart.bars[2].y == 36

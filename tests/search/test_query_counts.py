@@ -7,7 +7,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from pytest_django import DjangoAssertNumQueries, Settings
 
-from tests.hints import Grow
+from tests.hints import Grow, Response
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +34,7 @@ def warm(client: Client, url: str) -> None:
     client.get(url)
 
 
-def run(client: Client, url: str):
+def run(client: Client, url: str) -> tuple[int, Response]:
     with CaptureQueriesContext(connection) as ctx:
         response = client.get(url)
     assert response.status_code == 200
@@ -71,7 +71,7 @@ def test_search_queries_are_flat_between_20_and_400_sources(
     django_assert_max_num_queries: DjangoAssertNumQueries,
 ) -> None:
     sources = many_sources(20)
-    url = url.format(list=sources[0].entries.first().section.reading_list.slug)
+    url = url.format(list=sources[0].entries.get().section.reading_list.slug)
     warm(client, url)
     small, response = run(client, url)
     assert small <= MAX_QUERIES
@@ -83,7 +83,7 @@ def test_search_queries_are_flat_between_20_and_400_sources(
         assert response.content.decode().count('class="card source-card') > 0
 
 
-def search_statements(client: Client, url: str):
+def search_statements(client: Client, url: str) -> tuple[list[str], list[str], Response]:
     """The statements a search ran: what it read before matching (the tiers and the sources the
     query names, with the vocabulary and the counts: postgres_match.lookup_sql()), and its facet
     statements (facets.FACET_SQL)."""

@@ -6,7 +6,9 @@ they are skipped on SQLite, whose backend only requires every word somewhere in 
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from html import unescape
+from typing import Any
 
 import pytest
 from django.core.cache import cache
@@ -60,7 +62,9 @@ CASES = [
     ("query", "expected"),
     [pytest.param(q, e, marks=[m] if m else [], id=q) for q, e, m in CASES],
 )
-def test_expected_source_in_top_three(shipped_catalog: None, query, expected) -> None:
+def test_expected_source_in_top_three(
+    shipped_catalog: None, query: str, expected: set[str]
+) -> None:
     page = search_sources(SearchParams(q=query)).page
     top = [source.slug for source in page.object_list[:3]]
     assert expected & set(top), f"{query!r}: top 3 were {top}"
@@ -167,7 +171,7 @@ def test_named_queries_from_the_issue(shipped_catalog: None, query: str, slug: s
 def version_families() -> dict[str, list[dict]]:
     """Sources whose short title is another's plus a version ("EAGLE-2", "FlashAttention-3"),
     grouped by that base name."""
-    families = {}
+    families: dict[str, list[dict[str, Any]]] = {}
     for source in SOURCES:
         short = normalised(source["title"].split(":", 1)[0])
         if base := base_name(short):
@@ -358,10 +362,10 @@ def test_a_broad_word_puts_a_trusted_source_first(shipped_catalog: None) -> None
 
 
 @pytest.fixture
-def page_html(shipped_catalog: None, client: Client):
+def page_html(shipped_catalog: None, client: Client) -> Callable[..., str]:
     cache.clear()  # pages cached by earlier tests were rendered from another catalog
 
-    def fetch(query: str, **extra: object) -> str:
+    def fetch(query: str, **extra: str) -> str:
         response = client.get("/sources/", {"q": query, **extra})
         assert response.status_code == 200
         return response.content.decode()
@@ -378,7 +382,9 @@ def text_of(fragment: str) -> str:
 
 
 @pytest.mark.postgres
-def test_a_corrected_query_says_so_and_links_to_the_words_as_typed(page_html) -> None:
+def test_a_corrected_query_says_so_and_links_to_the_words_as_typed(
+    page_html: Callable[..., str],
+) -> None:
     html = page_html("flashatention")
     assert "Showing results for <strong>flashattention</strong>" in html
     link = re.search(r'Search instead for <a href="([^"]+)">flashatention</a>', html)
@@ -390,7 +396,9 @@ def test_a_corrected_query_says_so_and_links_to_the_words_as_typed(page_html) ->
 
 
 @pytest.mark.postgres
-def test_a_name_or_a_correctly_spelled_query_is_not_announced_as_corrected(page_html) -> None:
+def test_a_name_or_a_correctly_spelled_query_is_not_announced_as_corrected(
+    page_html: Callable[..., str],
+) -> None:
     for query in ("flashattention", "TPUv4", "attention", "eagle 2"):
         assert "Showing results for" not in page_html(query), query
 
@@ -398,7 +406,9 @@ def test_a_name_or_a_correctly_spelled_query_is_not_announced_as_corrected(page_
 SNIPPET_QUERIES = ["attention", "kv cache", "hopper", "serving", "quantization", "kernel"]
 
 
-def test_snippets_cut_at_words_with_an_ellipsis_wherever_text_is_cut(page_html) -> None:
+def test_snippets_cut_at_words_with_an_ellipsis_wherever_text_is_cut(
+    page_html: Callable[..., str],
+) -> None:
     summaries = {s["slug"]: " ".join(s["summary"].split()) for s in SOURCES}
     checked = 0
     for query in SNIPPET_QUERIES:
@@ -429,7 +439,9 @@ def test_snippets_cut_at_words_with_an_ellipsis_wherever_text_is_cut(page_html) 
     assert checked >= 30
 
 
-def test_every_card_has_the_same_layout_with_or_without_a_match_in_its_summary(page_html) -> None:
+def test_every_card_has_the_same_layout_with_or_without_a_match_in_its_summary(
+    page_html: Callable[..., str],
+) -> None:
     # "attention": some summaries say it (a marked snippet), some only the title does.
     cards = cards_of(page_html("attention"))
     layouts = {tuple(re.findall(r'<(?:p|h3) class="([^"]+)"', card)) for card in cards}
@@ -439,7 +451,9 @@ def test_every_card_has_the_same_layout_with_or_without_a_match_in_its_summary(p
     assert any("<mark>" not in card.split('<p class="snippet">')[1] for card in cards)
 
 
-def test_sources_with_the_same_title_are_told_apart_on_their_cards(page_html) -> None:
+def test_sources_with_the_same_title_are_told_apart_on_their_cards(
+    page_html: Callable[..., str],
+) -> None:
     by_title = Counter(s["title"].casefold() for s in SOURCES)
     shared = sorted({s["title"] for s in SOURCES if by_title[s["title"].casefold()] > 1})
     assert "SGLang" in shared

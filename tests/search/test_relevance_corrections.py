@@ -6,16 +6,20 @@ PostgreSQL only: SQLite's backend corrects nothing.
 
 import re
 from collections import defaultdict
+from typing import Any
 
 import pytest
+from django.core.paginator import Page
 from django.db import connection
 from django.test import Client
 from pytest_django import DjangoDbBlocker
 
 from catalog.catalog_file import read_catalog
+from catalog.models import Source
 from search.corrections import closest, edit_distance, near_misses, splits, unlikely_typo
 from search.page import search_sources
 from search.parsing import SearchParams
+from search.shared import Matched
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres, pytest.mark.slow]
 
@@ -40,13 +44,13 @@ def typos(word: str) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def vocabulary(shipped_catalog: None, django_db_blocker: DjangoDbBlocker):
+def vocabulary(shipped_catalog: None, django_db_blocker: DjangoDbBlocker) -> set[str]:
     with django_db_blocker.unblock(), connection.cursor() as cursor:
         cursor.execute("SELECT word FROM catalog_search_word")
         return {word for (word,) in cursor.fetchall()}
 
 
-def search(q, **kwargs: object):
+def search(q: str, **kwargs: Any) -> tuple[Matched, list[str], Page[Source]]:
     result = search_sources(SearchParams(q=q, **kwargs))
     return result.query, [source.slug for source in result.page.object_list], result.page
 
@@ -56,7 +60,7 @@ def test_the_generated_typos_cover_many_title_words() -> None:
 
 
 def test_every_typo_of_a_title_word_is_announced_as_that_word(
-    shipped_catalog: None, vocabulary
+    shipped_catalog: None, vocabulary: set[str]
 ) -> None:
     """For every rare title word: each typo is corrected, the correction is announced and names
     the word, and the results are those of the word itself."""
@@ -77,7 +81,9 @@ def test_every_typo_of_a_title_word_is_announced_as_that_word(
     assert len(failures) <= checked // 50, "\n".join(failures)
 
 
-def test_the_typo_of_a_rare_title_word_finds_its_source(shipped_catalog: None, vocabulary) -> None:
+def test_the_typo_of_a_rare_title_word_finds_its_source(
+    shipped_catalog: None, vocabulary: set[str]
+) -> None:
     """Where the word itself puts its source in the top 3, so does each of its typos."""
     missed, checked = [], 0
     for word in RARE_TITLE_WORDS:
@@ -118,7 +124,9 @@ CASES = [
 
 
 @pytest.mark.parametrize(("typed", "corrected", "expected"), CASES, ids=[c[0] for c in CASES])
-def test_correction_is_announced(shipped_catalog: None, typed, corrected, expected) -> None:
+def test_correction_is_announced(
+    shipped_catalog: None, typed: str, corrected: str, expected: set[str]
+) -> None:
     query, slugs, _ = search(typed)
     assert query.corrected == corrected
     assert expected & set(slugs[:3]), f"{typed!r}: top 3 were {slugs[:3]}"
@@ -145,7 +153,7 @@ def test_a_word_that_starts_known_words_is_not_corrected_to_another(shipped_cata
 
 
 @pytest.mark.parametrize("typed", [c[0] for c in CASES])
-def test_search_instead_searches_the_typed_words(shipped_catalog: None, typed) -> None:
+def test_search_instead_searches_the_typed_words(shipped_catalog: None, typed: str) -> None:
     """exact=1 (the "Search instead" link) corrects nothing, and the correction found at least
     every source the typed words find."""
     exact, _, exact_page = search(typed, exact=True)

@@ -1,6 +1,8 @@
 """The search schema: PostgreSQL gets search entries kept by the declared triggers, a vocabulary
 and indexes; SQLite is left alone."""
 
+from typing import Any
+
 import pytest
 from django.db import connection
 from pytest_django import Settings
@@ -24,19 +26,21 @@ from tests.hints import Tiers
 pytestmark = pytest.mark.django_db
 
 
-def tables():
+def tables() -> set[str]:
     with connection.cursor() as cursor:
         return set(connection.introspection.table_names(cursor))
 
 
 def entry(
     source: Source, columns: str = "document::text, tier_id, kind, year, is_primary, topic_ids"
-):
+) -> tuple[Any, ...]:
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT {columns} FROM catalog_search_entry WHERE source_id = %s", [source.pk]
         )
-        return cursor.fetchone()
+        row = cursor.fetchone()
+    assert row is not None, f"no search entry for {source.slug}"
+    return row
 
 
 def test_sqlite_schema_has_no_postgresql_parts() -> None:
@@ -76,7 +80,7 @@ def test_document_is_weighted_and_kept_in_the_same_transaction(tiers: Tiers) -> 
     assert remembered == 1
 
 
-def installed_functions():
+def installed_functions() -> dict[str, str]:
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT p.proname, p.prosrc FROM pg_proc p"
@@ -86,7 +90,7 @@ def installed_functions():
         return {name: body.strip() for name, body in cursor.fetchall()}
 
 
-def installed_triggers():
+def installed_triggers() -> set[str]:
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT pg_get_triggerdef(t.oid) FROM pg_trigger t"
@@ -155,7 +159,7 @@ def test_entry_follows_what_facets_count_and_only_published_sources(tiers: Tiers
     assert entry(deleted) is None
 
 
-def listed(source: Source):
+def listed(source: Source) -> tuple[Any, ...]:
     return entry(source, "list_ids, first_list, first_section, first_position")
 
 

@@ -13,14 +13,14 @@ from tests.hints import Grow, Response, SmallCatalog, Tiers
 pytestmark = pytest.mark.django_db
 
 
-def result_slugs(response: Response):
+def result_slugs(response: Response) -> list[str]:
     html = response.content.decode()
     region = html[html.index('<ol id="results"') :]
     region = region[: region.index("</ol>")]
     return re.findall(r'class="card-title"[^>]*><a href="/sources/([^/]+)/"', region)
 
 
-def get(client: Client, url: str, status: int = 200, **headers: object) -> Response:
+def get(client: Client, url: str, status: int = 200, **headers: str) -> Response:
     response = client.get(url, headers=headers)
     assert response.status_code == status, response.content[:500]
     return response

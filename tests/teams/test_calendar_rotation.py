@@ -102,7 +102,7 @@ def test_one_failing_address_does_not_stop_the_others(
 
     real_send = emails.send_mail
 
-    def send_or_fail(subject: str, body: str, sender: User, recipients) -> int:
+    def send_or_fail(subject: str, body: str, sender: str | None, recipients: list[str]) -> int:
         if recipients == ["owner@example.com"]:
             raise OSError("mail server unreachable")
         return real_send(subject, body, sender, recipients)

@@ -123,7 +123,7 @@ def test_a_dns_timeout_is_no_answer_and_a_missing_domain_has_no_record(
 ) -> None:
     import dns.resolver
 
-    def fail(domain, *args: object, **kwargs: object) -> None:
+    def fail(domain: str, *args: object, **kwargs: object) -> None:
         if domain == "gone.example":
             raise dns.resolver.NXDOMAIN
         raise dns.resolver.LifetimeTimeout(timeout=5.0, errors=[])
@@ -233,7 +233,7 @@ def test_one_unanswered_domain_among_answering_ones_is_still_waiting(
     proved = TeamDomain.objects.create(team=team, domain="corp.example", added_by=owner)
     TeamDomain.objects.create(team=team, domain="slow.example", added_by=owner)
 
-    def resolve(domain, *args: object, **kwargs: object):
+    def resolve(domain: str, *args: object, **kwargs: object) -> list[object]:
         if domain == "slow.example":
             raise dns.resolver.LifetimeTimeout(timeout=5.0, errors=[])
         return [type("Record", (), {"strings": [proved.txt_value.encode()]})()]

@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import pytest
 from django.core import mail
+from django.core.mail import EmailMessage
 from django.test import Client
 from django.utils import timezone
 
@@ -18,7 +19,7 @@ from tests.hints import found
 TEAM = "/teams/inference/"
 
 
-def link_in(message: str) -> str:
+def link_in(message: EmailMessage) -> str:
     return found(re.search(r"/teams/invitations/[^/\s]+/", str(message.body)))[0]
 
 

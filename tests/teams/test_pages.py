@@ -102,7 +102,7 @@ def test_unknown_invitation_is_404(client: Client, member: User) -> None:
     assert client.get("/teams/invitations/not-a-token/").status_code == 404
 
 
-def join(client: Client, link) -> Response:
+def join(client: Client, link: JoinLink) -> Response:
     return client.post(f"/join/{link.token}/")
 
 

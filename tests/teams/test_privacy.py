@@ -26,7 +26,7 @@ def setup(team: Team, owner: User, member: User, other_team: Team) -> Setup:
     return {"link": link, "session": session, "b": outsider_b, "member": member}
 
 
-def team_urls(team: Team, setup):
+def team_urls(team: Team, setup: Setup) -> list[tuple[str, str]]:
     member = setup["member"]
     return [
         ("get", "/teams/inference/"),

@@ -10,6 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.models import User
+from catalog.models import ReadingList, Source
 from library.models import Bookmark
 from library.team_progress import team_progress
 from teams.models import FollowedList, Membership, Team
@@ -19,7 +20,7 @@ TEAM = "/teams/inference/"
 
 
 @pytest.fixture
-def path(db: None):
+def path(db: None) -> tuple[ReadingList, list[Source]]:
     reading_list = ReadingListFactory(slug="serving", title="Serving path")
     section = ListSectionFactory(reading_list=reading_list, position=1)
     steps = [
@@ -29,7 +30,7 @@ def path(db: None):
     return reading_list, steps
 
 
-def add_readers(team: Team, count: int, steps) -> None:
+def add_readers(team: Team, count: int, steps: list[Source]) -> None:
     """`count` members: all finished the first step in 2 days, a third are reading the second."""
     users = User.objects.bulk_create(
         User(email=f"reader{n}@example.com", display_name=f"Reader {n:04}") for n in range(count)
@@ -55,7 +56,7 @@ def progress_section(page: str) -> str:
 
 
 def test_an_owner_follows_a_list_and_members_see_where_the_team_stalls(
-    client: Client, team: Team, owner: User, member: User, path
+    client: Client, team: Team, owner: User, member: User, path: tuple[ReadingList, list[Source]]
 ) -> None:
     reading_list, steps = path
     add_readers(team, 4, steps)
@@ -101,13 +102,17 @@ def test_the_step_table_is_paged_and_private_to_the_team(
     assert client.get(table).status_code == 404
 
 
-def test_members_cannot_choose_lists(client: Client, team: Team, member: User, path) -> None:
+def test_members_cannot_choose_lists(
+    client: Client, team: Team, member: User, path: tuple[ReadingList, list[Source]]
+) -> None:
     client.force_login(member)
     assert client.post(TEAM + "progress/", {"reading_list": path[0].pk}).status_code == 404
     assert not FollowedList.objects.exists()
 
 
-def test_an_owner_stops_following(client: Client, team: Team, owner: User, path) -> None:
+def test_an_owner_stops_following(
+    client: Client, team: Team, owner: User, path: tuple[ReadingList, list[Source]]
+) -> None:
     followed = FollowedList.objects.create(team=team, reading_list=path[0])
     client.force_login(owner)
     client.post(f"{TEAM}progress/{followed.pk}/remove/")
@@ -132,7 +137,7 @@ def page_queries(client: Client, user: User) -> int:
 
 @pytest.mark.django_db
 def test_the_team_page_costs_the_same_queries_at_10_and_1000_members(
-    client: Client, team: Team, owner: User, path
+    client: Client, team: Team, owner: User, path: tuple[ReadingList, list[Source]]
 ) -> None:
     FollowedList.objects.create(team=team, reading_list=path[0])
     add_readers(team, 10, path[1])
@@ -150,7 +155,7 @@ def test_the_team_page_costs_the_same_queries_at_10_and_1000_members(
 
 
 def test_medians_and_names_come_from_the_middle_and_the_first_five(
-    team: Team, owner: User, path
+    team: Team, owner: User, path: tuple[ReadingList, list[Source]]
 ) -> None:
     """The database sends the middle bookmark(s) and five names a step; the page shows the same
     median and names as reading every row would."""

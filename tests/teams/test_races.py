@@ -2,6 +2,7 @@
 sign-ups race for it, and the hourly invitation limit is exact when owners send at once."""
 
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -20,10 +21,10 @@ PARALLEL = 8
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 
-def in_threads(work, count: int) -> list:
+def in_threads[T](work: Callable[[int], T], count: int) -> list[T | BaseException]:
     start = threading.Barrier(count)
 
-    def run(index: int):
+    def run(index: int) -> T:
         try:
             start.wait()
             return work(index)

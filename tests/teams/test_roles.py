@@ -55,7 +55,7 @@ def world(team: Team, owner: User, member: User) -> World:
     }
 
 
-def owner_actions(world) -> list[tuple[str, dict, bool]]:
+def owner_actions(world: World) -> list[tuple[str, dict[str, str], bool]]:
     """(path, data to POST, whether it has a page of its own to GET): forms on the team page
     have none; the actions that cannot be undone ask on a confirmation page first."""
     colleague = world["colleague"].pk
@@ -69,7 +69,7 @@ def owner_actions(world) -> list[tuple[str, dict, bool]]:
         (f"members/{colleague}/remove/", {}, True),
         (f"members/{colleague}/promote/", {}, True),
         ("calendar/rotate/", {}, True),
-        ("progress/", {"reading_list": world["unfollowed"].pk}, False),
+        ("progress/", {"reading_list": str(world["unfollowed"].pk)}, False),
         (f"progress/{world['followed'].pk}/remove/", {}, False),
         ("sessions/new/", {"title": "Taken over", "starts_at": "2030-02-01T10:00"}, True),
         (f"sessions/{world['session'].pk}/edit/", {"title": "Taken over"}, True),

@@ -8,7 +8,7 @@ from tests.factories import UserFactory
 from tests.teams.conftest import verified_user
 
 
-def roles(team: Team):
+def roles(team: Team) -> dict[str, str]:
     return dict(team.memberships.values_list("user__email", "role"))
 
 

@@ -22,7 +22,7 @@ BROKEN = ["Line one\nBcc: victim@example.com", "Tab\there", "Carriage\rreturn", 
 
 
 @pytest.mark.parametrize("name", BROKEN)
-def test_team_form_refuses_a_name_with_a_line_break(client: Client, owner: User, name) -> None:
+def test_team_form_refuses_a_name_with_a_line_break(client: Client, owner: User, name: str) -> None:
     client.force_login(owner)
     response = client.post("/teams/", {"name": name, "description": ""})
     assert response.status_code == 400
@@ -54,10 +54,12 @@ def test_profile_form_refuses_a_multi_line_display_name(client: Client, member: 
 )
 @pytest.mark.parametrize("breaking", ["\n", "\r", "\t", "\x7f", "\u2028"])
 def test_database_refuses_line_breaks_written_around_the_forms(
-    team: Team, member: User, model, field: str, breaking: str
+    team: Team, member: User, model: type[Team | Session | User], field: str, breaking: str
 ) -> None:
-    row = {Team: team, Session: None}.get(model, member)
-    if model is Session:
+    row: Team | Session | User = member
+    if model is Team:
+        row = team
+    elif model is Session:
         row = Session.objects.create(team=team, title="Fine", starts_at=timezone.now())
     with pytest.raises(IntegrityError), transaction.atomic():
         model.objects.filter(pk=row.pk).update(**{field: f"two{breaking}lines"})
@@ -94,7 +96,7 @@ def test_one_failing_reminder_does_not_stop_the_others(
     Session.objects.create(team=later, title="Other", starts_at=timezone.now() + timedelta(hours=3))
     real_send = emails.send_mail
 
-    def send_or_fail(subject: str, body: str, sender: User, recipients) -> int:
+    def send_or_fail(subject: str, body: str, sender: str | None, recipients: list[str]) -> int:
         if recipients == ["owner@example.com"]:
             raise smtplib.SMTPRecipientsRefused({"owner@example.com": (550, b"no such user")})
         return real_send(subject, body, sender, recipients)

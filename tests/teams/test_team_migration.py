@@ -19,14 +19,14 @@ from tests.factories import SourceFactory, UserFactory
 MOVE = "team_notes_to_everyone"
 
 
-def before_the_move():
+def before_the_move() -> tuple[str, str]:
     graph = MigrationExecutor(connection).loader.graph
     (move,) = [key for key in graph.nodes if key[0] == "notes" and key[1].endswith(MOVE)]
     (previous,) = [p.key for p in graph.node_map[move].parents if p.key[0] == "notes"]
     return previous
 
 
-def migrate(targets) -> ProjectState:
+def migrate(targets: list[tuple[str, str]]) -> ProjectState:
     state = MigrationExecutor(connection).migrate(targets)
     ContentType.objects.clear_cache()
     return state

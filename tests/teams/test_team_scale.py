@@ -1,6 +1,8 @@
 """The team's page costs the same for a handful of members and for a crowd; the full member
 list lives on its own paginated page."""
 
+from collections.abc import Callable
+
 import pytest
 from django.db import connection
 from django.test import Client
@@ -19,7 +21,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("render_every_time"
 
 
 @pytest.fixture
-def grow_team(team: Team, tiers: Tiers):
+def grow_team(team: Team, tiers: Tiers) -> Callable[[int], list[User]]:
     sources = SourceFactory.create_batch(3, tier=tiers["core"])
 
     def grow(count: int) -> list[User]:
@@ -33,7 +35,7 @@ def grow_team(team: Team, tiers: Tiers):
     return grow
 
 
-def queries_and_html(client: Client, url: str):
+def queries_and_html(client: Client, url: str) -> tuple[int, str]:
     with CaptureQueriesContext(connection) as ctx:
         response = client.get(url)
     assert response.status_code == 200, url
@@ -44,7 +46,7 @@ def queries_and_html(client: Client, url: str):
 def test_team_pages_run_the_same_queries_for_5_and_80_members(
     client: Client,
     owner: User,
-    grow_team,
+    grow_team: Callable[[int], list[User]],
     url: str,
     django_assert_max_num_queries: DjangoAssertNumQueries,
 ) -> None:
@@ -57,7 +59,7 @@ def test_team_pages_run_the_same_queries_for_5_and_80_members(
 
 
 def test_team_page_summarises_members_instead_of_listing_them(
-    client: Client, owner: User, grow_team
+    client: Client, owner: User, grow_team: Callable[[int], list[User]]
 ) -> None:
     readers = grow_team(60)
     client.force_login(owner)
@@ -87,7 +89,7 @@ def test_most_active_members_are_those_behind_the_latest_changes(
 
 
 def test_members_page_is_paginated_with_owner_actions(
-    client: Client, owner: User, grow_team
+    client: Client, owner: User, grow_team: Callable[[int], list[User]]
 ) -> None:
     grow_team(MEMBERS_PAGE_SIZE + 10)
     client.force_login(owner)
@@ -101,7 +103,9 @@ def test_members_page_is_paginated_with_owner_actions(
     assert "Page 1 of 2" in bad
 
 
-def test_member_sees_the_list_without_actions(client: Client, grow_team, member: User) -> None:
+def test_member_sees_the_list_without_actions(
+    client: Client, grow_team: Callable[[int], list[User]], member: User
+) -> None:
     grow_team(3)
     client.force_login(member)
     _, html = queries_and_html(client, "/teams/inference/members/")

@@ -59,7 +59,7 @@ def world(
     return {"a": a, "b": b, "people": people, "flash": flash}
 
 
-def client_for(world, viewer: User) -> Client:
+def client_for(world: World, viewer: str) -> Client:
     client = Client()
     if viewer != "anonymous":
         client.force_login(world["people"][viewer])
@@ -71,7 +71,7 @@ def shows(client: Client, url: str, text: str) -> bool:
 
 
 @pytest.mark.parametrize("viewer", VIEWERS)
-def test_each_viewer_sees_exactly_their_teams(world: World, viewer) -> None:
+def test_each_viewer_sees_exactly_their_teams(world: World, viewer: str) -> None:
     client = client_for(world, viewer)
     flash = world["flash"].get_absolute_url()
     note_a = Note.objects.get(body="alpha-secret")
@@ -95,7 +95,7 @@ def test_each_viewer_sees_exactly_their_teams(world: World, viewer) -> None:
 
 
 @pytest.mark.parametrize("viewer", VIEWERS)
-def test_team_urls_are_404_for_non_members(world: World, viewer) -> None:
+def test_team_urls_are_404_for_non_members(world: World, viewer: str) -> None:
     client = client_for(world, viewer)
     a = world["a"]
     session = a.sessions.get()

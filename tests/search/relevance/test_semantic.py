@@ -7,6 +7,7 @@ from django.test.utils import CaptureQueriesContext
 from pytest_django import DjangoCaptureOnCommitCallbacks
 
 from bench.relevance import evaluate, judged_queries, search_ranker
+from catalog.models import Source
 from readinglist.pagecache import bump_catalog_version
 from search import index_updates, semantic
 from search.page import search_sources
@@ -73,7 +74,7 @@ def test_nearest_keeps_the_closest_and_positive_only() -> None:
 
 
 @pytest.fixture
-def subjects(db: None, tiers: Tiers):
+def subjects(db: None, tiers: Tiers) -> list[Source]:
     return [
         SourceFactory(
             # Titles put the HBM sources first when nothing but the words decides.
@@ -90,7 +91,7 @@ def slugs(query: str) -> list[str]:
 
 
 def test_a_described_query_ranks_partial_matches_of_its_subject_first(
-    two_dimensions: None, subjects
+    two_dimensions: None, subjects: list[Source]
 ) -> None:
     found = slugs("why is memory paging slow")
     kv_with_memory = {subjects[2].slug, subjects[3].slug}
@@ -103,7 +104,7 @@ def test_a_described_query_ranks_partial_matches_of_its_subject_first(
 
 
 def test_without_the_index_the_words_alone_decide(
-    two_dimensions: None, subjects, monkeypatch: pytest.MonkeyPatch
+    two_dimensions: None, subjects: list[Source], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(semantic, "trusted_catalog_version", lambda: None)  # the cache is down
     found = slugs("why is memory paging slow")
@@ -120,7 +121,7 @@ def statements(using: str = "default") -> tuple[int, int]:
 
 
 def test_a_process_reads_the_stored_index_once_per_catalog_version(
-    subjects, monkeypatch: pytest.MonkeyPatch
+    subjects: list[Source], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     bump_catalog_version()
     # Nothing stored yet (no worker ran): the first reader builds it once and stores it.
@@ -137,7 +138,7 @@ def test_a_process_reads_the_stored_index_once_per_catalog_version(
 
 
 def test_a_catalog_change_enqueues_one_rebuild_when_it_commits(
-    subjects,
+    subjects: list[Source],
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -160,7 +161,7 @@ def test_a_catalog_change_enqueues_one_rebuild_when_it_commits(
     assert enqueued == [1]
 
 
-def test_the_stored_index_is_the_index_built(subjects) -> None:
+def test_the_stored_index_is_the_index_built(subjects: list[Source]) -> None:
     built = semantic.build_index(*semantic.source_texts("default"))
     assert built is not None
     again = semantic.SemanticIndex.from_bytes(built.to_bytes())
@@ -169,7 +170,9 @@ def test_the_stored_index_is_the_index_built(subjects) -> None:
     assert again.vocabulary == built.vocabulary
 
 
-def test_a_catalog_past_the_limit_is_not_indexed(subjects, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_catalog_past_the_limit_is_not_indexed(
+    subjects: list[Source], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(semantic, "MAX_SOURCES", len(subjects) - 1)
     bump_catalog_version()
     assert semantic.catalog_index("default") is None
