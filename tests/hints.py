@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 else:
     from django.http import HttpResponse as Response
 
-__all__ = ["Grow", "Response", "SmallCatalog", "Tiers", "found"]
+__all__ = ["Grow", "Response", "SmallCatalog", "Tiers", "found", "present"]
 
 Tiers = dict[str, Tier]
 Grow = Callable[[int], list[Source]]
@@ -29,3 +29,9 @@ def found[T: (str, bytes)](match: re.Match[T] | None) -> re.Match[T]:
     """The match a test expects to find: failing here says the page lacked it."""
     assert match is not None, "expected a match"
     return match
+
+
+def present[T](value: T | None) -> T:
+    """The row (or value) a test expects to be there: `.first()` of a query that has it."""
+    assert value is not None, "expected a value"
+    return value

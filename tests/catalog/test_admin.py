@@ -4,7 +4,7 @@ from django.core.management import call_command
 from django.test import Client
 
 from accounts.models import User
-from tests.hints import SmallCatalog
+from tests.hints import SmallCatalog, present
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +33,7 @@ def test_admin_change_pages_load(
 ) -> None:
     client.force_login(maintainer)
     flash = small_catalog["flash"]
-    section = flash.entries.first().section
+    section = present(flash.entries.first()).section
     for url in [
         f"/admin/catalog/source/{flash.pk}/change/",
         f"/admin/catalog/listsection/{section.pk}/change/",

@@ -6,7 +6,7 @@ import subprocess
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from datetime import timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -52,7 +52,9 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, *args: object) -> None:
         pass
 
-    def _reply(self, code: str, body: bytes = b"ok", headers: tuple[()] = ()) -> None:
+    def _reply(
+        self, code: int, body: bytes = b"ok", headers: Sequence[tuple[str, str]] = ()
+    ) -> None:
         self._leave()
         self.send_response(code)
         for name, value in headers:

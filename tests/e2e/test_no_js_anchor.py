@@ -10,6 +10,7 @@ from catalog.models import ListEntry
 from catalog.services import LoadReport
 from library.models import Bookmark
 from tests.e2e.conftest import DESKTOP
+from tests.hints import present
 
 WAFER = "wafer-gpu-performance"
 
@@ -29,7 +30,7 @@ def test_saving_without_javascript_keeps_the_place_on_the_page(
     try:
         log_in(page, reader)
         page.goto(f"/lists/{WAFER}/")
-        entry = (
+        entry = present(
             ListEntry.objects.filter(section__reading_list__slug=WAFER)
             .order_by("-section__position", "-position")
             .select_related("section", "source")

@@ -13,7 +13,7 @@ from accounts.models import User
 from paths.models import Path
 from paths.services import add_step, create_path
 from tests.factories import SourceFactory
-from tests.hints import Tiers
+from tests.hints import Tiers, present
 
 from .test_accessibility import SERIOUS, axe_problems
 
@@ -80,7 +80,7 @@ def test_path_pages_have_no_serious_accessibility_problems(
     page.set_default_timeout(15_000)
     try:
         log_in(page, reader)
-        step = path.steps.first()
+        step = present(path.steps.first())
         urls = [
             "/paths/",
             path.get_absolute_url(),

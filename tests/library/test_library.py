@@ -10,7 +10,7 @@ from accounts.models import User
 from library.models import Bookmark
 from library.services import set_status
 from tests.factories import ListEntryFactory, ListSectionFactory, SourceFactory, TopicFactory
-from tests.hints import SmallCatalog, Tiers
+from tests.hints import SmallCatalog, Tiers, present
 
 pytestmark = pytest.mark.django_db
 HX = {"HX-Request": "true"}
@@ -190,8 +190,8 @@ def test_bulk_with_another_readers_bookmark_is_404_and_changes_nothing(
     client: Client, reader: User, other_reader: User, library: SmallCatalog
 ) -> None:
     client.force_login(reader)
-    mine = Bookmark.objects.filter(user=reader).first()
-    theirs = Bookmark.objects.filter(user=other_reader).first()
+    mine = present(Bookmark.objects.filter(user=reader).first())
+    theirs = present(Bookmark.objects.filter(user=other_reader).first())
     for action in ["read", "remove"]:
         response = client.post(
             reverse("library:bulk"), {"action": action, "bookmarks": [mine.pk, theirs.pk]}
@@ -210,7 +210,7 @@ def test_bulk_with_a_missing_id_is_404(client: Client, reader: User, library: Sm
 
 def test_bulk_bad_input_is_explained(client: Client, reader: User, library: SmallCatalog) -> None:
     client.force_login(reader)
-    mine = Bookmark.objects.filter(user=reader).first()
+    mine = present(Bookmark.objects.filter(user=reader).first())
     response = client.post(
         reverse("library:bulk"), {"action": "burn", "bookmarks": [mine.pk]}, follow=True
     )

@@ -16,7 +16,7 @@ from accounts.models import User
 from catalog.models.sources import Source
 from library.models import Bookmark
 from library.page import GROUP_SIZE
-from tests.hints import Grow
+from tests.hints import Grow, present
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("render_every_time")]
 HX = {"HX-Request": "true"}
@@ -99,7 +99,7 @@ def test_bulk_change_reaches_bookmarks_beyond_the_first_page(
     saved(2 * GROUP_SIZE, statuses=["to_read"])
     client.force_login(reader)
     html = client.get("/library/?status=to_read&page=2").content.decode()
-    oldest = Bookmark.objects.filter(user=reader).order_by("saved_at", "pk").first()
+    oldest = present(Bookmark.objects.filter(user=reader).order_by("saved_at", "pk").first())
     assert f'value="{oldest.pk}"' in html
     response = client.post(
         "/library/bulk/",

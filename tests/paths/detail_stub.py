@@ -4,14 +4,14 @@ steps in order: these tests follow a redirect to it. Once the real page exists i
 from collections.abc import Iterator
 
 import pytest
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.urls import NoReverseMatch, clear_url_caches, path, reverse
 from django.utils.html import escape
 
 import paths.urls
 
 
-def _stand_in(request: pytest.FixtureRequest, key: str) -> HttpResponse:
+def _stand_in(request: HttpRequest, key: str) -> HttpResponse:
     from paths.models import Path
 
     found = Path.objects.visible_to(request.user).filter(key=key).first()

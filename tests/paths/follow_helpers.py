@@ -3,6 +3,8 @@ their own): a path of given sources, readers' reads, teams."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from accounts.models import User
 from catalog.models import Source
 from library.models import Bookmark
@@ -18,25 +20,25 @@ def make_path(
     sources: list[Source],
     *,
     visibility: str = "public",
-    team: Team = None,
+    team: Team | None = None,
     title: str = "Kernels path",
-    notes: tuple[()] = (),
+    notes: Sequence[str] = (),
 ) -> Path:
     path = Path.objects.create(title=title, user=user, team=team, visibility=visibility)
     section = PathSection.objects.create(path=path, title="Basics", position=0)
-    notes = list(notes) + [""] * len(sources)
+    padded = list(notes) + [""] * len(sources)
     PathStep.objects.bulk_create(
-        PathStep(path=path, section=section, source=source, position=n, note=notes[n])
+        PathStep(path=path, section=section, source=source, position=n, note=padded[n])
         for n, source in enumerate(sources)
     )
     return path
 
 
-def sources(count: int, prefix: str = "Step"):
+def sources(count: int, prefix: str = "Step") -> list[Source]:
     return [SourceFactory(title=f"{prefix} {n:03}") for n in range(count)]
 
 
-def read(user: User, *read_sources: object, status: str = "read") -> None:
+def read(user: User, *read_sources: Source, status: str = "read") -> None:
     Bookmark.objects.bulk_create(
         (Bookmark(user=user, source=source, status=status) for source in read_sources),
         update_conflicts=True,
@@ -45,7 +47,7 @@ def read(user: User, *read_sources: object, status: str = "read") -> None:
     )
 
 
-def team_of(owner: User, *members: object, slug: str = "kernels") -> Team:
+def team_of(owner: User, *members: User, slug: str = "kernels") -> Team:
     team = Team.objects.create(slug=slug, name=slug.title())
     Membership.objects.create(team=team, user=owner, role="owner")
     for member in members:
@@ -53,7 +55,7 @@ def team_of(owner: User, *members: object, slug: str = "kernels") -> Team:
     return team
 
 
-def follow(path, *, user: User = None, team: Team = None) -> PathFollow:
+def follow(path: Path, *, user: User | None = None, team: Team | None = None) -> PathFollow:
     return PathFollow.objects.create(path=path, user=user, team=team)
 
 

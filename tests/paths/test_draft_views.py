@@ -62,7 +62,9 @@ def test_an_empty_or_unknown_goal_says_so(
     assert "import a Markdown list of links" in page
 
 
-def posted(sources: list[Source], kept, title: str = "Attention first", **extra: object):
+def posted(
+    sources: list[Source], kept: list[Source], title: str = "Attention first", **extra: object
+) -> dict[str, object]:
     data = {
         "goal": "attention kernels",
         "title": title,

@@ -7,13 +7,13 @@ from django.urls import reverse
 from accounts.models import User
 from paths.models import MAX_SECTIONS, MAX_STEPS, Path, PathChange, PathSection, PathStep
 from tests.factories import SourceFactory, join_team
-from tests.hints import Response, Tiers
+from tests.hints import Response, Tiers, present
 from tests.paths.conftest import MakePath
 
 pytestmark = pytest.mark.django_db
 
 
-def order(path):
+def order(path: Path) -> list[str]:
     return list(
         path.steps.order_by("section__position", "position").values_list("source__slug", flat=True)
     )
@@ -25,7 +25,9 @@ def editing(client: Client, author: User) -> Client:
     return client
 
 
-def add(client: Client, path, text: str, headers=None, **extra: object) -> Response:
+def add(
+    client: Client, path: Path, text: str, headers: dict[str, str] | None = None, **extra: str
+) -> Response:
     url = reverse("paths:add-step", args=[path.key])
     return client.post(url, {"source": text, **extra}, headers=headers or {})
 
@@ -149,7 +151,7 @@ def test_a_steps_note_and_section_are_edited_on_its_own_page(
     editing: Client, make_path: MakePath
 ) -> None:
     path = make_path(2, sections=2)
-    step = path.steps.order_by("position").first()
+    step = present(path.steps.order_by("position").first())
     other = path.sections.exclude(pk=step.section_id).get()
     url = reverse("paths:step-edit", args=[path.key, step.pk])
     assert editing.get(url).status_code == 200

@@ -1,5 +1,7 @@
 """Forking a path or a curated list, and taking what the origin changed since."""
 
+from typing import Any
+
 import pytest
 from django.db import connection
 from django.test import Client, RequestFactory
@@ -12,14 +14,14 @@ from paths.forking import changed_ids
 from paths.models import ChangeAction, Path, PathChange
 from paths.services import add_step, create_path, move_step_to, remove_step, step_source_ids
 from tests.factories import ListEntryFactory, SourceFactory, UserFactory, join_team
-from tests.hints import SmallCatalog, Tiers
+from tests.hints import SmallCatalog, Tiers, present
 
 from .detail_stub import path_page  # noqa: F401
 
 pytestmark = pytest.mark.usefixtures("path_page")
 
 
-def titles(path):
+def titles(path: Path) -> list[str]:
     return list(path.steps.order_by("position").values_list("source__title", flat=True))
 
 
@@ -97,7 +99,7 @@ def test_anonymous_fork_is_sent_to_sign_in(client: Client, origin: Path) -> None
     assert response.status_code == 302 and "/login/" in response["Location"]
 
 
-def catalog_rows():
+def catalog_rows() -> tuple[list[Any], ...]:
     return (
         list(ReadingList.objects.values()),
         list(ListSection.objects.values()),
@@ -187,10 +189,10 @@ def test_take_all_makes_the_fork_follow_its_origin(
 ) -> None:
     signed_in.post(reverse("paths:fork", args=[origin.key]))
     fork = Path.objects.get(user=reader)
-    first = origin.steps.order_by("position").first()
+    first = present(origin.steps.order_by("position").first())
     remove_step(origin, origin.user, first.pk)
     add_step(origin, origin.user, SourceFactory(title="Later"))
-    move_step_to(origin, origin.user, origin.steps.order_by("position").last().pk, 0)
+    move_step_to(origin, origin.user, present(origin.steps.order_by("position").last()).pk, 0)
     signed_in.post(reverse("paths:upstream", args=[fork.key]), {"take": "all"})
     fork.refresh_from_db()
     assert step_source_ids(fork) == step_source_ids(origin) == fork.origin_snapshot

@@ -9,6 +9,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
+from catalog.models import Source
 from paths.models import MAX_STEPS, Path
 from paths.services import add_step, create_path
 from tests.factories import SourceFactory, UserFactory
@@ -31,7 +32,7 @@ MARKDOWN = """# Awesome kernels
 
 
 @pytest.fixture
-def linked(tiers: Tiers):
+def linked(tiers: Tiers) -> tuple[Source, Source]:
     scaling = SourceFactory(title="Scaling", url="https://example.org/papers/scaling")
     flash = SourceFactory(title="FlashAttention", url="https://example.org/papers/flash")
     return scaling, flash
@@ -44,7 +45,7 @@ def test_the_address_is_named_and_needs_sign_in(client: Client) -> None:
 
 
 def test_preview_lists_matches_in_order_and_offers_to_propose_the_rest(
-    signed_in: Client, linked
+    signed_in: Client, linked: tuple[Source, Source]
 ) -> None:
     response = signed_in.post(URL, {"text": MARKDOWN, "action": "preview"})
     html = response.content.decode()
@@ -61,7 +62,7 @@ def test_preview_lists_matches_in_order_and_offers_to_propose_the_rest(
 
 
 def test_save_to_a_new_path_with_sections_from_headings(
-    signed_in: Client, reader: User, linked
+    signed_in: Client, reader: User, linked: tuple[Source, Source]
 ) -> None:
     data = {"text": MARKDOWN, "action": "save", "title": "Kernels", "owner": "me"}
     response = signed_in.post(URL, data)
@@ -74,7 +75,7 @@ def test_save_to_a_new_path_with_sections_from_headings(
 
 
 def test_save_appends_to_a_path_the_reader_may_edit(
-    signed_in: Client, reader: User, linked
+    signed_in: Client, reader: User, linked: tuple[Source, Source]
 ) -> None:
     path = create_path(reader, "Mine")
     first = SourceFactory(title="Already here")
@@ -84,21 +85,25 @@ def test_save_appends_to_a_path_the_reader_may_edit(
     assert titles == ["Already here", "Scaling", "FlashAttention"]
 
 
-def test_someone_elses_path_is_not_a_choice(signed_in: Client, linked) -> None:
+def test_someone_elses_path_is_not_a_choice(
+    signed_in: Client, linked: tuple[Source, Source]
+) -> None:
     theirs = create_path(UserFactory(), "Theirs")
     response = signed_in.post(URL, {"text": MARKDOWN, "action": "save", "into": theirs.key})
     assert "Select a valid choice" in response.content.decode()
     assert not theirs.steps.exists()
 
 
-def test_a_new_path_needs_a_title(signed_in: Client, linked) -> None:
+def test_a_new_path_needs_a_title(signed_in: Client, linked: tuple[Source, Source]) -> None:
     response = signed_in.post(URL, {"text": MARKDOWN, "action": "save"})
     assert response.status_code == 400
     assert "Give the new path a title" in response.content.decode()
     assert not Path.objects.exists()
 
 
-def test_an_uploaded_file_is_read_and_its_text_kept(signed_in: Client, linked) -> None:
+def test_an_uploaded_file_is_read_and_its_text_kept(
+    signed_in: Client, linked: tuple[Source, Source]
+) -> None:
     upload = SimpleUploadedFile("README.md", MARKDOWN.encode(), content_type="text/markdown")
     response = signed_in.post(URL, {"file": upload, "action": "preview"})
     html = response.content.decode()
@@ -111,7 +116,7 @@ def test_an_uploaded_file_is_read_and_its_text_kept(signed_in: Client, linked) -
     ids=["png", "nul", "not-utf8"],
 )
 def test_a_binary_file_is_a_clear_error_and_nothing_is_saved(
-    signed_in: Client, linked, content: bytes
+    signed_in: Client, linked: tuple[Source, Source], content: bytes
 ) -> None:
     upload = SimpleUploadedFile("list.md", content)
     data = {"file": upload, "action": "save", "title": "T", "text": "typed text"}
@@ -123,14 +128,18 @@ def test_a_binary_file_is_a_clear_error_and_nothing_is_saved(
     assert not Path.objects.exists()
 
 
-def test_typed_text_with_nul_bytes_is_refused(signed_in: Client, linked) -> None:
+def test_typed_text_with_nul_bytes_is_refused(
+    signed_in: Client, linked: tuple[Source, Source]
+) -> None:
     response = signed_in.post(URL, {"text": "[a](https://x.org)\x00", "action": "preview"})
     assert response.status_code == 400
     assert "Null characters are not allowed" in response.content.decode()
     assert not Path.objects.exists()
 
 
-def test_an_oversized_upload_is_a_clear_error(signed_in: Client, linked) -> None:
+def test_an_oversized_upload_is_a_clear_error(
+    signed_in: Client, linked: tuple[Source, Source]
+) -> None:
     upload = SimpleUploadedFile("big.md", b"- https://example.org/a\n" * 50_000)
     response = signed_in.post(URL, {"file": upload, "action": "preview"})
     assert response.status_code == 400

@@ -7,7 +7,14 @@ from hypothesis import strategies as st
 from pytest_django import DjangoAssertNumQueries
 
 from catalog.models import Source
-from paths.importing import MAX_CHARS, MAX_LINKS, ImportResult, match_markdown, read_links
+from paths.importing import (
+    MAX_CHARS,
+    MAX_LINKS,
+    ImportedLink,
+    ImportResult,
+    match_markdown,
+    read_links,
+)
 from tests.factories import SourceFactory
 
 README = """# Awesome inference [![Awesome](https://awesome.re/badge.svg)](https://awesome.re)
@@ -52,9 +59,15 @@ def catalog(db: None) -> dict[str, Source]:
     }
 
 
+def slug_of(link: ImportedLink) -> str:
+    """The slug of a matched link's source (matched links have one)."""
+    assert link.source is not None
+    return link.source.slug
+
+
 def by_url(result: ImportResult) -> dict[str, str | None]:
     return {
-        link.url: link.source.slug if link.source else None
+        link.url: slug_of(link) if link.source else None
         for link in result.matched + result.unmatched
     }
 
@@ -62,7 +75,7 @@ def by_url(result: ImportResult) -> dict[str, str | None]:
 def test_each_kind_of_link_is_read_in_order_under_its_heading(catalog: dict[str, Source]) -> None:
     result = match_markdown(README)
 
-    assert [(link.source.slug, link.section) for link in result.matched] == [
+    assert [(slug_of(link), link.section) for link in result.matched] == [
         ("vllm", "Awesome inference"),
         ("flashattention", "Papers"),
         ("pagedattention", "Papers"),
@@ -77,7 +90,7 @@ def test_each_kind_of_link_is_read_in_order_under_its_heading(catalog: dict[str,
 
 
 def test_links_keep_the_words_a_reader_gave_them(catalog: dict[str, Source]) -> None:
-    texts = {link.source.slug: link.text for link in match_markdown(README).matched}
+    texts = {slug_of(link): link.text for link in match_markdown(README).matched}
 
     assert texts["vllm"] == "vLLM on GitHub"
     assert texts["flashattention"] == "FlashAttention"
@@ -90,7 +103,7 @@ def test_a_work_linked_twice_is_kept_once_where_it_first_appears(
 ) -> None:
     result = match_markdown(README)
 
-    assert [link.source.slug for link in result.matched].count("flashattention") == 1
+    assert [slug_of(link) for link in result.matched].count("flashattention") == 1
     assert "https://arxiv.org/abs/2205.14135" not in by_url(result)
     assert "https://arxiv.org/abs/2210.17323v2" in by_url(result)
 
@@ -124,7 +137,7 @@ def test_every_name_of_a_work_finds_its_source(
 ) -> None:
     result = match_markdown(f"- [a link]({link})\n")
 
-    assert [match.source.slug for match in result.matched] == [slug]
+    assert [slug_of(match) for match in result.matched] == [slug]
 
 
 def test_a_retired_source_is_not_matched(catalog: dict[str, Source]) -> None:
@@ -147,7 +160,7 @@ def test_matching_runs_one_query_whatever_the_number_of_links(
         result = match_markdown(text)
 
     assert len(result.unmatched) == count
-    assert [link.source.slug for link in result.matched] == ["flashattention"]
+    assert [slug_of(link) for link in result.matched] == ["flashattention"]
 
 
 def test_a_text_without_links_runs_no_query(
@@ -277,8 +290,11 @@ def test_reading_any_text_never_raises_and_finds_only_addresses(text: str) -> No
     )
 )
 @settings(max_examples=60, deadline=None)
-def test_links_come_back_in_order_once_each_under_their_heading(sections) -> None:
-    lines, expected = [], []
+def test_links_come_back_in_order_once_each_under_their_heading(
+    sections: list[tuple[str, list[tuple[str, str]]]],
+) -> None:
+    lines: list[str] = []
+    expected: list[tuple[str, str]] = []
     for title, links in sections:
         lines.append(f"\n## {title}\n")
         for words, path in links:
@@ -288,9 +304,9 @@ def test_links_come_back_in_order_once_each_under_their_heading(sections) -> Non
             if url not in [u for u, _ in expected]:
                 expected.append((url, title))
 
-    links = read_links("\n".join(lines)).links
+    found = read_links("\n".join(lines)).links
 
-    assert [(link.url, link.section) for link in links] == expected
+    assert [(link.url, link.section) for link in found] == expected
 
 
 @given(st.text(max_size=200))
@@ -314,7 +330,7 @@ def test_two_pages_of_one_repository_are_two_links(catalog: dict[str, Source]) -
 
     result = match_markdown(text)
 
-    assert [(link.text, link.source.slug) for link in result.matched] == [
+    assert [(link.text, slug_of(link)) for link in result.matched] == [
         ("Docs", "vllm-docs"),
         ("Other docs", "vllm"),
     ]

@@ -10,13 +10,13 @@ from django.urls import reverse
 from accounts.models import User
 from paths.models import Path
 from tests.factories import join_team
-from tests.hints import found
+from tests.hints import found, present
 from tests.paths.conftest import MakePath
 
 pytestmark = pytest.mark.django_db
 
 
-def step_links(html: str):
+def step_links(html: str) -> list[str]:
     steps = found(re.search(r'<ol id="steps".*?</ol>', html, re.S)).group(0)
     return re.findall(r'href="(/sources/[^"]+/)"', steps)
 
@@ -84,7 +84,7 @@ def test_the_path_page_lists_steps_in_order_with_notes_and_history(
     client: Client, author: User, make_path: MakePath
 ) -> None:
     path = make_path(3, sections=2)
-    step = path.steps.order_by("position").first()
+    step = present(path.steps.order_by("position").first())
     step.note = "Read *section 3* <script>alert(1)</script>"
     step.save()
     client.force_login(author)

@@ -9,9 +9,11 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
+from paths.models import Path
 from paths.services import add_section
 from teams.models import Membership, Team
 from tests.factories import UserFactory, join_team
+from tests.hints import present
 from tests.paths.conftest import MakePath
 
 pytestmark = pytest.mark.django_db
@@ -70,7 +72,7 @@ def world(make_path: MakePath, author: User) -> World:
     return {"team": team, "users": users, "former": former}
 
 
-def make(make_path, world, author: User, visibility: str):
+def make(make_path: MakePath, world: World, author: User, visibility: str) -> Path:
     team = None if visibility == "private" else world["team"]
     path = make_path(2, team=team, visibility=visibility, title=TITLE)
     if team:
@@ -80,15 +82,15 @@ def make(make_path, world, author: User, visibility: str):
     return path
 
 
-def edit_requests(path):
-    step = path.steps.order_by("position").first()
-    section = path.sections.order_by("position").first()
+def edit_requests(path: Path) -> list[tuple[str, str, dict[str, str]]]:
+    step = present(path.steps.order_by("position").first())
+    section = present(path.sections.order_by("position").first())
     key = path.key
     return [
         ("get", reverse("paths:edit", args=[key]), {}),
         ("post", reverse("paths:edit", args=[key]), {"title": "x", "visibility": "public"}),
         ("post", reverse("paths:add-step", args=[key]), {"source": "nothing at all"}),
-        ("post", reverse("paths:steps-action", args=[key]), {"down": step.pk}),
+        ("post", reverse("paths:steps-action", args=[key]), {"down": str(step.pk)}),
         ("post", reverse("paths:move-to", args=[key, step.pk]), {"place": "2"}),
         ("get", reverse("paths:step-edit", args=[key, step.pk]), {}),
         ("post", reverse("paths:step-edit", args=[key, step.pk]), {"note": "n"}),
@@ -106,7 +108,7 @@ def edit_requests(path):
 @pytest.mark.parametrize("visibility", list(SEES))
 @pytest.mark.parametrize("viewer", VIEWERS)
 def test_the_viewer_matrix(
-    client: Client, make_path: MakePath, world: World, author: User, visibility, viewer: str
+    client: Client, make_path: MakePath, world: World, author: User, visibility: str, viewer: str
 ) -> None:
     path = make(make_path, world, author, visibility)
     user = world["users"][viewer]

@@ -117,7 +117,7 @@ def test_the_team_line_shows_reads_stall_and_next_session(reader: User) -> None:
     assert (line.members, line.total, line.reads, line.percent) == (4, 5, 8, 40)
     assert line.stall_source == steps[2]
     assert line.next_source_ids == [steps[2].pk, steps[3].pk, steps[4].pk]
-    assert line.next_session.title == "Chapter 3"
+    assert line.next_session is not None and line.next_session.title == "Chapter 3"
 
 
 def test_the_team_page_costs_the_same_at_1_and_200_followed_paths(

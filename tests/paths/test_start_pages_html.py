@@ -9,7 +9,7 @@ from django.urls import reverse
 from accounts.models import User
 from paths.services import add_step, create_path, remove_step
 from tests.factories import SourceFactory
-from tests.hints import SmallCatalog
+from tests.hints import SmallCatalog, present
 from tests.production.test_html_valid import JAVA, VNU_JAR, vnu_errors
 
 from .detail_stub import path_page  # noqa: F401
@@ -32,7 +32,7 @@ def test_draft_import_fork_and_upstream_pages_are_valid(
         add_step(origin, other_reader, source)
     signed_in.post(reverse("paths:fork", args=[origin.key]))
     fork = reader.paths.get()
-    remove_step(origin, other_reader, origin.steps.order_by("position").first().pk)
+    remove_step(origin, other_reader, present(origin.steps.order_by("position").first()).pk)
     add_step(origin, other_reader, small_catalog["flash"])
     create_path(other_reader, "Shared path", visibility="public")
     pages = {

@@ -6,6 +6,7 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
+from paths.models import Path
 from teams.models import Membership
 
 from .follow_helpers import DETAIL_URLS, UserFactory, make_path, sources, team_of
@@ -25,7 +26,7 @@ EXPORTS = ["export.md", "export.bib", "export.json"]
 
 
 @pytest.fixture
-def world():
+def world() -> tuple[dict[str, Path], dict[str, User | None]]:
     author, member, former, other = (UserFactory() for _ in range(4))
     team = team_of(author, member, former)
     Membership.objects.filter(team=team, user=former).delete()
@@ -39,12 +40,17 @@ def world():
         )
         for visibility in VISIBILITIES
     }
-    viewers = {"anonymous": None, "author": author, "other": other, "member": member}
+    viewers: dict[str, User | None] = {
+        "anonymous": None,
+        "author": author,
+        "other": other,
+        "member": member,
+    }
     viewers["former member"] = former
     return paths, viewers
 
 
-def as_viewer(client: Client, user: User) -> None:
+def as_viewer(client: Client, user: User | None) -> None:
     client.logout()
     if user is not None:
         client.force_login(user)
@@ -52,7 +58,12 @@ def as_viewer(client: Client, user: User) -> None:
 
 @pytest.mark.parametrize("viewer", VIEWERS)
 @pytest.mark.parametrize("visibility", VISIBILITIES)
-def test_exports_follow_the_one_rule(client: Client, world, visibility: str, viewer: str) -> None:
+def test_exports_follow_the_one_rule(
+    client: Client,
+    world: tuple[dict[str, Path], dict[str, User | None]],
+    visibility: str,
+    viewer: str,
+) -> None:
     paths, viewers = world
     path = paths[visibility]
     as_viewer(client, viewers[viewer])
@@ -68,7 +79,10 @@ def test_exports_follow_the_one_rule(client: Client, world, visibility: str, vie
 @pytest.mark.parametrize("viewer", VIEWERS)
 @pytest.mark.parametrize("visibility", VISIBILITIES)
 def test_the_feed_is_for_public_paths_alone(
-    client: Client, world, visibility: str, viewer: str
+    client: Client,
+    world: tuple[dict[str, Path], dict[str, User | None]],
+    visibility: str,
+    viewer: str,
 ) -> None:
     paths, viewers = world
     as_viewer(client, viewers[viewer])
@@ -79,7 +93,10 @@ def test_the_feed_is_for_public_paths_alone(
 @pytest.mark.parametrize("viewer", VIEWERS)
 @pytest.mark.parametrize("visibility", VISIBILITIES)
 def test_following_follows_the_one_rule(
-    client: Client, world, visibility: str, viewer: str
+    client: Client,
+    world: tuple[dict[str, Path], dict[str, User | None]],
+    visibility: str,
+    viewer: str,
 ) -> None:
     paths, viewers = world
     path = paths[visibility]
@@ -94,7 +111,9 @@ def test_following_follows_the_one_rule(
 
 
 @pytest.mark.parametrize("viewer", VIEWERS)
-def test_the_sitemap_names_public_paths_alone(client: Client, world, viewer: str) -> None:
+def test_the_sitemap_names_public_paths_alone(
+    client: Client, world: tuple[dict[str, Path], dict[str, User | None]], viewer: str
+) -> None:
     paths, viewers = world
     as_viewer(client, viewers[viewer])
     text = client.get("/sitemap-paths.xml").content.decode()
@@ -104,11 +123,14 @@ def test_the_sitemap_names_public_paths_alone(client: Client, world, viewer: str
 
 
 @pytest.mark.parametrize("viewer", VIEWERS)
-def test_a_teams_step_table_is_for_its_members(client: Client, world, viewer: str) -> None:
+def test_a_teams_step_table_is_for_its_members(
+    client: Client, world: tuple[dict[str, Path], dict[str, User | None]], viewer: str
+) -> None:
     paths, viewers = world
     path = paths["team"]
     path.follows.create(team=path.team)
     as_viewer(client, viewers[viewer])
+    assert path.team is not None
     response = client.get(f"/paths/{path.key}/teams/{path.team.slug}/progress/")
     if viewer in {"author", "member"}:
         assert response.status_code == 200

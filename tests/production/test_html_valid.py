@@ -25,6 +25,7 @@ from catalog.services import load_catalog
 from library.models import Bookmark, Dismissal
 from teams.models import Team
 from tests.factories import NoteFactory, UserFactory, join_team
+from tests.hints import present
 
 pytestmark = pytest.mark.django_db
 
@@ -137,7 +138,7 @@ def path_pages(owner: User, team: Team) -> dict[str, tuple[str, bool]]:
             or Source.objects.exclude(path_steps__path=path).first()
         )
         add_step(path, owner, source, section=section, note="Read **section 3**.")
-    step = path.steps.first()
+    step = present(path.steps.first())
     public = create_path(owner, "Public path", visibility="public")
     add_step(public, owner, Source.objects.get(slug=SOURCE), note="A *note*.")
     key = path.key
