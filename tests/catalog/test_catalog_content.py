@@ -24,7 +24,7 @@ needs_seeds = pytest.mark.skipif(
 )
 
 
-def seed_urls():
+def seed_urls() -> set[str]:
     """Every URL the Wafer seed links, with the underscores it lost restored."""
     text = WAFER_SEED.read_text()
     stops = r"(?= - | , | \. | and Rubin| and TensorRT|, SGLang|$)"

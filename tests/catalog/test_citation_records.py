@@ -4,6 +4,7 @@ the DOI, the arXiv eprint and the ISBN; every item of the shipped catalog parses
 
 import io
 from pathlib import Path
+from typing import cast
 
 import bibtexparser
 import citeproc
@@ -62,7 +63,7 @@ def test_csl_has_doi_url_short_title_and_every_author(transformer: Source) -> No
     assert item["title-short"] == "Transformer"
     assert item["DOI"] == "10.5555/3295222.3295349"
     assert item["URL"] == transformer.url
-    assert [a["family"] for a in item["author"]] == [
+    assert [a["family"] for a in cast(list[dict[str, str]], item["author"])] == [
         "Vaswani",
         "Shazeer",
         "Parmar",
@@ -114,6 +115,9 @@ def test_every_catalog_item_parses_and_renders_with_its_full_author_list(tmp_pat
         for item_id, entry in zip(bibliography.keys, bibliography.bibliography(), strict=True)
     }
     for item in items:
-        for author in item.get("author", []):
+        for author in cast(list[dict[str, str]], item.get("author", [])):
             name = author.get("family") or author.get("literal")
-            assert name in rendered[item["id"].lower()], (item["id"], name)
+            assert name is not None and name in rendered[str(item["id"]).lower()], (
+                item["id"],
+                name,
+            )

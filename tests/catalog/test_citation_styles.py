@@ -69,7 +69,7 @@ YEAR = {"paper": "2017", "repository": "2016", "book": "2016"}
 @pytest.mark.parametrize("style", list(STYLES))
 @pytest.mark.parametrize("kind", ["paper", "repository", "book"])
 def test_each_style_names_authors_title_and_year(
-    request: pytest.FixtureRequest, style, kind: str
+    request: pytest.FixtureRequest, style: str, kind: str
 ) -> None:
     source = request.getfixturevalue(kind)
     [reference] = format_references([source], STYLES[style])
@@ -139,7 +139,7 @@ class TestSourceCitePage:
 
     @pytest.mark.parametrize("style", list(STYLES))
     def test_the_cite_page_shows_the_chosen_style_as_text(
-        self, client: Client, paper: Source, style
+        self, client: Client, paper: Source, style: str
     ) -> None:
         url = reverse("catalog:source-cite-style", args=[paper.slug])
         response = client.get(url, {"style": style})

@@ -9,7 +9,7 @@ from tests.hints import Grow, Response, SmallCatalog, Tiers
 ATOM = "application/atom+xml"
 
 
-def parse(response: Response):
+def parse(response: Response) -> feedparser.FeedParserDict:
     assert response.status_code == 200
     assert response["Content-Type"].startswith(ATOM)
     feed = feedparser.parse(response.content)

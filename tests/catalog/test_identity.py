@@ -1,6 +1,8 @@
 """catalog.identity: every spelling of a work's URL or identifier gives the same keys, and
 hostile input raises nothing but InvalidURL."""
 
+from collections.abc import Callable
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -68,7 +70,7 @@ SAME_WORK = {
 @pytest.mark.parametrize(
     ("key", "spelling"), [(key, s) for key, spellings in SAME_WORK.items() for s in spellings]
 )
-def test_every_spelling_names_the_work(key, spelling) -> None:
+def test_every_spelling_names_the_work(key: str, spelling: str) -> None:
     assert key.casefold() in {k.casefold() for k in work_keys(spelling).keys}
 
 
@@ -128,7 +130,9 @@ def test_an_ipv6_host_keeps_its_brackets() -> None:
         (check_repository, "vllm-project/vllm", "vllm-project/vllm"),
     ],
 )
-def test_identifier_checks_accept_and_normalise(check, good: str, stored: str) -> None:
+def test_identifier_checks_accept_and_normalise(
+    check: Callable[[str], str], good: str, stored: str
+) -> None:
     assert check(good) == stored
 
 
@@ -145,7 +149,9 @@ def test_identifier_checks_accept_and_normalise(check, good: str, stored: str) -
         (check_repository, "a/b/c"),
     ],
 )
-def test_identifier_checks_refuse_bad_syntax_and_check_digits(check, bad: str) -> None:
+def test_identifier_checks_refuse_bad_syntax_and_check_digits(
+    check: Callable[[str], str], bad: str
+) -> None:
     with pytest.raises(InvalidIdentifier):
         check(bad)
 

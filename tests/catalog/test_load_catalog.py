@@ -58,7 +58,7 @@ related = ["alpha"]
 """
 
 
-def load(path, **kwargs: object) -> str:
+def load(path: Path, **kwargs: object) -> str:
     out = io.StringIO()
     call_command("load_catalog", str(path), stdout=out, stderr=io.StringIO(), **kwargs)
     return out.getvalue()
@@ -216,7 +216,7 @@ BAD_FILES = [
 
 @pytest.mark.parametrize(("case", "text", "message"), BAD_FILES, ids=[c[0] for c in BAD_FILES])
 def test_bad_files_stop_the_load_naming_file_line_and_field(
-    tmp_path: Path, case: str, text, message: str
+    tmp_path: Path, case: str, text: str, message: str
 ) -> None:
     load(write(tmp_path, MINIMAL))
     before = list(Source.objects.order_by("slug").values_list("slug", "title", "url"))
@@ -268,7 +268,7 @@ class Terminal(io.StringIO):
     ids=["terminal", "stdout-redirected", "stderr-redirected"],
 )
 def test_the_progress_bar_shows_only_on_a_terminal(
-    tmp_path: Path, stdout, stderr, bar_shown: bool
+    tmp_path: Path, stdout: type[io.StringIO], stderr: type[io.StringIO], bar_shown: bool
 ) -> None:
     out, err = stdout(), stderr()
     call_command("load_catalog", str(write(tmp_path, MINIMAL)), stdout=out, stderr=err)

@@ -59,7 +59,7 @@ def test_export_carries_the_fields_and_loads_back_unchanged(tmp_path: Path) -> N
     assert "sources: 0 created, 0 updated, 2 unchanged" in output
 
 
-def _alpha(extra) -> str:
+def _alpha(extra: str) -> str:
     first = 'summary = "The first source."'
     return MINIMAL.replace(first, f"{first}\n{extra}")
 
@@ -91,7 +91,7 @@ BAD_IDENTIFIERS = [
     ("case", "text", "message"), BAD_IDENTIFIERS, ids=[c[0] for c in BAD_IDENTIFIERS]
 )
 def test_bad_identifiers_name_file_entry_and_field_and_load_nothing(
-    tmp_path: Path, case: str, text, message: str
+    tmp_path: Path, case: str, text: str, message: str
 ) -> None:
     load(write(tmp_path, MINIMAL))
     before = list(Source.objects.order_by("slug").values_list("slug", "doi", "arxiv_id"))

@@ -1,4 +1,5 @@
 import datetime
+from collections.abc import Callable
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -12,7 +13,7 @@ from tests.hints import Tiers
 pytestmark = pytest.mark.django_db
 
 
-def violates(create) -> None:
+def violates(create: Callable[[], object]) -> None:
     with pytest.raises(IntegrityError), transaction.atomic():
         create()
 

@@ -1,6 +1,7 @@
 """Related sources: what a reader sees under "Related sources", and why each is there."""
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.core.management import call_command
@@ -70,7 +71,7 @@ def test_co_reading_counts_readers_who_read_it_next(
                 user=reader,
                 source=source,
                 status="read",
-                finished_at=now + timezone.timedelta(minutes=offset),
+                finished_at=now + timedelta(minutes=offset),
             )
     recompute_neighbours()
     section = related_section(client, "roofline")
@@ -88,7 +89,7 @@ def test_one_reader_alone_never_shows_as_co_reading(
             user=reader,
             source=Source.objects.get(slug=slug),
             status="read",
-            finished_at=now + timezone.timedelta(minutes=offset),
+            finished_at=now + timedelta(minutes=offset),
         )
     recompute_neighbours()
     assert "read it next" not in related_section(client, "roofline")

@@ -5,15 +5,17 @@ import os
 import signal
 import subprocess
 import sys
+from typing import cast
 
 import pytest
 from django.core.management import call_command
 from django.tasks import default_task_backend
+from django.tasks.backends.dummy import DummyBackend
 from django.test import override_settings
 from django_tasks_db.models import DBTaskResult
 from pytest_django import DjangoCaptureOnCommitCallbacks
 
-from catalog.models import SourceNeighbour
+from catalog.models import Source, SourceNeighbour, Topic
 from catalog.related.tasks import recompute_all_related, recompute_related
 from tests.hints import Tiers
 
@@ -23,7 +25,7 @@ DUMMY = {"default": {"BACKEND": "django.tasks.backends.dummy.DummyBackend"}}
 DATABASE = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
 
-def two_similar_sources():
+def two_similar_sources() -> tuple[Topic, Source, Source]:
     topic = TopicFactory(name="Kernels")
     first = SourceFactory(title="Warp specialised attention", topics=[topic])
     second = SourceFactory(title="Warp specialised matmul", topics=[topic])
@@ -62,7 +64,7 @@ def test_a_committed_change_enqueues_a_task_and_computes_nothing(
     related_tasks = {recompute_all_related.func, recompute_related.func}
     queued = [
         (result.task.func, result.args)
-        for result in default_task_backend.results
+        for result in cast(DummyBackend, default_task_backend).results
         if result.task.func in related_tasks  # search queues its own rebuild beside these
     ]
     assert queued == [
@@ -121,7 +123,9 @@ def test_the_tasks_handle_an_empty_and_a_one_source_catalog(tiers: Tiers) -> Non
         ({"TASKS_BACKEND": "immediate"}, "django.tasks.backends.immediate.ImmediateBackend"),
     ],
 )
-def test_production_queues_tasks_and_development_runs_them_at_once(env, backend: str) -> None:
+def test_production_queues_tasks_and_development_runs_them_at_once(
+    env: dict[str, str], backend: str
+) -> None:
     base = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "TASKS_BACKEND"}}
     code = "import readinglist.settings as s; print(s.TASKS['default']['BACKEND'])"
     result = subprocess.run(

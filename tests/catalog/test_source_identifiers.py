@@ -5,6 +5,7 @@ import datetime
 
 import pytest
 from django.contrib import admin
+from django.forms import ModelForm
 from django.test import Client, RequestFactory
 
 from accounts.models import User
@@ -45,7 +46,7 @@ def test_a_full_title_equal_to_the_title_is_not_repeated(
     assert "Full title" not in client.get(f"/sources/{source.slug}/").content.decode()
 
 
-def _admin_form(maintainer: User, source: Source, **changes: object):
+def _admin_form(maintainer: User, source: Source, **changes: object) -> ModelForm[Source]:
     request = RequestFactory().get("/")
     request.user = maintainer
     model_admin = admin.site._registry[Source]

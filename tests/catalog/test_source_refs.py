@@ -23,7 +23,7 @@ def _forget() -> Iterator[None]:
     source_refs._kept.clear()
 
 
-def source_reads(ctx) -> int:
+def source_reads(ctx: CaptureQueriesContext) -> int:
     """Statements reading sources (the tests' cache is a table: its reads are statements too)."""
     return sum('FROM "catalog_source"' in q["sql"] for q in ctx.captured_queries)
 

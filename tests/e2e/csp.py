@@ -14,7 +14,7 @@ document.addEventListener("securitypolicyviolation", (event) => {
 """
 
 
-def watch_csp(page: Page):
+def watch_csp(page: Page) -> list[str]:
     """Start collecting violations on `page`; returns the list they are appended to."""
     violations = []
     page.add_init_script(REPORTER)

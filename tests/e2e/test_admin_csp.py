@@ -30,6 +30,7 @@ def test_a_maintainer_curates_in_the_admin_with_no_csp_violation(
     violations = watch_csp(page)
 
     response = page.goto("/admin/")
+    assert response is not None
     assert "script-src 'self'" in response.headers["content-security-policy"]
     page.locator("#id_username").fill(maintainer.email)
     page.locator("#id_password").fill(PASSWORD)

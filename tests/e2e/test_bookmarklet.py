@@ -15,7 +15,7 @@ from tests.hints import SmallCatalog
 def _bookmarklet(page: Page) -> str:
     page.goto("/save/bookmarklet/")
     href = page.locator("#bookmarklet").get_attribute("href")
-    assert href.startswith("javascript:")
+    assert href is not None and href.startswith("javascript:")
     return unquote(href.removeprefix("javascript:"))
 
 

@@ -37,6 +37,6 @@ def test_skip_link_and_no_horizontal_scroll(page: Page, small_catalog: SmallCata
 
 def test_unknown_page_shows_styled_404(page: Page, db: None) -> None:
     response = page.goto("/sources/no-such-source/")
-    assert response.status == 404
+    assert response is not None and response.status == 404
     expect(page.get_by_role("heading", level=1)).to_have_text("We could not find that page")
     expect(page.get_by_role("link", name="searching the catalog")).to_be_visible()

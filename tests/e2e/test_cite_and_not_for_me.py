@@ -64,7 +64,9 @@ def test_without_javascript_the_reference_is_there_to_select(
     context.close()
 
 
-def _new_reader_on_for_you(page: Page, log_in, reader: User, small_catalog) -> None:
+def _new_reader_on_for_you(
+    page: Page, log_in: Callable[[Page, User], None], reader: User, small_catalog: SmallCatalog
+) -> None:
     Bookmark.objects.create(user=reader, source=small_catalog["path"][0], status="read")
     log_in(page, reader)
     page.goto("/library/for-you/")

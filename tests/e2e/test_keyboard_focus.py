@@ -6,8 +6,7 @@ from datetime import timedelta
 
 from django.core.cache import cache
 from django.utils import timezone
-from playwright.sync_api import Browser, Page, expect
-from playwright.sync_api._generated import Locator
+from playwright.sync_api import Browser, Locator, Page, expect
 from pytest_django import Settings
 from pytest_django.live_server_helper import LiveServer
 
@@ -16,14 +15,14 @@ from notes.models import Note
 from teams import services as teams
 from teams.models import Session
 from tests.e2e.conftest import PHONE
-from tests.hints import SmallCatalog
+from tests.hints import SmallCatalog, present
 from tests.proposals.metadata_server import MetadataServer
 
 SOURCE_URL = "/sources/flashattention/"
 TAB_LIMIT = 200
 
 
-def tab_to(page: Page, target) -> None:
+def tab_to(page: Page, target: Locator) -> None:
     """Press Tab until the target has focus, as a keyboard user would."""
     for _ in range(TAB_LIMIT):
         page.keyboard.press("Tab")
@@ -220,10 +219,16 @@ def test_on_a_phone_the_next_session_comes_before_the_welcome(
         page.goto("/")
         sessions = page.locator(".next-sessions")
         expect(sessions).to_contain_text("Week 3: paged attention")
-        assert sessions.bounding_box()["y"] < page.locator(".hero").bounding_box()["y"]
+        assert (
+            present(sessions.bounding_box())["y"]
+            < present(page.locator(".hero").bounding_box())["y"]
+        )
         # On a wide screen the welcome keeps its place at the top.
         page.set_viewport_size({"width": 1280, "height": 900})
-        assert sessions.bounding_box()["y"] > page.locator(".hero").bounding_box()["y"]
+        assert (
+            present(sessions.bounding_box())["y"]
+            > present(page.locator(".hero").bounding_box())["y"]
+        )
     finally:
         context.close()
 

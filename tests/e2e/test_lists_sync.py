@@ -8,7 +8,7 @@ from django.test import Client
 from playwright.sync_api import Page, expect
 
 from accounts.models import User
-from catalog.models import ListEntry
+from catalog.models import ListEntry, Source
 from catalog.services import LoadReport
 from library.models import Bookmark
 from tests.hints import present
@@ -17,7 +17,7 @@ WAFER = "wafer-gpu-performance"
 HX = {"HX-Request": "true"}
 
 
-def twice_listed(reading_list_slug):
+def twice_listed(reading_list_slug: str) -> tuple[Source, list[str]]:
     """A source that two sections of the list hold, with those sections' slugs in page order."""
     entries = ListEntry.objects.filter(section__reading_list__slug=reading_list_slug).order_by(
         "section__position", "position"

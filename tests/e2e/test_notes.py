@@ -4,8 +4,7 @@ import re
 from collections.abc import Callable
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
-from playwright.sync_api._generated import Locator
+from playwright.sync_api import Browser, Locator, Page, expect
 from pytest_django import Settings
 from pytest_django.live_server_helper import LiveServer
 

@@ -9,7 +9,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from accounts.models import User
 from tests.factories import NoteFactory
-from tests.hints import SmallCatalog
+from tests.hints import SmallCatalog, present
 
 from .conftest import PHONE
 
@@ -94,7 +94,7 @@ def test_no_page_is_wider_than_a_phone(
     code = phone.locator(".note-body pre").first
     expect(code).to_contain_text(LONG_CODE_LINE)
     # The code scrolls inside its own box, which stays within the screen.
-    box = code.bounding_box()
+    box = present(code.bounding_box())
     assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
     assert code.evaluate("pre => pre.scrollWidth > pre.clientWidth")
 
@@ -105,7 +105,7 @@ def test_signed_in_header_is_two_rows_with_a_keyboard_menu(
     log_in(phone, reader)
     phone.goto("/sources/flashattention/")
     assert header_rows(phone) <= 2
-    header_height = phone.locator(".site-header").bounding_box()["height"]
+    header_height = present(phone.locator(".site-header").bounding_box())["height"]
     assert header_height < 110, f"the header is {header_height} px tall"
 
     menu = phone.locator(".site-menu")

@@ -3,8 +3,7 @@
 import re
 from collections.abc import Callable
 
-from playwright.sync_api import Page, expect
-from playwright.sync_api._generated import Locator
+from playwright.sync_api import Locator, Page, expect
 from pytest_django import Settings
 
 from accounts.models import User

@@ -1,12 +1,11 @@
 import re
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
-from playwright.sync_api._generated import Locator
+from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect
 from pytest_django.live_server_helper import LiveServer
 
 from tests.e2e.conftest import DESKTOP, PHONE
-from tests.hints import SmallCatalog
+from tests.hints import SmallCatalog, present
 
 
 def result_titles(page: Page) -> Locator:
@@ -18,7 +17,7 @@ def show_filters(page: Page) -> None:
     show them beside the results with no button."""
     button = page.locator(".facets summary")
     first_facet = page.locator(".facets .facet a").first
-    if page.viewport_size["width"] <= PHONE["width"]:
+    if present(page.viewport_size)["width"] <= PHONE["width"]:
         expect(first_facet).to_be_hidden()
         button.click()
     else:
@@ -103,7 +102,7 @@ def test_no_results_suggest_titles(desktop_page: Page, small_catalog: SmallCatal
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_search_works_without_javascript(
-    browser: Browser, live_server: LiveServer, small_catalog: SmallCatalog, viewport
+    browser: Browser, live_server: LiveServer, small_catalog: SmallCatalog, viewport: ViewportSize
 ) -> None:
     context = browser.new_context(
         viewport=viewport, base_url=live_server.url, java_script_enabled=False

@@ -5,7 +5,7 @@ is planned from the next steps."""
 import re
 from collections.abc import Callable
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from accounts.models import User
@@ -17,7 +17,7 @@ from tests.factories import UserFactory, join_team
 GOAL = "get our team ready to serve a large model across several nodes"
 
 
-def new_page(browser: Browser, live_server: LiveServer):
+def new_page(browser: Browser, live_server: LiveServer) -> tuple[BrowserContext, Page]:
     context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=live_server.url)
     page = context.new_page()
     page.set_default_timeout(15_000)

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pytest
 from django.db.models import Count
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, ViewportSize
 from pytest_django.live_server_helper import LiveServer
 
 from accounts.models import User
@@ -16,6 +16,7 @@ from library.models import Bookmark
 from paths.models import Path, PathFollow, PathSection, PathStep
 from teams.models import FollowedList, Membership, Team
 from tests.factories import UserFactory
+from tests.hints import present
 
 from .conftest import DESKTOP, PHONE
 
@@ -29,7 +30,9 @@ LIMITS = {DESKTOP["width"]: 2_500, PHONE["width"]: 5_000}
 
 def primary_list() -> ReadingList:
     """The curated list with the most sources: the primary-source path."""
-    return ReadingList.objects.annotate(n=Count("sections__entries")).order_by("-n", "pk").first()
+    return present(
+        ReadingList.objects.annotate(n=Count("sections__entries")).order_by("-n", "pk").first()
+    )
 
 
 @pytest.fixture
@@ -72,7 +75,7 @@ def test_the_team_page_stays_short(
     log_in: Callable[[Page, User], None],
     reader: User,
     following_team: Team,
-    viewport,
+    viewport: ViewportSize,
 ) -> None:
     context = browser.new_context(viewport=viewport, base_url=live_server.url)
     page = context.new_page()

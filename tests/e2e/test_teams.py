@@ -8,12 +8,12 @@ from urllib.parse import urlsplit
 from django.core import mail
 from django.utils import timezone
 from icalendar import Calendar
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 from pytest_django.live_server_helper import LiveServer
 
 from accounts.models import User
 from tests.factories import UserFactory
-from tests.hints import SmallCatalog, found
+from tests.hints import SmallCatalog, found, present
 
 SOURCE_URL = "/sources/flashattention/"
 INVITATION_LINK = re.compile(r"https?://\S+/teams/invitations/\S+/")
@@ -38,7 +38,7 @@ def invite(page: Page, email: str) -> str:
     return urlsplit(found(INVITATION_LINK.search(str(message.body))).group(0)).path
 
 
-def new_page(browser: Browser, live_server: LiveServer, viewport) -> Page:
+def new_page(browser: Browser, live_server: LiveServer, viewport: ViewportSize) -> Page:
     context = browser.new_context(viewport=viewport, base_url=live_server.url)
     page = context.new_page()
     page.set_default_timeout(10_000)
@@ -64,7 +64,7 @@ def test_a_newcomer_builds_two_teams_shares_a_note_with_one_and_plans_a_session(
     create_team(page, "Serving")
     serving_invitation = invite(page, colleague.email)
 
-    other = new_page(browser, live_server, page.viewport_size)
+    other = new_page(browser, live_server, present(page.viewport_size))
     try:
         log_in(other, colleague)
         for path, name in ((kernels_invitation, "Kernels"), (serving_invitation, "Serving")):
@@ -127,7 +127,7 @@ def test_a_newcomer_signs_up_from_a_join_link_and_lands_on_the_team(
     link = services.create_join_link(team=team, by=owner)
 
     # One address per viewport: allauth sends an address one confirmation mail per few minutes.
-    email = f"newcomer{page.viewport_size['width']}@example.com"
+    email = f"newcomer{present(page.viewport_size)['width']}@example.com"
     page.goto(link.get_absolute_url())
     expect(page.get_by_role("heading", level=1)).to_have_text("Join Kernels")
     page.get_by_label("Email").fill(email)
@@ -160,7 +160,7 @@ def test_an_owners_team_pages_have_no_serious_accessibility_violations(
     owner = UserFactory(email="lead@example.com", display_name="Lead")
     team = services.create_team(name="Kernels", owner=owner)
     services.create_join_link(team=team, by=owner)
-    FollowedList.objects.create(team=team, reading_list=ReadingList.objects.first())
+    FollowedList.objects.create(team=team, reading_list=present(ReadingList.objects.first()))
     context = browser.new_context(viewport=DESKTOP, base_url=live_server.url, bypass_csp=True)
     page = context.new_page()
     page.set_default_timeout(15_000)

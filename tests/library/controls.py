@@ -8,10 +8,10 @@ from catalog.models import Source
 COPY = r"(?:-in-[-\w]+?)?"
 
 
-def pressed(html: str, source: Source):
+def pressed(html: str, source: Source) -> list[str]:
     """The statuses shown as pressed for `source`'s control(s)."""
     return re.findall(rf'id="bookmark-{source.pk}{COPY}-(\w+)"[^>]*aria-pressed="true"', html)
 
 
-def autofocused(html: str, source: Source):
+def autofocused(html: str, source: Source) -> list[str]:
     return re.findall(rf'id="bookmark-{source.pk}{COPY}-(\w+)"[^>]*\bautofocus\b', html)

@@ -61,7 +61,7 @@ def test_dates_follow_the_status(reader: User, small_catalog: SmallCatalog) -> N
 
     done = set_status(user=reader, source=source, status="read")
     assert done.started_at == started
-    assert done.finished_at >= started
+    assert done.finished_at is not None and done.finished_at >= started
     assert done.saved_at == saved.saved_at
 
     again = set_status(user=reader, source=source, status="reading")
@@ -173,7 +173,7 @@ def test_parallel_clicks_on_one_control_keep_one_bookmark(
     assert (stored.finished_at is None) == (stored.status != "read")
 
 
-def _columns_written(queries, verb):
+def _columns_written(queries: list[dict[str, str]], verb: str) -> set[str]:
     table = Bookmark._meta.db_table
     (sql,) = [q["sql"] for q in queries if q["sql"].startswith(f'{verb} "{table}"')]
     head = sql.split("VALUES")[0] if verb == "INSERT INTO" else sql.split(" WHERE ")[0]
@@ -213,7 +213,7 @@ def test_a_click_sends_the_models_signals(reader: User, small_catalog: SmallCata
     hears them (the page cache's among them)."""
     heard = []
 
-    def receiver(sender: User, instance, **kwargs: object) -> None:
+    def receiver(sender: type[Bookmark], instance: Bookmark, **kwargs: object) -> None:
         heard.append((kwargs.get("created"), instance.status))
 
     source = small_catalog["flash"]

@@ -61,7 +61,7 @@ def library(small_catalog: SmallCatalog, reader: User, other_reader: User) -> Sm
 class TestAccess:
     @pytest.mark.parametrize("url", [*EXPORTS, "/library/lists/wafer.md"])
     def test_anonymous_visitors_are_sent_to_log_in_and_back(
-        self, client: Client, small_catalog: SmallCatalog, url
+        self, client: Client, small_catalog: SmallCatalog, url: str
     ) -> None:
         response = client.get(url)
         assert response.status_code == 302
@@ -70,7 +70,7 @@ class TestAccess:
 
     @pytest.mark.parametrize("url", [u for u in EXPORTS if u != "/library/export/"])
     def test_nobody_gets_another_readers_data(
-        self, client: Client, library: SmallCatalog, other_reader: User, url
+        self, client: Client, library: SmallCatalog, other_reader: User, url: str
     ) -> None:
         client.force_login(other_reader)
         body = client.get(url).content.decode()

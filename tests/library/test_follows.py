@@ -1,5 +1,7 @@
 """Following topics, tiers, lists and searches, and what the home page then shows."""
 
+from datetime import timedelta
+
 import pytest
 from django.test import Client
 from django.utils import timezone
@@ -127,7 +129,7 @@ def test_unfollow_only_your_own(
 def test_home_shows_changes_in_what_the_reader_follows(
     client: Client, reader: User, small_catalog: SmallCatalog
 ) -> None:
-    reader.last_seen_changes_at = timezone.now() - timezone.timedelta(minutes=5)
+    reader.last_seen_changes_at = timezone.now() - timedelta(minutes=5)
     reader.save()
     Follow.objects.create(user=reader, kind="topic", target="kernels")
     inside = SourceFactory(title="Paged kernels", topics=[small_catalog["topics"][1]])

@@ -1,5 +1,7 @@
 """ "For you": recommendations from the reader's library, each explained."""
 
+from collections.abc import Sequence
+
 import pytest
 from django.db import connection
 from django.test import Client
@@ -9,7 +11,7 @@ from accounts.models import User
 from catalog.models import Source
 from catalog.services import LoadReport
 from library.models import Bookmark
-from library.recommendations import recommendations_for
+from library.recommendations import Pick, recommendations_for
 from tests.hints import Grow, SmallCatalog, Tiers
 
 pytestmark = pytest.mark.django_db
@@ -20,7 +22,7 @@ def finish(reader: User, *slugs: object) -> None:
         Bookmark.objects.create(user=reader, source=Source.objects.get(slug=slug), status="read")
 
 
-def topics_of(picks):
+def topics_of(picks: Sequence[Pick]) -> list[set[str]]:
     return [{t.slug for t in pick.source.topics.all()} for pick in picks]
 
 

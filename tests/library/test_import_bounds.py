@@ -103,7 +103,7 @@ def test_an_ordinary_csl_json_item_is_still_read() -> None:
     ],
 )
 def test_the_upload_form_shows_the_reason_not_an_error_page(
-    signed_in: Client, reader: User, name: str, text, message: str
+    signed_in: Client, reader: User, name: str, text: str, message: str
 ) -> None:
     response = upload(signed_in, name, text)
     assert response.status_code == 400

@@ -9,7 +9,6 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
-from playwright.sync_api import Page
 
 from accounts.models import User
 from catalog.services import LoadReport
@@ -30,12 +29,12 @@ NOT_IN_CATALOG = [
 ]
 
 
-def upload(client: Client, name: str, content: str) -> Response:
+def upload(client: Client, name: str, content: str | bytes) -> Response:
     data = content if isinstance(content, bytes) else content.encode()
     return client.post("/library/import/", {"file": SimpleUploadedFile(name, data)})
 
 
-def confirm(client: Client, page: Page, status: str = "to_read") -> Response:
+def confirm(client: Client, page: str, status: str = "to_read") -> Response:
     token = found(re.search(r'name="token" value="([^"]+)"', page))[1]
     return client.post("/library/import/confirm/", {"token": token, "status": status})
 

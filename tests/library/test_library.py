@@ -17,11 +17,11 @@ HX = {"HX-Request": "true"}
 LIBRARY = "/library/"
 
 
-def titles(html: str):
+def titles(html: str) -> list[str]:
     return re.findall(r'<h3 class="card-title"[^>]*><a [^>]*>([^<]+)</a>', html)
 
 
-def group_titles(html: str, status: str):
+def group_titles(html: str, status: str) -> list[str]:
     start = html.index(f'id="group-{status}"')
     end = html.find('class="library-group"', start)
     return titles(html[start : end if end != -1 else len(html)])
@@ -101,7 +101,9 @@ def test_other_reader_sees_their_own_library(
         ("status=read&q=flash", set()),
     ],
 )
-def test_filters(client: Client, reader: User, library: SmallCatalog, query: str, expected) -> None:
+def test_filters(
+    client: Client, reader: User, library: SmallCatalog, query: str, expected: set[str]
+) -> None:
     client.force_login(reader)
     html = client.get(f"{LIBRARY}?{query}").content.decode()
     assert set(titles(html)) == expected

@@ -144,7 +144,7 @@ def test_members_see_how_many_of_each_team_finished_each_step(
     assert team_counts(client.get("/lists/wafer/")) == ["Inference: you and 1 teammate finished"]
 
 
-def team_counts(response: Response):
+def team_counts(response: Response) -> list[str]:
     return re.findall(r'<span class="team-count">([^<]*)</span>', response.content.decode())
 
 

@@ -5,6 +5,7 @@ and the pages people see are rendered and checked again, with allauth's own temp
 """
 
 import re
+from pathlib import Path
 
 import pytest
 from django.test import Client
@@ -52,7 +53,7 @@ def test_templates_exist_to_check() -> None:
 @pytest.mark.parametrize(
     "template", TEMPLATE_FILES, ids=[str(p.relative_to(BASE_DIR)) for p in TEMPLATE_FILES]
 )
-def test_no_template_has_inline_code_or_styles(template) -> None:
+def test_no_template_has_inline_code_or_styles(template: Path) -> None:
     assert inline_problems(template.read_text()) == []
 
 
@@ -81,14 +82,14 @@ def check_page(response: Response) -> None:
 
 @pytest.mark.parametrize(("name", "args"), PAGES, ids=[name for name, _ in PAGES])
 def test_rendered_pages_signed_out(
-    client: Client, small_catalog: SmallCatalog, name: str, args
+    client: Client, small_catalog: SmallCatalog, name: str, args: list[str]
 ) -> None:
     check_page(client.get(reverse(name, args=args)))
 
 
 @pytest.mark.parametrize(("name", "args"), PAGES[:6], ids=[name for name, _ in PAGES[:6]])
 def test_rendered_pages_signed_in(
-    client: Client, small_catalog: SmallCatalog, reader: User, name, args
+    client: Client, small_catalog: SmallCatalog, reader: User, name: str, args: list[str]
 ) -> None:
     client.force_login(reader)
     check_page(client.get(reverse(name, args=args)))

@@ -15,7 +15,7 @@ from tests.production.image_context import MANAGE_IN_TREE, assemble
 from tests.production.test_security import run_python, settings_value
 
 
-def variables_read():
+def variables_read() -> set[str]:
     """Every variable the settings (with their parts) and gunicorn.conf.py read."""
     parts = sorted((BASE_DIR / "readinglist" / "settings_parts").glob("*.py"))
     sources = [BASE_DIR / "readinglist" / "settings.py", *parts]

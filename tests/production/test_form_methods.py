@@ -7,6 +7,7 @@ note, a bookmark and a proposal, and every form on every page reached is checked
 
 from collections import Counter, deque
 from html.parser import HTMLParser
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -37,10 +38,10 @@ class FormScanner(HTMLParser):
         self.forms: list[dict] = []
         self.open: list[dict] = []
 
-    def handle_starttag(self, tag: str, attrs) -> None:
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         attributes = dict(attrs)
         if tag == "form":
-            form = {
+            form: dict[str, Any] = {
                 "method": (attributes.get("method") or "get").lower(),
                 "action": attributes.get("action", ""),
                 "csrf": False,

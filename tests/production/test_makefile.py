@@ -22,7 +22,7 @@ def makefile_text() -> str:
 def planned(*args: object) -> str:
     """The commands make would run from scratch (-B: as if nothing were installed yet)."""
     result = subprocess.run(
-        ["make", "--dry-run", "--always-make", *args],
+        ["make", "--dry-run", "--always-make", *map(str, args)],
         cwd=BASE_DIR,
         # A Python given: make skips looking for one, which starts several interpreters.
         env={**os.environ, "PYTHON": sys.executable},

@@ -35,9 +35,9 @@ def test_create_team_prints_links_on_the_sites_address_and_scheme(
 class TypedPasswords:
     def __init__(self, *answers: object) -> None:
         self.answers = list(answers)
-        self.prompts = []
+        self.prompts: list[str] = []
 
-    def __call__(self, prompt) -> object:
+    def __call__(self, prompt: str) -> object:
         self.prompts.append(prompt)
         return self.answers.pop(0)
 

@@ -220,7 +220,9 @@ def test_an_ipv6_literal_is_bracketed_in_the_host_header(
 ) -> None:
     settings.METADATA_ALLOWED_HOSTS = []
 
-    def resolves_to_itself(host: str, port: int, *args: object, **kwargs: object):
+    def resolves_to_itself(
+        host: str, port: int, *args: object, **kwargs: object
+    ) -> list[tuple[socket.AddressFamily, socket.SocketKind, int, str, tuple[str, int, int, int]]]:
         return [(socket.AF_INET6, socket.SOCK_STREAM, 6, "", (host, port, 0, 0))]
 
     monkeypatch.setattr(socket, "getaddrinfo", resolves_to_itself)

@@ -65,7 +65,7 @@ def test_the_address_survives_a_flush(transactional_db: None) -> None:
     ],
     ids=["production", "debug", "plain-http-production", "explicit"],
 )
-def test_emailed_links_use_the_sites_scheme_allauths_too(env, scheme: str) -> None:
+def test_emailed_links_use_the_sites_scheme_allauths_too(env: dict[str, str], scheme: str) -> None:
     values = settings_value(
         "[settings.SITE_SCHEME, settings.ACCOUNT_DEFAULT_HTTP_PROTOCOL, "
         "__import__('teams.emails').emails.site_url('/join/x/')]",
