@@ -1,5 +1,6 @@
 import datetime
 import json
+from typing import cast
 
 import bibtexparser
 import pytest
@@ -49,7 +50,7 @@ def one_entry(source: Source) -> Entry:
     return library.entries[0]
 
 
-def fields(entry):
+def fields(entry: Entry) -> dict[str, str]:
     return {key: field.value for key, field in entry.fields_dict.items()}
 
 
@@ -131,7 +132,8 @@ class TestEntryTypes:
         item = to_csl([source])[0]
         assert item["type"] == "book"
         assert item["publisher"] == "The MIT Press"
-        assert [a["family"] for a in item["author"]] == ["Goodfellow", "Bengio", "Courville"]
+        authors = cast(list[dict[str, str]], item["author"])
+        assert [a["family"] for a in authors] == ["Goodfellow", "Bengio", "Courville"]
 
     @pytest.mark.parametrize(
         ("kind", "csl_type"),
@@ -143,7 +145,7 @@ class TestEntryTypes:
         ],
     )
     def test_documentation_and_repositories_are_misc_with_url_and_access_date(
-        self, tiers: Tiers, kind, csl_type: str
+        self, tiers: Tiers, kind: str, csl_type: str
     ) -> None:
         source = SourceFactory(
             kind=kind,
@@ -258,7 +260,7 @@ def test_every_source_of_the_shipped_catalog_exports_valid_bibtex_and_csl(
     assert {item["type"] for item in items} <= CSL_TYPES
     for item in items:
         assert item["title"] and item["id"]
-        for author in item.get("author", []):
+        for author in cast(list[dict[str, str]], item.get("author", [])):
             assert set(author) <= {"family", "given", "literal"} and author
     # Stable across runs: the same catalog gives the same document.
     assert citation_keys(sources) == citation_keys(list(reversed(sources)))

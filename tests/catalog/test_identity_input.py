@@ -48,7 +48,7 @@ def full_width(text: str) -> str:
         ("ISBN " + full_width("0306406152"), "isbn:9780306406157"),
     ],
 )
-def test_compatibility_forms_and_other_digits_name_the_same_work(spelling, key: str) -> None:
+def test_compatibility_forms_and_other_digits_name_the_same_work(spelling: str, key: str) -> None:
     assert key in work_keys(spelling).keys
 
 
@@ -58,7 +58,7 @@ def test_compatibility_forms_and_other_digits_name_the_same_work(spelling, key: 
     st.sampled_from(sorted(ZEROS.values())),
     st.sampled_from(["{}", "arXiv:{}", "https://arxiv.org/abs/{}", "https://arxiv.org/pdf/{}v3"]),
 )
-def test_an_arxiv_id_in_any_digits_has_the_ascii_keys(paper, zero, form) -> None:
+def test_an_arxiv_id_in_any_digits_has_the_ascii_keys(paper: str, zero: int, form: str) -> None:
     assert work_keys(form.format(in_digits(paper, zero))).keys == work_keys(form.format(paper)).keys
 
 
@@ -101,7 +101,7 @@ def test_control_and_bidi_characters_are_refused_clearly(character: str) -> None
     st.integers(min_value=1, max_value=8),
 )
 def test_no_invisible_character_inside_an_identifier_is_accepted(
-    text: str, character: str, at
+    text: str, character: str, at: int
 ) -> None:
     with pytest.raises(InvalidURL):
         work_keys(text[:at] + character + text[at:])
@@ -137,7 +137,7 @@ LOOKALIKES = [
 
 
 @pytest.mark.parametrize("address", LOOKALIKES)
-def test_a_lookalike_host_is_another_host_and_is_flagged(address) -> None:
+def test_a_lookalike_host_is_another_host_and_is_flagged(address: str) -> None:
     keys = work_keys(address)
 
     assert "arxiv:2403.02310" not in keys.keys

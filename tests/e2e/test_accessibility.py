@@ -9,6 +9,7 @@ so the test runs without network. Refresh it with:
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Literal
 
 import pytest
 from django.urls import NoReverseMatch, reverse
@@ -62,8 +63,8 @@ PAGES = [
 SERIOUS = {"serious", "critical"}
 
 
-def urls_for(audience) -> list[str]:
-    urls = []
+def urls_for(audience: str) -> list[str]:
+    urls: list[str] = []
     for name, args, suffix, who in PAGES:
         if who not in (audience, BOTH):
             continue
@@ -77,7 +78,7 @@ def urls_for(audience) -> list[str]:
     return urls
 
 
-def axe_problems(page: Page, url: str):
+def axe_problems(page: Page, url: str) -> list[str]:
     page.goto(url)
     page.add_script_tag(path=str(AXE))
     result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
@@ -97,8 +98,8 @@ def test_no_serious_accessibility_violations(
     small_catalog: SmallCatalog,
     reader: User,
     log_in: Callable[[Page, User], None],
-    audience,
-    scheme: str,
+    audience: str,
+    scheme: Literal["light", "dark"],
 ) -> None:
     # bypass_csp: axe is injected as an inline script, which the site's policy rightly refuses.
     context = browser.new_context(

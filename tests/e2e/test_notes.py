@@ -4,7 +4,7 @@ import re
 from collections.abc import Callable
 
 import pytest
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Browser, Dialog, Locator, Page, expect
 from pytest_django import Settings
 from pytest_django.live_server_helper import LiveServer
 
@@ -92,8 +92,13 @@ def test_delete_asks_then_can_be_undone(
     log_in(page, reader)
     page.clock.install()
     page.goto(SOURCE_URL)
-    dialogs = []
-    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.accept()))
+    dialogs: list[str] = []
+
+    def answer(dialog: Dialog) -> None:
+        dialogs.append(dialog.message)
+        dialog.accept()
+
+    page.on("dialog", answer)
 
     notes(page).first.get_by_role("button", name="Delete this note").click()
     expect(notes(page).first).to_contain_text("Note deleted.")
@@ -216,6 +221,7 @@ def test_hostile_notes_render_inert(
     log_in(page, reader)
     for url in (SOURCE_URL, "/notes/team/", "/library/notes/"):
         response = page.goto(url)
+        assert response is not None
         assert "Content-Security-Policy" not in response.headers
         page.wait_for_timeout(200)
         assert page.evaluate("window.__xss") is None, url

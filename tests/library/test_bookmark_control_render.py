@@ -3,6 +3,7 @@
 import re
 
 import pytest
+from django.http import HttpRequest
 from django.middleware.csrf import get_token
 from django.template import engines
 from django.template.loader import get_template
@@ -27,7 +28,7 @@ def without_tokens(html: str) -> str:
     return re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", html)
 
 
-def direct(source: Source, request: pytest.FixtureRequest, status: str, compact) -> str:
+def direct(source: Source, request: HttpRequest, status: str, compact: bool) -> str:
     """The control rendered straight from its template, as the inclusion tag used to."""
     return get_template(CONTROL_TEMPLATE).render(
         {

@@ -51,7 +51,8 @@ def test_digest_lists_new_sources_in_html_and_text(
     (message,) = mail.outbox
     assert message.to == ["follower@example.com"]
     assert "Ring Attention <b>" in message.body
-    html = message.alternatives[0].content
+    assert isinstance(message, EmailMultiAlternatives)
+    html = str(message.alternatives[0][0])
     assert "Ring Attention &lt;b&gt;" in html
     assert "/sources/" + new_attention_source.slug in html
     assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
@@ -80,7 +81,7 @@ def test_the_next_period_sends_only_what_is_new(
     assert send_digests(now=tomorrow).sent == []  # nothing new since the first digest
     later = SourceFactory(title="Tree Attention", topics=[small_catalog["topics"][1]])
     (entry,) = record_source_edit(before=None, source=later, via=ChangeLogEntry.Via.ADMIN)
-    entry.created = tomorrow - timezone.timedelta(hours=1)
+    entry.created = tomorrow - timedelta(hours=1)
     entry.save()
     assert send_digests(now=tomorrow).sent == ["follower@example.com"]
     assert "Tree Attention" in mail.outbox[-1].body
@@ -157,7 +158,7 @@ SUNDAY_NOON_UTC = datetime(2026, 3, 1, 12, tzinfo=UTC)
 LA = timedelta(hours=-8)
 
 
-def changed_at(moment) -> None:
+def changed_at(moment: datetime) -> None:
     ChangeLogEntry.objects.update(created=moment - timedelta(minutes=30))
 
 
@@ -236,7 +237,9 @@ def test_one_failing_digest_is_reported_and_the_others_still_go(
     verified_follower("fine@example.com")
     real_message = digests.digest_message
 
-    def message_or_fail(reader: User, entries, frequency, more: int = 0) -> EmailMultiAlternatives:
+    def message_or_fail(
+        reader: User, entries: list[ChangeLogEntry], frequency: str, more: int = 0
+    ) -> EmailMultiAlternatives:
         if reader.email == "broken@example.com":
             raise ValueError("Header values may not contain linefeed or carriage return")
         return real_message(reader, entries, frequency, more)

@@ -151,7 +151,7 @@ HOSTILE = {
 
 @pytest.mark.parametrize("name", HOSTILE)
 def test_hostile_bibtex_never_fails_and_writes_nothing(
-    signed_in: Client, reader: User, full_catalog: LoadReport, name
+    signed_in: Client, reader: User, full_catalog: LoadReport, name: str
 ) -> None:
     response = upload(signed_in, "hostile.bib", HOSTILE[name])
     assert response.status_code in (200, 400)

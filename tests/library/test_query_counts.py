@@ -1,6 +1,7 @@
 """A signed-in reader's state on every card costs a constant number of queries (DESIGN §1)."""
 
 import itertools
+from collections.abc import Callable
 
 import pytest
 from django.db import connection
@@ -22,7 +23,7 @@ STATUSES = itertools.cycle(["to_read", "reading", "read"])
 
 
 @pytest.fixture
-def grow_library(many_sources: Grow, reader: User, other_reader: User, settings: Settings):
+def grow_library(many_sources: Grow, reader: User, other_reader: User, settings: Settings) -> Grow:
     """Grow the catalog and put every new source in the reader's (and a teammate's) library."""
     settings.CATALOG_PAGE_SIZE = 100
 
@@ -37,7 +38,7 @@ def grow_library(many_sources: Grow, reader: User, other_reader: User, settings:
     return grow
 
 
-def count_queries(client: Client, url: str):
+def count_queries(client: Client, url: str) -> tuple[int, str]:
     with CaptureQueriesContext(connection) as ctx:
         response = client.get(url)
     assert response.status_code == 200, url
@@ -61,8 +62,8 @@ PAGES = {
 def test_queries_flat_between_20_and_100_saved_sources(
     client: Client,
     reader: User,
-    grow_library,
-    url_for,
+    grow_library: Grow,
+    url_for: Callable[[list[Source]], str],
     django_assert_max_num_queries: DjangoAssertNumQueries,
 ) -> None:
     client.force_login(reader)
@@ -86,7 +87,7 @@ def test_queries_flat_between_20_and_100_saved_sources(
     ],
 )
 def test_every_card_of_100_shows_the_readers_state(
-    client: Client, reader: User, grow_library, url: str, cards
+    client: Client, reader: User, grow_library: Grow, url: str, cards: int
 ) -> None:
     client.force_login(reader)
     sources = grow_library(100)
@@ -106,7 +107,7 @@ def test_start_here_path_progress_is_flat(
     client.force_login(reader)
     section = ListSectionFactory(slug="start-here", position=1)
 
-    def grow(count: int, start) -> None:
+    def grow(count: int, start: int) -> None:
         for position in range(start, start + count):
             source = SourceFactory(tier=tiers["start-here"])
             ListEntryFactory(section=section, source=source, position=position)

@@ -9,6 +9,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 from subprocess import CompletedProcess
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -20,7 +21,7 @@ from readinglist.local_server import BASE_DIR, gunicorn, production_env
 ENTRYPOINT = BASE_DIR / "docker-entrypoint.sh"
 
 
-def entrypoint(*args: object, **env: object) -> CompletedProcess[str]:
+def entrypoint(*args: str, **env: str) -> CompletedProcess[str]:
     return subprocess.run(
         ["sh", str(ENTRYPOINT), *args],
         cwd=BASE_DIR,
@@ -82,7 +83,7 @@ def test_a_failing_step_stops_the_script() -> None:
     assert result.stdout == ""
 
 
-def load_gunicorn_config(monkeypatch: pytest.MonkeyPatch, **env: object):
+def load_gunicorn_config(monkeypatch: pytest.MonkeyPatch, **env: str) -> dict[str, Any]:
     for name in (
         "WEB_CONCURRENCY",
         "GUNICORN_TIMEOUT",
@@ -149,7 +150,7 @@ def test_dockerfile_collects_static_runs_as_non_root_and_checks_health() -> None
     # What the image holds is tested by assembling it: tests/production/test_image.py.
 
 
-def get(url: str):
+def get(url: str) -> tuple[int, bytes]:
     try:
         with urllib.request.urlopen(url, timeout=10) as response:
             return response.status, response.read()

@@ -27,8 +27,8 @@ def test_a_missing_or_wrong_token_gets_a_404(
     client: Client, settings: Settings, header: str
 ) -> None:
     settings.METRICS_TOKEN = TOKEN
-    extra = {"HTTP_AUTHORIZATION": header} if header else {}
-    response = client.get("/metrics", **extra)
+    headers = {"Authorization": header} if header else {}
+    response = client.get("/metrics", headers=headers)
     assert response.status_code == 404
     assert b"django_http" not in response.content
 

@@ -5,6 +5,7 @@ import os
 import subprocess
 import sys
 from subprocess import CompletedProcess
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -48,7 +49,7 @@ def run_python(code: list[str], **env: str | None) -> CompletedProcess[str]:
     )
 
 
-def settings_value(expression, **env: object):
+def settings_value(expression: str, **env: str | None) -> Any:
     code = (
         "import json, django; django.setup(); from django.conf import settings; "
         f"print(json.dumps({expression}, default=str))"
@@ -110,7 +111,9 @@ def test_proxy_ssl_header_comes_from_the_environment() -> None:
     ],
     ids=["redis", "production-default-shared", "development"],
 )
-def test_the_cache_is_shared_between_processes_in_production(env, backend: str) -> None:
+def test_the_cache_is_shared_between_processes_in_production(
+    env: dict[str, str], backend: str
+) -> None:
     caches = settings_value("settings.CACHES['default']", **PRODUCTION, **env)
     assert caches["BACKEND"] == backend
     if "REDIS_URL" in env:
