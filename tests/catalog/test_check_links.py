@@ -163,7 +163,7 @@ def _serve(server) -> Thread:
 
 
 @pytest.fixture
-def server():
+def server() -> Iterator[tuple[str, int]]:
     Handler.hits.clear()
     Handler.agents.clear()
     Handler.body_sent.clear()
@@ -219,56 +219,60 @@ def check(url: str, config=FAST) -> LinkResult:
 
 
 class TestChecker:
-    def test_ok(self, server) -> None:
+    def test_ok(self, server: tuple[str, int]) -> None:
         result = check(server[0] + "/ok")
         assert (result.status, result.code, result.attempts) == ("ok", 200, 1)
         assert ("HEAD", "/ok") in Handler.hits and ("GET", "/ok") not in Handler.hits
 
-    def test_polite_user_agent_with_contact_url(self, server, settings: Settings) -> None:
+    def test_polite_user_agent_with_contact_url(
+        self, server: tuple[str, int], settings: Settings
+    ) -> None:
         settings.LINKCHECK_CONTACT_URL = "https://example.org/contact"
         check(server[0] + "/ok")
         assert Handler.agents == [user_agent()]
         assert user_agent() == "readinglist-linkcheck/1.0 (+https://example.org/contact)"
 
-    def test_404_is_broken_after_confirming_with_get(self, server) -> None:
+    def test_404_is_broken_after_confirming_with_get(self, server: tuple[str, int]) -> None:
         result = check(server[0] + "/missing")
         assert (result.status, result.code, result.error) == ("broken", 404, "HTTP 404")
         assert Handler.hits[("GET", "/missing")] == 1
         assert result.attempts == 1  # a 404 is not retried
 
-    def test_head_refused_falls_back_to_get(self, server) -> None:
+    def test_head_refused_falls_back_to_get(self, server: tuple[str, int]) -> None:
         result = check(server[0] + "/no-head")
         assert (result.status, result.code) == ("ok", 200)
 
-    def test_500_then_ok_is_retried(self, server) -> None:
+    def test_500_then_ok_is_retried(self, server: tuple[str, int]) -> None:
         result = check(server[0] + "/flaky")
         assert (result.status, result.code) == ("ok", 200)
         assert result.attempts == 2
 
-    def test_5xx_that_persists_is_broken_after_the_retries(self, server) -> None:
+    def test_5xx_that_persists_is_broken_after_the_retries(self, server: tuple[str, int]) -> None:
         result = check(server[0] + "/down")
         assert (result.status, result.code, result.attempts) == ("broken", 503, 3)
 
-    def test_403_from_an_allow_listed_host_is_blocked_not_dead(self, server) -> None:
+    def test_403_from_an_allow_listed_host_is_blocked_not_dead(
+        self, server: tuple[str, int]
+    ) -> None:
         port = server[1]
         blocked = check(f"http://localhost:{port}/robots-refused")
         assert (blocked.status, blocked.code) == ("blocked", 403)
         dead = check(f"http://127.0.0.1:{port}/robots-refused")
         assert (dead.status, dead.code) == ("broken", 403)
 
-    def test_redirect_is_followed(self, server) -> None:
+    def test_redirect_is_followed(self, server: tuple[str, int]) -> None:
         result = check(server[0] + "/moved")
         assert result.status == "ok" and result.final_url.endswith("/ok")
 
-    def test_redirect_loop_is_detected(self, server) -> None:
+    def test_redirect_loop_is_detected(self, server: tuple[str, int]) -> None:
         result = check(server[0] + "/loop-a")
         assert (result.status, result.error) == ("broken", "Redirect loop")
 
-    def test_too_many_redirects(self, server) -> None:
+    def test_too_many_redirects(self, server: tuple[str, int]) -> None:
         result = check(server[0] + "/hop0")
         assert (result.status, result.error) == ("broken", "More than 5 redirects")
 
-    def test_huge_body_is_capped_not_downloaded(self, server) -> None:
+    def test_huge_body_is_capped_not_downloaded(self, server: tuple[str, int]) -> None:
         started = time.monotonic()
         result = check(server[0] + "/huge")
         assert (result.status, result.code) == ("ok", 200)
@@ -277,7 +281,7 @@ class TestChecker:
         time.sleep(0.2)
         assert Handler.body_sent["/huge"] < 64 * 1024 * 1024
 
-    def test_slow_server_times_out_within_the_deadline(self, server) -> None:
+    def test_slow_server_times_out_within_the_deadline(self, server: tuple[str, int]) -> None:
         config = CheckConfig(**{**FAST.__dict__, "url_deadline": 2.0, "retries": 5})
         started = time.monotonic()
         result = check(server[0] + "/slow", config)
@@ -302,7 +306,7 @@ class TestChecker:
         assert result.status == "broken" and result.error.startswith("Cannot connect")
         assert result.attempts == 1
 
-    def test_at_most_per_host_requests_at_once(self, server) -> None:
+    def test_at_most_per_host_requests_at_once(self, server: tuple[str, int]) -> None:
         urls = [f"{server[0]}/polite{n}" for n in range(8)]
         config = CheckConfig(**{**FAST.__dict__, "per_host": 1, "workers": 8})
         results, unchecked = LinkChecker(config).check_many(urls)
@@ -314,7 +318,7 @@ class TestChecker:
         LinkChecker(config).check_many(urls)
         assert 1 < Handler.peak["*"] <= 4
 
-    def test_global_deadline_returns_instead_of_hanging(self, server) -> None:
+    def test_global_deadline_returns_instead_of_hanging(self, server: tuple[str, int]) -> None:
         urls = [f"{server[0]}/slow?{n}" for n in range(4)]
         config = CheckConfig(
             **{**FAST.__dict__, "read_timeout": 5, "url_deadline": 10, "retries": 0}
@@ -341,7 +345,7 @@ class TestCommand:
         return out.getvalue(), err.getvalue()
 
     def test_records_status_time_and_failing_since(
-        self, server, tiers: Tiers, settings: Settings
+        self, server: tuple[str, int], tiers: Tiers, settings: Settings
     ) -> None:
         settings.LINKCHECK_BLOCKING_HOSTS = ["localhost"]
         base, port = server
@@ -362,7 +366,7 @@ class TestCommand:
         assert no_url.link_status == "unchecked" and no_url.link_checked_at is None
 
     def test_failing_since_is_kept_across_runs_and_cleared_when_fixed(
-        self, server, tiers: Tiers
+        self, server: tuple[str, int], tiers: Tiers
     ) -> None:
         base, _ = server
         source = SourceFactory(slug="s", url=f"{base}/missing")
@@ -380,7 +384,7 @@ class TestCommand:
         assert source.link_status == "ok" and source.link_failing_since is None
 
     def test_a_link_check_does_not_count_as_a_change_to_the_source(
-        self, server, tiers: Tiers
+        self, server: tuple[str, int], tiers: Tiers
     ) -> None:
         source = SourceFactory(url=f"{server[0]}/ok")
         updated = source.updated

@@ -4,6 +4,7 @@ while a single broken link among answering ones is still recorded."""
 import io
 import socket
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.core.management import call_command, execute_from_command_line
@@ -24,7 +25,7 @@ def no_dns(monkeypatch: pytest.MonkeyPatch) -> None:
     """Names under .invalid resolve nowhere, as every name does on a machine without DNS."""
     real = socket.getaddrinfo
 
-    def lookup(host: str, *args: object, **kwargs: object):
+    def lookup(host: str, *args: Any, **kwargs: Any) -> list[Any]:
         if str(host).endswith(".invalid"):
             raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
         return real(host, *args, **kwargs)
@@ -85,7 +86,11 @@ def test_the_command_line_exits_non_zero_when_offline(
 
 
 @pytest.mark.django_db
-def test_a_single_broken_link_is_still_recorded(tiers: Tiers, no_dns: None, server) -> None:  # noqa: F811
+def test_a_single_broken_link_is_still_recorded(
+    tiers: Tiers,
+    no_dns: None,
+    server: tuple[str, int],  # noqa: F811
+) -> None:
     base, _ = server
     ok = SourceFactory(slug="ok", url=f"{base}/ok")
     missing = SourceFactory(slug="missing", url=f"{base}/missing")
@@ -103,7 +108,7 @@ def test_a_single_broken_link_is_still_recorded(tiers: Tiers, no_dns: None, serv
 @pytest.mark.django_db
 def test_no_progress_runs_quietly_and_succeeds(
     tiers: Tiers,
-    server,  # noqa: F811
+    server: tuple[str, int],  # noqa: F811
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     SourceFactory(slug="ok", url=f"{server[0]}/ok")

@@ -10,6 +10,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.db.migrations.state import ProjectState, StateApps
+from django.db.models import Model
 from django.utils import timezone
 
 from catalog.models import Source
@@ -20,7 +21,7 @@ from tests.factories import SourceFactory
 MOVE_OUT = "bookmark_note_move_out"
 
 
-def before_the_move():
+def before_the_move() -> tuple[str, str]:
     """The accounts migration the move-out follows: the last one that still held Bookmark and
     Note. Found by the move-out's name, so renumbering it on a merge keeps this test valid."""
     graph = MigrationExecutor(connection).loader.graph
@@ -29,14 +30,14 @@ def before_the_move():
     return previous
 
 
-def migrate(targets) -> ProjectState:
+def migrate(targets: list[tuple[str, str]]) -> ProjectState:
     executor = MigrationExecutor(connection)
     state = executor.migrate(targets)
     ContentType.objects.clear_cache()
     return state
 
 
-def all_leaves():
+def all_leaves() -> list[tuple[str, str]]:
     return MigrationExecutor(connection).loader.graph.leaf_nodes()
 
 
@@ -48,7 +49,7 @@ def old_layout(transactional_db: None) -> Iterator[StateApps]:
     migrate(all_leaves())
 
 
-def fill_old_tables(old_apps, sources: list[Source]):
+def fill_old_tables(old_apps: StateApps, sources: list[Source]) -> Model:
     """Readers, bookmarks, notes and an admin log entry, written through the old models."""
     OldUser = old_apps.get_model("accounts", "User")
     OldBookmark = old_apps.get_model("accounts", "Bookmark")
@@ -117,7 +118,7 @@ def test_admin_history_and_permissions_follow_the_models(old_layout: StateApps) 
     migrate(all_leaves())
 
     entry = LogEntry.objects.get()
-    assert entry.content_type.app_label == "library"
+    assert entry.content_type is not None and entry.content_type.app_label == "library"
     assert entry.get_edited_object() == Bookmark.objects.get(pk=kept.pk)
     assert ContentType.objects.get_for_model(Bookmark).app_label == "library"
     assert ContentType.objects.get_for_model(Note).app_label == "notes"

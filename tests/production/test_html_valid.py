@@ -12,6 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from _pytest.mark.structures import ParameterSet
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
@@ -137,7 +138,7 @@ def path_pages(owner: User, team: Team) -> dict[str, tuple[str, bool]]:
             Source.objects.filter(slug=slug).first()
             or Source.objects.exclude(path_steps__path=path).first()
         )
-        add_step(path, owner, source, section=section, note="Read **section 3**.")
+        add_step(path, owner, present(source), section=section, note="Read **section 3**.")
     step = present(path.steps.first())
     public = create_path(owner, "Public path", visibility="public")
     add_step(public, owner, Source.objects.get(slug=SOURCE), note="A *note*.")
@@ -210,7 +211,7 @@ def vnu_errors(documents: dict[str, str], folder: Path) -> dict[str, list[str]]:
         paths[name] = folder / f"{name}.html"
         paths[name].write_text(html, encoding="utf-8")
     completed = subprocess.run(
-        [JAVA, "-jar", str(VNU_JAR), "--format", "json", "--stdout", "--exit-zero-always"]
+        [str(JAVA), "-jar", str(VNU_JAR), "--format", "json", "--stdout", "--exit-zero-always"]
         + [str(path) for path in paths.values()],
         capture_output=True,
         text=True,
@@ -218,7 +219,7 @@ def vnu_errors(documents: dict[str, str], folder: Path) -> dict[str, list[str]]:
         check=True,
     )
     by_file = {path.name: name for name, path in paths.items()}
-    errors = {name: [] for name in documents}
+    errors: dict[str, list[str]] = {name: [] for name in documents}
     for message in json.loads(completed.stdout)["messages"]:
         if message["type"] == "error" or message.get("subType") == "fatal":
             name = by_file.get(message.get("url", "").rsplit("/", 1)[-1], "?")
@@ -253,7 +254,7 @@ def errors_by_page(
     return vnu_errors(documents, tmp_path_factory.mktemp("vnu"))
 
 
-def page_param(name: str):
+def page_param(name: str) -> ParameterSet:
     marks = [pytest.mark.xfail(reason=ELSEWHERE[name], strict=True)] if name in ELSEWHERE else []
     return pytest.param(name, marks=marks, id=name)
 
@@ -262,7 +263,7 @@ CHECKED = [*PAGES, *OWNER_PAGES, *DISCUSSION_PAGES]
 
 
 @pytest.mark.parametrize("page", [page_param(name) for name in CHECKED])
-def test_page_is_valid_html(errors_by_page: dict[str, list[str]], page) -> None:
+def test_page_is_valid_html(errors_by_page: dict[str, list[str]], page: str) -> None:
     errors = errors_by_page[page]
     url = PAGES[page][0] if page in PAGES else page
     assert not errors, f"{url} has {len(errors)} HTML errors:\n" + "\n".join(errors[:40])
