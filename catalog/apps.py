@@ -15,6 +15,5 @@ class CatalogConfig(AppConfig):
         # tables (include_auto_created) too.
         readers_own = {self.get_model("ChangeLogSeen"), self.get_model("CitationPreference")}
         for model in self.get_models(include_auto_created=True):
-            scope = "reader" if model in readers_own else "catalog"
-            pagecache.register(model, scope=scope)
+            pagecache.register(model, scope="reader" if model in readers_own else "catalog")
         connect_related_signals()

@@ -1,10 +1,16 @@
+from collections.abc import Iterator
+
 import pytest
 from django.core.cache import cache
 from django.core.management import call_command
 from django.db import transaction
+from django.test import Client
+from pytest_django import DjangoDbBlocker, Settings
 
+from accounts.models import User
 from catalog.catalog_file import read_catalog
-from catalog.services import load_catalog
+from catalog.models.sources import Source
+from catalog.services import LoadReport, load_catalog
 
 from .factories import (
     ListEntryFactory,
@@ -15,11 +21,12 @@ from .factories import (
     TopicFactory,
     UserFactory,
 )
+from .hints import Grow, SmallCatalog, Tiers
 
 PASSWORD = "correct horse battery staple"
 
 
-def pytest_runtest_setup(item):
+def pytest_runtest_setup(item: pytest.Item) -> None:
     from django.db import connection
 
     if item.get_closest_marker("postgres") and connection.vendor != "postgresql":
@@ -27,7 +34,7 @@ def pytest_runtest_setup(item):
 
 
 @pytest.fixture(autouse=True)
-def _test_settings(settings):
+def _test_settings(settings: Settings) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     # Tests do not run collectstatic, so static URLs come from the plain storage.
     settings.STORAGES = {
@@ -37,7 +44,7 @@ def _test_settings(settings):
 
 
 @pytest.fixture
-def fresh_cache(db):
+def fresh_cache(db: None) -> Iterator[None]:
     """A cache cleared before and after the test: allauth counts attempts there, and readers'
     pages are kept there. The cache is a table, hence `db`."""
     cache.clear()
@@ -46,7 +53,7 @@ def fresh_cache(db):
 
 
 @pytest.fixture
-def tiers(db):
+def tiers(db: None) -> Tiers:
     return {
         slug: TierFactory(slug=slug, position=position)
         for position, slug in enumerate(["start-here", "core", "frontier", "further-reading"])
@@ -54,7 +61,7 @@ def tiers(db):
 
 
 @pytest.fixture
-def small_catalog(tiers):
+def small_catalog(tiers: Tiers) -> SmallCatalog:
     """A tiny catalog: one list with a three-step start-here path and a core section."""
     kernels = TopicFactory(slug="kernels", name="Kernel engineering")
     attention = TopicFactory(slug="attention", name="Attention", parent=kernels)
@@ -98,13 +105,13 @@ def small_catalog(tiers):
 
 
 @pytest.fixture
-def full_catalog(db):
+def full_catalog(db: None) -> LoadReport:
     """The shipped catalog file, loaded."""
     return load_catalog(read_catalog(), progress=False)
 
 
 @pytest.fixture(scope="module")
-def shipped_catalog(django_db_setup, django_db_blocker):
+def shipped_catalog(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -> Iterator[None]:
     """The shipped catalog, loaded once for the module and rolled back at its end.
 
     Like `full_catalog`, but loading the file takes seconds and these tests only read.
@@ -116,11 +123,11 @@ def shipped_catalog(django_db_setup, django_db_blocker):
 
 
 @pytest.fixture
-def many_sources(tiers):
+def many_sources(tiers: Tiers) -> Grow:
     """Grow the catalog to a given size, for query-count tests at two sizes."""
     topic = TopicFactory(slug="bulk", name="Bulk")
 
-    def grow(count):
+    def grow(count: int) -> list[Source]:
         sources = SourceFactory.create_batch(count, tier=tiers["core"], topics=[topic])
         section = ListSectionFactory()
         for position, source in enumerate(sources, start=1):
@@ -131,30 +138,30 @@ def many_sources(tiers):
 
 
 @pytest.fixture
-def reader(db):
+def reader(db: None) -> User:
     return UserFactory(email="reader@example.com")
 
 
 @pytest.fixture
-def signed_in(client, reader):
+def signed_in(client: Client, reader: User) -> Client:
     """The test client, signed in as the reader."""
     client.force_login(reader)
     return client
 
 
 @pytest.fixture
-def render_every_time(settings):
+def render_every_time(settings: Settings) -> None:
     """For tests that count a render's queries or time it: the page cache would answer without."""
     settings.CATALOG_PAGE_CACHE = False
 
 
 @pytest.fixture
-def other_reader(db):
+def other_reader(db: None) -> User:
     return UserFactory(email="other@example.com")
 
 
 @pytest.fixture
-def maintainer(db):
+def maintainer(db: None) -> User:
     user = UserFactory(email="maintainer@example.com")
     call_command("create_maintainer", user.email, verbosity=0)
     user.refresh_from_db()

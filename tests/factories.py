@@ -1,10 +1,28 @@
+from typing import TYPE_CHECKING, Any
+
 import factory
 from django.contrib.auth import get_user_model
 
+from accounts.models import User
 from catalog.models import ListEntry, ListSection, ReadingList, Source, Tier, Topic
+from notes.models import Note
+
+if TYPE_CHECKING:
+    from teams.models import Team
 
 
-class TierFactory(factory.django.DjangoModelFactory):
+class ModelFactory[T](factory.django.DjangoModelFactory[T]):
+    """A factory whose call returns its model, as factory_boy does at run time."""
+
+    class Meta:
+        abstract = True
+
+    if TYPE_CHECKING:
+        # factory_boy's metaclass makes the call build the model; its __new__ is untyped.
+        def __new__(cls, *args: Any, **kwargs: Any) -> T: ...  # type: ignore[misc]
+
+
+class TierFactory(ModelFactory[Tier]):
     class Meta:
         model = Tier
         django_get_or_create = ["slug"]
@@ -15,7 +33,7 @@ class TierFactory(factory.django.DjangoModelFactory):
     rule = "A primary source."
 
 
-class TopicFactory(factory.django.DjangoModelFactory):
+class TopicFactory(ModelFactory[Topic]):
     class Meta:
         model = Topic
         django_get_or_create = ["slug"]
@@ -25,7 +43,7 @@ class TopicFactory(factory.django.DjangoModelFactory):
     position = factory.Sequence(int)
 
 
-class SourceFactory(factory.django.DjangoModelFactory):
+class SourceFactory(ModelFactory[Source]):
     class Meta:
         model = Source
         skip_postgeneration_save = True
@@ -41,12 +59,12 @@ class SourceFactory(factory.django.DjangoModelFactory):
     tier = factory.SubFactory(TierFactory)
 
     @factory.post_generation
-    def topics(self, create, extracted, **kwargs):
+    def topics(self, create: bool, extracted: list[Topic] | None, **kwargs: object) -> None:
         if create and extracted:
             self.topics.set(extracted)
 
 
-class ReadingListFactory(factory.django.DjangoModelFactory):
+class ReadingListFactory(ModelFactory[ReadingList]):
     class Meta:
         model = ReadingList
         django_get_or_create = ["slug"]
@@ -56,7 +74,7 @@ class ReadingListFactory(factory.django.DjangoModelFactory):
     position = factory.Sequence(int)
 
 
-class ListSectionFactory(factory.django.DjangoModelFactory):
+class ListSectionFactory(ModelFactory[ListSection]):
     class Meta:
         model = ListSection
 
@@ -66,7 +84,7 @@ class ListSectionFactory(factory.django.DjangoModelFactory):
     position = factory.Sequence(lambda n: n + 1)
 
 
-class ListEntryFactory(factory.django.DjangoModelFactory):
+class ListEntryFactory(ModelFactory[ListEntry]):
     class Meta:
         model = ListEntry
 
@@ -75,7 +93,7 @@ class ListEntryFactory(factory.django.DjangoModelFactory):
     position = factory.Sequence(lambda n: n + 1)
 
 
-class UserFactory(factory.django.DjangoModelFactory):
+class UserFactory(ModelFactory[User]):
     class Meta:
         model = get_user_model()
         skip_postgeneration_save = True
@@ -85,7 +103,7 @@ class UserFactory(factory.django.DjangoModelFactory):
 
 
 # Notes (issue 6).
-class NoteFactory(factory.django.DjangoModelFactory):
+class NoteFactory(ModelFactory[Note]):
     class Meta:
         model = "notes.Note"
 
@@ -98,7 +116,7 @@ class NoteFactory(factory.django.DjangoModelFactory):
     )
 
 
-def first_team_of(user):
+def first_team_of(user: User) -> "Team":
     """The author's first team, or a team "Readers" they join: a team note needs a team."""
     from teams.models import Membership, Team
 
@@ -110,7 +128,7 @@ def first_team_of(user):
     return team
 
 
-def join_team(*users, slug="readers"):
+def join_team(*users: User, slug: str = "readers") -> "Team":
     """Put readers in one team (created when missing), as teammates."""
     from teams.models import Membership, Team
 

@@ -38,11 +38,11 @@ def documented_tokens() -> set[str]:
     return set(re.findall(r"`(--[\w-]+)`", section))
 
 
-def test_the_design_doc_names_every_token_the_stylesheet_defines_and_no_other():
+def test_the_design_doc_names_every_token_the_stylesheet_defines_and_no_other() -> None:
     assert documented_tokens() == root_tokens()
 
 
-def test_every_stylesheet_uses_only_defined_tokens_and_no_literal_colour():
+def test_every_stylesheet_uses_only_defined_tokens_and_no_literal_colour() -> None:
     defined = root_tokens()
     for sheet in CSS.glob("*.css"):
         text = sheet.read_text()
@@ -52,12 +52,12 @@ def test_every_stylesheet_uses_only_defined_tokens_and_no_literal_colour():
         assert not re.findall(r"#[0-9a-fA-F]{3,8}\b", outside_root), sheet.name
 
 
-def test_the_design_doc_names_every_stylesheet():
+def test_the_design_doc_names_every_stylesheet() -> None:
     for sheet in CSS.glob("*.css"):
         assert f"static/css/{sheet.name}" in DESIGN, sheet.name
 
 
-def test_every_app_has_its_test_folder_and_every_test_folder_an_app():
+def test_every_app_has_its_test_folder_and_every_test_folder_an_app() -> None:
     folders = {p.name for p in (ROOT / "tests").iterdir() if p.is_dir() and p.name != "__pycache__"}
     assert folders == set(APPS) | TEST_FOLDERS_OF_NO_APP
     for app in APPS:
@@ -74,7 +74,7 @@ def app_modules() -> list[Path]:
     ]
 
 
-def test_no_module_is_over_400_lines_but_the_named_ones_which_do_not_grow():
+def test_no_module_is_over_400_lines_but_the_named_ones_which_do_not_grow() -> None:
     over = {}
     for path in app_modules():
         name = str(path.relative_to(ROOT))
@@ -86,7 +86,7 @@ def test_no_module_is_over_400_lines_but_the_named_ones_which_do_not_grow():
         assert f"`{name}`" in ARCHITECTURE, f"docs/architecture.md should name {name}"
 
 
-def test_no_function_is_over_60_lines():
+def test_no_function_is_over_60_lines() -> None:
     over = {}
     for path in app_modules():
         for node in ast.walk(ast.parse(path.read_text())):

@@ -15,14 +15,14 @@ def _section(title: str) -> str:
     return ARCHITECTURE[start : ARCHITECTURE.index("\n#", start + len(title))]
 
 
-def test_what_each_part_holds_names_every_app_on_disk():
+def test_what_each_part_holds_names_every_app_on_disk() -> None:
     apps_on_disk = {p.parent.name for p in ROOT.glob("*/apps.py") if p.parent.name != "tests"}
     named = set(re.findall(r"^\| `(\w+)/` \|", _section("## What each part holds"), re.M))
     assert apps_on_disk - named == set(), "add the app's row to docs/architecture.md"
     assert named - apps_on_disk <= {"readinglist", "static"}
 
 
-def test_every_type_ignore_names_its_code_and_says_why():
+def test_every_type_ignore_names_its_code_and_says_why() -> None:
     unexplained = []
     for package in PACKAGES:
         for path in sorted((ROOT / package).rglob("*.py")):

@@ -85,7 +85,7 @@ def python_files(package: str) -> list[Path]:
     return [p for p in (ROOT / package).rglob("*.py") if "migrations" not in p.parts]
 
 
-def test_the_table_names_every_app_on_disk():
+def test_the_table_names_every_app_on_disk() -> None:
     on_disk = {
         p.parent.name
         for p in ROOT.glob("*/apps.py")
@@ -95,7 +95,7 @@ def test_the_table_names_every_app_on_disk():
 
 
 @pytest.mark.parametrize("app", sorted(APPS))
-def test_apps_import_only_what_their_row_allows(app):
+def test_apps_import_only_what_their_row_allows(app: str) -> None:
     allowed = ALLOWED[app] | EVERY_APP_MAY_USE | {app, "readinglist"}
     wrong = {}
     for path in python_files(app):
@@ -105,7 +105,7 @@ def test_apps_import_only_what_their_row_allows(app):
     assert wrong == {}
 
 
-def test_the_project_package_imports_no_app_outside_its_composition_root():
+def test_the_project_package_imports_no_app_outside_its_composition_root() -> None:
     wrong = {
         str(path.relative_to(ROOT)): sorted(imported_apps(path) - {"readinglist"})
         for path in python_files("readinglist")
@@ -115,7 +115,7 @@ def test_the_project_package_imports_no_app_outside_its_composition_root():
     assert wrong == {}
 
 
-def test_only_the_project_urls_import_the_site_pages():
+def test_only_the_project_urls_import_the_site_pages() -> None:
     """pages uses every app, so an app that imported it would close a loop; only
     readinglist/urls.py, which mounts its URLs and sitemaps, may."""
     importers = {
@@ -127,7 +127,7 @@ def test_only_the_project_urls_import_the_site_pages():
     assert importers == {"readinglist/urls.py"}
 
 
-def test_the_rule_catches_an_upward_import(tmp_path):
+def test_the_rule_catches_an_upward_import(tmp_path: Path) -> None:
     module = tmp_path / "helper.py"
     module.write_text("def f():\n    from catalog.models import Source\n    return Source\n")
     assert imported_apps(module) == {"catalog"}
@@ -143,7 +143,7 @@ def named_apps(path: Path) -> set[str]:
     } & APPS
 
 
-def test_the_settings_parts_name_no_app():
+def test_the_settings_parts_name_no_app() -> None:
     """settings.py names the apps, their middleware, hashers and adapters; the functions it calls
     to build longer values stay outside the composition root, in imports and in strings alike."""
     parts = sorted((ROOT / "readinglist" / "settings_parts").glob("*.py"))

@@ -21,17 +21,17 @@ def tracked_but_ignored(root: Path) -> list[str]:
 
 
 @pytest.fixture
-def checkout():
+def checkout() -> Path:
     if shutil.which("git") is None or not (ROOT / ".git").exists():
         pytest.skip("not a git checkout")
     return ROOT
 
 
-def test_no_tracked_file_sits_under_an_ignored_path(checkout):
+def test_no_tracked_file_sits_under_an_ignored_path(checkout: Path) -> None:
     assert tracked_but_ignored(checkout) == []
 
 
-def test_the_check_sees_a_tracked_ignored_file(tmp_path):
+def test_the_check_sees_a_tracked_ignored_file(tmp_path: Path) -> None:
     if shutil.which("git") is None:
         pytest.skip("git is not installed")
     git = ["git", "-c", "user.email=t@example.invalid", "-c", "user.name=t"]

@@ -1,6 +1,8 @@
 """{% fixed_url %} and {% slug_url %} print what {% url %} prints, for the script prefix of the
 moment."""
 
+from collections.abc import Callable, Iterator
+
 import pytest
 from django.template import engines
 from django.test import RequestFactory
@@ -17,21 +19,21 @@ EXPECTED = "{% url 'pages:tier-detail' 'start-here' %}|{% url 'catalog:search-ci
 EXPECTED += "{% url 'pages:home' %}"
 
 
-def render(source, **context):
+def render(source: str, **context: object) -> str:
     return engines["django"].from_string(source).render(context, RequestFactory().get("/"))
 
 
-def test_fixed_urls_are_the_url_tags_urls():
+def test_fixed_urls_are_the_url_tags_urls() -> None:
     assert render(TEMPLATE) == render(EXPECTED) == "/tiers/start-here/|/sources/cite.bib|/"
 
 
 @pytest.fixture
-def prefix():
+def prefix() -> Iterator[Callable[[str], None]]:
     yield set_script_prefix
     set_script_prefix("/")
 
 
-def test_a_script_prefix_is_followed_not_remembered(prefix):
+def test_a_script_prefix_is_followed_not_remembered(prefix: Callable[[str], None]) -> None:
     render(TEMPLATE)
     prefix("/readinglist/")
     assert render(TEMPLATE) == render(EXPECTED)
@@ -39,7 +41,7 @@ def test_a_script_prefix_is_followed_not_remembered(prefix):
 
 
 @pytest.mark.parametrize("slug", ["flashattention-2", "A_b-9"])
-def test_slug_urls_are_the_url_tags_urls(slug, prefix):
+def test_slug_urls_are_the_url_tags_urls(slug: str, prefix: Callable[[str], None]) -> None:
     cards = "{% load site_urls %}{% slug_url 'pages:source-detail' slug %}|"
     cards += "{% slug_url 'library:bookmark' slug as save %}{{ save }}"
     for script_prefix in ("/", "/readinglist/"):
@@ -49,7 +51,7 @@ def test_slug_urls_are_the_url_tags_urls(slug, prefix):
         assert render(cards, slug=slug) == expected
 
 
-def test_what_is_not_a_slug_is_refused_as_the_url_tag_refuses_it():
+def test_what_is_not_a_slug_is_refused_as_the_url_tag_refuses_it() -> None:
     for tag in ("url", "slug_url"):
         with pytest.raises(NoReverseMatch):
             render(f"{{% load site_urls %}}{{% {tag} 'pages:source-detail' 'two words' %}}")

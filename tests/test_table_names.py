@@ -1,6 +1,7 @@
 """Every table is named for the app that owns its model, and renaming the tables that kept a
 former owner's name (bookmarks and notes from accounts, proposals from catalog) kept every row."""
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -8,8 +9,10 @@ from django.apps import apps
 from django.contrib.contenttypes.models import ContentType
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
+from django.db.migrations.state import StateApps
 from django.utils import timezone
 
+from catalog.models import Source, Tier, Topic
 from tests.factories import SourceFactory, TierFactory, TopicFactory
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -22,7 +25,7 @@ KEEP_FORMER_NAMES = {
 }
 
 
-def test_every_table_is_named_for_its_app():
+def test_every_table_is_named_for_its_app() -> None:
     misnamed = {
         model._meta.label: model._meta.db_table
         for model in apps.get_models(include_auto_created=True)
@@ -32,7 +35,7 @@ def test_every_table_is_named_for_its_app():
     assert misnamed == KEEP_FORMER_NAMES
 
 
-def _before_the_rename():
+def _before_the_rename() -> list[tuple[str, str]]:
     graph = MigrationExecutor(connection).loader.graph
     renames = [key for key in graph.nodes if key[1].endswith(RENAMED)]
     assert {app for app, _ in renames} == {"library", "notes", "proposals"}
@@ -41,26 +44,26 @@ def _before_the_rename():
     return [parent.key for key in renames for parent in graph.node_map[key].parents] + [user_row]
 
 
-def _migrate(targets):
+def _migrate(targets: list[tuple[str, str]]) -> StateApps:
     executor = MigrationExecutor(connection)
     executor.migrate(targets)
     ContentType.objects.clear_cache()
     return executor.loader.project_state(targets).apps
 
 
-def _latest():
+def _latest() -> list[tuple[str, str]]:
     return MigrationExecutor(connection).loader.graph.leaf_nodes()
 
 
 @pytest.fixture
-def catalog_rows(transactional_db):
+def catalog_rows(transactional_db: None) -> Iterator[tuple[Source, Topic, Tier]]:
     """A source, a topic and a tier, made before the tables are renamed back (the catalog's own
     tables stay as they are); the database is migrated forward again whatever the test does."""
     yield SourceFactory(), TopicFactory(), TierFactory()
     _migrate(_latest())
 
 
-def _fill(old_apps, source, topic, tier):
+def _fill(old_apps: StateApps, source: Source, topic: Topic, tier: Tier) -> None:
     User = old_apps.get_model("accounts", "User")
     reader = User.objects.create(email="ada@example.com", password="!")
     chief = User.objects.create(email="chief@example.com", password="!", is_staff=True)
@@ -88,7 +91,7 @@ def _fill(old_apps, source, topic, tier):
     )
 
 
-def test_renaming_the_tables_keeps_every_row(catalog_rows):
+def test_renaming_the_tables_keeps_every_row(catalog_rows: tuple[Source, Topic, Tier]) -> None:
     source, topic, tier = catalog_rows
     old_names = _migrate(_before_the_rename())
     old_tables = {"accounts_bookmark", "accounts_note", "catalog_proposal", "catalog_decision"}

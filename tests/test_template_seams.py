@@ -117,7 +117,7 @@ def allowed_apps(app: str) -> set[str]:
 
 
 @pytest.mark.parametrize("folder", folders(), ids=lambda folder: folder.name)
-def test_templates_use_only_the_apps_their_app_may(folder):
+def test_templates_use_only_the_apps_their_app_may(folder) -> None:
     app = FOLDER_APP.get(folder.name, folder.name)
     libraries, namespaces = uses(folder)
     allowed = allowed_apps(app)
@@ -132,14 +132,14 @@ def test_templates_use_only_the_apps_their_app_may(folder):
     assert (wrong_libraries, wrong_namespaces) == (set(), set())
 
 
-def test_catalog_templates_use_catalog_and_django_alone():
+def test_catalog_templates_use_catalog_and_django_alone() -> None:
     libraries, namespaces = uses(TEMPLATES / "catalog")
     assert {LIBRARIES.get(name, "?") for name in libraries - SHARED_LIBRARIES} <= {"catalog"}
     assert {NAMESPACES.get(name, "?") for name in namespaces - SHARED_NAMESPACES} <= {"catalog"}
     assert "catalog" not in SEAMS
 
 
-def test_a_source_card_shows_no_other_apps_actions():
+def test_a_source_card_shows_no_other_apps_actions() -> None:
     """The card many pages share uses the library and catalog alone; another app's action (Add
     to path…) goes after it, put there by the page that lists the cards."""
     card = (TEMPLATES / "library" / "includes" / "source_card.html").read_text()
@@ -152,7 +152,7 @@ def test_a_source_card_shows_no_other_apps_actions():
         assert "{% add_to_path_button" in (TEMPLATES / page).read_text(), page
 
 
-def test_the_rule_sees_a_template_reaching_up(tmp_path):
+def test_the_rule_sees_a_template_reaching_up(tmp_path: Path) -> None:
     folder = tmp_path / "teams"
     folder.mkdir()
     (folder / "page.html").write_text(

@@ -26,18 +26,18 @@ def _migrate(targets):
 
 
 @pytest.fixture
-def old_apps(transactional_db):
+def old_apps(transactional_db: None):
     """The schema with both fields on the user row; migrated forward again whatever happens."""
     yield _migrate(BEFORE)
     _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
 
 
-def test_the_user_row_holds_neither_field():
+def test_the_user_row_holds_neither_field() -> None:
     names = {field.name for field in User._meta.get_fields()}
     assert not names & {"last_seen_changes_at", "session_reminders"}
 
 
-def test_moving_the_fields_keeps_every_readers_values(old_apps):
+def test_moving_the_fields_keeps_every_readers_values(old_apps) -> None:
     OldUser = old_apps.get_model("accounts", "User")
     seen = timezone.now() - timedelta(days=3)
     OldUser.objects.create(email="seen@example.com", password="!", last_seen_changes_at=seen)
@@ -57,7 +57,7 @@ def test_moving_the_fields_keeps_every_readers_values(old_apps):
     assert chosen == {"seen@example.com": True, "quiet@example.com": False, "new@example.com": True}
 
 
-def test_moving_back_restores_the_user_row(old_apps):
+def test_moving_back_restores_the_user_row(old_apps) -> None:
     OldUser = old_apps.get_model("accounts", "User")
     seen = timezone.now() - timedelta(days=1)
     OldUser.objects.create(email="seen@example.com", password="!", last_seen_changes_at=seen)

@@ -13,7 +13,7 @@ from .wiring_listing import BEGIN, END, generated, raw_row_writes
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "wiring.md"
 
 
-def test_the_wiring_page_lists_every_hop_the_code_has():
+def test_the_wiring_page_lists_every_hop_the_code_has() -> None:
     text = PAGE.read_text()
     start, end = text.index(BEGIN), text.index(END) + len(END)
     listing = generated()
@@ -23,7 +23,7 @@ def test_the_wiring_page_lists_every_hop_the_code_has():
     assert text[start:end] == listing, "docs/wiring.md is out of date: see this test's docstring"
 
 
-def test_every_file_writing_rows_with_raw_sql_says_why_on_the_page():
+def test_every_file_writing_rows_with_raw_sql_says_why_on_the_page() -> None:
     """A file that writes rows with hand-written SQL is named, with its reason, in the page's
     hand-written section: moving such a write out of the models is a decision to explain."""
     text = PAGE.read_text()

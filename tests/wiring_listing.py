@@ -167,7 +167,8 @@ def template_seams() -> list[str]:
     for folder in sorted((ROOT / "templates").iterdir()):
         if not folder.is_dir():
             continue
-        libraries, namespaces = set(), set()
+        libraries: set[str] = set()
+        namespaces: set[str] = set()
         for path in folder.rglob("*"):
             if path.suffix not in {".html", ".txt", ".ics"}:
                 continue

@@ -3,17 +3,20 @@
 import pytest
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
+from django.test import Client
 
+from accounts.models import User
 from library.models import Bookmark
 from library.services import set_status
 from tests.conftest import PASSWORD
+from tests.hints import SmallCatalog
 
 pytestmark = pytest.mark.django_db
 DELETE = "/accounts/delete/"
 
 
 @pytest.fixture
-def kept(reader, other_reader, small_catalog):
+def kept(reader: User, other_reader: User, small_catalog: SmallCatalog) -> SmallCatalog:
     EmailAddress.objects.create(user=reader, email=reader.email, primary=True, verified=True)
     for source in small_catalog["path"]:
         set_status(user=reader, source=source, status="read")
@@ -21,7 +24,9 @@ def kept(reader, other_reader, small_catalog):
     return small_catalog
 
 
-def test_get_asks_for_confirmation_and_deletes_nothing(client, reader, kept):
+def test_get_asks_for_confirmation_and_deletes_nothing(
+    client: Client, reader: User, kept: SmallCatalog
+) -> None:
     client.force_login(reader)
     html = client.get(DELETE).content.decode()
     assert "Delete your account" in html
@@ -29,7 +34,9 @@ def test_get_asks_for_confirmation_and_deletes_nothing(client, reader, kept):
     assert get_user_model().objects.filter(pk=reader.pk).exists()
 
 
-def test_without_confirmation_nothing_is_deleted(client, reader, kept):
+def test_without_confirmation_nothing_is_deleted(
+    client: Client, reader: User, kept: SmallCatalog
+) -> None:
     client.force_login(reader)
     response = client.post(DELETE, {"password": PASSWORD})
     assert response.status_code == 200
@@ -40,8 +47,8 @@ def test_without_confirmation_nothing_is_deleted(client, reader, kept):
 
 
 def test_confirmed_deletion_removes_the_reader_and_their_data_only(
-    client, reader, other_reader, kept
-):
+    client: Client, reader: User, other_reader: User, kept: SmallCatalog
+) -> None:
     client.force_login(reader)
     response = client.post(DELETE, {"password": PASSWORD, "confirm": "on"}, follow=True)
     assert response.redirect_chain[-1][0] == "/"
@@ -54,7 +61,9 @@ def test_confirmed_deletion_removes_the_reader_and_their_data_only(
     assert all(type(s).objects.filter(pk=s.pk).exists() for s in kept["path"])
 
 
-def test_password_guessing_is_rate_limited(client, reader, kept):
+def test_password_guessing_is_rate_limited(
+    client: Client, reader: User, kept: SmallCatalog
+) -> None:
     client.force_login(reader)
     codes = [
         client.post(DELETE, {"password": f"guess {n}", "confirm": "on"}).status_code
@@ -64,7 +73,7 @@ def test_password_guessing_is_rate_limited(client, reader, kept):
     assert get_user_model().objects.filter(pk=reader.pk).exists()
 
 
-def test_delete_is_linked_from_the_account_menu(client, reader):
+def test_delete_is_linked_from_the_account_menu(client: Client, reader: User) -> None:
     client.force_login(reader)
     html = client.get("/accounts/password/change/").content.decode()
     assert 'href="/accounts/delete/"' in html

@@ -6,26 +6,32 @@ import pytest
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 from django.core import mail
+from django.test import Client
+from pytest_django import Settings
 
+from accounts.models import User
 from tests.conftest import PASSWORD
+from tests.hints import Response
 
 pytestmark = pytest.mark.django_db
 NEW_PASSWORD = "a different long passphrase"
 
 
-def link_in_last_mail():
-    body = mail.outbox[-1].body
-    return re.search(r"https?://[^/\s]+(/accounts/[^\s]+)", body).group(1)
+def link_in_last_mail() -> str:
+    body = str(mail.outbox[-1].body)
+    match = re.search(r"https?://[^/\s]+(/accounts/[^\s]+)", body)
+    assert match is not None
+    return match.group(1)
 
 
-def sign_up(client, email="newcomer@example.com"):
+def sign_up(client: Client, email: str = "newcomer@example.com") -> Response:
     return client.post(
         "/accounts/signup/",
         {"email": email, "password1": PASSWORD, "password2": PASSWORD},
     )
 
 
-def test_pages_wear_the_site_layout(client):
+def test_pages_wear_the_site_layout(client: Client) -> None:
     for url in ["/accounts/login/", "/accounts/signup/", "/accounts/password/reset/"]:
         html = client.get(url).content.decode()
         assert 'class="site-header"' in html, url
@@ -33,7 +39,7 @@ def test_pages_wear_the_site_layout(client):
         assert 'class="form-actions"' in html, url
 
 
-def test_sign_up_with_mandatory_verification(client, settings):
+def test_sign_up_with_mandatory_verification(client: Client, settings: Settings) -> None:
     settings.ACCOUNT_EMAIL_VERIFICATION = "mandatory"
     response = sign_up(client)
     assert response.status_code == 302
@@ -55,21 +61,25 @@ def test_sign_up_with_mandatory_verification(client, settings):
     assert client.session["_auth_user_id"]
 
 
-def test_sign_up_with_optional_verification_logs_in_and_sends_a_mail(client, settings):
+def test_sign_up_with_optional_verification_logs_in_and_sends_a_mail(
+    client: Client, settings: Settings
+) -> None:
     settings.ACCOUNT_EMAIL_VERIFICATION = "optional"
     assert sign_up(client)["Location"] == "/"
     assert client.session["_auth_user_id"]
     assert len(mail.outbox) == 1
 
 
-def test_sign_up_without_verification_sends_nothing(client, settings):
+def test_sign_up_without_verification_sends_nothing(client: Client, settings: Settings) -> None:
     settings.ACCOUNT_EMAIL_VERIFICATION = "none"
     assert sign_up(client)["Location"] == "/"
     assert client.session["_auth_user_id"]
     assert mail.outbox == []
 
 
-def test_sign_up_refuses_a_taken_address_and_keeps_what_was_typed(client, reader, settings):
+def test_sign_up_refuses_a_taken_address_and_keeps_what_was_typed(
+    client: Client, reader: User, settings: Settings
+) -> None:
     settings.ACCOUNT_EMAIL_VERIFICATION = "none"
     EmailAddress.objects.create(user=reader, email=reader.email, primary=True, verified=True)
     response = client.post(
@@ -83,7 +93,7 @@ def test_sign_up_refuses_a_taken_address_and_keeps_what_was_typed(client, reader
     assert get_user_model().objects.count() == 1
 
 
-def test_login_logout(client, reader):
+def test_login_logout(client: Client, reader: User) -> None:
     response = client.post("/accounts/login/", {"login": reader.email, "password": PASSWORD})
     assert response.status_code == 302
     assert client.session["_auth_user_id"] == str(reader.pk)
@@ -91,13 +101,13 @@ def test_login_logout(client, reader):
     assert "_auth_user_id" not in client.session
 
 
-def test_wrong_password_is_explained(client, reader):
+def test_wrong_password_is_explained(client: Client, reader: User) -> None:
     response = client.post("/accounts/login/", {"login": reader.email, "password": "nope"})
     assert response.status_code == 200
     assert "not correct" in response.content.decode()
 
 
-def test_login_next_is_followed_only_on_this_site(client, reader):
+def test_login_next_is_followed_only_on_this_site(client: Client, reader: User) -> None:
     response = client.post(
         "/accounts/login/?next=/library/",
         {"login": reader.email, "password": PASSWORD, "next": "/library/"},
@@ -111,7 +121,7 @@ def test_login_next_is_followed_only_on_this_site(client, reader):
     assert "evil" not in response["Location"]
 
 
-def test_password_reset_end_to_end(client, reader):
+def test_password_reset_end_to_end(client: Client, reader: User) -> None:
     EmailAddress.objects.create(user=reader, email=reader.email, primary=True, verified=True)
     response = client.post("/accounts/password/reset/", {"email": reader.email})
     assert response.status_code == 302
@@ -125,7 +135,7 @@ def test_password_reset_end_to_end(client, reader):
     assert reader.check_password(NEW_PASSWORD)
 
 
-def test_password_change(client, reader):
+def test_password_change(client: Client, reader: User) -> None:
     client.force_login(reader)
     response = client.post(
         "/accounts/password/change/",
@@ -136,7 +146,9 @@ def test_password_change(client, reader):
     assert reader.check_password(NEW_PASSWORD)
 
 
-def test_email_change_needs_the_new_address_confirmed(client, reader, settings):
+def test_email_change_needs_the_new_address_confirmed(
+    client: Client, reader: User, settings: Settings
+) -> None:
     settings.ACCOUNT_EMAIL_VERIFICATION = "mandatory"
     EmailAddress.objects.create(user=reader, email=reader.email, primary=True, verified=True)
     client.force_login(reader)
@@ -150,14 +162,14 @@ def test_email_change_needs_the_new_address_confirmed(client, reader, settings):
     assert reader.email == "moved@example.com"
 
 
-def test_rate_limits_are_on(settings):
+def test_rate_limits_are_on(settings: Settings) -> None:
     from allauth.account import app_settings
 
     assert app_settings.RATE_LIMITS["login_failed"]
     assert "DummyCache" not in settings.CACHES["default"]["BACKEND"]
 
 
-def test_profile_sets_the_name_teammates_see(client, reader):
+def test_profile_sets_the_name_teammates_see(client: Client, reader: User) -> None:
     client.force_login(reader)
     page = client.get("/accounts/profile/").content.decode()
     assert 'href="/accounts/delete/"' in page
@@ -167,7 +179,7 @@ def test_profile_sets_the_name_teammates_see(client, reader):
     assert reader.public_name == "Reader One"
 
 
-def test_profile_rejects_an_overlong_name_and_keeps_it(client, reader):
+def test_profile_rejects_an_overlong_name_and_keeps_it(client: Client, reader: User) -> None:
     client.force_login(reader)
     response = client.post("/accounts/profile/", {"display_name": "x" * 81})
     assert response.status_code == 200
@@ -175,7 +187,7 @@ def test_profile_rejects_an_overlong_name_and_keeps_it(client, reader):
     assert "at most 80 characters" in response.content.decode()
 
 
-def test_account_pages_need_login(client):
+def test_account_pages_need_login(client: Client) -> None:
     for url in ["/accounts/profile/", "/accounts/delete/"]:
         response = client.get(url)
         assert response.status_code == 302
@@ -186,7 +198,9 @@ def test_account_pages_need_login(client):
     ("sent", "kept"),
     [("Europe/Berlin", "Europe/Berlin"), ("", "UTC"), ("Mars/Olympus", "UTC"), ("<b>", "UTC")],
 )
-def test_sign_up_keeps_the_browser_s_time_zone(client, settings, sent, kept):
+def test_sign_up_keeps_the_browser_s_time_zone(
+    client: Client, settings: Settings, sent: str, kept: str
+) -> None:
     settings.ACCOUNT_EMAIL_VERIFICATION = "none"
     page = client.get("/accounts/signup/").content.decode()
     assert 'name="time_zone"' in page and "js/time_zone" in page

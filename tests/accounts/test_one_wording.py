@@ -5,7 +5,10 @@ import re
 from html import unescape
 
 import pytest
+from django.test import Client
+from pytest_django import Settings
 
+from accounts.models import User
 from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db
@@ -38,7 +41,7 @@ def variants_in(html: str) -> list[str]:
     return found
 
 
-def test_the_variant_finder_finds_what_the_issue_reported():
+def test_the_variant_finder_finds_what_the_issue_reported() -> None:
     assert variants_in("<button>Sign In</button> or <a>Sign Up</a>") == ["Sign In", "Sign Up"]
     assert variants_in('<a title="Signed in as x">Login</a>') == ["Login", "Signed in"]
     assert variants_in("<p>Log in, or sign up. Log out.</p>") == []
@@ -55,33 +58,33 @@ def test_the_variant_finder_finds_what_the_issue_reported():
         "/accounts/confirm-email/",
     ],
 )
-def test_the_flow_for_visitors_speaks_one_wording(client, url):
+def test_the_flow_for_visitors_speaks_one_wording(client: Client, url: str) -> None:
     response = client.get(url)
     assert response.status_code == 200
     assert variants_in(response.content.decode()) == []
 
 
-def test_the_login_page_says_log_in_and_sign_up(client):
+def test_the_login_page_says_log_in_and_sign_up(client: Client) -> None:
     html = client.get("/accounts/login/").content.decode()
     assert re.search(r"<h1[^>]*>\s*Log in\s*</h1>", html)
     assert re.search(r'<button[^>]*type="submit"[^>]*>\s*Log in\s*</button>', html)
     assert re.search(r'<a href="/accounts/signup/[^"]*">Sign up</a>', html)
 
 
-def test_the_signup_page_says_sign_up_and_log_in(client):
+def test_the_signup_page_says_sign_up_and_log_in(client: Client) -> None:
     html = client.get("/accounts/signup/").content.decode()
     assert re.search(r"<h1[^>]*>\s*Sign up\s*</h1>", html)
     assert re.search(r'<button[^>]*type="submit"[^>]*>\s*Sign up\s*</button>', html)
 
 
-def test_closed_signup_speaks_one_wording(client, settings):
+def test_closed_signup_speaks_one_wording(client: Client, settings: Settings) -> None:
     settings.ACCOUNT_SIGNUP_MODE = "invitation"
     html = client.get("/accounts/signup/").content.decode()
     assert "Sign up is closed" in html
     assert variants_in(html) == []
 
 
-def test_logging_in_and_out_speaks_one_wording(client, reader):
+def test_logging_in_and_out_speaks_one_wording(client: Client, reader: User) -> None:
     response = client.post(
         "/accounts/login/", {"login": reader.email, "password": PASSWORD}, follow=True
     )

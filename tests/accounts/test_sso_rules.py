@@ -6,23 +6,30 @@ from types import SimpleNamespace
 import pytest
 from allauth.account.models import EmailAddress
 from allauth.core.exceptions import ImmediateHttpResponse
+from allauth.socialaccount.models import SocialAccount, SocialLogin
 from django.contrib.messages.storage.fallback import FallbackStorage
 from django.contrib.sessions.backends.db import SessionStore
+from django.core.handlers.wsgi import WSGIRequest
+from django.test import RequestFactory
+from pytest_django import Settings
 
 from accounts.adapters import SocialAccountAdapter
+from accounts.models import User
 from teams import services
 from teams.models import Membership, Team
 from tests.factories import UserFactory
 
 
-def sso_request(rf):
+def sso_request(rf: RequestFactory) -> WSGIRequest:
     request = rf.get("/accounts/oidc/acme/login/callback/")
     request.session = SessionStore()
-    request._messages = FallbackStorage(request)
+    request._messages = FallbackStorage(request)  # type: ignore[attr-defined]  # as MessageMiddleware sets it
     return request
 
 
-def sign_in(*addresses, user=None, existing_account=False):
+def sign_in(
+    *addresses: tuple[str, bool], user: User | None = None, existing_account: bool = False
+) -> SimpleNamespace:
     """A sign-in as the provider reports it: (email, verified) pairs."""
     return SimpleNamespace(
         provider=SimpleNamespace(name="Acme SSO"),
@@ -33,7 +40,7 @@ def sign_in(*addresses, user=None, existing_account=False):
     )
 
 
-def refusal(rf, sociallogin) -> str:
+def refusal(rf: RequestFactory, sociallogin: SimpleNamespace) -> str:
     with pytest.raises(ImmediateHttpResponse) as raised:
         SocialAccountAdapter(None).pre_social_login(sso_request(rf), sociallogin)
     response = raised.value.response
@@ -42,36 +49,42 @@ def refusal(rf, sociallogin) -> str:
 
 
 @pytest.fixture
-def domains_mode(settings):
+def domains_mode(settings: Settings) -> None:
     settings.ACCOUNT_SIGNUP_MODE = "domains"
     settings.ACCOUNT_SIGNUP_ALLOWED_DOMAINS = ["acme.example"]
 
 
-def test_domain_rule_is_the_reason_given(rf, db, domains_mode):
+def test_domain_rule_is_the_reason_given(rf: RequestFactory, db: None, domains_mode: None) -> None:
     page = refusal(rf, sign_in(("alice@elsewhere.example", True)))
     assert "Signing up is open to addresses at acme.example only." in page
     assert "did not share" not in page
 
 
-def test_unverified_address_at_the_domain_says_so(rf, db, domains_mode):
+def test_unverified_address_at_the_domain_says_so(
+    rf: RequestFactory, db: None, domains_mode: None
+) -> None:
     page = refusal(rf, sign_in(("alice@acme.example", False)))
     assert "your identity provider has not verified alice@acme.example" in page
 
 
-def test_missing_invitation_is_the_reason_given(rf, db, settings):
+def test_missing_invitation_is_the_reason_given(
+    rf: RequestFactory, db: None, settings: Settings
+) -> None:
     settings.ACCOUNT_SIGNUP_MODE = "invitation"
     page = refusal(rf, sign_in(("alice@acme.example", True)))
     assert "Signing up on this site is by invitation." in page
     assert "did not share" not in page
 
 
-def test_no_address_at_all_is_the_reason_only_when_sign_up_is_open(rf, db, settings):
+def test_no_address_at_all_is_the_reason_only_when_sign_up_is_open(
+    rf: RequestFactory, db: None, settings: Settings
+) -> None:
     settings.ACCOUNT_SIGNUP_MODE = "open"
     assert "Acme SSO did not share your email address" in refusal(rf, sign_in())
 
 
 @pytest.fixture
-def planted(db):
+def planted(db: None) -> User:
     """An account someone registered with alice's address, never verified, in a team."""
     user = UserFactory(email="alice@acme.example", display_name="Alice (really Mallory)")
     EmailAddress.objects.create(user=user, email=user.email, verified=False, primary=True)
@@ -83,9 +96,8 @@ def planted(db):
     return user
 
 
-def social_login(rf, *addresses):
+def social_login(rf: RequestFactory, *addresses: tuple[str, bool]) -> SocialLogin:
     """allauth's own sign-in object, looked up as allauth does, for the given addresses."""
-    from allauth.socialaccount.models import SocialAccount, SocialLogin
 
     return SocialLogin(
         provider=SimpleNamespace(name="Acme SSO", app=None, get_settings=lambda: {}),
@@ -95,7 +107,9 @@ def social_login(rf, *addresses):
     )
 
 
-def test_a_verified_sign_in_never_lands_in_an_unverified_account(rf, planted):
+def test_a_verified_sign_in_never_lands_in_an_unverified_account(
+    rf: RequestFactory, planted: User
+) -> None:
     adapter = SocialAccountAdapter(sso_request(rf))
 
     assert adapter.authenticate_by_email(social_login(rf, ("alice@acme.example", True))) is None
@@ -105,10 +119,10 @@ def test_a_verified_sign_in_never_lands_in_an_unverified_account(rf, planted):
     assert "log in with its password and verify the address" in page
     planted.refresh_from_db()
     assert planted.has_usable_password() and planted.display_name == "Alice (really Mallory)"
-    assert not planted.socialaccount_set.exists()
+    assert not SocialAccount.objects.filter(user=planted).exists()
 
 
-def test_a_verified_account_is_signed_into(rf, planted):
+def test_a_verified_account_is_signed_into(rf: RequestFactory, planted: User) -> None:
     EmailAddress.objects.filter(user=planted).update(verified=True)
     adapter = SocialAccountAdapter(sso_request(rf))
 

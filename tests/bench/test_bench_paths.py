@@ -3,6 +3,7 @@
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 
 import pytest
 
@@ -18,13 +19,15 @@ SMOKE_DB = smoke_database_name("paths")
 
 
 @pytest.fixture
-def smoke_database():
+def smoke_database() -> Iterator[None]:
     drop_smoke_database(f"{SMOKE_DB}_paths")
     yield
     drop_smoke_database(f"{SMOKE_DB}_paths")
 
 
-def test_the_benchmark_prints_each_set_beside_its_floors_and_the_times(smoke_database):
+def test_the_benchmark_prints_each_set_beside_its_floors_and_the_times(
+    smoke_database: None,
+) -> None:
     result = subprocess.run(
         [sys.executable, "manage.py", "bench_paths", "--runs=1"],
         cwd=BASE_DIR,

@@ -3,6 +3,8 @@
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
+from subprocess import CompletedProcess
 
 import pytest
 from django.db import connection
@@ -19,13 +21,13 @@ CLASSES = ("common", "rare", "multi-word", "typo", "described", "with facets", "
 
 
 @pytest.fixture
-def smoke_database():
+def smoke_database() -> Iterator[None]:
     drop_smoke_database(SMOKE_DB)
     yield
     drop_smoke_database(SMOKE_DB)
 
 
-def bench(*args, database):
+def bench(*args: str, database: str) -> CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "manage.py", "bench_search", "--runs=1", "--relevance=skip", *args],
         cwd=BASE_DIR,
@@ -37,7 +39,7 @@ def bench(*args, database):
     )
 
 
-def test_the_benchmark_prints_its_table(smoke_database):
+def test_the_benchmark_prints_its_table(smoke_database: None) -> None:
     result = bench("--sources=300", database=SMOKE_DB)
     assert result.returncode == 0, result.stderr[-3000:]
     out = result.stdout
@@ -69,12 +71,12 @@ def test_the_benchmark_prints_its_table(smoke_database):
     assert "refusing" not in out
 
 
-def table_rows(text):
+def table_rows(text: str) -> dict[str, list[str]]:
     """{class name: the row's words}, for a table whose first column is the class."""
     return {line.split("  ")[0].strip(): line.split() for line in text.splitlines() if line}
 
 
-def test_the_benchmark_database_must_be_named_as_one():
+def test_the_benchmark_database_must_be_named_as_one() -> None:
     result = bench(database="readinglist")
     assert result.returncode != 0
     assert "READINGLIST_BENCH_DB must start with 'readinglist_bench'" in result.stderr

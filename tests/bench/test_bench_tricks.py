@@ -3,6 +3,7 @@
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 
 import pytest
 
@@ -17,13 +18,13 @@ SMOKE_DB = smoke_database_name("tricks")
 
 
 @pytest.fixture
-def smoke_database(db):
+def smoke_database(db: None) -> Iterator[None]:
     drop_smoke_database(SMOKE_DB)
     yield
     drop_smoke_database(SMOKE_DB)
 
 
-def test_every_trick_can_be_turned_off_on_a_real_page(smoke_database):
+def test_every_trick_can_be_turned_off_on_a_real_page(smoke_database: None) -> None:
     """Each variant patches code that still exists (a renamed function fails here, not in the
     next person's measurement), and the pages render with it off."""
     pages = "--pages=/sources/,/sources/?q=attention,/library/notes/"

@@ -4,6 +4,7 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 
 import pytest
 
@@ -18,13 +19,13 @@ SMOKE_DB = smoke_database_name("foryou")
 
 
 @pytest.fixture
-def smoke_database(db):
+def smoke_database(db: None) -> Iterator[None]:
     drop_smoke_database(SMOKE_DB)
     yield
     drop_smoke_database(SMOKE_DB)
 
 
-def test_the_benchmark_prints_for_you_beside_its_target(smoke_database):
+def test_the_benchmark_prints_for_you_beside_its_target(smoke_database: None) -> None:
     result = subprocess.run(
         [
             sys.executable,

@@ -6,28 +6,34 @@ import time
 
 import psutil
 import pytest
+from django.test import Client
 
 from bench.loadtest.cpu import machine_cpu_seconds, server_cpu_seconds, services_cpu_seconds
-from bench.loadtest.scenarios import ANONYMOUS, PROBE, SIGNED_IN, TRIVIAL, resolve
+from bench.loadtest.scenarios import ANONYMOUS, PROBE, SIGNED_IN, TRIVIAL, PlannedScenario, resolve
 from bench.management.commands import loadtest
+from tests.hints import SmallCatalog
 
 
 @pytest.fixture
-def plan(small_catalog):
+def plan(small_catalog: SmallCatalog) -> list[PlannedScenario]:
     plan, skipped = resolve(samples=3)
     assert skipped == []
     return plan
 
 
-def test_the_reference_is_a_trivial_view_through_the_whole_stack(plan):
-    by_audience = {}
+def test_the_reference_is_a_trivial_view_through_the_whole_stack(
+    plan: list[PlannedScenario],
+) -> None:
+    by_audience: dict[str, list[list[str]]] = {}
     for scenario in plan:
         by_audience.setdefault(scenario["audience"], []).append(scenario["paths"])
     assert by_audience[TRIVIAL] == [["/robots.txt"]]
     assert by_audience[PROBE] == [["/healthz"]]
 
 
-def test_every_anonymous_page_in_the_plan_is_served(plan, client):
+def test_every_anonymous_page_in_the_plan_is_served(
+    plan: list[PlannedScenario], client: Client
+) -> None:
     for scenario in plan:
         if scenario["audience"] not in (TRIVIAL, PROBE, ANONYMOUS):
             continue
@@ -36,7 +42,7 @@ def test_every_anonymous_page_in_the_plan_is_served(plan, client):
             assert response.status_code == 200, (scenario["name"], path)
 
 
-def _report(capacity):
+def _report(capacity: dict[str, object]) -> dict[str, list[str]]:
     plan = [
         {"name": "trivial", "audience": TRIVIAL, "method": "GET", "target": None},
         {"name": "probe", "audience": PROBE, "method": "GET", "target": None},
@@ -58,11 +64,12 @@ def _report(capacity):
     }
     out = io.StringIO()
     command = loadtest.Command(stdout=out)
-    command._report(plan, {"capacity": capacity, "mix": mix}, options)
+    # The report reads only these keys of each scenario.
+    command._report(plan, {"capacity": capacity, "mix": mix}, options)  # type: ignore[arg-type]
     return {line.split()[0]: line.split()[1:] for line in out.getvalue().splitlines() if line}
 
 
-def test_report_judges_pages_against_the_trivial_view_not_the_probe():
+def test_report_judges_pages_against_the_trivial_view_not_the_probe() -> None:
     rows = _report(
         {
             "trivial": {"rps": 1000.0},
@@ -83,7 +90,9 @@ def test_report_judges_pages_against_the_trivial_view_not_the_probe():
     assert rows["Below"] == ["the", "throughput", "target:", "library,", "note"]
 
 
-def test_every_page_and_write_in_the_plan_has_the_issues_target(plan):
+def test_every_page_and_write_in_the_plan_has_the_issues_target(
+    plan: list[PlannedScenario],
+) -> None:
     targets = {scenario["name"]: scenario["target"] for scenario in plan}
     assert targets.pop("trivial view (/robots.txt)") is None
     assert targets.pop("probe (/healthz)") is None
@@ -92,7 +101,7 @@ def test_every_page_and_write_in_the_plan_has_the_issues_target(plan):
     assert set(targets.values()) == {0.5}
 
 
-def test_report_shows_cpu_per_request_where_it_was_read():
+def test_report_shows_cpu_per_request_where_it_was_read() -> None:
     rows = _report(
         {
             "trivial": {"rps": 1000.0, "cpu_ms": 0.9, "db_cpu_ms": 0.0, "machine_cpu_ms": 1.1},
@@ -112,14 +121,15 @@ def test_report_shows_cpu_per_request_where_it_was_read():
     assert rows["library"][-3:] == ["-", "-", "-"]
 
 
-def test_the_services_cpu_is_read_from_the_processes_named_and_none_without_one():
+def test_the_services_cpu_is_read_from_the_processes_named_and_none_without_one() -> None:
     # This test process stands in for a service: its own name is what is looked for.
     own_name = psutil.Process().name()
-    assert services_cpu_seconds((own_name,)) > 0
+    seconds = services_cpu_seconds((own_name,))
+    assert seconds is not None and seconds > 0
     assert services_cpu_seconds(("no-such-service-anywhere",)) is None
 
 
-def test_the_machines_cpu_grows_with_work_done_here():
+def test_the_machines_cpu_grows_with_work_done_here() -> None:
     before = machine_cpu_seconds()
     end = time.process_time() + 0.2
     while time.process_time() < end:
@@ -127,13 +137,13 @@ def test_the_machines_cpu_grows_with_work_done_here():
     assert machine_cpu_seconds() - before >= 0.15
 
 
-def test_server_cpu_is_none_for_a_server_that_is_gone():
+def test_server_cpu_is_none_for_a_server_that_is_gone() -> None:
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
     gone.wait()
     assert server_cpu_seconds(gone.pid) is None
 
 
-def test_server_cpu_grows_with_the_work_of_a_real_child():
+def test_server_cpu_grows_with_the_work_of_a_real_child() -> None:
     spin = (
         "import time\n"
         "end = time.process_time() + 0.3\n"

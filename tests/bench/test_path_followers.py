@@ -6,11 +6,12 @@ import pytest
 
 from bench.path_followers import FOLLOWERS, path_page_followers
 from paths.models import PathFollow
+from tests.hints import SmallCatalog
 
 pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.paths.urls_with_detail")]
 
 
-def test_it_prints_both_times_and_the_ratio_beside_the_floor(small_catalog):
+def test_it_prints_both_times_and_the_ratio_beside_the_floor(small_catalog: SmallCatalog) -> None:
     lines: list[str] = []
     path_page_followers(lines.append, runs=3)
     (line,) = lines

@@ -40,12 +40,12 @@ def _private_uses(path: Path) -> list[str]:
     return found
 
 
-def test_bench_uses_no_private_name_of_an_app():
+def test_bench_uses_no_private_name_of_an_app() -> None:
     found = [use for path in sorted((ROOT / "bench").rglob("*.py")) for use in _private_uses(path)]
     assert found == []
 
 
-def test_the_check_sees_a_private_name(tmp_path):
+def test_the_check_sees_a_private_name(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
     sample.write_text(
         "from library.templatetags import reading\n"
@@ -59,7 +59,7 @@ def test_the_check_sees_a_private_name(tmp_path):
 
 
 @pytest.mark.django_db
-def test_every_tricks_switch_finds_what_it_switches():
+def test_every_tricks_switch_finds_what_it_switches() -> None:
     from bench.management.commands.bench_tricks import variants
 
     for name, switch in variants().items():

@@ -1,8 +1,12 @@
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from pytest_django import Settings
 
+from catalog.models import Source
 from tests.factories import SourceFactory, TopicFactory
+from tests.hints import Tiers
 
 from .feed_server import FeedServer
 
@@ -10,7 +14,7 @@ FIXTURES = Path(__file__).parent / "fixtures"
 
 
 @pytest.fixture
-def inbox_catalog(tiers):
+def inbox_catalog(tiers: Tiers) -> dict[str, Source]:
     """A few catalogued sources with summaries the scorer can learn the field from."""
     kv = TopicFactory(slug="kv-cache", name="KV cache")
     spec = TopicFactory(slug="speculative-decoding", name="Speculative decoding")
@@ -45,7 +49,7 @@ def inbox_catalog(tiers):
 
 
 @pytest.fixture
-def feed_server(settings, db):
+def feed_server(settings: Settings, db: None) -> Iterator[FeedServer]:
     with FeedServer() as server:
         settings.ARXIV_API_URL = f"{server.base}/arxiv/query"
         settings.CANDIDATES_GITHUB_URL = server.base
@@ -57,5 +61,5 @@ def feed_server(settings, db):
 
 
 @pytest.fixture
-def saved_feed():
+def saved_feed() -> Path:
     return FIXTURES / "arxiv_page.xml"

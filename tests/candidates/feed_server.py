@@ -26,10 +26,10 @@ def many_entries(count: int) -> bytes:
 class _Handler(BaseHTTPRequestHandler):
     server_version = "fixture/1"
 
-    def log_message(self, *args):
+    def log_message(self, *args: object) -> None:
         pass
 
-    def do_GET(self):
+    def do_GET(self) -> None:
         path = urlsplit(self.path).path
         self.server.requests.append(  # type: ignore[attr-defined]
             {"path": self.path, "if_none_match": self.headers.get("If-None-Match", "")}
@@ -56,7 +56,7 @@ class _Handler(BaseHTTPRequestHandler):
             return self._answer(304, b"", {"ETag": ETAG})
         return self._answer(200, (FIXTURES / name).read_bytes(), {"ETag": ETAG})
 
-    def _answer(self, status, body, headers=None):
+    def _answer(self, status: int, body: bytes, headers: dict[str, str] | None = None) -> None:
         self.send_response(status)
         self.send_header("Content-Type", "application/atom+xml")
         self.send_header("Content-Length", str(len(body)))
@@ -67,7 +67,7 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 class FeedServer:
-    def __enter__(self):
+    def __enter__(self) -> "FeedServer":
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
         self.httpd.daemon_threads = True
         self.httpd.requests = []  # type: ignore[attr-defined]
@@ -79,6 +79,6 @@ class FeedServer:
     def requests(self) -> list[dict]:
         return self.httpd.requests  # type: ignore[attr-defined]
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.httpd.shutdown()
         self.httpd.server_close()

@@ -2,23 +2,27 @@
 
 import re
 from datetime import timedelta
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.core import mail
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.models import User
 from candidates.alerts import send_candidate_alerts
 from candidates.models import Candidate
 from catalog.models import Topic
 from proposals.models import MaintainerAlert
+from tests.hints import Response, Tiers, found
 
 CHANGELIST = "admin:candidates_candidate_changelist"
 
 
-def candidate(title: str, relevance: float = 0.5, **fields) -> Candidate:
+def candidate(title: str, relevance: float = 0.5, **fields: Any) -> Candidate:
     return Candidate.objects.create(
         key=f"title:{title.lower()}",
         keys=[f"title:{title.lower()}"],
@@ -38,16 +42,16 @@ def candidate(title: str, relevance: float = 0.5, **fields) -> Candidate:
 
 
 @pytest.fixture
-def staff(client, maintainer):
+def staff(client: Client, maintainer: User) -> Client:
     client.force_login(maintainer)
     return client
 
 
-def titles(response) -> list[str]:
+def titles(response: Response) -> list[str]:
     return [c.title for c in response.context["cl"].result_list]
 
 
-def test_the_inbox_opens_on_new_relevant_candidates_most_relevant_first(staff):
+def test_the_inbox_opens_on_new_relevant_candidates_most_relevant_first(staff: Client) -> None:
     candidate("Good", 0.4)
     candidate("Best", 0.9)
     candidate("Below the cut", 0.05)
@@ -73,7 +77,7 @@ def test_the_inbox_opens_on_new_relevant_candidates_most_relevant_first(staff):
     assert len(titles(every)) == 6
 
 
-def test_dismissing_asks_for_a_reason_and_remembers_it(staff):
+def test_dismissing_asks_for_a_reason_and_remembers_it(staff: Client) -> None:
     one = candidate("Off topic")
     url = reverse(CHANGELIST)
 
@@ -102,18 +106,19 @@ def test_dismissing_asks_for_a_reason_and_remembers_it(staff):
     assert one.status_reason == "Edge IoT, not LLM serving"
 
 
-def test_snoozing_hides_a_candidate_for_thirty_days(staff):
+def test_snoozing_hides_a_candidate_for_thirty_days(staff: Client) -> None:
     one = candidate("Later")
 
     staff.post(reverse(CHANGELIST), {"action": "snooze_selected", ACTION_CHECKBOX_NAME: [one.pk]})
 
     one.refresh_from_db()
     assert one.status == Candidate.Status.SNOOZED
+    assert one.snoozed_until is not None
     assert timedelta(days=29) < one.snoozed_until - timezone.now() <= timedelta(days=30)
     assert titles(staff.get(reverse(CHANGELIST))) == []
 
 
-def test_make_a_proposal_opens_the_proposal_form_filled_in(staff, tiers):
+def test_make_a_proposal_opens_the_proposal_form_filled_in(staff: Client, tiers: Tiers) -> None:
     kv_cache = Topic.objects.create(slug="kv-cache", name="KV cache", position=1)
     one = candidate("KVSwap", authors="Ada Example")
 
@@ -136,13 +141,15 @@ def test_make_a_proposal_opens_the_proposal_form_filled_in(staff, tiers):
 def checked_radios(page: str, name: str) -> list[str]:
     inputs = re.findall(r"<input\b[^>]*>", page)
     return [
-        re.search(r'value="([^"]*)"', tag)[1]
+        found(re.search(r'value="([^"]*)"', tag))[1]
         for tag in inputs
         if f'name="{name}"' in tag and 'type="radio"' in tag and re.search(r"\bchecked\b", tag)
     ]
 
 
-def test_make_a_proposal_keeps_the_suggested_tier_and_shows_what_it_asks(staff, tiers):
+def test_make_a_proposal_keeps_the_suggested_tier_and_shows_what_it_asks(
+    staff: Client, tiers: Tiers
+) -> None:
     one = candidate("KVSwap")
 
     response = staff.post(
@@ -155,14 +162,14 @@ def test_make_a_proposal_keeps_the_suggested_tier_and_shows_what_it_asks(staff, 
     assert re.search(r'data-tiers="[^"]*\bfrontier\b', form)
 
 
-def test_readers_cannot_see_the_inbox(client, reader):
+def test_readers_cannot_see_the_inbox(client: Client, reader: User) -> None:
     candidate("Secret")
     client.force_login(reader)
 
     assert client.get(reverse(CHANGELIST)).status_code == 302
 
 
-def test_opted_in_maintainers_get_one_email_a_day(maintainer):
+def test_opted_in_maintainers_get_one_email_a_day(maintainer: User) -> None:
     MaintainerAlert.objects.create(user=maintainer, daily_email=True)
     candidate("KVSwap", 0.6)
     candidate("Irrelevant", 0.01)

@@ -5,21 +5,24 @@ import re
 
 import pytest
 from django.contrib.auth.models import Permission
+from django.test import Client
 from django.urls import reverse
 
+from accounts.models import User
 from candidates.models import Candidate
 from tests.factories import UserFactory
+from tests.hints import Tiers, found
 
 from .test_admin import candidate, checked_radios
 
 
 @pytest.fixture
-def staff(client, maintainer):
+def staff(client: Client, maintainer: User) -> Client:
     client.force_login(maintainer)
     return client
 
 
-def change_page(client, one: Candidate) -> str:
+def change_page(client: Client, one: Candidate) -> str:
     response = client.get(reverse("admin:candidates_candidate_change", args=[one.pk]))
     assert response.status_code == 200
     return response.content.decode()
@@ -27,14 +30,14 @@ def change_page(client, one: Candidate) -> str:
 
 def buttons(page: str) -> dict[str, str]:
     """Each submit button's label and the address it posts to."""
-    found = {}
+    buttons: dict[str, str] = {}
     for tag in re.findall(r"<(?:button|input)\b[^>]*formaction=[^>]*>(?:[^<]*</button>)?", page):
-        label = re.search(r'value="([^"]*)"', tag) or re.search(r">([^<]*)</button>", tag)
-        found[label[1].strip()] = re.search(r'formaction="([^"]*)"', tag)[1]
-    return found
+        label = found(re.search(r'value="([^"]*)"', tag) or re.search(r">([^<]*)</button>", tag))
+        buttons[label[1].strip()] = found(re.search(r'formaction="([^"]*)"', tag))[1]
+    return buttons
 
 
-def test_the_change_page_offers_the_triage(staff, tiers):
+def test_the_change_page_offers_the_triage(staff: Client, tiers: Tiers) -> None:
     one = candidate("KVSwap")
 
     offered = buttons(change_page(staff, one))
@@ -50,7 +53,7 @@ def test_the_change_page_offers_the_triage(staff, tiers):
     assert one.status == Candidate.Status.SNOOZED
 
 
-def test_dismissing_from_the_change_page_asks_for_the_reason(staff):
+def test_dismissing_from_the_change_page_asks_for_the_reason(staff: Client) -> None:
     one = candidate("Off topic")
     dismiss = buttons(change_page(staff, one))["Dismiss…"]
 
@@ -63,7 +66,7 @@ def test_dismissing_from_the_change_page_asks_for_the_reason(staff):
     assert (one.status, one.status_reason) == (Candidate.Status.DISMISSED, "Edge IoT")
 
 
-def test_view_only_staff_get_no_triage_on_the_change_page(client, db):
+def test_view_only_staff_get_no_triage_on_the_change_page(client: Client, db: None) -> None:
     viewer = UserFactory(email="viewer@example.com", is_staff=True)
     viewer.user_permissions.add(Permission.objects.get(codename="view_candidate"))
     client.force_login(viewer)

@@ -5,6 +5,7 @@ import pytest
 from django.contrib import admin
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.auth.models import Permission
+from django.test import Client
 from django.urls import reverse
 
 from candidates.models import Candidate
@@ -14,26 +15,26 @@ from .test_admin import CHANGELIST, candidate
 
 
 @pytest.fixture
-def viewer(client, db):
+def viewer(client: Client, db: None) -> Client:
     user = UserFactory(email="viewer@example.com", is_staff=True)
     user.user_permissions.add(Permission.objects.get(codename="view_candidate"))
     client.force_login(user)
     return client
 
 
-def test_every_admin_action_names_the_permission_it_needs():
+def test_every_admin_action_names_the_permission_it_needs() -> None:
     admin.autodiscover()
     assert len(admin.site._registry) > 10
     unguarded = [
         f"{model._meta.label}.{name}"
         for model, model_admin in admin.site._registry.items()
         for name in model_admin.actions or []
-        if not getattr(getattr(model_admin, name, None), "allowed_permissions", None)
+        if not getattr(getattr(model_admin, str(name), None), "allowed_permissions", None)
     ]
     assert unguarded == []
 
 
-def test_view_only_staff_see_no_triage_actions(viewer):
+def test_view_only_staff_see_no_triage_actions(viewer: Client) -> None:
     candidate("KVSwap")
 
     page = viewer.get(reverse(CHANGELIST))
@@ -52,7 +53,9 @@ def test_view_only_staff_see_no_triage_actions(viewer):
         {"action": "make_proposal"},
     ],
 )
-def test_a_forged_action_from_view_only_staff_changes_nothing(viewer, forged):
+def test_a_forged_action_from_view_only_staff_changes_nothing(
+    viewer: Client, forged: dict[str, str]
+) -> None:
     one = candidate("KVSwap")
 
     response = viewer.post(reverse(CHANGELIST), {**forged, ACTION_CHECKBOX_NAME: [one.pk]})

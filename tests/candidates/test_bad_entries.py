@@ -2,19 +2,27 @@
 year 0, anything that raises) is skipped and counted on its feed's state, and the run goes on
 to every later feed and collector, and tells the maintainers what it skipped."""
 
+from collections.abc import Iterable
 from io import StringIO
+from typing import Any
 
+import pytest
 from django.core import mail
 from django.core.management import call_command
+from pytest_django import Settings
 
-from candidates.entries import parse_feed
+from accounts.models import User
+from candidates.entries import Entry, parse_feed
 from candidates.models import Candidate, FeedState
+from candidates.services import Added
+from catalog.models import Source
 from proposals.models import MaintainerAlert
+from tests.candidates.feed_server import FeedServer
 
 from .conftest import FIXTURES
 
 
-def test_a_bad_entry_is_skipped_and_the_rest_of_the_feed_read():
+def test_a_bad_entry_is_skipped_and_the_rest_of_the_feed_read() -> None:
     parsed = parse_feed((FIXTURES / "bad_dates.atom").read_bytes(), name="Dates")
 
     assert [entry.title for entry in parsed.entries] == [
@@ -26,8 +34,8 @@ def test_a_bad_entry_is_skipped_and_the_rest_of_the_feed_read():
 
 
 def test_a_bad_date_in_the_first_collector_stops_nothing(
-    inbox_catalog, feed_server, settings, maintainer
-):
+    inbox_catalog: dict[str, Source], feed_server: FeedServer, settings: Settings, maintainer: User
+) -> None:
     MaintainerAlert.objects.create(user=maintainer, daily_email=True)
     settings.ARXIV_API_URL = f"{feed_server.base}/bad-dates.atom"
     err = StringIO()
@@ -48,7 +56,7 @@ def test_a_bad_date_in_the_first_collector_stops_nothing(
     assert "A post dated the year zero" in email.body
 
 
-def test_a_saved_file_with_a_bad_entry_loads_the_rest(inbox_catalog):
+def test_a_saved_file_with_a_bad_entry_loads_the_rest(inbox_catalog: dict[str, Source]) -> None:
     err = StringIO()
 
     call_command(
@@ -64,8 +72,11 @@ def test_a_saved_file_with_a_bad_entry_loads_the_rest(inbox_catalog):
 
 
 def test_a_feed_whose_handling_raises_does_not_stop_the_later_feeds(
-    inbox_catalog, feed_server, settings, monkeypatch
-):
+    inbox_catalog: dict[str, Source],
+    feed_server: FeedServer,
+    settings: Settings,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     import candidates.management.commands.collect_candidates as command
 
     settings.CANDIDATES_FEEDS = [
@@ -74,7 +85,7 @@ def test_a_feed_whose_handling_raises_does_not_stop_the_later_feeds(
     ]
     real = command.add_entries
 
-    def fails_for_dates(entries, **kwargs):
+    def fails_for_dates(entries: Iterable[Entry], **kwargs: Any) -> Added:
         if kwargs["feed"] == "Dates":
             raise ValueError("a value no column takes")
         return real(entries, **kwargs)

@@ -2,13 +2,18 @@
 
 from datetime import UTC, datetime
 from io import StringIO
+from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
+from pytest_django import DjangoCaptureOnCommitCallbacks, Settings
 
 from candidates.models import Candidate, FeedState, UpstreamRelease
+from catalog.models import Source
 from proposals.models import Proposal
+from tests.candidates.feed_server import FeedServer
 from tests.factories import UserFactory
+from tests.hints import Tiers
 
 
 def collect(*args: str) -> str:
@@ -18,7 +23,7 @@ def collect(*args: str) -> str:
 
 
 @pytest.fixture(autouse=True)
-def _cut_and_clock(settings, monkeypatch):
+def _cut_and_clock(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
     settings.CANDIDATES_RELEVANCE_CUT = 0.2
     # The recorded feeds are from November 2025: collect as if a few days later.
     monkeypatch.setattr(
@@ -27,7 +32,9 @@ def _cut_and_clock(settings, monkeypatch):
     )
 
 
-def test_a_saved_arxiv_response_fills_the_inbox(inbox_catalog, saved_feed):
+def test_a_saved_arxiv_response_fills_the_inbox(
+    inbox_catalog: dict[str, Source], saved_feed: Path
+) -> None:
     out = collect("--feed", str(saved_feed), "--no-progress")
 
     titles = set(Candidate.objects.values_list("title", flat=True))
@@ -45,7 +52,9 @@ def test_a_saved_arxiv_response_fills_the_inbox(inbox_catalog, saved_feed):
     assert not Candidate.objects.get(key="arxiv:2511.10376").relevant
 
 
-def test_a_second_run_over_the_same_data_adds_nothing(inbox_catalog, saved_feed):
+def test_a_second_run_over_the_same_data_adds_nothing(
+    inbox_catalog: dict[str, Source], saved_feed: Path
+) -> None:
     collect("--feed", str(saved_feed))
     before = list(Candidate.objects.values_list("pk", "updated"))
 
@@ -55,7 +64,9 @@ def test_a_second_run_over_the_same_data_adds_nothing(inbox_catalog, saved_feed)
     assert "Added 0 candidates" in out and "3 already known" in out
 
 
-def test_dry_run_prints_what_it_would_add_and_stores_nothing(inbox_catalog, saved_feed):
+def test_dry_run_prints_what_it_would_add_and_stores_nothing(
+    inbox_catalog: dict[str, Source], saved_feed: Path
+) -> None:
     out = collect("--feed", str(saved_feed), "--dry-run")
 
     assert Candidate.objects.count() == 0
@@ -63,7 +74,9 @@ def test_dry_run_prints_what_it_would_add_and_stores_nothing(inbox_catalog, save
     assert "Would add 2 candidates" in out
 
 
-def test_a_proposed_work_is_not_a_new_candidate(inbox_catalog, saved_feed, tiers):
+def test_a_proposed_work_is_not_a_new_candidate(
+    inbox_catalog: dict[str, Source], saved_feed: Path, tiers: Tiers
+) -> None:
     Proposal.objects.create(
         proposer=UserFactory(),
         url="https://www.arxiv.org/pdf/2511.11907v1?utm_source=x",
@@ -78,8 +91,11 @@ def test_a_proposed_work_is_not_a_new_candidate(inbox_catalog, saved_feed, tiers
 
 
 def test_a_new_proposal_moves_its_candidate_out_of_the_inbox(
-    inbox_catalog, saved_feed, tiers, django_capture_on_commit_callbacks
-):
+    inbox_catalog: dict[str, Source],
+    saved_feed: Path,
+    tiers: Tiers,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+) -> None:
     collect("--feed", str(saved_feed))
     with django_capture_on_commit_callbacks(execute=True):
         proposal = Proposal.objects.create(
@@ -95,7 +111,9 @@ def test_a_new_proposal_moves_its_candidate_out_of_the_inbox(
     assert candidate.proposal == proposal
 
 
-def test_an_unreadable_file_is_named_and_nothing_is_stored(inbox_catalog, tmp_path):
+def test_an_unreadable_file_is_named_and_nothing_is_stored(
+    inbox_catalog: dict[str, Source], tmp_path: Path
+) -> None:
     broken = tmp_path / "broken.xml"
     broken.write_text("this is not a feed <<<")
 
@@ -106,7 +124,9 @@ def test_an_unreadable_file_is_named_and_nothing_is_stored(inbox_catalog, tmp_pa
     assert Candidate.objects.count() == 0
 
 
-def test_every_collector_reads_its_feed_through_the_outbound_policy(inbox_catalog, feed_server):
+def test_every_collector_reads_its_feed_through_the_outbound_policy(
+    inbox_catalog: dict[str, Source], feed_server: FeedServer
+) -> None:
     out = collect("--no-progress")
 
     assert Candidate.objects.filter(origin=Candidate.Origin.ARXIV).count() == 2
@@ -119,7 +139,9 @@ def test_every_collector_reads_its_feed_through_the_outbound_policy(inbox_catalo
     assert all(state.last_error == "" for state in FeedState.objects.all())
 
 
-def test_a_feed_that_did_not_change_is_asked_conditionally(inbox_catalog, feed_server):
+def test_a_feed_that_did_not_change_is_asked_conditionally(
+    inbox_catalog: dict[str, Source], feed_server: FeedServer
+) -> None:
     collect()
     collect()
 
@@ -128,7 +150,9 @@ def test_a_feed_that_did_not_change_is_asked_conditionally(inbox_catalog, feed_s
     assert Candidate.objects.filter(origin=Candidate.Origin.FEED).count() == 1
 
 
-def test_arxiv_since_the_last_successful_run(inbox_catalog, feed_server):
+def test_arxiv_since_the_last_successful_run(
+    inbox_catalog: dict[str, Source], feed_server: FeedServer
+) -> None:
     collect("--only", "arxiv", "--since", "2025-11-14")
 
     assert list(Candidate.objects.values_list("key", flat=True)) == ["arxiv:2511.11907"]
@@ -145,7 +169,13 @@ def test_arxiv_since_the_last_successful_run(inbox_catalog, feed_server):
         ("/missing.xml", "404"),
     ],
 )
-def test_a_failing_feed_is_reported_and_skipped(inbox_catalog, feed_server, settings, path, error):
+def test_a_failing_feed_is_reported_and_skipped(
+    inbox_catalog: dict[str, Source],
+    feed_server: FeedServer,
+    settings: Settings,
+    path: str,
+    error: str,
+) -> None:
     settings.CANDIDATES_FEEDS = [
         f"Broken={feed_server.base}{path}",
         f"Inference blog={feed_server.base}/blog/feed.rss",
@@ -161,8 +191,11 @@ def test_a_failing_feed_is_reported_and_skipped(inbox_catalog, feed_server, sett
 
 
 def test_a_feed_that_never_answers_is_cut_at_the_deadline(
-    inbox_catalog, feed_server, settings, monkeypatch
-):
+    inbox_catalog: dict[str, Source],
+    feed_server: FeedServer,
+    settings: Settings,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr("candidates.collectors.FEED_DEADLINE_SECONDS", 1.0)
     settings.CANDIDATES_FEEDS = [
         f"Slow={feed_server.base}/slow",
@@ -184,7 +217,9 @@ def test_a_feed_that_never_answers_is_cut_at_the_deadline(
     assert Candidate.objects.filter(title="Kept").exists()
 
 
-def test_without_a_network_it_says_so_and_fails(inbox_catalog, settings):
+def test_without_a_network_it_says_so_and_fails(
+    inbox_catalog: dict[str, Source], settings: Settings
+) -> None:
     settings.ARXIV_API_URL = "http://127.0.0.1:9/api/query"
     settings.CANDIDATES_GITHUB_URL = "http://127.0.0.1:9"
     settings.CANDIDATES_FEEDS = ["Blog=http://127.0.0.1:9/feed.rss"]

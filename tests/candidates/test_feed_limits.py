@@ -7,8 +7,11 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from pytest_django import Settings
 
 from candidates.models import Candidate, FeedState
+from catalog.models import Source
+from tests.candidates.feed_server import FeedServer
 
 
 def collect(*args: str) -> tuple[str, str]:
@@ -18,8 +21,8 @@ def collect(*args: str) -> tuple[str, str]:
 
 
 def test_a_feed_adds_at_most_the_cap_a_run_and_the_rest_on_later_runs(
-    inbox_catalog, feed_server, settings
-):
+    inbox_catalog: dict[str, Source], feed_server: FeedServer, settings: Settings
+) -> None:
     settings.CANDIDATES_FEEDS = [f"Many={feed_server.base}/many.rss"]
     settings.CANDIDATES_MAX_NEW_PER_FEED = 12
 
@@ -44,13 +47,16 @@ def test_a_feed_adds_at_most_the_cap_a_run_and_the_rest_on_later_runs(
     assert asked == ["", "", "", '"recorded-1"']
 
 
-def test_the_cap_has_a_sensible_default(settings):
+def test_the_cap_has_a_sensible_default(settings: Settings) -> None:
     assert 20 <= settings.CANDIDATES_MAX_NEW_PER_FEED <= 500
 
 
 def test_a_slow_feed_is_slow_not_a_machine_without_network(
-    inbox_catalog, feed_server, settings, monkeypatch
-):
+    inbox_catalog: dict[str, Source],
+    feed_server: FeedServer,
+    settings: Settings,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr("candidates.collectors.FEED_DEADLINE_SECONDS", 1.0)
     settings.CANDIDATES_FEEDS = [f"Slow={feed_server.base}/slow"]
 
@@ -61,7 +67,9 @@ def test_a_slow_feed_is_slow_not_a_machine_without_network(
     assert "slow" in FeedState.objects.get(url__endswith="/slow").last_error
 
 
-def test_without_a_network_no_feed_records_the_outage_as_its_error(inbox_catalog, settings):
+def test_without_a_network_no_feed_records_the_outage_as_its_error(
+    inbox_catalog: dict[str, Source], settings: Settings
+) -> None:
     settings.CANDIDATES_FEEDS = ["Blog=http://127.0.0.1:9/feed.rss"]
     settings.METADATA_ALLOWED_HOSTS = ["127.0.0.1"]
 

@@ -7,6 +7,7 @@ from candidates.entries import Entry
 from candidates.models import UpstreamRelease
 from candidates.releases import record_releases
 from tests.factories import SourceFactory
+from tests.hints import Tiers
 
 NOW = datetime(2025, 11, 21, tzinfo=UTC)
 
@@ -23,11 +24,11 @@ def release(title: str, day: int, month: int = 11) -> Entry:
     "title, version",
     [("v0.7.1", (0, 7)), ("vLLM 1.10.0", (1, 10)), ("Release 2.3", (2, 3)), ("nightly", None)],
 )
-def test_major_minor_reads_release_titles(title, version):
+def test_major_minor_reads_release_titles(title: str, version: tuple[int, int] | None) -> None:
     assert major_minor(title) == version
 
 
-def test_first_look_records_a_baseline_and_flags_nothing(tiers):
+def test_first_look_records_a_baseline_and_flags_nothing(tiers: Tiers) -> None:
     source = SourceFactory(verified_on=None)
 
     flagged = record_releases(source, [release("v0.7.0", 10), release("v0.6.3", 1, 9)], now=NOW)
@@ -36,7 +37,7 @@ def test_first_look_records_a_baseline_and_flags_nothing(tiers):
     assert UpstreamRelease.objects.get().version == "0.7"
 
 
-def test_a_minor_release_after_verification_is_flagged_a_patch_is_not(tiers):
+def test_a_minor_release_after_verification_is_flagged_a_patch_is_not(tiers: Tiers) -> None:
     source = SourceFactory(verified_on=date(2025, 10, 1))
     entries = [release("v0.7.1", 20), release("v0.7.0", 10), release("v0.6.3", 1, 9)]
 

@@ -1,7 +1,7 @@
 from candidates.scoring import CatalogDocument, build_scorer, suggested_tier
 
 
-def documents():
+def documents() -> list[CatalogDocument]:
     return [
         CatalogDocument(
             "paged",
@@ -24,7 +24,7 @@ def documents():
     ]
 
 
-def test_work_in_the_field_scores_above_work_outside_it():
+def test_work_in_the_field_scores_above_work_outside_it() -> None:
     scorer = build_scorer(documents(), cut=0.2)
 
     inside = scorer.score("A paged KV cache for LLM serving", "Saves GPU memory when serving.")
@@ -37,7 +37,7 @@ def test_work_in_the_field_scores_above_work_outside_it():
     assert outside.nearest == [] and outside.relevance == 0
 
 
-def test_recent_papers_are_frontier_posts_further_reading():
+def test_recent_papers_are_frontier_posts_further_reading() -> None:
     from datetime import UTC, datetime
 
     now = datetime(2025, 12, 1, tzinfo=UTC)

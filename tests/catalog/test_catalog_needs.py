@@ -4,6 +4,7 @@ catalog is read, and a slug it names that no source has is refused with the file
 import io
 import json
 import tomllib
+from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -22,7 +23,7 @@ beta = ["  pack more users on one card  ", "stuck waiting on the card"]
 """
 
 
-def write(tmp_path, catalog: str, needs: str | None) -> object:
+def write(tmp_path: Path, catalog: str, needs: str | None) -> object:
     path = tmp_path / "catalog.toml"
     path.write_text(MINIMAL + catalog, encoding="utf-8")
     if needs is not None:
@@ -34,7 +35,7 @@ def keywords(doc) -> dict[str, str]:
     return {source["slug"]: source["keywords"] for source in doc["sources"]}
 
 
-def test_phrases_join_the_keywords_after_the_catalogs_own(tmp_path):
+def test_phrases_join_the_keywords_after_the_catalogs_own(tmp_path: Path) -> None:
     path = write(tmp_path, "", NEEDS)
     path.write_text(
         path.read_text().replace(
@@ -47,7 +48,7 @@ def test_phrases_join_the_keywords_after_the_catalogs_own(tmp_path):
     }
 
 
-def test_a_phrase_the_source_already_has_is_not_repeated(tmp_path):
+def test_a_phrase_the_source_already_has_is_not_repeated(tmp_path: Path) -> None:
     path = write(tmp_path, "", 'beta = ["Own", "new words"]\n')
     path.write_text(
         path.read_text().replace(
@@ -57,11 +58,11 @@ def test_a_phrase_the_source_already_has_is_not_repeated(tmp_path):
     assert keywords(read_catalog(path))["beta"] == "own; new words"
 
 
-def test_without_the_file_the_keywords_are_the_catalogs(tmp_path):
+def test_without_the_file_the_keywords_are_the_catalogs(tmp_path: Path) -> None:
     assert keywords(read_catalog(write(tmp_path, "", None))) == {"alpha": "", "beta": ""}
 
 
-def test_an_unknown_slug_names_the_file_the_line_and_the_slug(tmp_path):
+def test_an_unknown_slug_names_the_file_the_line_and_the_slug(tmp_path: Path) -> None:
     path = write(tmp_path, "", NEEDS + '\n"gamma" = ["no such source"]\n')
     with pytest.raises(CatalogFileError) as caught:
         read_catalog(path)
@@ -76,7 +77,9 @@ def test_an_unknown_slug_names_the_file_the_line_and_the_slug(tmp_path):
         ('beta = ["a; b"]', "a phrase may not contain ';'"),
     ],
 )
-def test_phrases_must_be_a_list_without_separators(tmp_path, entry, message):
+def test_phrases_must_be_a_list_without_separators(
+    tmp_path: Path, entry: str, message: str
+) -> None:
     path = write(tmp_path, "", f"alpha = []\n{entry}\n")
     with pytest.raises(CatalogFileError) as caught:
         read_catalog(path)
@@ -84,7 +87,7 @@ def test_phrases_must_be_a_list_without_separators(tmp_path, entry, message):
 
 
 @pytest.mark.django_db
-def test_load_catalog_refuses_an_unknown_slug_and_loads_nothing(tmp_path):
+def test_load_catalog_refuses_an_unknown_slug_and_loads_nothing(tmp_path: Path) -> None:
     path = write(tmp_path, "", 'alpah = ["typo"]\n')
     with pytest.raises(CommandError, match=r"needs\.toml:1: needs 'alpah' names no source"):
         call_command("load_catalog", str(path), stdout=io.StringIO(), stderr=io.StringIO())
@@ -92,7 +95,7 @@ def test_load_catalog_refuses_an_unknown_slug_and_loads_nothing(tmp_path):
 
 
 @pytest.mark.django_db
-def test_load_catalog_stores_the_merged_keywords(tmp_path):
+def test_load_catalog_stores_the_merged_keywords(tmp_path: Path) -> None:
     call_command(
         "load_catalog", str(write(tmp_path, "", NEEDS)), stdout=io.StringIO(), stderr=io.StringIO()
     )
@@ -102,7 +105,7 @@ def test_load_catalog_stores_the_merged_keywords(tmp_path):
     ]
 
 
-def test_an_export_is_read_as_it_is(tmp_path):
+def test_an_export_is_read_as_it_is(tmp_path: Path) -> None:
     """An export carries the keywords as stored, the vocabulary already in them."""
     (tmp_path / NEEDS_FILE).write_text('alpha = ["would be doubled"]\n')
     path = tmp_path / "export.json"
@@ -113,7 +116,7 @@ def test_an_export_is_read_as_it_is(tmp_path):
     assert keywords(read_catalog(path)) == {"alpha": "stored", "beta": "stored"}
 
 
-def test_every_shipped_source_has_practitioners_phrases():
+def test_every_shipped_source_has_practitioners_phrases() -> None:
     with (DEFAULT_CATALOG.parent / NEEDS_FILE).open("rb") as file:
         needs = tomllib.load(file)
     with DEFAULT_CATALOG.open("rb") as file:

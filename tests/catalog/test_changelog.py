@@ -3,9 +3,12 @@ from datetime import timedelta
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
+from pytest_django import DjangoAssertNumQueries, DjangoCaptureOnCommitCallbacks, Settings
 
+from accounts.models import User
 from catalog.changelog import (
     changes_between,
     changes_since_last_visit,
@@ -17,6 +20,7 @@ from catalog.changelog import (
 from catalog.models import ChangeLogEntry, Source
 from catalog.services import load_catalog
 from tests.factories import SourceFactory, TopicFactory
+from tests.hints import Grow, Response, SmallCatalog, Tiers
 
 Kind, Via = ChangeLogEntry.Kind, ChangeLogEntry.Via
 
@@ -27,7 +31,9 @@ def kinds(entries):
 
 @pytest.mark.django_db
 class TestRecording:
-    def test_record_change_keeps_the_title_after_the_source_is_deleted(self, tiers, maintainer):
+    def test_record_change_keeps_the_title_after_the_source_is_deleted(
+        self, tiers: Tiers, maintainer: User
+    ) -> None:
         source = SourceFactory(title="Gone soon")
         entry = record_change(source=source, kind=Kind.ADDED, actor=maintainer, via=Via.ADMIN)
         source.delete()
@@ -36,7 +42,7 @@ class TestRecording:
         assert entry.source_title == "Gone soon"
         assert entry.actor == maintainer
 
-    def test_an_invalid_kind_is_refused_by_the_database(self, tiers):
+    def test_an_invalid_kind_is_refused_by_the_database(self, tiers: Tiers) -> None:
         from django.db import IntegrityError, transaction
 
         source = SourceFactory()
@@ -45,7 +51,7 @@ class TestRecording:
                 source=source, source_title="x", kind="vanished", via="admin"
             )
 
-    def test_kinds_from_before_and_after(self, tiers):
+    def test_kinds_from_before_and_after(self, tiers: Tiers) -> None:
         replacement = SourceFactory(title="The new one")
         source = SourceFactory(tier=tiers["frontier"], verified_on=datetime.date(2024, 1, 1))
         before = snapshot(source)
@@ -62,7 +68,7 @@ class TestRecording:
         assert found[Kind.REPLACED] == "Superseded by The new one."
         assert found[Kind.UPDATED] == "Changed summary."
 
-    def test_changed_keywords_are_an_update(self):
+    def test_changed_keywords_are_an_update(self) -> None:
         source = SourceFactory(keywords="model sharding")
         before = snapshot(source)
         source.keywords = "model sharding; splitting layers across GPUs"
@@ -71,7 +77,7 @@ class TestRecording:
             Kind.UPDATED: "Changed keywords."
         }
 
-    def test_demotion_and_retirement(self, tiers):
+    def test_demotion_and_retirement(self, tiers: Tiers) -> None:
         source = SourceFactory(tier=tiers["core"])
         before = snapshot(source)
         source.tier = tiers["further-reading"]
@@ -79,7 +85,7 @@ class TestRecording:
         source.save()
         assert kinds_of(changes_between(before, snapshot(source))) == [Kind.RETIRED, Kind.DEMOTED]
 
-    def test_nothing_changed_records_nothing(self, tiers):
+    def test_nothing_changed_records_nothing(self, tiers: Tiers) -> None:
         source = SourceFactory()
         assert changes_between(snapshot(source), snapshot(source)) == []
 
@@ -88,7 +94,7 @@ def kinds_of(pairs):
     return [kind for kind, _ in pairs]
 
 
-def _doc(sources, tiers_doc=None):
+def _doc(sources: list[Source], tiers_doc=None):
     return {
         "tiers": tiers_doc
         or [
@@ -103,7 +109,7 @@ def _doc(sources, tiers_doc=None):
     }
 
 
-def _source(slug, **overrides):
+def _source(slug: str, **overrides: object) -> dict[str, object]:
     values = {
         "slug": slug,
         "title": slug.title(),
@@ -128,7 +134,7 @@ def _source(slug, **overrides):
 
 @pytest.mark.django_db
 class TestLoader:
-    def test_loader_records_added_promoted_replaced_reverified_and_removed(self):
+    def test_loader_records_added_promoted_replaced_reverified_and_removed(self) -> None:
         load_catalog(_doc([_source("alpha"), _source("beta"), _source("gamma")]), progress=False)
         assert ChangeLogEntry.objects.filter(kind=Kind.ADDED, via=Via.LOADER).count() == 3
         ChangeLogEntry.objects.all().delete()
@@ -154,7 +160,7 @@ class TestLoader:
         removed = ChangeLogEntry.objects.get(kind=Kind.RETIRED)
         assert removed.source is None and removed.detail == "Removed from the catalog file."
 
-    def test_an_unchanged_reload_records_nothing(self):
+    def test_an_unchanged_reload_records_nothing(self) -> None:
         doc = _doc([_source("alpha")])
         load_catalog(doc, progress=False)
         count = ChangeLogEntry.objects.count()
@@ -162,7 +168,7 @@ class TestLoader:
         assert not report.changed
         assert ChangeLogEntry.objects.count() == count
 
-    def test_fields_an_upgrade_adds_are_filled_in_without_a_log_entry(self):
+    def test_fields_an_upgrade_adds_are_filled_in_without_a_log_entry(self) -> None:
         slugs = ["alpha", "beta", "gamma"]
         load_catalog(_doc([_source(slug, summary=slug) for slug in slugs]), progress=False)
         ChangeLogEntry.objects.all().delete()
@@ -185,7 +191,7 @@ class TestLoader:
             "Changed summary.",
         )
 
-    def test_a_field_some_sources_had_is_logged_when_it_changes(self):
+    def test_a_field_some_sources_had_is_logged_when_it_changes(self) -> None:
         load_catalog(_doc([_source("alpha", venue="OSDI"), _source("beta")]), progress=False)
         ChangeLogEntry.objects.all().delete()
 
@@ -194,14 +200,14 @@ class TestLoader:
         (entry,) = ChangeLogEntry.objects.all()
         assert (entry.source_title, entry.detail) == ("Beta", "Changed venue.")
 
-    def test_the_change_log_does_not_keep_a_removed_source_alive(self):
+    def test_the_change_log_does_not_keep_a_removed_source_alive(self) -> None:
         load_catalog(_doc([_source("alpha"), _source("beta")]), progress=False)
         report = load_catalog(_doc([_source("alpha")]), progress=False)
         assert report.deleted["sources"] == 1
         assert not Source.objects.filter(slug="beta").exists()
 
 
-def _admin_form(source, **changes):
+def _admin_form(source: Source, **changes: object):
     data = {
         "title": source.title,
         "slug": source.slug,
@@ -228,7 +234,9 @@ def _admin_form(source, **changes):
 
 @pytest.mark.django_db
 class TestAdmin:
-    def test_admin_edit_records_promotion_by_the_maintainer(self, client, maintainer, tiers):
+    def test_admin_edit_records_promotion_by_the_maintainer(
+        self, client: Client, maintainer: User, tiers: Tiers
+    ) -> None:
         source = SourceFactory(
             tier=tiers["frontier"], verified_on=timezone.localdate(), topics=[TopicFactory()]
         )
@@ -242,7 +250,9 @@ class TestAdmin:
         assert (entry.kind, entry.via, entry.actor) == (Kind.PROMOTED, Via.ADMIN, maintainer)
         assert entry.detail == "Moved from Frontier to Core."
 
-    def test_admin_topic_change_is_an_update(self, client, maintainer, tiers):
+    def test_admin_topic_change_is_an_update(
+        self, client: Client, maintainer: User, tiers: Tiers
+    ) -> None:
         source = SourceFactory(tier=tiers["core"], topics=[TopicFactory(slug="a")])
         other = TopicFactory(slug="b")
         client.force_login(maintainer)
@@ -252,7 +262,7 @@ class TestAdmin:
         entry = ChangeLogEntry.objects.get()
         assert (entry.kind, entry.detail) == (Kind.UPDATED, "Changed topics.")
 
-    def test_admin_add_records_added(self, client, maintainer, tiers):
+    def test_admin_add_records_added(self, client: Client, maintainer: User, tiers: Tiers) -> None:
         client.force_login(maintainer)
         source = SourceFactory.build(
             title="Brand new", slug="brand-new", url="https://example.org/new", tier=tiers["core"]
@@ -268,7 +278,7 @@ class TestAdmin:
         )
 
 
-def changes_panel(response):
+def changes_panel(response: Response) -> str:
     html = response.content.decode()
     assert "What changed since your last visit" in html
     return html.split('id="changes-heading"', 1)[1].split("</section>", 1)[0]
@@ -277,8 +287,12 @@ def changes_panel(response):
 @pytest.mark.django_db
 class TestSinceLastVisit:
     def test_home_shows_changes_since_the_previous_visit_then_forgets_them(
-        self, client, reader, tiers, django_capture_on_commit_callbacks
-    ):
+        self,
+        client: Client,
+        reader: User,
+        tiers: Tiers,
+        django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+    ) -> None:
         # Commit hooks run, as outside a test transaction: they replace the page cache's versions.
         with django_capture_on_commit_callbacks(execute=True):
             reader.date_joined = timezone.now() - timedelta(days=30)
@@ -297,7 +311,7 @@ class TestSinceLastVisit:
         third = changes_panel(client.get("/"))
         assert "Checked." in third and "Moved up." not in third
 
-    def test_changes_before_joining_are_not_news(self, reader, tiers):
+    def test_changes_before_joining_are_not_news(self, reader: User, tiers: Tiers) -> None:
         source = SourceFactory()
         entry = record_change(source=source, kind=Kind.ADDED, via=Via.LOADER)
         ChangeLogEntry.objects.filter(pk=entry.pk).update(
@@ -305,13 +319,15 @@ class TestSinceLastVisit:
         )
         assert changes_since_last_visit(reader) == []
 
-    def test_a_visit_only_remembers_its_own_time(self, reader, tiers):
+    def test_a_visit_only_remembers_its_own_time(self, reader: User, tiers: Tiers) -> None:
         record_change(source=SourceFactory(), kind=Kind.ADDED, via=Via.LOADER)
         moment = timezone.now()
         assert mark_changes_seen(reader, moment)
         assert seen_in_database(reader) == moment
 
-    def test_nothing_new_since_the_last_visit_writes_nothing(self, reader, tiers):
+    def test_nothing_new_since_the_last_visit_writes_nothing(
+        self, reader: User, tiers: Tiers
+    ) -> None:
         record_change(source=SourceFactory(), kind=Kind.ADDED, via=Via.LOADER)
         seen = timezone.now()
         assert mark_changes_seen(reader, seen)
@@ -321,7 +337,9 @@ class TestSinceLastVisit:
         assert mark_changes_seen(reader, reader.date_joined)
         assert seen_in_database(reader) == reader.date_joined
 
-    def test_a_stale_reader_is_judged_by_the_stored_moment(self, reader, tiers):
+    def test_a_stale_reader_is_judged_by_the_stored_moment(
+        self, reader: User, tiers: Tiers
+    ) -> None:
         record_change(source=SourceFactory(), kind=Kind.ADDED, via=Via.LOADER)
         seen = timezone.now()
         # Another request remembered the visit; this one still holds the reader without it.
@@ -331,15 +349,21 @@ class TestSinceLastVisit:
         assert not mark_changes_seen(stale, seen + timedelta(minutes=5))
         assert seen_in_database(reader) == seen
 
-    def test_the_moment_is_read_once_per_reader(self, reader, tiers, django_assert_num_queries):
+    def test_the_moment_is_read_once_per_reader(
+        self, reader: User, tiers: Tiers, django_assert_num_queries: DjangoAssertNumQueries
+    ) -> None:
         mark_changes_seen(reader, timezone.now())
         fresh = type(reader).objects.get(pk=reader.pk)
         with django_assert_num_queries(1):
             assert last_seen_changes(fresh) == last_seen_changes(fresh) is None
 
     def test_revisiting_home_does_not_write_when_nothing_changed(
-        self, client, reader, tiers, django_capture_on_commit_callbacks
-    ):
+        self,
+        client: Client,
+        reader: User,
+        tiers: Tiers,
+        django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+    ) -> None:
         def visit():
             # Commit hooks run, as outside a test transaction (they replace cache versions).
             with (
@@ -371,12 +395,19 @@ class TestSinceLastVisit:
         third, _ = visit()
         assert third > first
 
-    def test_anonymous_home_has_no_change_panel(self, client, small_catalog):
+    def test_anonymous_home_has_no_change_panel(
+        self, client: Client, small_catalog: SmallCatalog
+    ) -> None:
         assert "since your last visit" not in client.get("/").content.decode()
 
     def test_home_query_count_for_a_reader_is_constant(
-        self, client, reader, many_sources, django_assert_max_num_queries, settings
-    ):
+        self,
+        client: Client,
+        reader: User,
+        many_sources: Grow,
+        django_assert_max_num_queries: DjangoAssertNumQueries,
+        settings: Settings,
+    ) -> None:
         settings.CATALOG_PAGE_CACHE = False  # the cost of a render, not of a cache hit
         client.force_login(reader)
         for source in many_sources(5):
@@ -394,7 +425,9 @@ class TestSinceLastVisit:
 
 @pytest.mark.django_db
 class TestChangesPage:
-    def test_full_log_paginated_and_filtered_by_kind(self, client, tiers, settings):
+    def test_full_log_paginated_and_filtered_by_kind(
+        self, client: Client, tiers: Tiers, settings: Settings
+    ) -> None:
         settings.CATALOG_PAGE_SIZE = 5
         source = SourceFactory(title="Logged")
         for _ in range(7):
@@ -405,28 +438,30 @@ class TestChangesPage:
         filtered = client.get("/changes/", {"kind": "retired"}).content.decode()
         assert "1 change of this kind" in filtered and "Gone." in filtered
 
-    def test_unknown_kind_or_page_shows_everything_not_an_error(self, client, tiers):
+    def test_unknown_kind_or_page_shows_everything_not_an_error(
+        self, client: Client, tiers: Tiers
+    ) -> None:
         record_change(source=SourceFactory(), kind=Kind.ADDED, via=Via.LOADER)
         response = client.get("/changes/", {"kind": "<script>", "page": "999"})
         assert response.status_code == 200
         assert "<script>" not in response.content.decode()
         assert "1 change" in response.content.decode()
 
-    def test_htmx_request_gets_only_the_log(self, client, tiers):
+    def test_htmx_request_gets_only_the_log(self, client: Client, tiers: Tiers) -> None:
         record_change(source=SourceFactory(), kind=Kind.ADDED, via=Via.LOADER)
         response = client.get("/changes/", headers={"HX-Request": "true"})
         html = response.content.decode()
         assert 'id="change-log"' in html and "<html" not in html
 
-    def test_deleted_source_still_reads_well(self, client, tiers):
+    def test_deleted_source_still_reads_well(self, client: Client, tiers: Tiers) -> None:
         source = SourceFactory(title="Removed paper")
         record_change(source=source, kind=Kind.RETIRED, via=Via.LOADER)
         source.delete()
         assert "Removed paper" in client.get("/changes/").content.decode()
 
     def test_changes_page_query_count_is_constant(
-        self, client, tiers, django_assert_max_num_queries
-    ):
+        self, client: Client, tiers: Tiers, django_assert_max_num_queries: DjangoAssertNumQueries
+    ) -> None:
         for source in SourceFactory.create_batch(3):
             record_change(source=source, kind=Kind.ADDED, via=Via.LOADER)
         with django_assert_max_num_queries(3):
@@ -438,7 +473,9 @@ class TestChangesPage:
 
 
 @pytest.mark.django_db
-def test_superseded_source_shows_a_banner_linking_to_its_replacement(client, tiers):
+def test_superseded_source_shows_a_banner_linking_to_its_replacement(
+    client: Client, tiers: Tiers
+) -> None:
     new = SourceFactory(title="FlashAttention-2", slug="fa2")
     old = SourceFactory(title="FlashAttention", slug="fa1", replaced_by=new)
     html = client.get(old.get_absolute_url()).content.decode()
@@ -448,7 +485,7 @@ def test_superseded_source_shows_a_banner_linking_to_its_replacement(client, tie
 
 
 @pytest.mark.django_db
-def test_moderation_accept_and_promotion_are_logged(maintainer, tiers):
+def test_moderation_accept_and_promotion_are_logged(maintainer: User, tiers: Tiers) -> None:
     from catalog.promotion import missing_evidence, promote_to_core
 
     source = SourceFactory(
@@ -470,8 +507,8 @@ def test_moderation_accept_and_promotion_are_logged(maintainer, tiers):
 
 @pytest.mark.django_db
 def test_accepting_a_proposal_logs_the_new_source_and_the_one_it_replaces(
-    small_catalog, reader, maintainer
-):
+    small_catalog: SmallCatalog, reader: User, maintainer: User
+) -> None:
     from proposals.services import accept_proposal
     from tests.proposals.helpers import make_proposal
 
@@ -488,6 +525,6 @@ def test_accepting_a_proposal_logs_the_new_source_and_the_one_it_replaces(
     )
 
 
-def seen_in_database(reader):
+def seen_in_database(reader: User):
     """The reader's stored moment, read afresh (a refreshed reader forgets its cached row)."""
     return last_seen_changes(type(reader).objects.get(pk=reader.pk))

@@ -6,16 +6,23 @@ import subprocess
 import threading
 import time
 from collections import Counter
+from collections.abc import Iterator, Sequence
 from datetime import timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from threading import Thread
 
 import pytest
 from django.core.management import call_command
+from django.test import Client
 from django.utils import timezone
+from pytest_django import Settings
 
-from catalog.linkcheck import CheckConfig, LinkChecker, user_agent
+from accounts.models import User
+from catalog.linkcheck import CheckConfig, LinkChecker, LinkResult, user_agent
 from catalog.models import Source
 from tests.factories import SourceFactory
+from tests.hints import Tiers
 
 FAST = CheckConfig(
     connect_timeout=1.0,
@@ -42,10 +49,12 @@ class Handler(BaseHTTPRequestHandler):
     # older server) must not count in this test's in-flight figures.
     current_server = None
 
-    def log_message(self, *args):
+    def log_message(self, *args: object) -> None:
         pass
 
-    def _reply(self, code, body=b"ok", headers=()):
+    def _reply(
+        self, code: int, body: bytes = b"ok", headers: Sequence[tuple[str, str]] = ()
+    ) -> None:
         self._leave()
         self.send_response(code)
         for name, value in headers:
@@ -55,13 +64,13 @@ class Handler(BaseHTTPRequestHandler):
         if self.command == "GET":
             self.wfile.write(body)
 
-    def do_HEAD(self):
+    def do_HEAD(self) -> None:
         self.handle_any()
 
-    def do_GET(self):
+    def do_GET(self) -> None:
         self.handle_any()
 
-    def handle_any(self):
+    def handle_any(self) -> None:
         path = self.path
         with self.lock:
             self.counted = self.server is Handler.current_server
@@ -79,7 +88,7 @@ class Handler(BaseHTTPRequestHandler):
         finally:
             self._leave()
 
-    def _leave(self):
+    def _leave(self) -> None:
         """The request stops counting as in flight once its response starts: the client may
         start its next request as soon as it has read the reply, before this thread returns."""
         if self.left:
@@ -91,7 +100,7 @@ class Handler(BaseHTTPRequestHandler):
                 self.concurrent[self.path] -= 1
                 self.concurrent["*"] -= 1
 
-    def route(self, path):
+    def route(self, path) -> None:
         if path == "/ok":
             return self._reply(200)
         if path == "/missing":
@@ -126,7 +135,7 @@ class Handler(BaseHTTPRequestHandler):
             return self._reply(200)
         return self._reply(404)
 
-    def huge(self):
+    def huge(self) -> None:
         if self.command == "HEAD":
             # A server that refuses HEAD forces the GET, which must not read it all.
             return self._reply(405)
@@ -142,19 +151,19 @@ class Handler(BaseHTTPRequestHandler):
 
 
 @pytest.fixture(autouse=True)
-def _loopback_may_be_checked(settings):
+def _loopback_may_be_checked(settings: Settings) -> None:
     # The servers here live on loopback, which the outbound policy refuses everywhere else.
     settings.METADATA_ALLOWED_HOSTS = ["127.0.0.1", "localhost"]
 
 
-def _serve(server):
+def _serve(server) -> Thread:
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     return thread
 
 
 @pytest.fixture
-def server():
+def server() -> Iterator[tuple[str, int]]:
     Handler.hits.clear()
     Handler.agents.clear()
     Handler.body_sent.clear()
@@ -171,7 +180,7 @@ def server():
 
 
 @pytest.fixture
-def tls_server(tmp_path):
+def tls_server(tmp_path: Path) -> Iterator[str]:
     """An HTTPS server with a self-signed certificate: no CA trusts it."""
     key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
     subprocess.run(
@@ -205,61 +214,65 @@ def tls_server(tmp_path):
     httpd.server_close()
 
 
-def check(url, config=FAST):
+def check(url: str, config=FAST) -> LinkResult:
     return LinkChecker(config).check(url)
 
 
 class TestChecker:
-    def test_ok(self, server):
+    def test_ok(self, server: tuple[str, int]) -> None:
         result = check(server[0] + "/ok")
         assert (result.status, result.code, result.attempts) == ("ok", 200, 1)
         assert ("HEAD", "/ok") in Handler.hits and ("GET", "/ok") not in Handler.hits
 
-    def test_polite_user_agent_with_contact_url(self, server, settings):
+    def test_polite_user_agent_with_contact_url(
+        self, server: tuple[str, int], settings: Settings
+    ) -> None:
         settings.LINKCHECK_CONTACT_URL = "https://example.org/contact"
         check(server[0] + "/ok")
         assert Handler.agents == [user_agent()]
         assert user_agent() == "readinglist-linkcheck/1.0 (+https://example.org/contact)"
 
-    def test_404_is_broken_after_confirming_with_get(self, server):
+    def test_404_is_broken_after_confirming_with_get(self, server: tuple[str, int]) -> None:
         result = check(server[0] + "/missing")
         assert (result.status, result.code, result.error) == ("broken", 404, "HTTP 404")
         assert Handler.hits[("GET", "/missing")] == 1
         assert result.attempts == 1  # a 404 is not retried
 
-    def test_head_refused_falls_back_to_get(self, server):
+    def test_head_refused_falls_back_to_get(self, server: tuple[str, int]) -> None:
         result = check(server[0] + "/no-head")
         assert (result.status, result.code) == ("ok", 200)
 
-    def test_500_then_ok_is_retried(self, server):
+    def test_500_then_ok_is_retried(self, server: tuple[str, int]) -> None:
         result = check(server[0] + "/flaky")
         assert (result.status, result.code) == ("ok", 200)
         assert result.attempts == 2
 
-    def test_5xx_that_persists_is_broken_after_the_retries(self, server):
+    def test_5xx_that_persists_is_broken_after_the_retries(self, server: tuple[str, int]) -> None:
         result = check(server[0] + "/down")
         assert (result.status, result.code, result.attempts) == ("broken", 503, 3)
 
-    def test_403_from_an_allow_listed_host_is_blocked_not_dead(self, server):
+    def test_403_from_an_allow_listed_host_is_blocked_not_dead(
+        self, server: tuple[str, int]
+    ) -> None:
         port = server[1]
         blocked = check(f"http://localhost:{port}/robots-refused")
         assert (blocked.status, blocked.code) == ("blocked", 403)
         dead = check(f"http://127.0.0.1:{port}/robots-refused")
         assert (dead.status, dead.code) == ("broken", 403)
 
-    def test_redirect_is_followed(self, server):
+    def test_redirect_is_followed(self, server: tuple[str, int]) -> None:
         result = check(server[0] + "/moved")
         assert result.status == "ok" and result.final_url.endswith("/ok")
 
-    def test_redirect_loop_is_detected(self, server):
+    def test_redirect_loop_is_detected(self, server: tuple[str, int]) -> None:
         result = check(server[0] + "/loop-a")
         assert (result.status, result.error) == ("broken", "Redirect loop")
 
-    def test_too_many_redirects(self, server):
+    def test_too_many_redirects(self, server: tuple[str, int]) -> None:
         result = check(server[0] + "/hop0")
         assert (result.status, result.error) == ("broken", "More than 5 redirects")
 
-    def test_huge_body_is_capped_not_downloaded(self, server):
+    def test_huge_body_is_capped_not_downloaded(self, server: tuple[str, int]) -> None:
         started = time.monotonic()
         result = check(server[0] + "/huge")
         assert (result.status, result.code) == ("ok", 200)
@@ -268,7 +281,7 @@ class TestChecker:
         time.sleep(0.2)
         assert Handler.body_sent["/huge"] < 64 * 1024 * 1024
 
-    def test_slow_server_times_out_within_the_deadline(self, server):
+    def test_slow_server_times_out_within_the_deadline(self, server: tuple[str, int]) -> None:
         config = CheckConfig(**{**FAST.__dict__, "url_deadline": 2.0, "retries": 5})
         started = time.monotonic()
         result = check(server[0] + "/slow", config)
@@ -277,13 +290,13 @@ class TestChecker:
         assert elapsed < 3.0
         assert result.attempts >= 2  # timeouts are retried while the deadline allows
 
-    def test_invalid_tls_is_reported_not_a_crash(self, tls_server):
+    def test_invalid_tls_is_reported_not_a_crash(self, tls_server: str) -> None:
         result = check(tls_server + "/ok")
         assert result.status == "broken"
         assert result.error == "TLS error: certificate verify failed"
         assert result.attempts == 1
 
-    def test_connection_refused(self):
+    def test_connection_refused(self) -> None:
         import socket
 
         with socket.socket() as sock:
@@ -293,7 +306,7 @@ class TestChecker:
         assert result.status == "broken" and result.error.startswith("Cannot connect")
         assert result.attempts == 1
 
-    def test_at_most_per_host_requests_at_once(self, server):
+    def test_at_most_per_host_requests_at_once(self, server: tuple[str, int]) -> None:
         urls = [f"{server[0]}/polite{n}" for n in range(8)]
         config = CheckConfig(**{**FAST.__dict__, "per_host": 1, "workers": 8})
         results, unchecked = LinkChecker(config).check_many(urls)
@@ -305,7 +318,7 @@ class TestChecker:
         LinkChecker(config).check_many(urls)
         assert 1 < Handler.peak["*"] <= 4
 
-    def test_global_deadline_returns_instead_of_hanging(self, server):
+    def test_global_deadline_returns_instead_of_hanging(self, server: tuple[str, int]) -> None:
         urls = [f"{server[0]}/slow?{n}" for n in range(4)]
         config = CheckConfig(
             **{**FAST.__dict__, "read_timeout": 5, "url_deadline": 10, "retries": 0}
@@ -318,7 +331,7 @@ class TestChecker:
 
 @pytest.mark.django_db
 class TestCommand:
-    def run(self, **options):
+    def run(self, **options: object):
         out, err = io.StringIO(), io.StringIO()
         defaults = {
             "connect_timeout": 1.0,
@@ -331,7 +344,9 @@ class TestCommand:
         call_command("check_links", stdout=out, stderr=err, **(defaults | options))
         return out.getvalue(), err.getvalue()
 
-    def test_records_status_time_and_failing_since(self, server, tiers, settings):
+    def test_records_status_time_and_failing_since(
+        self, server: tuple[str, int], tiers: Tiers, settings: Settings
+    ) -> None:
         settings.LINKCHECK_BLOCKING_HOSTS = ["localhost"]
         base, port = server
         ok = SourceFactory(slug="ok", url=f"{base}/ok")
@@ -350,7 +365,9 @@ class TestCommand:
         assert refused.link_status == "blocked" and refused.link_failing_since is None
         assert no_url.link_status == "unchecked" and no_url.link_checked_at is None
 
-    def test_failing_since_is_kept_across_runs_and_cleared_when_fixed(self, server, tiers):
+    def test_failing_since_is_kept_across_runs_and_cleared_when_fixed(
+        self, server: tuple[str, int], tiers: Tiers
+    ) -> None:
         base, _ = server
         source = SourceFactory(slug="s", url=f"{base}/missing")
         long_ago = timezone.now() - timedelta(days=10)
@@ -366,14 +383,16 @@ class TestCommand:
         source.refresh_from_db()
         assert source.link_status == "ok" and source.link_failing_since is None
 
-    def test_a_link_check_does_not_count_as_a_change_to_the_source(self, server, tiers):
+    def test_a_link_check_does_not_count_as_a_change_to_the_source(
+        self, server: tuple[str, int], tiers: Tiers
+    ) -> None:
         source = SourceFactory(url=f"{server[0]}/ok")
         updated = source.updated
         self.run()
         source.refresh_from_db()
         assert source.updated == updated
 
-    def test_bad_options_are_refused_clearly(self, db):
+    def test_bad_options_are_refused_clearly(self, db: None) -> None:
         from django.core.management.base import CommandError
 
         with pytest.raises(CommandError, match="per-host"):
@@ -382,7 +401,9 @@ class TestCommand:
 
 @pytest.mark.django_db
 class TestWhatPeopleSee:
-    def test_source_page_warns_quietly_after_a_week_of_failures(self, client, tiers):
+    def test_source_page_warns_quietly_after_a_week_of_failures(
+        self, client: Client, tiers: Tiers
+    ) -> None:
         source = SourceFactory(slug="rotting")
         Source.objects.filter(pk=source.pk).update(
             link_status="broken",
@@ -392,7 +413,9 @@ class TestWhatPeopleSee:
         html = client.get("/sources/rotting/").content.decode()
         assert 'class="link-warning"' in html and "(HTTP 404)" in html
 
-    def test_no_warning_for_a_fresh_failure_or_a_blocking_host(self, client, tiers):
+    def test_no_warning_for_a_fresh_failure_or_a_blocking_host(
+        self, client: Client, tiers: Tiers
+    ) -> None:
         fresh = SourceFactory(slug="fresh")
         Source.objects.filter(pk=fresh.pk).update(
             link_status="broken", link_failing_since=timezone.now() - timedelta(days=2)
@@ -403,8 +426,8 @@ class TestWhatPeopleSee:
         assert "link-warning" not in client.get("/sources/blocked/").content.decode()
 
     def test_admin_filters_broken_links_and_stale_frontier_entries(
-        self, client, maintainer, tiers, settings
-    ):
+        self, client: Client, maintainer: User, tiers: Tiers, settings: Settings
+    ) -> None:
         settings.FRONTIER_STALE_AFTER_DAYS = 90
         today = timezone.localdate()
         broken = SourceFactory(title="Broken one")
@@ -421,7 +444,7 @@ class TestWhatPeopleSee:
         SourceFactory(title="Old core", tier=tiers["core"], verified_on=today - timedelta(days=900))
         client.force_login(maintainer)
 
-        def titles(query):
+        def titles(query: str):
             html = client.get("/admin/catalog/source/?" + query).content.decode()
             return {
                 t
@@ -441,7 +464,9 @@ class TestWhatPeopleSee:
         html = client.get("/admin/catalog/source/").content.decode()
         assert "Needs re-verification" in html and "Broken" in html
 
-    def test_cards_show_the_age_badge_on_frontier_entries(self, client, tiers, settings):
+    def test_cards_show_the_age_badge_on_frontier_entries(
+        self, client: Client, tiers: Tiers, settings: Settings
+    ) -> None:
         settings.FRONTIER_STALE_AFTER_DAYS = 30
         SourceFactory(
             title="Aging",

@@ -4,6 +4,7 @@ while a single broken link among answering ones is still recorded."""
 import io
 import socket
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.core.management import call_command, execute_from_command_line
@@ -12,6 +13,7 @@ from django.utils import timezone
 
 from catalog.models import Source
 from tests.factories import SourceFactory
+from tests.hints import Tiers
 
 from .test_check_links import _loopback_may_be_checked, server  # noqa: F401 (fixtures)
 
@@ -19,11 +21,11 @@ FAST = {"connect_timeout": 1.0, "read_timeout": 0.5, "url_deadline": 3.0, "backo
 
 
 @pytest.fixture
-def no_dns(monkeypatch):
+def no_dns(monkeypatch: pytest.MonkeyPatch) -> None:
     """Names under .invalid resolve nowhere, as every name does on a machine without DNS."""
     real = socket.getaddrinfo
 
-    def lookup(host, *args, **kwargs):
+    def lookup(host: str, *args: Any, **kwargs: Any) -> list[Any]:
         if str(host).endswith(".invalid"):
             raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
         return real(host, *args, **kwargs)
@@ -37,14 +39,16 @@ def _closed_port() -> int:
         return unused.getsockname()[1]
 
 
-def run(**options):
+def run(**options: object) -> str:
     out = io.StringIO()
     call_command("check_links", stdout=out, stderr=io.StringIO(), **(FAST | options))
     return out.getvalue()
 
 
 @pytest.mark.django_db
-def test_when_no_host_resolves_nothing_is_recorded_and_the_run_fails(tiers, no_dns):
+def test_when_no_host_resolves_nothing_is_recorded_and_the_run_fails(
+    tiers: Tiers, no_dns: None
+) -> None:
     checked_before = timezone.now() - timedelta(days=3)
     known_good = SourceFactory(slug="known-good", url="https://papers.invalid/a")
     Source.objects.filter(pk=known_good.pk).update(link_status="ok", link_checked_at=checked_before)
@@ -61,7 +65,7 @@ def test_when_no_host_resolves_nothing_is_recorded_and_the_run_fails(tiers, no_d
 
 
 @pytest.mark.django_db
-def test_when_no_host_connects_the_run_fails_too(tiers):
+def test_when_no_host_connects_the_run_fails_too(tiers: Tiers) -> None:
     port = _closed_port()
     SourceFactory(slug="a", url=f"http://127.0.0.1:{port}/a")
     SourceFactory(slug="b", url=f"http://127.0.0.1:{port}/b")
@@ -71,7 +75,9 @@ def test_when_no_host_connects_the_run_fails_too(tiers):
 
 
 @pytest.mark.django_db
-def test_the_command_line_exits_non_zero_when_offline(tiers, no_dns, capsys):
+def test_the_command_line_exits_non_zero_when_offline(
+    tiers: Tiers, no_dns: None, capsys: pytest.CaptureFixture[str]
+) -> None:
     SourceFactory(slug="a", url="https://papers.invalid/a")
     with pytest.raises(SystemExit) as exited:
         execute_from_command_line(["manage.py", "check_links", "--no-progress"])
@@ -80,7 +86,11 @@ def test_the_command_line_exits_non_zero_when_offline(tiers, no_dns, capsys):
 
 
 @pytest.mark.django_db
-def test_a_single_broken_link_is_still_recorded(tiers, no_dns, server):  # noqa: F811
+def test_a_single_broken_link_is_still_recorded(
+    tiers: Tiers,
+    no_dns: None,
+    server: tuple[str, int],  # noqa: F811
+) -> None:
     base, _ = server
     ok = SourceFactory(slug="ok", url=f"{base}/ok")
     missing = SourceFactory(slug="missing", url=f"{base}/missing")
@@ -96,7 +106,11 @@ def test_a_single_broken_link_is_still_recorded(tiers, no_dns, server):  # noqa:
 
 
 @pytest.mark.django_db
-def test_no_progress_runs_quietly_and_succeeds(tiers, server, capsys):  # noqa: F811
+def test_no_progress_runs_quietly_and_succeeds(
+    tiers: Tiers,
+    server: tuple[str, int],  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     SourceFactory(slug="ok", url=f"{server[0]}/ok")
     execute_from_command_line(["manage.py", "check_links", "--no-progress"])
     captured = capsys.readouterr()

@@ -4,6 +4,7 @@ the DOI, the arXiv eprint and the ISBN; every item of the shipped catalog parses
 
 import io
 from pathlib import Path
+from typing import cast
 
 import bibtexparser
 import citeproc
@@ -22,6 +23,7 @@ from catalog.catalog_file import DEFAULT_CATALOG
 from catalog.citations import parse_authors, to_bibtex, to_csl
 from catalog.models import Source
 from tests.factories import SourceFactory
+from tests.hints import Tiers
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +31,7 @@ AUTHORS = "Ashish Vaswani, Noam Shazeer, Niki Parmar, Jakob Uszkoreit, Llion Jon
 
 
 @pytest.fixture
-def transformer(tiers):
+def transformer(tiers: Tiers) -> Source:
     return SourceFactory(
         slug="transformer",
         title="Transformer",
@@ -45,7 +47,7 @@ def transformer(tiers):
     )
 
 
-def test_bibtex_has_full_title_short_title_doi_and_eprint(transformer):
+def test_bibtex_has_full_title_short_title_doi_and_eprint(transformer: Source) -> None:
     entry = bibtexparser.parse_string(to_bibtex([transformer])).entries[0]
     values = {key: field.value for key, field in entry.fields_dict.items()}
     assert values["title"] == "{Attention Is All You Need}"
@@ -55,13 +57,13 @@ def test_bibtex_has_full_title_short_title_doi_and_eprint(transformer):
     assert values["author"].count(" and ") == 4 and "others" not in values["author"]
 
 
-def test_csl_has_doi_url_short_title_and_every_author(transformer):
+def test_csl_has_doi_url_short_title_and_every_author(transformer: Source) -> None:
     item = to_csl([transformer])[0]
     assert item["title"] == "Attention Is All You Need"
     assert item["title-short"] == "Transformer"
     assert item["DOI"] == "10.5555/3295222.3295349"
     assert item["URL"] == transformer.url
-    assert [a["family"] for a in item["author"]] == [
+    assert [a["family"] for a in cast(list[dict[str, str]], item["author"])] == [
         "Vaswani",
         "Shazeer",
         "Parmar",
@@ -70,13 +72,13 @@ def test_csl_has_doi_url_short_title_and_every_author(transformer):
     ]
 
 
-def test_a_book_carries_its_isbn(tiers):
+def test_a_book_carries_its_isbn(tiers: Tiers) -> None:
     book = SourceFactory(kind="book", title="PMPP", isbn="9780323912310", tier=tiers["core"])
     assert "isbn = {9780323912310}" in to_bibtex([book])
     assert to_csl([book])[0]["ISBN"] == "9780323912310"
 
 
-def test_a_long_list_ending_with_and_others_keeps_every_named_author():
+def test_a_long_list_ending_with_and_others_keeps_every_named_author() -> None:
     people, and_others = parse_authors("Ada Lovelace, Charles Babbage, Alan Turing, and others")
     assert [p.family for p in people] == ["Lovelace", "Babbage", "Turing"]
     assert and_others
@@ -91,7 +93,7 @@ def _full_author_style(tmp_path: Path) -> CitationStylesStyle:
     return CitationStylesStyle(str(path), validate=False)
 
 
-def test_every_catalog_item_parses_and_renders_with_its_full_author_list(tmp_path):
+def test_every_catalog_item_parses_and_renders_with_its_full_author_list(tmp_path: Path) -> None:
     call_command("load_catalog", str(DEFAULT_CATALOG), stdout=io.StringIO(), stderr=io.StringIO())
     sources = list(Source.objects.order_by("slug"))
     library = bibtexparser.parse_string(to_bibtex(sources))
@@ -113,6 +115,9 @@ def test_every_catalog_item_parses_and_renders_with_its_full_author_list(tmp_pat
         for item_id, entry in zip(bibliography.keys, bibliography.bibliography(), strict=True)
     }
     for item in items:
-        for author in item.get("author", []):
+        for author in cast(list[dict[str, str]], item.get("author", [])):
             name = author.get("family") or author.get("literal")
-            assert name in rendered[item["id"].lower()], (item["id"], name)
+            assert name is not None and name in rendered[str(item["id"]).lower()], (
+                item["id"],
+                name,
+            )

@@ -7,17 +7,20 @@ import json
 
 import bibtexparser
 import pytest
+from django.test import Client
 from django.urls import reverse
 
+from accounts.models import User
 from catalog.citation_styles import STYLES, format_references
 from catalog.citations import to_bibtex, to_csl
 from catalog.models import Source
 from library.models import Bookmark
 from tests.factories import SourceFactory
+from tests.hints import Tiers
 
 
 @pytest.fixture
-def paper(tiers):
+def paper(tiers: Tiers) -> Source:
     return SourceFactory(
         title="Attention Is All You Need",
         authors="Ashish Vaswani, Noam Shazeer, and Niki Parmar",
@@ -29,7 +32,7 @@ def paper(tiers):
 
 
 @pytest.fixture
-def repository(tiers):
+def repository(tiers: Tiers) -> Source:
     return SourceFactory(
         kind=Source.Kind.REPOSITORY,
         title="PyTorch",
@@ -43,7 +46,7 @@ def repository(tiers):
 
 
 @pytest.fixture
-def book(tiers):
+def book(tiers: Tiers) -> Source:
     return SourceFactory(
         kind=Source.Kind.BOOK,
         title="Deep Learning",
@@ -65,7 +68,9 @@ YEAR = {"paper": "2017", "repository": "2016", "book": "2016"}
 @pytest.mark.django_db
 @pytest.mark.parametrize("style", list(STYLES))
 @pytest.mark.parametrize("kind", ["paper", "repository", "book"])
-def test_each_style_names_authors_title_and_year(request, style, kind):
+def test_each_style_names_authors_title_and_year(
+    request: pytest.FixtureRequest, style: str, kind: str
+) -> None:
     source = request.getfixturevalue(kind)
     [reference] = format_references([source], STYLES[style])
     for part in (FAMILY[kind], TITLE[kind], YEAR[kind]):
@@ -75,7 +80,7 @@ def test_each_style_names_authors_title_and_year(request, style, kind):
 
 
 @pytest.mark.django_db
-def test_styles_differ_the_way_their_manuals_say(paper, book):
+def test_styles_differ_the_way_their_manuals_say(paper: Source, book: Source) -> None:
     apa = format_references([paper], STYLES["apa"])[0].text
     ieee = format_references([paper], STYLES["ieee"])[0].text
     acm = format_references([paper], STYLES["acm"])[0].text
@@ -90,7 +95,7 @@ def test_styles_differ_the_way_their_manuals_say(paper, book):
 
 
 @pytest.mark.django_db
-def test_user_text_is_escaped_in_the_html_and_whole_in_the_text(tiers):
+def test_user_text_is_escaped_in_the_html_and_whole_in_the_text(tiers: Tiers) -> None:
     source = SourceFactory(
         kind=Source.Kind.BOOK,
         title='Rock & roll <script>alert("x")</script>',
@@ -109,7 +114,9 @@ def test_user_text_is_escaped_in_the_html_and_whole_in_the_text(tiers):
 
 
 @pytest.mark.django_db
-def test_many_references_keep_the_order_given(paper, repository, book):
+def test_many_references_keep_the_order_given(
+    paper: Source, repository: Source, book: Source
+) -> None:
     texts = [ref.text for ref in format_references([book, paper, repository], STYLES["ieee"])]
     assert texts[0].startswith("[1] I. Goodfellow")
     assert texts[1].startswith("[2] A. Vaswani")
@@ -118,7 +125,9 @@ def test_many_references_keep_the_order_given(paper, repository, book):
 
 @pytest.mark.django_db
 class TestSourceCitePage:
-    def test_source_page_links_to_each_style_and_shows_apa_ready_to_copy(self, client, paper):
+    def test_source_page_links_to_each_style_and_shows_apa_ready_to_copy(
+        self, client: Client, paper: Source
+    ) -> None:
         page = client.get(paper.get_absolute_url()).content.decode()
         address = reverse("catalog:source-cite-style", args=[paper.slug])
         assert "cite" in address
@@ -129,7 +138,9 @@ class TestSourceCitePage:
         assert 'data-copy="cite-text"' in page
 
     @pytest.mark.parametrize("style", list(STYLES))
-    def test_the_cite_page_shows_the_chosen_style_as_text(self, client, paper, style):
+    def test_the_cite_page_shows_the_chosen_style_as_text(
+        self, client: Client, paper: Source, style: str
+    ) -> None:
         url = reverse("catalog:source-cite-style", args=[paper.slug])
         response = client.get(url, {"style": style})
         assert response.status_code == 200
@@ -139,17 +150,17 @@ class TestSourceCitePage:
         assert f'<option value="{style}" selected>' in page
         assert f'<h2 id="reference-heading">{html.escape(STYLES[style].label)}</h2>' in page
 
-    def test_an_unknown_style_falls_back_to_apa(self, client, paper):
+    def test_an_unknown_style_falls_back_to_apa(self, client: Client, paper: Source) -> None:
         url = reverse("catalog:source-cite-style", args=[paper.slug])
         page = client.get(url, {"style": "<nope>"}).content.decode()
         assert '<option value="apa" selected>' in page
         assert "&lt;nope&gt;" not in page and "<nope>" not in page
 
-    def test_missing_source_is_404(self, client, tiers):
+    def test_missing_source_is_404(self, client: Client, tiers: Tiers) -> None:
         url = reverse("catalog:source-cite-style", args=["nothing-here"])
         assert client.get(url).status_code == 404
 
-    def test_hostile_title_is_escaped_on_the_page(self, client, tiers):
+    def test_hostile_title_is_escaped_on_the_page(self, client: Client, tiers: Tiers) -> None:
         source = SourceFactory(title="<img src=x onerror=alert(1)>", tier=tiers["core"])
         for url in (
             source.get_absolute_url(),
@@ -161,14 +172,21 @@ class TestSourceCitePage:
 
 @pytest.mark.django_db
 class TestLibraryCitePage:
-    def test_anonymous_visitors_are_sent_to_log_in(self, client):
+    def test_anonymous_visitors_are_sent_to_log_in(self, client: Client) -> None:
         response = client.get(reverse("library:export-cite"))
         assert response.status_code == 302
         assert "login" in response["Location"]
 
     def test_the_reader_s_sources_only_in_the_style_and_by_status(
-        self, client, signed_in, reader, other_reader, paper, book, repository
-    ):
+        self,
+        client: Client,
+        signed_in: Client,
+        reader: User,
+        other_reader: User,
+        paper: Source,
+        book: Source,
+        repository: Source,
+    ) -> None:
         Bookmark.objects.create(user=reader, source=paper, status="read")
         Bookmark.objects.create(user=reader, source=book, status="to_read")
         Bookmark.objects.create(user=other_reader, source=repository)
@@ -180,13 +198,15 @@ class TestLibraryCitePage:
         assert "A. Vaswani" in read_only and "Goodfellow" not in read_only
         assert '<option value="read" selected>' in read_only
 
-    def test_export_page_links_to_it(self, client, signed_in):
+    def test_export_page_links_to_it(self, client: Client, signed_in: Client) -> None:
         page = client.get(reverse("library:export-index")).content.decode()
         assert reverse("library:export-cite") in page
 
 
 @pytest.mark.django_db
-def test_bibtex_and_csl_stay_valid_beside_the_styles(paper, repository, book):
+def test_bibtex_and_csl_stay_valid_beside_the_styles(
+    paper: Source, repository: Source, book: Source
+) -> None:
     sources = [paper, repository, book]
     library = bibtexparser.parse_string(to_bibtex(sources))
     assert library.failed_blocks == []

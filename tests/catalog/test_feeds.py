@@ -1,12 +1,15 @@
 import feedparser
 import pytest
+from django.test import Client
+from pytest_django import DjangoAssertNumQueries
 
 from tests.factories import ListEntryFactory, SourceFactory, TopicFactory
+from tests.hints import Grow, Response, SmallCatalog, Tiers
 
 ATOM = "application/atom+xml"
 
 
-def parse(response):
+def parse(response: Response) -> feedparser.FeedParserDict:
     assert response.status_code == 200
     assert response["Content-Type"].startswith(ATOM)
     feed = feedparser.parse(response.content)
@@ -21,7 +24,9 @@ def parse(response):
 
 @pytest.mark.django_db
 class TestFeeds:
-    def test_sources_feed_lists_newest_changes_first(self, client, small_catalog):
+    def test_sources_feed_lists_newest_changes_first(
+        self, client: Client, small_catalog: SmallCatalog
+    ) -> None:
         flash = small_catalog["flash"]
         flash.summary = "Changed just now."
         flash.save()
@@ -34,14 +39,18 @@ class TestFeeds:
         assert {tag.term for tag in feed.entries[0].tags} == {"Attention"}
         assert len(feed.entries) == 4
 
-    def test_retired_sources_leave_the_feed(self, client, small_catalog):
+    def test_retired_sources_leave_the_feed(
+        self, client: Client, small_catalog: SmallCatalog
+    ) -> None:
         flash = small_catalog["flash"]
         flash.status = "retired"
         flash.save()
         titles = [entry.title for entry in parse(client.get("/feeds/sources/")).entries]
         assert "FlashAttention" not in titles
 
-    def test_topic_feed_includes_subtopics(self, client, small_catalog):
+    def test_topic_feed_includes_subtopics(
+        self, client: Client, small_catalog: SmallCatalog
+    ) -> None:
         feed = parse(client.get("/feeds/topics/kernels/"))
         assert feed.feed.title == "readinglist: Kernel engineering"
         assert {entry.title for entry in feed.entries} == {
@@ -51,7 +60,7 @@ class TestFeeds:
         }
         assert feed.feed.link.endswith("/topics/kernels/")
 
-    def test_list_feed(self, client, small_catalog):
+    def test_list_feed(self, client: Client, small_catalog: SmallCatalog) -> None:
         slug = small_catalog["list"].slug
         feed = parse(client.get(f"/feeds/lists/{slug}/"))
         assert len(feed.entries) == 4
@@ -59,11 +68,13 @@ class TestFeeds:
         titles = {e.title for e in parse(client.get(f"/feeds/lists/{slug}/")).entries}
         assert other.title not in titles
 
-    def test_unknown_topic_or_list_is_404(self, client, small_catalog):
+    def test_unknown_topic_or_list_is_404(
+        self, client: Client, small_catalog: SmallCatalog
+    ) -> None:
         assert client.get("/feeds/topics/no-such-topic/").status_code == 404
         assert client.get("/feeds/lists/no-such-list/").status_code == 404
 
-    def test_titles_with_markup_are_escaped_text(self, client, tiers):
+    def test_titles_with_markup_are_escaped_text(self, client: Client, tiers: Tiers) -> None:
         SourceFactory(title="<script>alert(1)</script> & Co", summary="a < b")
         response = client.get("/feeds/sources/")
         assert b"<script>" not in response.content
@@ -78,12 +89,16 @@ class TestFeeds:
             ("/sources/flashattention/", "/feeds/sources/"),
         ],
     )
-    def test_pages_announce_their_feed(self, client, small_catalog, page, feed):
+    def test_pages_announce_their_feed(
+        self, client: Client, small_catalog: SmallCatalog, page: str, feed: str
+    ) -> None:
         html = client.get(page).content.decode()
         assert f'<link rel="alternate" type="{ATOM}"' in html
         assert f'href="{feed}"' in html
 
-    def test_list_page_announces_its_feed(self, client, small_catalog):
+    def test_list_page_announces_its_feed(
+        self, client: Client, small_catalog: SmallCatalog
+    ) -> None:
         slug = small_catalog["list"].slug
         html = client.get(f"/lists/{slug}/").content.decode()
         assert f'<link rel="alternate" type="{ATOM}"' in html
@@ -92,7 +107,12 @@ class TestFeeds:
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("url", ["/feeds/sources/", "/feeds/topics/bulk/", "/feeds/lists/{list}/"])
-def test_feed_queries_are_constant(client, many_sources, django_assert_max_num_queries, url):
+def test_feed_queries_are_constant(
+    client: Client,
+    many_sources: Grow,
+    django_assert_max_num_queries: DjangoAssertNumQueries,
+    url: str,
+) -> None:
     sources = many_sources(5)
     TopicFactory(slug="bulk")
     reading_list = sources[0].entries.get().section.reading_list

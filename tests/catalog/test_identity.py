@@ -1,6 +1,8 @@
 """catalog.identity: every spelling of a work's URL or identifier gives the same keys, and
 hostile input raises nothing but InvalidURL."""
 
+from collections.abc import Callable
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -68,7 +70,7 @@ SAME_WORK = {
 @pytest.mark.parametrize(
     ("key", "spelling"), [(key, s) for key, spellings in SAME_WORK.items() for s in spellings]
 )
-def test_every_spelling_names_the_work(key, spelling):
+def test_every_spelling_names_the_work(key: str, spelling: str) -> None:
     assert key.casefold() in {k.casefold() for k in work_keys(spelling).keys}
 
 
@@ -80,11 +82,11 @@ def test_every_spelling_names_the_work(key, spelling):
         "HTTPS://EXAMPLE.ORG:443/post?id=7",
     ],
 )
-def test_tracking_parameters_fragments_case_and_www_are_noise(spelling):
+def test_tracking_parameters_fragments_case_and_www_are_noise(spelling: str) -> None:
     assert work_keys(spelling).canonical_url == "https://example.org/post?id=7"
 
 
-def test_a_repository_subpage_is_not_the_repository_itself():
+def test_a_repository_subpage_is_not_the_repository_itself() -> None:
     assert work_keys("https://github.com/o/r").is_repository_root
     assert not work_keys("https://github.com/o/r/tree/main").is_repository_root
     assert work_keys("https://github.com/orgs/o").repository == ""
@@ -105,13 +107,13 @@ def test_a_repository_subpage_is_not_the_repository_itself():
         "garbage",
     ],
 )
-def test_hostile_input_is_a_clear_invalid_url(hostile):
+def test_hostile_input_is_a_clear_invalid_url(hostile: str) -> None:
     with pytest.raises(InvalidURL) as error:
         work_keys(hostile)
     assert str(error.value)
 
 
-def test_an_ipv6_host_keeps_its_brackets():
+def test_an_ipv6_host_keeps_its_brackets() -> None:
     assert canonical_url("http://[2001:db8::1]/x/") == "http://[2001:db8::1]/x"
     assert canonical_url("http://[2001:DB8::1]:8080/") == "http://[2001:db8::1]:8080"
 
@@ -128,7 +130,9 @@ def test_an_ipv6_host_keeps_its_brackets():
         (check_repository, "vllm-project/vllm", "vllm-project/vllm"),
     ],
 )
-def test_identifier_checks_accept_and_normalise(check, good, stored):
+def test_identifier_checks_accept_and_normalise(
+    check: Callable[[str], str], good: str, stored: str
+) -> None:
     assert check(good) == stored
 
 
@@ -145,7 +149,9 @@ def test_identifier_checks_accept_and_normalise(check, good, stored):
         (check_repository, "a/b/c"),
     ],
 )
-def test_identifier_checks_refuse_bad_syntax_and_check_digits(check, bad):
+def test_identifier_checks_refuse_bad_syntax_and_check_digits(
+    check: Callable[[str], str], bad: str
+) -> None:
     with pytest.raises(InvalidIdentifier):
         check(bad)
 
@@ -169,7 +175,7 @@ _url_text = st.one_of(
 
 @settings(max_examples=400, deadline=None)
 @given(_url_text)
-def test_canonicaliser_raises_only_invalid_url_and_is_idempotent(text):
+def test_canonicaliser_raises_only_invalid_url_and_is_idempotent(text: str) -> None:
     try:
         url = canonical_url(text)
     except InvalidURL:
@@ -180,7 +186,7 @@ def test_canonicaliser_raises_only_invalid_url_and_is_idempotent(text):
 
 @settings(max_examples=400, deadline=None)
 @given(_url_text)
-def test_identity_raises_only_invalid_url_and_is_stable(text):
+def test_identity_raises_only_invalid_url_and_is_stable(text: str) -> None:
     try:
         keys = work_keys(text)
     except InvalidURL:
@@ -200,5 +206,7 @@ def test_identity_raises_only_invalid_url_and_is_stable(text):
         (("2009.03300 without its archive",), ""),
     ],
 )
-def test_an_arxiv_id_is_found_where_a_reference_cites_it_in_words(texts, expected):
+def test_an_arxiv_id_is_found_where_a_reference_cites_it_in_words(
+    texts: tuple[str] | tuple[str, str], expected: str
+) -> None:
     assert arxiv_in_prose(*texts) == expected

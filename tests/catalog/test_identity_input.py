@@ -48,7 +48,7 @@ def full_width(text: str) -> str:
         ("ISBN " + full_width("0306406152"), "isbn:9780306406157"),
     ],
 )
-def test_compatibility_forms_and_other_digits_name_the_same_work(spelling, key):
+def test_compatibility_forms_and_other_digits_name_the_same_work(spelling: str, key: str) -> None:
     assert key in work_keys(spelling).keys
 
 
@@ -58,13 +58,13 @@ def test_compatibility_forms_and_other_digits_name_the_same_work(spelling, key):
     st.sampled_from(sorted(ZEROS.values())),
     st.sampled_from(["{}", "arXiv:{}", "https://arxiv.org/abs/{}", "https://arxiv.org/pdf/{}v3"]),
 )
-def test_an_arxiv_id_in_any_digits_has_the_ascii_keys(paper, zero, form):
+def test_an_arxiv_id_in_any_digits_has_the_ascii_keys(paper: str, zero: int, form: str) -> None:
     assert work_keys(form.format(in_digits(paper, zero))).keys == work_keys(form.format(paper)).keys
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.text(alphabet=st.characters(codec="utf-8"), max_size=60))
-def test_identity_keys_are_the_keys_of_the_nfkc_form(text):
+def test_identity_keys_are_the_keys_of_the_nfkc_form(text: str) -> None:
     try:
         keys = work_keys(text)
     except InvalidURL:
@@ -85,7 +85,7 @@ INVISIBLE = [
 
 
 @pytest.mark.parametrize("character", INVISIBLE)
-def test_control_and_bidi_characters_are_refused_clearly(character):
+def test_control_and_bidi_characters_are_refused_clearly(character: str) -> None:
     with pytest.raises(InvalidURL) as refused:
         work_keys(f"10.1145/3600006{character}.3613165")
     message = str(refused.value)
@@ -100,12 +100,14 @@ def test_control_and_bidi_characters_are_refused_clearly(character):
     st.characters(categories=["Cc", "Cf"]),
     st.integers(min_value=1, max_value=8),
 )
-def test_no_invisible_character_inside_an_identifier_is_accepted(text, character, at):
+def test_no_invisible_character_inside_an_identifier_is_accepted(
+    text: str, character: str, at: int
+) -> None:
     with pytest.raises(InvalidURL):
         work_keys(text[:at] + character + text[at:])
 
 
-def test_an_over_long_input_is_refused_at_once_with_its_length():
+def test_an_over_long_input_is_refused_at_once_with_its_length() -> None:
     for size in (100_000, 10_000_000):
         huge = "https://example.org/" + "a" * size
         started = time.perf_counter()
@@ -122,7 +124,7 @@ def test_an_over_long_input_is_refused_at_once_with_its_length():
 
 @settings(max_examples=50, deadline=None)
 @given(st.text(min_size=MAX_IDENTITY_CHARS + 1, max_size=MAX_IDENTITY_CHARS + 50))
-def test_any_input_over_the_limit_is_refused(text):
+def test_any_input_over_the_limit_is_refused(text: str) -> None:
     with pytest.raises(InvalidURL):
         work_keys(text)
 
@@ -135,7 +137,7 @@ LOOKALIKES = [
 
 
 @pytest.mark.parametrize("address", LOOKALIKES)
-def test_a_lookalike_host_is_another_host_and_is_flagged(address):
+def test_a_lookalike_host_is_another_host_and_is_flagged(address: str) -> None:
     keys = work_keys(address)
 
     assert "arxiv:2403.02310" not in keys.keys
@@ -153,11 +155,11 @@ def test_a_lookalike_host_is_another_host_and_is_flagged(address):
         "2403.02310",
     ],
 )
-def test_plain_and_single_script_hosts_are_not_flagged(address):
+def test_plain_and_single_script_hosts_are_not_flagged(address: str) -> None:
     assert work_keys(address).lookalike == ""
 
 
-def test_a_unicode_host_is_stored_in_its_ascii_form():
+def test_a_unicode_host_is_stored_in_its_ascii_form() -> None:
     assert canonical_url("https://B\u00fccher.example/x") == "https://xn--bcher-kva.example/x"
     assert (
         work_keys("https://b\u00fccher.example/x").keys
@@ -165,7 +167,7 @@ def test_a_unicode_host_is_stored_in_its_ascii_form():
     )
 
 
-def test_the_catalog_file_checks_read_identifiers_the_same_way():
+def test_the_catalog_file_checks_read_identifiers_the_same_way() -> None:
     from catalog.identity import InvalidIdentifier, check_arxiv, check_doi, check_isbn
 
     assert check_arxiv(full_width("1706.03762")) == "1706.03762"

@@ -3,14 +3,17 @@
 import io
 import json
 import re
+from pathlib import Path
 
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from pytest_django import DjangoCaptureOnCommitCallbacks
 
 from catalog.catalog_file import DEFAULT_CATALOG
 from catalog.models import ListEntry, ReadingList, Source, Tier, Topic
 from readinglist.pagecache import catalog_version
+from tests.hints import found
 
 pytestmark = pytest.mark.django_db
 
@@ -55,19 +58,19 @@ related = ["alpha"]
 """
 
 
-def load(path, **kwargs):
+def load(path: Path, **kwargs: object) -> str:
     out = io.StringIO()
     call_command("load_catalog", str(path), stdout=out, stderr=io.StringIO(), **kwargs)
     return out.getvalue()
 
 
-def write(tmp_path, text, name="catalog.toml"):
+def write(tmp_path: Path, text: str, name: str = "catalog.toml") -> Path:
     path = tmp_path / name
     path.write_text(text)
     return path
 
 
-def test_loads_canonicalises_and_links(tmp_path):
+def test_loads_canonicalises_and_links(tmp_path: Path) -> None:
     output = load(write(tmp_path, MINIMAL))
     assert "sources: 2 created" in output
     alpha = Source.objects.get(slug="alpha")
@@ -76,7 +79,7 @@ def test_loads_canonicalises_and_links(tmp_path):
     assert ListEntry.objects.get(source__slug="beta").label == "Beta, as printed"
 
 
-def test_second_run_changes_nothing_and_says_so(tmp_path):
+def test_second_run_changes_nothing_and_says_so(tmp_path: Path) -> None:
     path = write(tmp_path, MINIMAL)
     load(path)
     before = list(Source.objects.values_list("slug", "updated"))
@@ -86,7 +89,7 @@ def test_second_run_changes_nothing_and_says_so(tmp_path):
     assert list(Source.objects.values_list("slug", "updated")) == before
 
 
-def test_edited_file_updates_in_place(tmp_path):
+def test_edited_file_updates_in_place(tmp_path: Path) -> None:
     load(write(tmp_path, MINIMAL))
     pk = Source.objects.get(slug="alpha").pk
     edited = MINIMAL.replace('title = "Alpha"', 'title = "Alpha, revised"').replace(
@@ -101,7 +104,7 @@ def test_edited_file_updates_in_place(tmp_path):
     assert [e.source.slug for e in order] == ["beta", "alpha"]
 
 
-def test_removed_source_is_deleted_when_nothing_refers_to_it(tmp_path):
+def test_removed_source_is_deleted_when_nothing_refers_to_it(tmp_path: Path) -> None:
     load(write(tmp_path, MINIMAL))
     without_beta = MINIMAL.split('[[sources]]\nslug = "beta"')[0].replace(
         ', {source = "beta", label = "Beta, as printed"}', ""
@@ -110,7 +113,7 @@ def test_removed_source_is_deleted_when_nothing_refers_to_it(tmp_path):
     assert "deleted" in output and not Source.objects.filter(slug="beta").exists()
 
 
-def test_full_catalog_loads_twice_idempotently(db):
+def test_full_catalog_loads_twice_idempotently(db: None) -> None:
     first = load(DEFAULT_CATALOG)
     assert re.search(r"sources: \d{3} created", first)
     second = load(DEFAULT_CATALOG)
@@ -124,7 +127,9 @@ def test_full_catalog_loads_twice_idempotently(db):
         '"model sharding;splitting layers across GPUs; "',
     ],
 )
-def test_keywords_load_from_a_list_or_a_semicolon_separated_string(tmp_path, given):
+def test_keywords_load_from_a_list_or_a_semicolon_separated_string(
+    tmp_path: Path, given: str
+) -> None:
     load(
         write(
             tmp_path,
@@ -137,7 +142,7 @@ def test_keywords_load_from_a_list_or_a_semicolon_separated_string(tmp_path, giv
     assert Source.objects.get(slug="beta").keywords == ""
 
 
-def test_round_trip_through_an_export_into_an_empty_database(tmp_path):
+def test_round_trip_through_an_export_into_an_empty_database(tmp_path: Path) -> None:
     load(DEFAULT_CATALOG)
     first = tmp_path / "first.json"
     call_command("export_catalog", output=str(first), stderr=io.StringIO())
@@ -210,7 +215,9 @@ BAD_FILES = [
 
 
 @pytest.mark.parametrize(("case", "text", "message"), BAD_FILES, ids=[c[0] for c in BAD_FILES])
-def test_bad_files_stop_the_load_naming_file_line_and_field(tmp_path, case, text, message):
+def test_bad_files_stop_the_load_naming_file_line_and_field(
+    tmp_path: Path, case: str, text: str, message: str
+) -> None:
     load(write(tmp_path, MINIMAL))
     before = list(Source.objects.order_by("slug").values_list("slug", "title", "url"))
     with pytest.raises(CommandError) as error:
@@ -221,23 +228,23 @@ def test_bad_files_stop_the_load_naming_file_line_and_field(tmp_path, case, text
     assert list(Source.objects.order_by("slug").values_list("slug", "title", "url")) == before
 
 
-def test_missing_title_points_at_the_right_line(tmp_path):
+def test_missing_title_points_at_the_right_line(tmp_path: Path) -> None:
     text = MINIMAL.replace('title = "Beta"\n', "")
     with pytest.raises(CommandError) as error:
         load(write(tmp_path, text))
-    line = int(re.search(r"catalog\.toml:(\d+):", str(error.value))[1])
+    line = int(found(re.search(r"catalog\.toml:(\d+):", str(error.value)))[1])
     assert text.splitlines()[line - 1] == "[[sources]]"
     assert 'slug = "beta"' in text.splitlines()[line]
 
 
-def test_missing_file_is_reported(tmp_path):
+def test_missing_file_is_reported(tmp_path: Path) -> None:
     with pytest.raises(CommandError, match="cannot be read"):
         load(tmp_path / "nope.toml")
 
 
 def test_a_section_filled_by_a_load_replaces_the_catalog_version(
-    tmp_path, django_capture_on_commit_callbacks
-):
+    tmp_path: Path, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
+) -> None:
     """Entries are bulk-created, which sends no signal: the load itself replaces the version."""
     empty = MINIMAL.replace(
         'entries = ["alpha", {source = "beta", label = "Beta, as printed"}]', "entries = []"
@@ -251,7 +258,7 @@ def test_a_section_filled_by_a_load_replaces_the_catalog_version(
 
 
 class Terminal(io.StringIO):
-    def isatty(self):
+    def isatty(self) -> bool:
         return True
 
 
@@ -260,7 +267,9 @@ class Terminal(io.StringIO):
     [(Terminal, Terminal, True), (io.StringIO, Terminal, False), (Terminal, io.StringIO, False)],
     ids=["terminal", "stdout-redirected", "stderr-redirected"],
 )
-def test_the_progress_bar_shows_only_on_a_terminal(tmp_path, stdout, stderr, bar_shown):
+def test_the_progress_bar_shows_only_on_a_terminal(
+    tmp_path: Path, stdout: type[io.StringIO], stderr: type[io.StringIO], bar_shown: bool
+) -> None:
     out, err = stdout(), stderr()
     call_command("load_catalog", str(write(tmp_path, MINIMAL)), stdout=out, stderr=err)
     assert ("sources [" in err.getvalue()) is bar_shown

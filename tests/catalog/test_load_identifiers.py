@@ -4,6 +4,7 @@ import datetime
 import io
 import json
 import re
+from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -31,7 +32,7 @@ repository = "example/beta\"""",
 )
 
 
-def test_full_record_is_stored_with_identifiers_from_file_and_url(tmp_path):
+def test_full_record_is_stored_with_identifiers_from_file_and_url(tmp_path: Path) -> None:
     load(write(tmp_path, FULL_RECORD))
     alpha, beta = Source.objects.get(slug="alpha"), Source.objects.get(slug="beta")
     assert alpha.full_title == "Alpha: A Complete Title for the First Source"
@@ -42,7 +43,7 @@ def test_full_record_is_stored_with_identifiers_from_file_and_url(tmp_path):
     assert (beta.isbn, beta.repository) == ("9780306406157", "example/beta")
 
 
-def test_export_carries_the_fields_and_loads_back_unchanged(tmp_path):
+def test_export_carries_the_fields_and_loads_back_unchanged(tmp_path: Path) -> None:
     load(write(tmp_path, FULL_RECORD))
     first = tmp_path / "first.json"
     call_command("export_catalog", output=str(first), stderr=io.StringIO())
@@ -58,7 +59,7 @@ def test_export_carries_the_fields_and_loads_back_unchanged(tmp_path):
     assert "sources: 0 created, 0 updated, 2 unchanged" in output
 
 
-def _alpha(extra):
+def _alpha(extra: str) -> str:
     first = 'summary = "The first source."'
     return MINIMAL.replace(first, f"{first}\n{extra}")
 
@@ -89,7 +90,9 @@ BAD_IDENTIFIERS = [
 @pytest.mark.parametrize(
     ("case", "text", "message"), BAD_IDENTIFIERS, ids=[c[0] for c in BAD_IDENTIFIERS]
 )
-def test_bad_identifiers_name_file_entry_and_field_and_load_nothing(tmp_path, case, text, message):
+def test_bad_identifiers_name_file_entry_and_field_and_load_nothing(
+    tmp_path: Path, case: str, text: str, message: str
+) -> None:
     load(write(tmp_path, MINIMAL))
     before = list(Source.objects.order_by("slug").values_list("slug", "doi", "arxiv_id"))
     with pytest.raises(CommandError) as error:
@@ -99,7 +102,7 @@ def test_bad_identifiers_name_file_entry_and_field_and_load_nothing(tmp_path, ca
     assert list(Source.objects.order_by("slug").values_list("slug", "doi", "arxiv_id")) == before
 
 
-def test_a_github_url_that_is_not_the_repository_root_names_no_repository(tmp_path):
+def test_a_github_url_that_is_not_the_repository_root_names_no_repository(tmp_path: Path) -> None:
     text = MINIMAL.replace("https://example.org/beta/", "https://github.com/o/r/blob/main/x.md")
     load(write(tmp_path, text))
     assert Source.objects.get(slug="beta").repository == ""

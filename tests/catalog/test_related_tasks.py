@@ -5,15 +5,19 @@ import os
 import signal
 import subprocess
 import sys
+from typing import cast
 
 import pytest
 from django.core.management import call_command
 from django.tasks import default_task_backend
+from django.tasks.backends.dummy import DummyBackend
 from django.test import override_settings
 from django_tasks_db.models import DBTaskResult
+from pytest_django import DjangoCaptureOnCommitCallbacks
 
-from catalog.models import SourceNeighbour
+from catalog.models import Source, SourceNeighbour, Topic
 from catalog.related.tasks import recompute_all_related, recompute_related
+from tests.hints import Tiers
 
 from ..factories import SourceFactory, TopicFactory
 
@@ -21,14 +25,14 @@ DUMMY = {"default": {"BACKEND": "django.tasks.backends.dummy.DummyBackend"}}
 DATABASE = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
 
-def two_similar_sources():
+def two_similar_sources() -> tuple[Topic, Source, Source]:
     topic = TopicFactory(name="Kernels")
     first = SourceFactory(title="Warp specialised attention", topics=[topic])
     second = SourceFactory(title="Warp specialised matmul", topics=[topic])
     return topic, first, second
 
 
-def run_worker():
+def run_worker() -> None:
     """`manage.py db_worker` until the queue is empty, as the worker service runs it, leaving
     the signal handlers and log levels it sets as they were."""
     handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
@@ -47,8 +51,8 @@ def run_worker():
 @pytest.mark.django_db
 @override_settings(TASKS=DUMMY)
 def test_a_committed_change_enqueues_a_task_and_computes_nothing(
-    tiers, django_capture_on_commit_callbacks
-):
+    tiers: Tiers, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
+) -> None:
     with django_capture_on_commit_callbacks(execute=True):
         topic, first, _ = two_similar_sources()  # a new topic: any source may have changed
     with django_capture_on_commit_callbacks(execute=True):
@@ -60,7 +64,7 @@ def test_a_committed_change_enqueues_a_task_and_computes_nothing(
     related_tasks = {recompute_all_related.func, recompute_related.func}
     queued = [
         (result.task.func, result.args)
-        for result in default_task_backend.results
+        for result in cast(DummyBackend, default_task_backend).results
         if result.task.func in related_tasks  # search queues its own rebuild beside these
     ]
     assert queued == [
@@ -73,7 +77,7 @@ def test_a_committed_change_enqueues_a_task_and_computes_nothing(
 
 @pytest.mark.django_db(transaction=True)
 @override_settings(TASKS=DATABASE)
-def test_the_worker_computes_what_a_change_enqueued(tiers):
+def test_the_worker_computes_what_a_change_enqueued(tiers: Tiers) -> None:
     _, first, second = two_similar_sources()  # no transaction: each save commits and enqueues
     assert DBTaskResult.objects.ready().exists()
     assert not SourceNeighbour.objects.exists()
@@ -84,7 +88,7 @@ def test_the_worker_computes_what_a_change_enqueued(tiers):
 
 @pytest.mark.django_db(transaction=True)
 @override_settings(TASKS=DATABASE)
-def test_a_burst_of_changes_costs_one_full_recompute(tiers):
+def test_a_burst_of_changes_costs_one_full_recompute(tiers: Tiers) -> None:
     _, first, _ = two_similar_sources()
     DBTaskResult.objects.all().delete()
     recompute_related.enqueue([first.pk])
@@ -103,7 +107,7 @@ def test_a_burst_of_changes_costs_one_full_recompute(tiers):
 
 
 @pytest.mark.django_db
-def test_the_tasks_handle_an_empty_and_a_one_source_catalog(tiers):
+def test_the_tasks_handle_an_empty_and_a_one_source_catalog(tiers: Tiers) -> None:
     assert recompute_all_related.call() == 0
     only = SourceFactory(title="Lonely", topics=[TopicFactory()])
     assert recompute_all_related.call() == 0
@@ -119,7 +123,9 @@ def test_the_tasks_handle_an_empty_and_a_one_source_catalog(tiers):
         ({"TASKS_BACKEND": "immediate"}, "django.tasks.backends.immediate.ImmediateBackend"),
     ],
 )
-def test_production_queues_tasks_and_development_runs_them_at_once(env, backend):
+def test_production_queues_tasks_and_development_runs_them_at_once(
+    env: dict[str, str], backend: str
+) -> None:
     base = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "TASKS_BACKEND"}}
     code = "import readinglist.settings as s; print(s.TASKS['default']['BACKEND'])"
     result = subprocess.run(

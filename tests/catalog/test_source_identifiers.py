@@ -5,15 +5,18 @@ import datetime
 
 import pytest
 from django.contrib import admin
-from django.test import RequestFactory
+from django.forms import ModelForm
+from django.test import Client, RequestFactory
 
+from accounts.models import User
 from catalog.models import Source
+from tests.hints import SmallCatalog, Tiers
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def flash(small_catalog):
+def flash(small_catalog: SmallCatalog) -> Source:
     flash = small_catalog["flash"]
     flash.full_title = "FlashAttention: Fast and Memory-Efficient Exact Attention with IO-Awareness"
     flash.arxiv_id = "2205.14135"
@@ -24,7 +27,9 @@ def flash(small_catalog):
     return flash
 
 
-def test_the_source_page_links_its_identifiers_and_shows_the_full_title(client, flash):
+def test_the_source_page_links_its_identifiers_and_shows_the_full_title(
+    client: Client, flash: Source
+) -> None:
     page = client.get(f"/sources/{flash.slug}/").content.decode()
     assert "FlashAttention: Fast and Memory-Efficient Exact Attention with IO-Awareness" in page
     assert 'href="https://arxiv.org/abs/2205.14135"' in page
@@ -32,14 +37,16 @@ def test_the_source_page_links_its_identifiers_and_shows_the_full_title(client, 
     assert '<time datetime="2026-12-02">2 December 2026</time>' in page
 
 
-def test_a_full_title_equal_to_the_title_is_not_repeated(client, small_catalog):
+def test_a_full_title_equal_to_the_title_is_not_repeated(
+    client: Client, small_catalog: SmallCatalog
+) -> None:
     source = small_catalog["flash"]
     source.full_title = source.title.upper()
     source.save()
     assert "Full title" not in client.get(f"/sources/{source.slug}/").content.decode()
 
 
-def _admin_form(maintainer, source, **changes):
+def _admin_form(maintainer: User, source: Source, **changes: object) -> ModelForm[Source]:
     request = RequestFactory().get("/")
     request.user = maintainer
     model_admin = admin.site._registry[Source]
@@ -60,7 +67,7 @@ def _admin_form(maintainer, source, **changes):
     return form_class(data, instance=source)
 
 
-def test_the_admin_edits_and_checks_identifiers(maintainer, flash):
+def test_the_admin_edits_and_checks_identifiers(maintainer: User, flash: Source) -> None:
     form = _admin_form(maintainer, flash, isbn="0-306-40615-2", doi="10.1/bad")
     assert not form.is_valid()
     assert "not a bare DOI" in form.errors["doi"][0]
@@ -71,14 +78,16 @@ def test_the_admin_edits_and_checks_identifiers(maintainer, flash):
     assert (source.isbn, source.repository) == ("9780306406157", "dao-ailab/flash")
 
 
-def test_the_admin_change_page_has_the_identifier_fields(client, maintainer, flash):
+def test_the_admin_change_page_has_the_identifier_fields(
+    client: Client, maintainer: User, flash: Source
+) -> None:
     client.force_login(maintainer)
     page = client.get(f"/admin/catalog/source/{flash.pk}/change/").content.decode()
     for name in ("full_title", "arxiv_id", "doi", "isbn", "repository", "verified_from_url"):
         assert f'name="{name}"' in page
 
 
-def test_identifiers_the_url_names_are_stored(tiers):
+def test_identifiers_the_url_names_are_stored(tiers: Tiers) -> None:
     paper = Source.objects.create(
         slug="p",
         title="P",

@@ -19,13 +19,13 @@ from catalog.urlcanon import InvalidURL, canonical_url
         ("", ""),
     ],
 )
-def test_canonical_forms(raw, canonical):
+def test_canonical_forms(raw: str, canonical: str) -> None:
     assert canonical_url(raw) == canonical
 
 
 @pytest.mark.parametrize(
     "raw", ["javascript:alert(1)", "ftp://example.org/x", "example.org", "https://x.org/a b"]
 )
-def test_rejects_non_http_and_spaces(raw):
+def test_rejects_non_http_and_spaces(raw: str) -> None:
     with pytest.raises(InvalidURL):
         canonical_url(raw)

@@ -1,10 +1,16 @@
 """Bad input and abuse: a clear message, nothing typed lost, nothing half saved."""
 
 import pytest
+from django.test import Client
 from django.urls import reverse
+from pytest_django import Settings
 
+from accounts.models import User
+from catalog.models import Source
 from discussions.models import Reply, Thread
 from discussions.services import ThreadClosed, add_reply, delete_thread, hide_thread, start_thread
+from teams.models import Team
+from tests.hints import Response
 
 from .conftest import login
 
@@ -12,16 +18,18 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def thread(team, people, flash):
+def thread(team: Team, people: dict[str, User], flash: Source) -> Thread:
     started, _ = start_thread(author=people["member"], team=team, source=flash, title="Tiles")
     return started
 
 
-def reply(client, thread, body):
+def reply(client: Client, thread: Thread, body: str) -> Response:
     return client.post(reverse("discussions:reply", args=[thread.pk]), {"body": body})
 
 
-def test_a_reply_over_the_limit_says_by_how_much_and_keeps_the_text(client, thread, people):
+def test_a_reply_over_the_limit_says_by_how_much_and_keeps_the_text(
+    client: Client, thread: Thread, people: dict[str, User]
+) -> None:
     login(client, people["owner"])
     body = "word " * 5_000 + "THE-END"
     response = reply(client, thread, body)
@@ -32,7 +40,9 @@ def test_a_reply_over_the_limit_says_by_how_much_and_keeps_the_text(client, thre
     assert not Reply.objects.exists()
 
 
-def test_a_ten_megabyte_reply_gets_a_page_that_says_what_happened(client, thread, people):
+def test_a_ten_megabyte_reply_gets_a_page_that_says_what_happened(
+    client: Client, thread: Thread, people: dict[str, User]
+) -> None:
     login(client, people["owner"])
     response = reply(client, thread, "x" * 10_000_000)
     html = response.content.decode()
@@ -43,7 +53,9 @@ def test_a_ten_megabyte_reply_gets_a_page_that_says_what_happened(client, thread
 
 
 @pytest.mark.parametrize("close", ["deleted", "hidden"])
-def test_a_reply_to_a_closed_thread_is_refused_clearly(client, thread, people, close):
+def test_a_reply_to_a_closed_thread_is_refused_clearly(
+    client: Client, thread: Thread, people: dict[str, User], close: str
+) -> None:
     if close == "deleted":
         delete_thread(thread=thread)
     else:
@@ -57,14 +69,18 @@ def test_a_reply_to_a_closed_thread_is_refused_clearly(client, thread, people, c
     assert not Reply.objects.exists()
 
 
-def test_a_thread_closed_after_the_page_loaded_refuses_the_reply(thread, people):
+def test_a_thread_closed_after_the_page_loaded_refuses_the_reply(
+    thread: Thread, people: dict[str, User]
+) -> None:
     stale = Thread.objects.get(pk=thread.pk)
     delete_thread(thread=thread)
     with pytest.raises(ThreadClosed):
         add_reply(thread=stale, author=people["owner"], body="late")
 
 
-def test_posting_is_rate_limited_and_the_text_kept(client, thread, people, settings):
+def test_posting_is_rate_limited_and_the_text_kept(
+    client: Client, thread: Thread, people: dict[str, User], settings: Settings
+) -> None:
     settings.DISCUSSIONS_POSTS_PER_HOUR = 2
     login(client, people["owner"])
     assert reply(client, thread, "one").status_code == 302
@@ -77,7 +93,9 @@ def test_posting_is_rate_limited_and_the_text_kept(client, thread, people, setti
     assert Reply.objects.count() == 2
 
 
-def test_a_thread_needs_a_title_and_keeps_the_message(client, team, people, flash):
+def test_a_thread_needs_a_title_and_keeps_the_message(
+    client: Client, team: Team, people: dict[str, User], flash: Source
+) -> None:
     login(client, people["member"])
     response = client.post(
         reverse("discussions:source", args=[flash.slug]),
@@ -89,7 +107,9 @@ def test_a_thread_needs_a_title_and_keeps_the_message(client, team, people, flas
     assert not Thread.objects.exists()
 
 
-def test_a_thread_in_a_team_the_author_is_not_in_is_refused(client, team, people, flash):
+def test_a_thread_in_a_team_the_author_is_not_in_is_refused(
+    client: Client, team: Team, people: dict[str, User], flash: Source
+) -> None:
     login(client, people["member"])
     response = client.post(
         reverse("discussions:source", args=[flash.slug]), {"team": "beta", "title": "Sneaky"}
@@ -98,13 +118,15 @@ def test_a_thread_in_a_team_the_author_is_not_in_is_refused(client, team, people
     assert not Thread.objects.exists()
 
 
-def test_two_replies_at_once_are_both_kept(thread, people):
+def test_two_replies_at_once_are_both_kept(thread: Thread, people: dict[str, User]) -> None:
     add_reply(thread=thread, author=people["owner"], body="first")
     add_reply(thread=thread, author=people["member"], body="second")
     assert list(Reply.objects.values_list("body", flat=True)) == ["first", "second"]
 
 
-def test_mentioning_has_a_budget_of_its_own(client, thread, people, settings):
+def test_mentioning_has_a_budget_of_its_own(
+    client: Client, thread: Thread, people: dict[str, User], settings: Settings
+) -> None:
     settings.DISCUSSIONS_MENTIONING_POSTS_PER_HOUR = 1
     login(client, people["owner"])
     assert reply(client, thread, "@max one").status_code == 302

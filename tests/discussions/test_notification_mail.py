@@ -8,13 +8,18 @@ import pytest
 from allauth.account.models import EmailAddress
 from django.core import mail
 from django.core.management import call_command
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
+from pytest_django import DjangoCaptureOnCommitCallbacks
 
+from accounts.models import User
+from catalog.models import Source
 from discussions import emails
 from discussions.models import EmailMode, Notification, NotificationSettings
 from discussions.services import add_reply, start_thread
 from teams import services as team_services
+from teams.models import Team
 
 from .conftest import login
 
@@ -25,29 +30,31 @@ MORNING = datetime(2026, 3, 10, 8, 0, tzinfo=UTC)
 
 
 @pytest.fixture(autouse=True)
-def _verified(people):
+def _verified(people: dict[str, User]) -> None:
     for user in people.values():
         EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
 
 
 @pytest.fixture
-def thread(team, people, flash):
+def thread(team: Team, people: dict[str, User], flash: Source):
     started, _ = start_thread(author=people["member"], team=team, source=flash, title="Tiles")
     return started
 
 
-def choose(user, mode):
+def choose(user: User, mode) -> None:
     NotificationSettings.objects.update_or_create(user=user, defaults={"email_mode": mode})
 
 
-def reply(thread, author, body, capture):
+def reply(thread, author: User, body: str, capture):
     with capture(execute=True):
         return add_reply(thread=thread, author=author, body=body)[0]
 
 
 def test_at_once_mails_after_commit_with_one_click_headers(
-    thread, people, django_capture_on_commit_callbacks
-):
+    thread,
+    people: dict[str, User],
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+) -> None:
     choose(people["member"], EmailMode.AT_ONCE)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         add_reply(thread=thread, author=people["owner"], body="Tiles fit in *SRAM*.\n\n<b>x</b>")
@@ -71,8 +78,10 @@ def test_at_once_mails_after_commit_with_one_click_headers(
 
 
 def test_a_burst_sends_one_mail_and_the_rest_together_after_the_interval(
-    thread, people, django_capture_on_commit_callbacks
-):
+    thread,
+    people: dict[str, User],
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+) -> None:
     choose(people["member"], EmailMode.AT_ONCE)
     for n in range(5):
         reply(thread, people["owner"], f"point {n}", django_capture_on_commit_callbacks)
@@ -88,8 +97,10 @@ def test_a_burst_sends_one_mail_and_the_rest_together_after_the_interval(
 
 
 def test_the_daily_digest_carries_unread_notifications_once(
-    thread, people, django_capture_on_commit_callbacks
-):
+    thread,
+    people: dict[str, User],
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+) -> None:
     reply(thread, people["owner"], "first", django_capture_on_commit_callbacks)
     reply(thread, people["former"], "@Max look", django_capture_on_commit_callbacks)
     assert mail.outbox == []  # the default is the daily digest
@@ -109,14 +120,21 @@ def test_the_daily_digest_carries_unread_notifications_once(
 
 
 def test_the_hourly_command_sends_the_due_digests(
-    thread, people, django_capture_on_commit_callbacks, capsys
-):
+    thread,
+    people: dict[str, User],
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     reply(thread, people["owner"], "first", django_capture_on_commit_callbacks)
     call_command("send_notification_mail")
     assert "notification mail(s)" in capsys.readouterr().out
 
 
-def test_never_sends_nothing(thread, people, django_capture_on_commit_callbacks):
+def test_never_sends_nothing(
+    thread,
+    people: dict[str, User],
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+) -> None:
     choose(people["member"], EmailMode.NEVER)
     reply(thread, people["owner"], "@Max hello", django_capture_on_commit_callbacks)
     assert Notification.objects.filter(recipient=people["member"]).exists()
@@ -125,8 +143,11 @@ def test_never_sends_nothing(thread, people, django_capture_on_commit_callbacks)
 
 
 def test_no_mail_about_a_team_the_reader_has_left(
-    thread, people, team, django_capture_on_commit_callbacks
-):
+    thread,
+    people: dict[str, User],
+    team: Team,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+) -> None:
     choose(people["former"], EmailMode.AT_ONCE)
     reply(thread, people["former"], "me too", django_capture_on_commit_callbacks)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
@@ -140,14 +161,22 @@ def test_no_mail_about_a_team_the_reader_has_left(
     assert not any("fred@example.com" in m.to for m in mail.outbox)
 
 
-def test_a_deleted_thread_is_not_mailed(thread, people, django_capture_on_commit_callbacks):
+def test_a_deleted_thread_is_not_mailed(
+    thread,
+    people: dict[str, User],
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+) -> None:
     reply(thread, people["owner"], "first", django_capture_on_commit_callbacks)
     thread.deleted_at = timezone.now()
     thread.save(update_fields=["deleted_at"])
     assert emails.send_due(now=MORNING).sent == []
 
 
-def test_unverified_addresses_get_no_mail(thread, people, django_capture_on_commit_callbacks):
+def test_unverified_addresses_get_no_mail(
+    thread,
+    people: dict[str, User],
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+) -> None:
     EmailAddress.objects.filter(user=people["member"]).update(verified=False)
     choose(people["member"], EmailMode.AT_ONCE)
     reply(thread, people["owner"], "hello", django_capture_on_commit_callbacks)
@@ -155,11 +184,14 @@ def test_unverified_addresses_get_no_mail(thread, people, django_capture_on_comm
 
 
 def test_a_mail_that_fails_is_tried_again(
-    thread, people, django_capture_on_commit_callbacks, monkeypatch
-):
+    thread,
+    people: dict[str, User],
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     choose(people["member"], EmailMode.AT_ONCE)
 
-    def refuse(self, fail_silently=False):
+    def refuse(self, fail_silently: bool = False) -> None:
         raise OSError("mail server down")
 
     with monkeypatch.context() as patched:
@@ -173,7 +205,9 @@ def test_a_mail_that_fails_is_tried_again(
 # The setting: on the profile page and its own page.
 
 
-def test_the_profile_page_shows_the_choice_and_saving_comes_back(client, people):
+def test_the_profile_page_shows_the_choice_and_saving_comes_back(
+    client: Client, people: dict[str, User]
+) -> None:
     login(client, people["member"])
     page = client.get(reverse("account_profile")).content.decode()
     assert 'action="/notifications/settings/"' in page
@@ -188,7 +222,9 @@ def test_the_profile_page_shows_the_choice_and_saving_comes_back(client, people)
     assert re.search(r'value="at_once"[^>]* checked', page)
 
 
-def test_the_settings_page_refuses_a_bad_choice_and_an_outside_next(client, people):
+def test_the_settings_page_refuses_a_bad_choice_and_an_outside_next(
+    client: Client, people: dict[str, User]
+) -> None:
     login(client, people["member"])
     assert client.get(reverse("discussions:email-settings")).status_code == 200
     bad = client.post(reverse("discussions:email-settings"), {"email_mode": "hourly"})
@@ -200,7 +236,7 @@ def test_the_settings_page_refuses_a_bad_choice_and_an_outside_next(client, peop
     assert response["Location"] == reverse("discussions:email-settings")
 
 
-def test_a_reader_changes_only_their_own_setting(client, people):
+def test_a_reader_changes_only_their_own_setting(client: Client, people: dict[str, User]) -> None:
     choose(people["owner"], EmailMode.AT_ONCE)
     login(client, people["member"])
     client.post(
@@ -211,12 +247,12 @@ def test_a_reader_changes_only_their_own_setting(client, people):
     assert emails.mode_of(people["member"]) == EmailMode.NEVER
 
 
-def test_visitors_are_sent_to_log_in(client):
+def test_visitors_are_sent_to_log_in(client: Client) -> None:
     response = client.get(reverse("discussions:email-settings"))
     assert response.status_code == 302 and "login" in response["Location"]
 
 
-def test_the_setting_needs_csrf(people):
+def test_the_setting_needs_csrf(people: dict[str, User]) -> None:
     from django.test import Client
 
     strict = Client(enforce_csrf_checks=True)
@@ -228,7 +264,9 @@ def test_the_setting_needs_csrf(people):
 # One-click unsubscribe.
 
 
-def test_unsubscribe_get_asks_and_post_turns_mail_off_without_login(people):
+def test_unsubscribe_get_asks_and_post_turns_mail_off_without_login(
+    people: dict[str, User],
+) -> None:
     from django.test import Client
 
     choose(people["member"], EmailMode.AT_ONCE)
@@ -243,7 +281,7 @@ def test_unsubscribe_get_asks_and_post_turns_mail_off_without_login(people):
     assert emails.mode_of(people["member"]) == EmailMode.NEVER
 
 
-def test_a_tampered_or_foreign_token_is_404(client, people):
+def test_a_tampered_or_foreign_token_is_404(client: Client, people: dict[str, User]) -> None:
     from library.digests import unsubscribe_token as digest_token
 
     token = emails.unsubscribe_token(people["member"].pk)
@@ -255,8 +293,11 @@ def test_a_tampered_or_foreign_token_is_404(client, people):
 
 
 def test_a_held_mail_is_deferred_once_to_the_end_of_the_interval(
-    thread, people, django_capture_on_commit_callbacks, monkeypatch
-):
+    thread,
+    people: dict[str, User],
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Where the worker can run a task later, the rest of a burst goes out when the quiet
     interval ends, by one deferred task per reader, not one per reply."""
     from discussions import tasks
@@ -276,7 +317,7 @@ def test_a_held_mail_is_deferred_once_to_the_end_of_the_interval(
             deferred.append(run_after)
             return self
 
-        def enqueue(self, user_ids):
+        def enqueue(self, user_ids) -> None:
             assert user_ids == [people["member"].pk]
 
     monkeypatch.setattr(tasks, "mail_at_once", Stub())

@@ -3,14 +3,19 @@
 import pytest
 from django.core.cache import cache
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from pytest_django import DjangoCaptureOnCommitCallbacks
 
+from accounts.models import User
+from catalog.models import Source
 from discussions import counts
 from discussions.mentions import MAX_MENTIONS, names_in
-from discussions.models import Notification
+from discussions.models import Notification, Thread
 from discussions.services import add_reply, start_thread
 from teams import services as team_services
+from teams.models import Team
 
 from .conftest import login
 
@@ -18,16 +23,21 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def thread(team, people, flash):
+def thread(team: Team, people: dict[str, User], flash: Source) -> Thread:
     started, _ = start_thread(author=people["member"], team=team, source=flash, title="Tiles")
     return started
 
 
-def test_names_are_found_but_email_addresses_are_not():
+def test_names_are_found_but_email_addresses_are_not() -> None:
     assert names_in("Hi @Max and @olive, mail fred@example.com. @max again") == ["max", "olive"]
 
 
-def test_a_mention_tells_members_only(client, thread, people, django_capture_on_commit_callbacks):
+def test_a_mention_tells_members_only(
+    client: Client,
+    thread: Thread,
+    people: dict[str, User],
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+) -> None:
     login(client, people["owner"])
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(
@@ -41,7 +51,9 @@ def test_a_mention_tells_members_only(client, thread, people, django_capture_on_
     assert "Nobody in the team goes by @nina, @ben" in response.content.decode()
 
 
-def test_replies_tell_the_author_and_earlier_repliers_still_in_the_team(thread, people, team):
+def test_replies_tell_the_author_and_earlier_repliers_still_in_the_team(
+    thread: Thread, people: dict[str, User], team: Team
+) -> None:
     add_reply(thread=thread, author=people["former"], body="me too")
     team_services.leave(team=team, user=people["former"])
     add_reply(thread=thread, author=people["owner"], body="answer")
@@ -49,7 +61,9 @@ def test_replies_tell_the_author_and_earlier_repliers_still_in_the_team(thread, 
     assert recipients == {people["member"].pk}
 
 
-def test_too_many_mentions_is_refused_and_the_text_kept(client, thread, people):
+def test_too_many_mentions_is_refused_and_the_text_kept(
+    client: Client, thread: Thread, people: dict[str, User]
+) -> None:
     body = " ".join(f"@name{n}" for n in range(500))
     login(client, people["owner"])
     response = client.post(reverse("discussions:reply", args=[thread.pk]), {"body": body})
@@ -61,8 +75,11 @@ def test_too_many_mentions_is_refused_and_the_text_kept(client, thread, people):
 
 
 def test_the_header_shows_the_count_and_the_page_marks_read(
-    client, thread, people, django_capture_on_commit_callbacks
-):
+    client: Client,
+    thread: Thread,
+    people: dict[str, User],
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+) -> None:
     with django_capture_on_commit_callbacks(execute=True):
         add_reply(thread=thread, author=people["owner"], body="one")
         add_reply(thread=thread, author=people["owner"], body="two @max")
@@ -78,7 +95,9 @@ def test_the_header_shows_the_count_and_the_page_marks_read(
     assert "<strong>New:</strong>" not in client.get("/notifications/").content.decode()
 
 
-def test_the_count_costs_one_cache_read_and_no_query_when_kept(thread, people):
+def test_the_count_costs_one_cache_read_and_no_query_when_kept(
+    thread: Thread, people: dict[str, User]
+) -> None:
     add_reply(thread=thread, author=people["owner"], body="one")
     user_id = people["member"].pk
     assert counts.unread_count(user_id) == 1
@@ -88,10 +107,12 @@ def test_the_count_costs_one_cache_read_and_no_query_when_kept(thread, people):
     assert len(queries) == 1 and "discussions_notification" not in queries[0]["sql"]
 
 
-def test_the_count_fails_open_when_the_cache_is_down(thread, people, monkeypatch):
+def test_the_count_fails_open_when_the_cache_is_down(
+    thread: Thread, people: dict[str, User], monkeypatch: pytest.MonkeyPatch
+) -> None:
     add_reply(thread=thread, author=people["owner"], body="one")
 
-    def broken(*args, **kwargs):
+    def broken(*args: object, **kwargs: object) -> None:
         raise ConnectionError("cache down")
 
     monkeypatch.setattr(cache, "get", broken)
@@ -100,8 +121,12 @@ def test_the_count_fails_open_when_the_cache_is_down(thread, people, monkeypatch
 
 
 def test_leaving_a_team_silences_its_notifications_at_once(
-    client, thread, people, team, django_capture_on_commit_callbacks
-):
+    client: Client,
+    thread: Thread,
+    people: dict[str, User],
+    team: Team,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+) -> None:
     with django_capture_on_commit_callbacks(execute=True):
         add_reply(thread=thread, author=people["owner"], body="@fred look")
     assert counts.unread_count(people["former"].pk) == 1
@@ -113,7 +138,9 @@ def test_leaving_a_team_silences_its_notifications_at_once(
     assert "Tiles" not in page and "Nothing yet" in page
 
 
-def test_the_count_stops_at_99_plus(client, thread, people):
+def test_the_count_stops_at_99_plus(
+    client: Client, thread: Thread, people: dict[str, User]
+) -> None:
     from discussions.models import Notification
 
     Notification.objects.bulk_create(

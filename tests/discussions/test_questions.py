@@ -5,12 +5,17 @@ from datetime import timedelta
 
 import pytest
 from django.core import mail
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.models import User
+from catalog.models import Source
+from discussions.models import Reply, Thread
 from discussions.services import add_reply, start_thread
 from teams.emails import send_reminder
-from teams.models import Session
+from teams.models import Session, Team
+from tests.hints import Response
 
 from .conftest import login
 
@@ -18,7 +23,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def question(team, people, flash):
+def question(team: Team, people: dict[str, User], flash: Source) -> tuple[Thread, Reply]:
     thread, _ = start_thread(
         author=people["member"],
         team=team,
@@ -30,11 +35,13 @@ def question(team, people, flash):
     return thread, reply
 
 
-def answered(client, thread, reply):
+def answered(client: Client, thread: Thread, reply: Reply) -> Response:
     return client.post(reverse("discussions:answered", args=[thread.pk]), {"reply": reply.pk})
 
 
-def test_the_author_marks_the_answer(client, question, people):
+def test_the_author_marks_the_answer(
+    client: Client, question: tuple[Thread, Reply], people: dict[str, User]
+) -> None:
     thread, reply = question
     login(client, people["member"])
     assert answered(client, thread, reply).status_code == 302
@@ -44,7 +51,9 @@ def test_the_author_marks_the_answer(client, question, people):
     assert "the answer" in page and ">answered<" in page
 
 
-def test_an_owner_may_mark_it_and_another_member_may_not(client, question, people, team):
+def test_an_owner_may_mark_it_and_another_member_may_not(
+    client: Client, question: tuple[Thread, Reply], people: dict[str, User], team: Team
+) -> None:
     thread, reply = question
     login(client, people["former"])
     assert answered(client, thread, reply).status_code == 404
@@ -52,7 +61,13 @@ def test_an_owner_may_mark_it_and_another_member_may_not(client, question, peopl
     assert answered(client, thread, reply).status_code == 302
 
 
-def test_the_answer_must_be_a_reply_of_the_thread(client, question, people, team, flash):
+def test_the_answer_must_be_a_reply_of_the_thread(
+    client: Client,
+    question: tuple[Thread, Reply],
+    people: dict[str, User],
+    team: Team,
+    flash: Source,
+) -> None:
     thread, _ = question
     other, _ = start_thread(author=people["member"], team=team, source=flash, title="Other")
     foreign, _ = add_reply(thread=other, author=people["member"], body="elsewhere")
@@ -60,7 +75,13 @@ def test_the_answer_must_be_a_reply_of_the_thread(client, question, people, team
     assert answered(client, thread, foreign).status_code == 404
 
 
-def test_the_team_page_lists_open_questions_only(client, question, people, team, flash):
+def test_the_team_page_lists_open_questions_only(
+    client: Client,
+    question: tuple[Thread, Reply],
+    people: dict[str, User],
+    team: Team,
+    flash: Source,
+) -> None:
     thread, reply = question
     start_thread(author=people["owner"], team=team, source=flash, title="A remark, no question")
     login(client, people["member"])
@@ -71,7 +92,7 @@ def test_the_team_page_lists_open_questions_only(client, question, people, team,
 
 
 @pytest.fixture
-def session(team, flash):
+def session(team: Team, flash: Source) -> Session:
     meeting = Session.objects.create(
         team=team, title="Flash night", starts_at=timezone.now() + timedelta(days=1)
     )
@@ -79,7 +100,9 @@ def session(team, flash):
     return meeting
 
 
-def test_the_session_page_and_reminder_list_open_questions(client, question, people, session):
+def test_the_session_page_and_reminder_list_open_questions(
+    client: Client, question: tuple[Thread, Reply], people: dict[str, User], session: Session
+) -> None:
     login(client, people["member"])
     page = client.get(session.get_absolute_url()).content.decode()
     assert "What is IO-aware?" in page
@@ -89,7 +112,9 @@ def test_the_session_page_and_reminder_list_open_questions(client, question, peo
     assert "Open questions on this reading:\n- What is IO-aware?" in mail.outbox[0].body
 
 
-def test_owners_mark_a_question_resolved_in_the_session(client, question, people, session):
+def test_owners_mark_a_question_resolved_in_the_session(
+    client: Client, question: tuple[Thread, Reply], people: dict[str, User], session: Session
+) -> None:
     thread, _ = question
     login(client, people["owner"])
     response = client.post(
@@ -104,7 +129,9 @@ def test_owners_mark_a_question_resolved_in_the_session(client, question, people
     assert page.index("Resolved in this session") < page.index("What is IO-aware?")
 
 
-def test_resolving_never_redirects_off_site(client, question, people, session):
+def test_resolving_never_redirects_off_site(
+    client: Client, question: tuple[Thread, Reply], people: dict[str, User], session: Session
+) -> None:
     thread, _ = question
     login(client, people["owner"])
     response = client.post(
@@ -114,7 +141,9 @@ def test_resolving_never_redirects_off_site(client, question, people, session):
     assert response["Location"] == thread.get_absolute_url()
 
 
-def test_a_member_cannot_resolve(client, question, people, session):
+def test_a_member_cannot_resolve(
+    client: Client, question: tuple[Thread, Reply], people: dict[str, User], session: Session
+) -> None:
     thread, _ = question
     login(client, people["member"])
     url = reverse("discussions:resolved", args=[thread.pk])

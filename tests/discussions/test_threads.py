@@ -1,22 +1,30 @@
 """Starting, reading, replying to, editing, deleting and hiding team threads on a source."""
 
 import pytest
+from django.test import Client
 from django.urls import reverse
+from pytest_django import DjangoCaptureOnCommitCallbacks
 
+from accounts.models import User
+from catalog.models import Source
 from discussions.models import Notification, Reply, Thread
 from discussions.services import add_reply, start_thread
+from teams.models import Team
+from tests.hints import Response
 
 from .conftest import login
 
 pytestmark = pytest.mark.django_db
 
 
-def post_thread(client, source, **data):
+def post_thread(client: Client, source: Source, **data: object) -> Response:
     fields = {"team": "alpha", "title": "Why tiles?", **data}
     return client.post(reverse("discussions:source", args=[source.slug]), fields)
 
 
-def test_a_member_starts_a_thread_on_the_source_page(client, team, people, flash):
+def test_a_member_starts_a_thread_on_the_source_page(
+    client: Client, team: Team, people: dict[str, User], flash: Source
+) -> None:
     login(client, people["member"])
     page = client.get(flash.get_absolute_url()).content.decode()
     assert 'id="discussion"' in page and "Start the thread" in page
@@ -43,7 +51,9 @@ def test_a_member_starts_a_thread_on_the_source_page(client, team, people, flash
     assert "IO-aware exact attention" in detail and "open question" in detail
 
 
-def test_markdown_in_threads_and_replies_is_sanitised(client, team, people, flash):
+def test_markdown_in_threads_and_replies_is_sanitised(
+    client: Client, team: Team, people: dict[str, User], flash: Source
+) -> None:
     thread, _ = start_thread(
         author=people["member"], team=team, source=flash, title="t", body="<script>x</script>"
     )
@@ -53,8 +63,12 @@ def test_markdown_in_threads_and_replies_is_sanitised(client, team, people, flas
 
 
 def test_a_reply_is_posted_and_tells_the_author(
-    client, team, people, flash, django_capture_on_commit_callbacks
-):
+    client: Client,
+    team: Team,
+    people: dict[str, User],
+    flash: Source,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+) -> None:
     thread, _ = start_thread(author=people["member"], team=team, source=flash, title="Q")
     login(client, people["owner"])
     with django_capture_on_commit_callbacks(execute=True):
@@ -67,7 +81,9 @@ def test_a_reply_is_posted_and_tells_the_author(
     assert (note.recipient, note.kind, note.reply) == (people["member"], "reply", reply)
 
 
-def test_an_htmx_reply_returns_the_conversation(client, team, people, flash):
+def test_an_htmx_reply_returns_the_conversation(
+    client: Client, team: Team, people: dict[str, User], flash: Source
+) -> None:
     thread, _ = start_thread(author=people["member"], team=team, source=flash, title="Q")
     login(client, people["owner"])
     response = client.post(
@@ -80,7 +96,9 @@ def test_an_htmx_reply_returns_the_conversation(client, team, people, flash):
     assert html.lstrip().startswith('<section id="conversation"') and "Swapped in." in html
 
 
-def test_edits_are_marked_and_deletion_is_soft(client, team, people, flash):
+def test_edits_are_marked_and_deletion_is_soft(
+    client: Client, team: Team, people: dict[str, User], flash: Source
+) -> None:
     thread, _ = start_thread(author=people["member"], team=team, source=flash, title="Old")
     reply, _ = add_reply(thread=thread, author=people["member"], body="first words")
     login(client, people["member"])
@@ -99,7 +117,9 @@ def test_edits_are_marked_and_deletion_is_soft(client, team, people, flash):
     assert Thread.objects.filter(pk=thread.pk, deleted_at__isnull=False).exists()
 
 
-def test_only_the_author_edits_and_deletes(client, team, people, flash):
+def test_only_the_author_edits_and_deletes(
+    client: Client, team: Team, people: dict[str, User], flash: Source
+) -> None:
     thread, _ = start_thread(author=people["member"], team=team, source=flash, title="Mine")
     reply, _ = add_reply(thread=thread, author=people["member"], body="mine too")
     login(client, people["owner"])
@@ -112,7 +132,9 @@ def test_only_the_author_edits_and_deletes(client, team, people, flash):
     assert client.post(reverse("discussions:reply-delete", args=[reply.pk])).status_code == 404
 
 
-def test_owners_hide_a_thread_and_members_no_longer_read_it(client, team, people, flash):
+def test_owners_hide_a_thread_and_members_no_longer_read_it(
+    client: Client, team: Team, people: dict[str, User], flash: Source
+) -> None:
     thread, _ = start_thread(author=people["member"], team=team, source=flash, title="Rude")
     login(client, people["owner"])
     client.post(reverse("discussions:hide", args=[thread.pk]), {"hide": "1"})
@@ -127,7 +149,9 @@ def test_owners_hide_a_thread_and_members_no_longer_read_it(client, team, people
     )
 
 
-def test_the_quote_links_to_the_passage_with_a_text_fragment(client, team, people, flash):
+def test_the_quote_links_to_the_passage_with_a_text_fragment(
+    client: Client, team: Team, people: dict[str, User], flash: Source
+) -> None:
     flash.url = "https://example.org/paper.html"
     flash.save()
     thread, _ = start_thread(
@@ -148,7 +172,9 @@ def test_the_quote_links_to_the_passage_with_a_text_fragment(client, team, peopl
     assert f'href="{expected}"' in page
 
 
-def test_the_source_page_lists_the_latest_threads_and_links_to_all(client, team, people, flash):
+def test_the_source_page_lists_the_latest_threads_and_links_to_all(
+    client: Client, team: Team, people: dict[str, User], flash: Source
+) -> None:
     for n in range(22):
         Thread.objects.create(team=team, source=flash, author=people["member"], title=f"T{n:02}")
     login(client, people["member"])
@@ -159,7 +185,9 @@ def test_the_source_page_lists_the_latest_threads_and_links_to_all(client, team,
     assert "T01" in every and "T21" in every
 
 
-def test_an_htmx_start_swaps_the_discussion_element(client, team, people, flash):
+def test_an_htmx_start_swaps_the_discussion_element(
+    client: Client, team: Team, people: dict[str, User], flash: Source
+) -> None:
     login(client, people["member"])
     response = client.post(
         reverse("discussions:source", args=[flash.slug]),
@@ -171,12 +199,14 @@ def test_an_htmx_start_swaps_the_discussion_element(client, team, people, flash)
     assert "Thread started" in html and "Via htmx" in html
 
 
-def test_a_reader_in_two_teams_chooses_the_team(client, team, people, flash):
+def test_a_reader_in_two_teams_chooses_the_team(
+    client: Client, team: Team, people: dict[str, User], flash: Source
+) -> None:
     from teams.models import Membership
 
-    Membership.objects.create(team=team.beta, user=people["member"])
+    Membership.objects.create(team=Team.objects.get(name="Beta"), user=people["member"])
     login(client, people["member"])
     html = client.get(flash.get_absolute_url()).content.decode()
     assert '<select name="team"' in html and ">Beta</option>" in html
     post_thread(client, flash, team="beta")
-    assert Thread.objects.get().team == team.beta
+    assert Thread.objects.get().team == Team.objects.get(name="Beta")

@@ -3,16 +3,21 @@ viewer, with the page cache on and off, after a member's removal. Non-members ge
 403), and no title, quote or reply text appears in what they get."""
 
 from datetime import timedelta
+from typing import TypedDict
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
+from pytest_django import DjangoCaptureOnCommitCallbacks, Settings
 
+from accounts.models import User
+from catalog.models import Source
 from discussions.models import Reply, Thread
 from discussions.services import add_reply, start_thread
 from teams import services as team_services
-from teams.models import Session
+from teams.models import Session, Team
+from tests.hints import Response
 
 pytestmark = pytest.mark.django_db
 VIEWERS = ["anonymous", "member", "owner", "outsider", "other_team", "former"]
@@ -20,8 +25,22 @@ MEMBERS = {"member", "owner"}
 SECRETS = ["SECRET-TITLE", "SECRET-QUOTE", "SECRET-REPLY"]
 
 
+class World(TypedDict):
+    thread: Thread
+    reply: Reply
+    session: Session
+    flash: Source
+
+
 @pytest.fixture(params=["cached", "uncached"])
-def world(request, settings, team, people, flash, django_capture_on_commit_callbacks):
+def world(
+    request: pytest.FixtureRequest,
+    settings: Settings,
+    team: Team,
+    people: dict[str, User],
+    flash: Source,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+) -> World:
     settings.CATALOG_PAGE_CACHE = request.param == "cached"
     with django_capture_on_commit_callbacks(execute=True):
         thread, _ = start_thread(
@@ -37,7 +56,7 @@ def world(request, settings, team, people, flash, django_capture_on_commit_callb
             team=team, title="Meet", starts_at=timezone.now() + timedelta(days=1)
         )
         session.sources.add(flash)
-    world = {"thread": thread, "reply": reply, "session": session, "flash": flash}
+    world: World = {"thread": thread, "reply": reply, "session": session, "flash": flash}
     # The former member reads everything first, so the cache holds their pages.
     former = client_for(people, "former")
     for url in get_urls(world):
@@ -48,7 +67,7 @@ def world(request, settings, team, people, flash, django_capture_on_commit_callb
     return world
 
 
-def get_urls(world):
+def get_urls(world: World) -> list[str]:
     thread = world["thread"]
     return [
         thread.get_absolute_url(),
@@ -56,7 +75,7 @@ def get_urls(world):
     ]
 
 
-def post_urls(world):
+def post_urls(world: World) -> list[tuple[str, dict[str, object]]]:
     thread, reply = world["thread"], world["reply"]
     return [
         (reverse("discussions:reply", args=[thread.pk]), {"body": "intruder"}),
@@ -70,20 +89,22 @@ def post_urls(world):
     ]
 
 
-def client_for(people, viewer):
+def client_for(people: dict[str, User], viewer: str) -> Client:
     client = Client()
     if viewer != "anonymous":
         client.force_login(people[viewer])
     return client
 
 
-def leaked(response):
+def leaked(response: Response) -> list[str]:
     text = response.content.decode()
     return [secret for secret in SECRETS if secret in text]
 
 
 @pytest.mark.parametrize("viewer", VIEWERS)
-def test_pages_show_threads_to_members_only(world, people, viewer):
+def test_pages_show_threads_to_members_only(
+    world: World, people: dict[str, User], viewer: str
+) -> None:
     client = client_for(people, viewer)
     thread_url, listing_url = get_urls(world)
     response = client.get(thread_url)
@@ -111,7 +132,9 @@ def test_pages_show_threads_to_members_only(world, people, viewer):
 
 
 @pytest.mark.parametrize("viewer", [v for v in VIEWERS if v not in MEMBERS])
-def test_no_write_reaches_a_thread_from_outside(world, people, viewer):
+def test_no_write_reaches_a_thread_from_outside(
+    world: World, people: dict[str, User], viewer: str
+) -> None:
     client = client_for(people, viewer)
     for url, data in post_urls(world):
         response = client.post(url, data)
@@ -131,7 +154,9 @@ def test_no_write_reaches_a_thread_from_outside(world, people, viewer):
 
 
 @pytest.mark.parametrize("viewer", VIEWERS)
-def test_team_and_session_pages_show_questions_to_members_only(world, people, viewer):
+def test_team_and_session_pages_show_questions_to_members_only(
+    world: World, people: dict[str, User], viewer: str
+) -> None:
     client = client_for(people, viewer)
     team = world["thread"].team
     for url in (team.get_absolute_url(), world["session"].get_absolute_url()):
@@ -143,7 +168,7 @@ def test_team_and_session_pages_show_questions_to_members_only(world, people, vi
             assert leaked(response) == [], url
 
 
-def test_the_header_count_drops_for_a_removed_member(world, people):
+def test_the_header_count_drops_for_a_removed_member(world: World, people: dict[str, User]) -> None:
     client = client_for(people, "former")
     html = client.get(reverse("pages:home")).content.decode()
     assert 'href="/notifications/">Notifications</a>' in html

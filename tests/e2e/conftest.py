@@ -2,8 +2,13 @@
 
 import os
 import shutil
+from collections.abc import Callable, Iterator
 
 import pytest
+from playwright.sync_api import Browser, Page, ViewportSize
+from pytest_django.live_server_helper import LiveServer
+
+from accounts.models import User
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -17,18 +22,18 @@ CHROMIUM_ARGS = [
     "--disable-extensions",
     "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1, EXCLUDE [::1]",
 ]
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 
 
-def pytest_collection_modifyitems(items):
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "/e2e/" in str(item.fspath):
             item.add_marker(pytest.mark.e2e)
 
 
 @pytest.fixture(scope="session")
-def browser():
+def browser() -> Iterator[Browser]:
     if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
         pytest.skip(
             f"Chromium is not installed at {CHROMIUM} (CI installs it: apt-get install chromium)"
@@ -42,12 +47,12 @@ def browser():
 
 
 @pytest.fixture(params=[DESKTOP, PHONE], ids=["desktop", "phone"])
-def viewport(request):
+def viewport(request: pytest.FixtureRequest) -> ViewportSize:
     return request.param
 
 
 @pytest.fixture
-def page(browser, live_server, viewport):
+def page(browser: Browser, live_server: LiveServer, viewport: ViewportSize) -> Iterator[Page]:
     context = browser.new_context(viewport=viewport, base_url=live_server.url)
     page = context.new_page()
     page.set_default_timeout(10_000)
@@ -56,7 +61,7 @@ def page(browser, live_server, viewport):
 
 
 @pytest.fixture
-def desktop_page(browser, live_server):
+def desktop_page(browser: Browser, live_server: LiveServer) -> Iterator[Page]:
     context = browser.new_context(viewport=DESKTOP, base_url=live_server.url)
     page = context.new_page()
     page.set_default_timeout(10_000)
@@ -65,11 +70,11 @@ def desktop_page(browser, live_server):
 
 
 @pytest.fixture
-def log_in(live_server):
+def log_in(live_server: LiveServer) -> Callable[[Page, User], None]:
     """Log a Playwright page in as a user through the real login form."""
     from tests.conftest import PASSWORD
 
-    def do(page, user):
+    def do(page: Page, user: User) -> None:
         page.goto("/accounts/login/")
         page.get_by_label("Email").fill(user.email)
         page.get_by_label("Password").fill(PASSWORD)

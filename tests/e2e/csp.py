@@ -4,6 +4,8 @@ The listener is installed by Playwright (page.add_init_script), outside the page
 the app itself still has no inline script.
 """
 
+from playwright.sync_api import Page
+
 REPORTER = """
 document.addEventListener("securitypolicyviolation", (event) => {
   console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || "inline"}`
@@ -12,7 +14,7 @@ document.addEventListener("securitypolicyviolation", (event) => {
 """
 
 
-def watch_csp(page):
+def watch_csp(page: Page) -> list[str]:
     """Start collecting violations on `page`; returns the list they are appended to."""
     violations = []
     page.add_init_script(REPORTER)

@@ -7,12 +7,18 @@ so the test runs without network. Refresh it with:
     cp /tmp/axe/node_modules/axe-core/axe.min.js tests/e2e/vendor/
 """
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Literal
 
 import pytest
 from django.urls import NoReverseMatch, reverse
+from playwright.sync_api import Browser, Page
+from pytest_django.live_server_helper import LiveServer
 
+from accounts.models import User
 from catalog.models import Source
+from tests.hints import SmallCatalog
 
 from .conftest import DESKTOP
 
@@ -66,8 +72,8 @@ PAGES = [
 SERIOUS = {"serious", "critical"}
 
 
-def urls_for(audience):
-    urls = []
+def urls_for(audience: str) -> list[str]:
+    urls: list[str] = []
     for name, args, suffix, who in PAGES:
         if who not in (audience, BOTH):
             continue
@@ -81,7 +87,7 @@ def urls_for(audience):
     return urls
 
 
-def axe_problems(page, url):
+def axe_problems(page: Page, url: str) -> list[str]:
     page.goto(url)
     page.add_script_tag(path=str(AXE))
     result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
@@ -96,8 +102,14 @@ def axe_problems(page, url):
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("audience", [SIGNED_OUT, SIGNED_IN])
 def test_no_serious_accessibility_violations(
-    browser, live_server, small_catalog, reader, log_in, audience, scheme
-):
+    browser: Browser,
+    live_server: LiveServer,
+    small_catalog: SmallCatalog,
+    reader: User,
+    log_in: Callable[[Page, User], None],
+    audience: str,
+    scheme: Literal["light", "dark"],
+) -> None:
     # bypass_csp: axe is injected as an inline script, which the site's policy rightly refuses.
     context = browser.new_context(
         viewport=DESKTOP, base_url=live_server.url, color_scheme=scheme, bypass_csp=True

@@ -4,15 +4,17 @@ import importlib
 import re
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
+from accounts.models import User
 from tests.conftest import PASSWORD
+from tests.hints import SmallCatalog
 
 from .csp import watch_csp
 
 
 @pytest.fixture
-def maintainers_group(transactional_db):
+def maintainers_group(transactional_db: None) -> None:
     """Browser tests flush the database, which drops the group its data migration made."""
     from django.apps import apps
 
@@ -22,12 +24,13 @@ def maintainers_group(transactional_db):
 
 @pytest.mark.usefixtures("maintainers_group")
 def test_a_maintainer_curates_in_the_admin_with_no_csp_violation(
-    desktop_page, small_catalog, maintainer
-):
+    desktop_page: Page, small_catalog: SmallCatalog, maintainer: User
+) -> None:
     page = desktop_page
     violations = watch_csp(page)
 
     response = page.goto("/admin/")
+    assert response is not None
     assert "script-src 'self'" in response.headers["content-security-policy"]
     page.locator("#id_username").fill(maintainer.email)
     page.locator("#id_password").fill(PASSWORD)
@@ -54,7 +57,7 @@ def test_a_maintainer_curates_in_the_admin_with_no_csp_violation(
     assert violations == []
 
 
-def test_the_watcher_reports_a_violation(desktop_page, small_catalog):
+def test_the_watcher_reports_a_violation(desktop_page: Page, small_catalog: SmallCatalog) -> None:
     # Guards the test above: an inline style attribute must show up as a violation.
     violations = watch_csp(desktop_page)
     desktop_page.goto("/")

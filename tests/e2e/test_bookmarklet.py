@@ -1,20 +1,25 @@
 """Save from anywhere: the bookmarklet, run on another site's page, brings the reader here."""
 
+from collections.abc import Callable
 from urllib.parse import unquote
 
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
+from pytest_django import Settings
+from pytest_django.live_server_helper import LiveServer
 
+from accounts.models import User
 from library.models import Bookmark
+from tests.hints import SmallCatalog
 
 
-def _bookmarklet(page) -> str:
+def _bookmarklet(page: Page) -> str:
     page.goto("/save/bookmarklet/")
     href = page.locator("#bookmarklet").get_attribute("href")
-    assert href.startswith("javascript:")
+    assert href is not None and href.startswith("javascript:")
     return unquote(href.removeprefix("javascript:"))
 
 
-def _run_on(page, url: str, title: str, code: str) -> None:
+def _run_on(page: Page, url: str, title: str, code: str) -> None:
     """Open a page on another origin and run the bookmarklet there, as the browser would."""
     page.goto(url)
     page.evaluate(f"document.title = {title!r}")
@@ -23,8 +28,13 @@ def _run_on(page, url: str, title: str, code: str) -> None:
 
 
 def test_the_bookmarklet_saves_a_catalogued_page(
-    desktop_page, log_in, live_server, reader, small_catalog, settings
-):
+    desktop_page: Page,
+    log_in: Callable[[Page, User], None],
+    live_server: LiveServer,
+    reader: User,
+    small_catalog: SmallCatalog,
+    settings: Settings,
+) -> None:
     settings.SITE_DOMAIN = live_server.url.removeprefix("http://")
     flash = small_catalog["flash"]
     page = desktop_page
@@ -42,8 +52,13 @@ def test_the_bookmarklet_saves_a_catalogued_page(
 
 
 def test_the_bookmarklet_opens_the_proposal_form_for_a_new_page(
-    desktop_page, log_in, live_server, reader, small_catalog, settings
-):
+    desktop_page: Page,
+    log_in: Callable[[Page, User], None],
+    live_server: LiveServer,
+    reader: User,
+    small_catalog: SmallCatalog,
+    settings: Settings,
+) -> None:
     settings.SITE_DOMAIN = live_server.url.removeprefix("http://")
     page = desktop_page
     log_in(page, reader)

@@ -1,9 +1,11 @@
 import re
 
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
+
+from tests.hints import SmallCatalog
 
 
-def test_home_path_leads_to_a_source(page, small_catalog):
+def test_home_path_leads_to_a_source(page: Page, small_catalog: SmallCatalog) -> None:
     page.goto("/")
     path = page.locator("ol.path")
     expect(path.locator("li")).to_have_count(3)
@@ -17,7 +19,7 @@ def test_home_path_leads_to_a_source(page, small_catalog):
     expect(page.locator("dl.facts")).to_contain_text("2017")
 
 
-def test_list_page_shows_sections_in_order(page, small_catalog):
+def test_list_page_shows_sections_in_order(page: Page, small_catalog: SmallCatalog) -> None:
     page.goto("/lists/wafer/")
     headings = page.locator("section.list-section h2")
     expect(headings).to_have_text(["Start here", "Attention kernels"])
@@ -25,7 +27,7 @@ def test_list_page_shows_sections_in_order(page, small_catalog):
     expect(page.get_by_role("heading", name="Contribution rules")).to_be_visible()
 
 
-def test_skip_link_and_no_horizontal_scroll(page, small_catalog):
+def test_skip_link_and_no_horizontal_scroll(page: Page, small_catalog: SmallCatalog) -> None:
     page.goto("/")
     page.keyboard.press("Tab")
     expect(page.get_by_role("link", name="Skip to content")).to_be_focused()
@@ -33,8 +35,8 @@ def test_skip_link_and_no_horizontal_scroll(page, small_catalog):
     assert overflow <= 0
 
 
-def test_unknown_page_shows_styled_404(page, db):
+def test_unknown_page_shows_styled_404(page: Page, db: None) -> None:
     response = page.goto("/sources/no-such-source/")
-    assert response.status == 404
+    assert response is not None and response.status == 404
     expect(page.get_by_role("heading", level=1)).to_have_text("We could not find that page")
     expect(page.get_by_role("link", name="searching the catalog")).to_be_visible()

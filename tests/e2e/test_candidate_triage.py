@@ -2,14 +2,17 @@
 proposal" opens the proposal form with the suggested tier chosen and its questions showing."""
 
 from django.utils import timezone
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from candidates.models import Candidate
 from tests.conftest import PASSWORD
 from tests.factories import UserFactory
+from tests.hints import SmallCatalog
 
 
-def test_make_a_proposal_from_a_candidate_keeps_its_tier(desktop_page, small_catalog):
+def test_make_a_proposal_from_a_candidate_keeps_its_tier(
+    desktop_page: Page, small_catalog: SmallCatalog
+) -> None:
     curator = UserFactory(email="curator@example.com", is_staff=True, is_superuser=True)
     one = Candidate.objects.create(
         key="arxiv:2511.00001",

@@ -1,15 +1,22 @@
 """In a browser: copying a formatted citation, and "Not for me" on For you, with and without
 JavaScript."""
 
-from playwright.sync_api import expect
+from collections.abc import Callable
 
+from playwright.sync_api import Browser, Page, expect
+from pytest_django.live_server_helper import LiveServer
+
+from accounts.models import User
 from library.models import Bookmark, Dismissal
+from tests.hints import SmallCatalog
 
 from .conftest import DESKTOP
 from .csp import watch_csp
 
 
-def test_reader_copies_a_reference_and_switches_style(desktop_page, live_server, small_catalog):
+def test_reader_copies_a_reference_and_switches_style(
+    desktop_page: Page, live_server: LiveServer, small_catalog: SmallCatalog
+) -> None:
     page = desktop_page
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
     violations = watch_csp(page)
@@ -42,7 +49,9 @@ def test_reader_copies_a_reference_and_switches_style(desktop_page, live_server,
     assert violations == []
 
 
-def test_without_javascript_the_reference_is_there_to_select(browser, live_server, small_catalog):
+def test_without_javascript_the_reference_is_there_to_select(
+    browser: Browser, live_server: LiveServer, small_catalog: SmallCatalog
+) -> None:
     context = browser.new_context(
         viewport=DESKTOP, base_url=live_server.url, java_script_enabled=False
     )
@@ -55,15 +64,20 @@ def test_without_javascript_the_reference_is_there_to_select(browser, live_serve
     context.close()
 
 
-def _new_reader_on_for_you(page, log_in, reader, small_catalog):
+def _new_reader_on_for_you(
+    page: Page, log_in: Callable[[Page, User], None], reader: User, small_catalog: SmallCatalog
+) -> None:
     Bookmark.objects.create(user=reader, source=small_catalog["path"][0], status="read")
     log_in(page, reader)
     page.goto("/library/for-you/")
 
 
 def test_not_for_me_swaps_the_card_and_undo_brings_it_back(
-    desktop_page, log_in, reader, small_catalog
-):
+    desktop_page: Page,
+    log_in: Callable[[Page, User], None],
+    reader: User,
+    small_catalog: SmallCatalog,
+) -> None:
     page = desktop_page
     violations = watch_csp(page)
     _new_reader_on_for_you(page, log_in, reader, small_catalog)
@@ -87,7 +101,13 @@ def test_not_for_me_swaps_the_card_and_undo_brings_it_back(
     assert violations == []
 
 
-def test_not_for_me_without_javascript(browser, live_server, log_in, reader, small_catalog):
+def test_not_for_me_without_javascript(
+    browser: Browser,
+    live_server: LiveServer,
+    log_in: Callable[[Page, User], None],
+    reader: User,
+    small_catalog: SmallCatalog,
+) -> None:
     context = browser.new_context(
         viewport=DESKTOP, base_url=live_server.url, java_script_enabled=False
     )

@@ -2,16 +2,19 @@ import csv
 import io
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import bibtexparser
 import rispy
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
+from accounts.models import User
 from library.models import Bookmark
+from tests.hints import SmallCatalog
 
 
-def test_reader_cites_a_source_and_finds_its_feed(page, small_catalog):
+def test_reader_cites_a_source_and_finds_its_feed(page: Page, small_catalog: SmallCatalog) -> None:
     page.goto("/sources/flashattention/")
     cite = page.locator("details.cite")
     bibtex = cite.locator("pre").first
@@ -38,14 +41,19 @@ def test_reader_cites_a_source_and_finds_its_feed(page, small_catalog):
     assert response.ok and "<feed" in response.text()
 
 
-def test_topic_page_offers_a_subscription(page, small_catalog):
+def test_topic_page_offers_a_subscription(page: Page, small_catalog: SmallCatalog) -> None:
     page.goto("/topics/kernels/")
     expect(page.get_by_role("link", name="Follow this topic (Atom feed)")).to_have_attribute(
         "href", "/feeds/topics/kernels/"
     )
 
 
-def test_reader_exports_their_library(desktop_page, log_in, small_catalog, reader):
+def test_reader_exports_their_library(
+    desktop_page: Page,
+    log_in: Callable[[Page, User], None],
+    small_catalog: SmallCatalog,
+    reader: User,
+) -> None:
     page = desktop_page
     Bookmark.objects.create(user=reader, source=small_catalog["flash"], status="reading")
     Bookmark.objects.create(user=reader, source=small_catalog["path"][0], status="read")
@@ -85,7 +93,12 @@ def test_reader_exports_their_library(desktop_page, log_in, small_catalog, reade
     assert "- [~] [FlashAttention]" in markdown
 
 
-def test_signed_in_reader_sees_what_changed(desktop_page, log_in, small_catalog, reader):
+def test_signed_in_reader_sees_what_changed(
+    desktop_page: Page,
+    log_in: Callable[[Page, User], None],
+    small_catalog: SmallCatalog,
+    reader: User,
+) -> None:
     from datetime import timedelta
 
     from django.utils import timezone
@@ -115,7 +128,13 @@ def test_signed_in_reader_sees_what_changed(desktop_page, log_in, small_catalog,
     expect(page.locator("section.changes-since")).to_contain_text("Nothing has changed")
 
 
-def test_reader_imports_an_endnote_ris_file(desktop_page, log_in, small_catalog, reader, tmp_path):
+def test_reader_imports_an_endnote_ris_file(
+    desktop_page: Page,
+    log_in: Callable[[Page, User], None],
+    small_catalog: SmallCatalog,
+    reader: User,
+    tmp_path: Path,
+) -> None:
     page = desktop_page
     export = tmp_path / "My EndNote Library.ris"
     export.write_text(

@@ -1,23 +1,28 @@
 """Live updates with the keyboard only: after each one, focus is on its result or still on the
 control that was used, and the page's polite live region says what happened."""
 
+from collections.abc import Callable
 from datetime import timedelta
 
 from django.core.cache import cache
 from django.utils import timezone
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, Locator, Page, expect
+from pytest_django import Settings
+from pytest_django.live_server_helper import LiveServer
 
+from accounts.models import User
 from notes.models import Note
 from teams import services as teams
 from teams.models import Session
 from tests.e2e.conftest import PHONE
+from tests.hints import SmallCatalog, present
 from tests.proposals.metadata_server import MetadataServer
 
 SOURCE_URL = "/sources/flashattention/"
 TAB_LIMIT = 200
 
 
-def tab_to(page, target) -> None:
+def tab_to(page: Page, target: Locator) -> None:
     """Press Tab until the target has focus, as a keyboard user would."""
     for _ in range(TAB_LIMIT):
         page.keyboard.press("Tab")
@@ -26,11 +31,16 @@ def tab_to(page, target) -> None:
     raise AssertionError(f"Tab never reached {target}")
 
 
-def live(page):
+def live(page: Page) -> Locator:
     return page.locator("#live-status")
 
 
-def test_saving_a_note_focuses_the_note_and_says_so(desktop_page, log_in, small_catalog, reader):
+def test_saving_a_note_focuses_the_note_and_says_so(
+    desktop_page: Page,
+    log_in: Callable[[Page, User], None],
+    small_catalog: SmallCatalog,
+    reader: User,
+) -> None:
     page = desktop_page
     log_in(page, reader)
     page.goto(SOURCE_URL)
@@ -63,8 +73,11 @@ def test_saving_a_note_focuses_the_note_and_says_so(desktop_page, log_in, small_
 
 
 def test_deleting_a_note_focuses_undo_and_undo_focuses_the_note(
-    desktop_page, log_in, small_catalog, reader
-):
+    desktop_page: Page,
+    log_in: Callable[[Page, User], None],
+    small_catalog: SmallCatalog,
+    reader: User,
+) -> None:
     page = desktop_page
     note = Note.objects.create(user=reader, source=small_catalog["flash"], body="Keep me.")
     log_in(page, reader)
@@ -81,8 +94,12 @@ def test_deleting_a_note_focuses_undo_and_undo_focuses_the_note(
 
 
 def test_fill_from_link_focuses_its_result_which_clears_when_the_url_changes(
-    desktop_page, log_in, reader, small_catalog, settings
-):
+    desktop_page: Page,
+    log_in: Callable[[Page, User], None],
+    reader: User,
+    small_catalog: SmallCatalog,
+    settings: Settings,
+) -> None:
     with MetadataServer() as server:
         settings.ARXIV_API_URL = f"{server.base}/arxiv/query"
         settings.METADATA_ALLOWED_HOSTS = ["127.0.0.1"]
@@ -112,8 +129,11 @@ def test_fill_from_link_focuses_its_result_which_clears_when_the_url_changes(
 
 
 def test_duplicate_check_keeps_focus_and_announces_the_finding(
-    desktop_page, log_in, reader, small_catalog
-):
+    desktop_page: Page,
+    log_in: Callable[[Page, User], None],
+    reader: User,
+    small_catalog: SmallCatalog,
+) -> None:
     flash = small_catalog["flash"]
     flash.url = "https://arxiv.org/abs/2205.14135"
     flash.save()
@@ -137,8 +157,11 @@ def test_duplicate_check_keeps_focus_and_announces_the_finding(
 
 
 def test_a_status_change_keeps_focus_on_its_button_and_says_the_status(
-    desktop_page, log_in, reader, small_catalog
-):
+    desktop_page: Page,
+    log_in: Callable[[Page, User], None],
+    reader: User,
+    small_catalog: SmallCatalog,
+) -> None:
     flash = small_catalog["flash"]
     page = desktop_page
     log_in(page, reader)
@@ -156,7 +179,7 @@ def test_a_status_change_keeps_focus_on_its_button_and_says_the_status(
     expect(live(page)).to_have_text("“FlashAttention” is not in your library.")
 
 
-def test_clicking_the_bookmarklet_on_its_page_explains_it(desktop_page):
+def test_clicking_the_bookmarklet_on_its_page_explains_it(desktop_page: Page) -> None:
     page = desktop_page
     blocked = []
     page.on(
@@ -179,8 +202,12 @@ def test_clicking_the_bookmarklet_on_its_page_explains_it(desktop_page):
 
 
 def test_on_a_phone_the_next_session_comes_before_the_welcome(
-    browser, live_server, log_in, reader, small_catalog
-):
+    browser: Browser,
+    live_server: LiveServer,
+    log_in: Callable[[Page, User], None],
+    reader: User,
+    small_catalog: SmallCatalog,
+) -> None:
     team = teams.create_team(name="Kernel club", owner=reader)
     Session.objects.create(
         team=team, title="Week 3: paged attention", starts_at=timezone.now() + timedelta(days=2)
@@ -192,15 +219,26 @@ def test_on_a_phone_the_next_session_comes_before_the_welcome(
         page.goto("/")
         sessions = page.locator(".next-sessions")
         expect(sessions).to_contain_text("Week 3: paged attention")
-        assert sessions.bounding_box()["y"] < page.locator(".hero").bounding_box()["y"]
+        assert (
+            present(sessions.bounding_box())["y"]
+            < present(page.locator(".hero").bounding_box())["y"]
+        )
         # On a wide screen the welcome keeps its place at the top.
         page.set_viewport_size({"width": 1280, "height": 900})
-        assert sessions.bounding_box()["y"] > page.locator(".hero").bounding_box()["y"]
+        assert (
+            present(sessions.bounding_box())["y"]
+            > present(page.locator(".hero").bounding_box())["y"]
+        )
     finally:
         context.close()
 
 
-def test_following_opens_the_answer_on_its_message(desktop_page, log_in, reader, small_catalog):
+def test_following_opens_the_answer_on_its_message(
+    desktop_page: Page,
+    log_in: Callable[[Page, User], None],
+    reader: User,
+    small_catalog: SmallCatalog,
+) -> None:
     page = desktop_page
     log_in(page, reader)
     page.goto("/topics/attention/")
@@ -213,7 +251,12 @@ def test_following_opens_the_answer_on_its_message(desktop_page, log_in, reader,
     expect(page.get_by_role("button", name="Unfollow")).to_be_visible()
 
 
-def test_filtering_the_library_announces_no_status(desktop_page, log_in, reader, small_catalog):
+def test_filtering_the_library_announces_no_status(
+    desktop_page: Page,
+    log_in: Callable[[Page, User], None],
+    reader: User,
+    small_catalog: SmallCatalog,
+) -> None:
     from library.services import set_status
 
     set_status(user=reader, source=small_catalog["flash"], status="reading")

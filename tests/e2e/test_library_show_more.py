@@ -1,15 +1,24 @@
 """A long library: "Show more" appends a group's next cards in place, and they can be selected
 for a bulk change like the first ones."""
 
-from playwright.sync_api import expect
+from collections.abc import Callable
 
+from playwright.sync_api import Page, expect
+from pytest_django import Settings
+
+from accounts.models import User
 from library.models import Bookmark
 from library.page import GROUP_SIZE
+from tests.hints import Grow
 
 
 def test_show_more_appends_cards_that_bulk_changes_reach(
-    desktop_page, log_in, reader, many_sources, settings
-):
+    desktop_page: Page,
+    log_in: Callable[[Page, User], None],
+    reader: User,
+    many_sources: Grow,
+    settings: Settings,
+) -> None:
     settings.CATALOG_PAGE_CACHE = False
     sources = many_sources(GROUP_SIZE + 4)
     Bookmark.objects.bulk_create([Bookmark(user=reader, source=s) for s in sources])

@@ -1,11 +1,15 @@
 """A source listed in two sections of one list: unique ids, and a change shows in both copies."""
 
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
-from playwright.sync_api import expect
+from django.test import Client
+from playwright.sync_api import Page, expect
 
+from accounts.models import User
 from catalog.models import ListEntry, ListSection
+from catalog.services import LoadReport
 from library.models import Bookmark
 
 WAFER = "wafer-gpu-performance"
@@ -23,7 +27,9 @@ def twice_listed(reading_list_slug):
     return entries.filter(source_id=source_id).first().source, sections
 
 
-def test_every_copy_of_a_control_has_its_own_ids(client, reader, full_catalog):
+def test_every_copy_of_a_control_has_its_own_ids(
+    client: Client, reader: User, full_catalog: LoadReport
+) -> None:
     source, sections = twice_listed(WAFER)
     client.force_login(reader)
     html = client.get(f"/lists/{WAFER}/").content.decode()
@@ -35,7 +41,9 @@ def test_every_copy_of_a_control_has_its_own_ids(client, reader, full_catalog):
         assert html.count(f'name="occurrence" value="{section}"') == 1
 
 
-def test_each_section_has_one_form_and_each_entry_its_buttons_alone(client, reader, full_catalog):
+def test_each_section_has_one_form_and_each_entry_its_buttons_alone(
+    client: Client, reader: User, full_catalog: LoadReport
+) -> None:
     client.force_login(reader)
     html = client.get(f"/lists/{WAFER}/").content.decode()
     sections = ListSection.objects.filter(reading_list__slug=WAFER).count()
@@ -44,7 +52,9 @@ def test_each_section_has_one_form_and_each_entry_its_buttons_alone(client, read
     assert 'class="bookmark-control compact"' in html and '<form id="bookmark-' not in html
 
 
-def test_a_change_returns_every_copy_out_of_band(client, reader, full_catalog):
+def test_a_change_returns_every_copy_out_of_band(
+    client: Client, reader: User, full_catalog: LoadReport
+) -> None:
     source, (first, second, *_) = twice_listed(WAFER)
     client.force_login(reader)
     response = client.post(
@@ -72,7 +82,9 @@ def test_a_change_returns_every_copy_out_of_band(client, reader, full_catalog):
     assert Bookmark.objects.get(user=reader, source=source).status == "reading"
 
 
-def test_without_javascript_a_change_returns_to_the_entry(client, reader, full_catalog):
+def test_without_javascript_a_change_returns_to_the_entry(
+    client: Client, reader: User, full_catalog: LoadReport
+) -> None:
     source, (_, second, *_) = twice_listed(WAFER)
     client.force_login(reader)
     response = client.post(
@@ -86,15 +98,17 @@ def test_without_javascript_a_change_returns_to_the_entry(client, reader, full_c
 
 @pytest.mark.parametrize("choice", ["", "x:read", "999999:read", "1:eaten"])
 def test_a_choice_that_names_no_source_or_status_changes_nothing(
-    client, reader, full_catalog, choice
-):
+    client: Client, reader: User, full_catalog: LoadReport, choice: str
+) -> None:
     client.force_login(reader)
     response = client.post("/library/bookmarks/", {"choice": choice, "next": f"/lists/{WAFER}/"})
     assert response.status_code in (400, 404)
     assert not Bookmark.objects.filter(user=reader).exists()
 
 
-def test_copies_that_are_not_occurrence_names_are_ignored(client, reader, full_catalog):
+def test_copies_that_are_not_occurrence_names_are_ignored(
+    client: Client, reader: User, full_catalog: LoadReport
+) -> None:
     source, (_, second, *_) = twice_listed(WAFER)
     client.force_login(reader)
     html = client.post(
@@ -105,7 +119,9 @@ def test_copies_that_are_not_occurrence_names_are_ignored(client, reader, full_c
     assert "<script>" not in html and html.count("data-hx-swap-oob") == 1
 
 
-def test_a_single_control_still_answers_in_place(client, reader, full_catalog):
+def test_a_single_control_still_answers_in_place(
+    client: Client, reader: User, full_catalog: LoadReport
+) -> None:
     source, (first, second, *_) = twice_listed(WAFER)
     client.force_login(reader)
     html = client.post(
@@ -123,7 +139,9 @@ def test_a_single_control_still_answers_in_place(client, reader, full_catalog):
 
 
 @pytest.mark.parametrize("viewport", [{"width": 1280, "height": 900}], ids=["desktop"])
-def test_marking_the_second_copy_updates_the_first(page, log_in, reader, full_catalog):
+def test_marking_the_second_copy_updates_the_first(
+    page: Page, log_in: Callable[[Page, User], None], reader: User, full_catalog: LoadReport
+) -> None:
     source, (first, second, *_) = twice_listed(WAFER)
     log_in(page, reader)
     page.goto(f"/lists/{WAFER}/")
@@ -149,8 +167,8 @@ def test_marking_the_second_copy_updates_the_first(page, log_in, reader, full_ca
 
 @pytest.mark.parametrize("viewport", [{"width": 1280, "height": 900}], ids=["desktop"])
 def test_keyboard_focus_stays_on_the_pressed_button_and_remove_lands_on_to_read(
-    page, log_in, reader, full_catalog
-):
+    page: Page, log_in: Callable[[Page, User], None], reader: User, full_catalog: LoadReport
+) -> None:
     source, (first, *_) = twice_listed(WAFER)
     log_in(page, reader)
     page.goto(f"/lists/{WAFER}/")

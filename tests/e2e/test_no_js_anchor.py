@@ -1,17 +1,27 @@
 """Without JavaScript, saving from far down a long list comes back to the same control."""
 
-from playwright.sync_api import expect
+from collections.abc import Callable
 
+from playwright.sync_api import Browser, Page, expect
+from pytest_django.live_server_helper import LiveServer
+
+from accounts.models import User
 from catalog.models import ListEntry
+from catalog.services import LoadReport
 from library.models import Bookmark
 from tests.e2e.conftest import DESKTOP
+from tests.hints import present
 
 WAFER = "wafer-gpu-performance"
 
 
 def test_saving_without_javascript_keeps_the_place_on_the_page(
-    browser, live_server, log_in, reader, full_catalog
-):
+    browser: Browser,
+    live_server: LiveServer,
+    log_in: Callable[[Page, User], None],
+    reader: User,
+    full_catalog: LoadReport,
+) -> None:
     context = browser.new_context(
         viewport=DESKTOP, base_url=live_server.url, java_script_enabled=False
     )
@@ -20,7 +30,7 @@ def test_saving_without_javascript_keeps_the_place_on_the_page(
     try:
         log_in(page, reader)
         page.goto(f"/lists/{WAFER}/")
-        entry = (
+        entry = present(
             ListEntry.objects.filter(section__reading_list__slug=WAFER)
             .order_by("-section__position", "-position")
             .select_related("section", "source")

@@ -1,24 +1,35 @@
 """Notes in a real browser: write, edit, share, delete and undo; hostile notes stay inert."""
 
 import re
+from collections.abc import Callable
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, Dialog, Locator, Page, expect
+from pytest_django import Settings
+from pytest_django.live_server_helper import LiveServer
 
+from accounts.models import User
+from catalog.models.sources import Source
 from notes.models import Note
 from tests.factories import NoteFactory, UserFactory, join_team
+from tests.hints import SmallCatalog
 from tests.notes.xss_corpus import XSS_BODIES, XSS_LOCATOR, XSS_QUOTE
 
 SOURCE_URL = "/sources/flashattention/"
 
 
-def notes(page):
+def notes(page: Page) -> Locator:
     return page.locator("#note-list > li")
 
 
 def test_reader_writes_edits_and_shares_a_note_a_teammate_reads_it(
-    desktop_page, browser, live_server, log_in, small_catalog, reader
-):
+    desktop_page: Page,
+    browser: Browser,
+    live_server: LiveServer,
+    log_in: Callable[[Page, User], None],
+    small_catalog: SmallCatalog,
+    reader: User,
+) -> None:
     page = desktop_page
     teammate = UserFactory(email="grace@example.com", display_name="Grace Hopper")
     join_team(reader, teammate)
@@ -74,13 +85,20 @@ def test_reader_writes_edits_and_shares_a_note_a_teammate_reads_it(
         context.close()
 
 
-def test_delete_asks_then_can_be_undone(page, log_in, small_catalog, reader):
+def test_delete_asks_then_can_be_undone(
+    page: Page, log_in: Callable[[Page, User], None], small_catalog: SmallCatalog, reader: User
+) -> None:
     NoteFactory(user=reader, source=small_catalog["flash"], body="Worth keeping.")
     log_in(page, reader)
     page.clock.install()
     page.goto(SOURCE_URL)
-    dialogs = []
-    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.accept()))
+    dialogs: list[str] = []
+
+    def answer(dialog: Dialog) -> None:
+        dialogs.append(dialog.message)
+        dialog.accept()
+
+    page.on("dialog", answer)
 
     notes(page).first.get_by_role("button", name="Delete this note").click()
     expect(notes(page).first).to_contain_text("Note deleted.")
@@ -99,7 +117,12 @@ def test_delete_asks_then_can_be_undone(page, log_in, small_catalog, reader):
     assert not Note.objects.live().exists()
 
 
-def test_dismissing_the_confirmation_keeps_the_note(desktop_page, log_in, small_catalog, reader):
+def test_dismissing_the_confirmation_keeps_the_note(
+    desktop_page: Page,
+    log_in: Callable[[Page, User], None],
+    small_catalog: SmallCatalog,
+    reader: User,
+) -> None:
     page = desktop_page
     NoteFactory(user=reader, source=small_catalog["flash"], body="Still here.")
     log_in(page, reader)
@@ -111,7 +134,12 @@ def test_dismissing_the_confirmation_keeps_the_note(desktop_page, log_in, small_
     assert Note.objects.live().count() == 1
 
 
-def test_a_draft_over_the_limit_is_kept_with_a_message(desktop_page, log_in, small_catalog, reader):
+def test_a_draft_over_the_limit_is_kept_with_a_message(
+    desktop_page: Page,
+    log_in: Callable[[Page, User], None],
+    small_catalog: SmallCatalog,
+    reader: User,
+) -> None:
     page = desktop_page
     log_in(page, reader)
     page.goto(SOURCE_URL)
@@ -127,7 +155,13 @@ def test_a_draft_over_the_limit_is_kept_with_a_message(desktop_page, log_in, sma
     assert not Note.objects.exists()
 
 
-def test_notes_work_without_javascript(browser, live_server, log_in, small_catalog, reader):
+def test_notes_work_without_javascript(
+    browser: Browser,
+    live_server: LiveServer,
+    log_in: Callable[[Page, User], None],
+    small_catalog: SmallCatalog,
+    reader: User,
+) -> None:
     context = browser.new_context(base_url=live_server.url, java_script_enabled=False)
     try:
         page = context.new_page()
@@ -156,7 +190,7 @@ def test_notes_work_without_javascript(browser, live_server, log_in, small_catal
 
 
 @pytest.fixture
-def hostile_notes(small_catalog, reader, other_reader):
+def hostile_notes(small_catalog: SmallCatalog, reader: User, other_reader: User) -> Source:
     flash = small_catalog["flash"]
     join_team(reader, other_reader)
     for n, body in enumerate(XSS_BODIES):
@@ -174,13 +208,20 @@ def hostile_notes(small_catalog, reader, other_reader):
     return flash
 
 
-def test_hostile_notes_render_inert(desktop_page, log_in, settings, hostile_notes, reader):
+def test_hostile_notes_render_inert(
+    desktop_page: Page,
+    log_in: Callable[[Page, User], None],
+    settings: Settings,
+    hostile_notes: Source,
+    reader: User,
+) -> None:
     # Without the site's CSP, so this shows the sanitiser alone keeps the payloads inert.
     settings.SECURE_CSP = {}
     page = desktop_page
     log_in(page, reader)
     for url in (SOURCE_URL, "/notes/team/", "/library/notes/"):
         response = page.goto(url)
+        assert response is not None
         assert "Content-Security-Policy" not in response.headers
         page.wait_for_timeout(200)
         assert page.evaluate("window.__xss") is None, url

@@ -3,23 +3,27 @@ oidc-provider-mock, a real provider served on 127.0.0.1 by the test itself."""
 
 import re
 import socket
+from collections.abc import Iterator
 
 import pytest
+from allauth.socialaccount.models import SocialAccount
 from django.utils import timezone
 from oidc_provider_mock import User, run_server_in_thread
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
+from pytest_django import Settings
 
 from accounts.models import User as Reader
 from teams import services
 from teams.models import TeamDomain
 from tests.factories import UserFactory
+from tests.hints import Tiers
 
 ALICE = "alice@acme.example"
 UNVERIFIED = "mallory@acme.example"
 
 
 @pytest.fixture(scope="module")
-def provider():
+def provider() -> Iterator[str]:
     users = [
         User(sub=ALICE, claims={"email": ALICE, "email_verified": True, "name": "Alice"}),
         User(sub=UNVERIFIED, claims={"email": UNVERIFIED, "email_verified": False}),
@@ -28,7 +32,7 @@ def provider():
         yield f"http://localhost:{server.server_port}"
 
 
-def use_provider(settings, issuer):
+def use_provider(settings: Settings, issuer: str) -> None:
     # The live server speaks plain HTTP: the callback allauth names must too.
     settings.SITE_SCHEME = settings.ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http"
     csp = dict(settings.SECURE_CSP)
@@ -51,16 +55,18 @@ def use_provider(settings, issuer):
 
 
 @pytest.fixture
-def acme(settings, provider):
+def acme(settings: Settings, provider: str) -> None:
     use_provider(settings, provider)
 
 
-def start_sign_in(page):
+def start_sign_in(page: Page) -> None:
     page.goto("/accounts/login/")
     page.get_by_role("button", name="Log in with Acme SSO").click()
 
 
-def test_first_sign_in_creates_the_account_and_joins_domain_team(desktop_page, acme, db):
+def test_first_sign_in_creates_the_account_and_joins_domain_team(
+    desktop_page: Page, acme: None, db: None
+) -> None:
     owner = UserFactory(email="owner@corp.example")
     team = services.create_team(name="Acme readers", owner=owner)
     TeamDomain.objects.create(
@@ -76,7 +82,9 @@ def test_first_sign_in_creates_the_account_and_joins_domain_team(desktop_page, a
     assert team.memberships.filter(user=reader).exists()
 
 
-def test_sign_in_connects_an_existing_account_with_the_same_verified_email(desktop_page, acme, db):
+def test_sign_in_connects_an_existing_account_with_the_same_verified_email(
+    desktop_page: Page, acme: None, db: None
+) -> None:
     from allauth.account.models import EmailAddress
 
     existing = UserFactory(email=ALICE)
@@ -86,12 +94,12 @@ def test_sign_in_connects_an_existing_account_with_the_same_verified_email(deskt
     page.get_by_role("button", name=f"Authorize as {ALICE}").click()
     expect(page.get_by_role("link", name="My library")).to_be_visible()
     assert Reader.objects.filter(email__iexact=ALICE).count() == 1
-    assert existing.socialaccount_set.filter(provider="acme").exists()
+    assert SocialAccount.objects.filter(user=existing, provider="acme").exists()
 
 
 def test_sign_in_never_lands_in_an_account_whose_address_was_never_verified(
-    desktop_page, acme, tiers
-):
+    desktop_page: Page, acme: None, tiers: Tiers
+) -> None:
     from allauth.account.models import EmailAddress
 
     from tests.factories import NoteFactory
@@ -109,11 +117,13 @@ def test_sign_in_never_lands_in_an_account_whose_address_was_never_verified(
     page.goto("/library/notes/")
     expect(page).to_have_url(re.compile(r"/accounts/login/"))
     expect(page.get_by_text("Planted by Mallory")).to_have_count(0)
-    assert not planted.socialaccount_set.exists()
+    assert not SocialAccount.objects.filter(user=planted).exists()
     assert Reader.objects.filter(email__iexact=ALICE).count() == 1
 
 
-def test_unverified_email_at_the_provider_is_refused_clearly(desktop_page, acme, db):
+def test_unverified_email_at_the_provider_is_refused_clearly(
+    desktop_page: Page, acme: None, db: None
+) -> None:
     page = desktop_page
     start_sign_in(page)
     page.get_by_role("button", name=f"Authorize as {UNVERIFIED}").click()
@@ -123,26 +133,28 @@ def test_unverified_email_at_the_provider_is_refused_clearly(desktop_page, acme,
     assert not Reader.objects.filter(email=UNVERIFIED).exists()
 
 
-def test_declining_at_the_provider_says_so(desktop_page, acme, db):
+def test_declining_at_the_provider_says_so(desktop_page: Page, acme: None, db: None) -> None:
     page = desktop_page
     start_sign_in(page)
     page.get_by_role("button", name="Deny").click()
     expect(page.get_by_role("heading", name="Logging in was cancelled")).to_be_visible()
 
 
-def test_bad_state_gets_a_clear_message(desktop_page, acme, db):
+def test_bad_state_gets_a_clear_message(desktop_page: Page, acme: None, db: None) -> None:
     page = desktop_page
     page.goto("/accounts/oidc/acme/login/callback/?code=forged&state=forged")
     expect(page.get_by_role("alert")).to_contain_text("This attempt to log in has expired")
 
 
-def free_port():
+def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
 
 
-def test_provider_down_gets_a_clear_message(desktop_page, settings, db):
+def test_provider_down_gets_a_clear_message(
+    desktop_page: Page, settings: Settings, db: None
+) -> None:
     use_provider(settings, f"http://127.0.0.1:{free_port()}")
     page = desktop_page
     start_sign_in(page)

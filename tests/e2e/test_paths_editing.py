@@ -3,11 +3,17 @@ down buttons work with JavaScript on (htmx swaps the steps), and axe finds nothi
 the path's pages."""
 
 import re
+from collections.abc import Callable
 
 import pytest
+from playwright.sync_api import Browser, Page
+from pytest_django.live_server_helper import LiveServer
 
+from accounts.models import User
+from paths.models import Path
 from paths.services import add_step, create_path
 from tests.factories import SourceFactory
+from tests.hints import Tiers, present
 
 from .test_accessibility import SERIOUS, axe_problems
 
@@ -15,7 +21,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
-def path(reader, tiers):
+def path(reader: User, tiers: Tiers) -> Path:
     path = create_path(reader, "Attention kernels", description="Fundamentals *first*.")
     for n in range(1, 4):
         source = SourceFactory(title=f"Paper {n}", slug=f"paper-{n}", tier=tiers["core"])
@@ -23,11 +29,13 @@ def path(reader, tiers):
     return path
 
 
-def titles(page):
+def titles(page: Page) -> list[str]:
     return page.locator("#steps li.path-item .step-title").all_inner_texts()
 
 
-def test_the_keyboard_moves_a_step_and_keeps_focus(desktop_page, reader, log_in, path):
+def test_the_keyboard_moves_a_step_and_keeps_focus(
+    desktop_page: Page, reader: User, log_in: Callable[[Page, User], None], path: Path
+) -> None:
     page = desktop_page
     log_in(page, reader)
     page.goto(path.get_absolute_url())
@@ -44,7 +52,9 @@ def test_the_keyboard_moves_a_step_and_keeps_focus(desktop_page, reader, log_in,
     assert "Paper 3 is now step 2." in page.locator("#reorder-status").inner_text()
 
 
-def test_the_buttons_move_a_step_with_javascript_on(desktop_page, reader, log_in, path):
+def test_the_buttons_move_a_step_with_javascript_on(
+    desktop_page: Page, reader: User, log_in: Callable[[Page, User], None], path: Path
+) -> None:
     page = desktop_page
     log_in(page, reader)
     page.goto(path.get_absolute_url())
@@ -57,8 +67,12 @@ def test_the_buttons_move_a_step_with_javascript_on(desktop_page, reader, log_in
 
 
 def test_path_pages_have_no_serious_accessibility_problems(
-    browser, live_server, reader, log_in, path
-):
+    browser: Browser,
+    live_server: LiveServer,
+    reader: User,
+    log_in: Callable[[Page, User], None],
+    path: Path,
+) -> None:
     from .conftest import DESKTOP
 
     context = browser.new_context(viewport=DESKTOP, base_url=live_server.url, bypass_csp=True)
@@ -66,7 +80,7 @@ def test_path_pages_have_no_serious_accessibility_problems(
     page.set_default_timeout(15_000)
     try:
         log_in(page, reader)
-        step = path.steps.first()
+        step = present(path.steps.first())
         urls = [
             "/paths/",
             path.get_absolute_url(),
@@ -80,7 +94,9 @@ def test_path_pages_have_no_serious_accessibility_problems(
     assert SERIOUS and problems == [], "\n".join(problems)
 
 
-def test_dragging_a_step_by_its_handle_moves_it(desktop_page, reader, log_in, path):
+def test_dragging_a_step_by_its_handle_moves_it(
+    desktop_page: Page, reader: User, log_in: Callable[[Page, User], None], path: Path
+) -> None:
     page = desktop_page
     log_in(page, reader)
     page.goto(path.get_absolute_url())
@@ -93,7 +109,13 @@ def test_dragging_a_step_by_its_handle_moves_it(desktop_page, reader, log_in, pa
     assert titles(page) == ["Paper 2", "Paper 3", "Paper 1"]
 
 
-def test_the_editors_page_fits_a_phone(browser, live_server, reader, log_in, path):
+def test_the_editors_page_fits_a_phone(
+    browser: Browser,
+    live_server: LiveServer,
+    reader: User,
+    log_in: Callable[[Page, User], None],
+    path: Path,
+) -> None:
     from .conftest import PHONE
 
     context = browser.new_context(viewport=PHONE, base_url=live_server.url)

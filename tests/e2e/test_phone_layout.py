@@ -1,11 +1,15 @@
 """A 390 px phone: no page scrolls sideways, and the signed-in header is two rows with a menu."""
 
 import re
+from collections.abc import Callable, Iterator
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, Page, expect
+from pytest_django.live_server_helper import LiveServer
 
+from accounts.models import User
 from tests.factories import NoteFactory
+from tests.hints import SmallCatalog, present
 
 from .conftest import PHONE
 
@@ -27,7 +31,7 @@ READER_PAGES = ["/", "/sources/flashattention/", "/library/", "/library/notes/"]
 
 
 @pytest.fixture
-def phone(browser, live_server):
+def phone(browser: Browser, live_server: LiveServer) -> Iterator[Page]:
     context = browser.new_context(viewport=PHONE, base_url=live_server.url)
     page = context.new_page()
     page.set_default_timeout(10_000)
@@ -35,11 +39,11 @@ def phone(browser, live_server):
     context.close()
 
 
-def page_width(page) -> int:
+def page_width(page: Page) -> int:
     return page.evaluate("document.documentElement.scrollWidth")
 
 
-def header_rows(page) -> int:
+def header_rows(page: Page) -> int:
     """How many rows the header's parts sit on: the distinct tops of its visible children."""
     return page.evaluate(
         """() => {
@@ -59,13 +63,15 @@ WIDEST = """() => [...document.querySelectorAll("body *")]
   .map((element) => `${element.tagName}.${element.className}: ${element.scrollWidth} px`)"""
 
 
-def assert_fits(page, url):
+def assert_fits(page: Page, url: str) -> None:
     page.goto(url)
     width = page_width(page)
     assert width <= PHONE["width"], f"{url} is {width} px wide: {page.evaluate(WIDEST)}"
 
 
-def test_no_page_is_wider_than_a_phone(phone, small_catalog, reader, log_in):
+def test_no_page_is_wider_than_a_phone(
+    phone: Page, small_catalog: SmallCatalog, reader: User, log_in: Callable[[Page, User], None]
+) -> None:
     flash = small_catalog["flash"]
     # Filters list reading lists by title, and a select is as wide as its longest option.
     reading_list = small_catalog["list"]
@@ -88,16 +94,18 @@ def test_no_page_is_wider_than_a_phone(phone, small_catalog, reader, log_in):
     code = phone.locator(".note-body pre").first
     expect(code).to_contain_text(LONG_CODE_LINE)
     # The code scrolls inside its own box, which stays within the screen.
-    box = code.bounding_box()
+    box = present(code.bounding_box())
     assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
     assert code.evaluate("pre => pre.scrollWidth > pre.clientWidth")
 
 
-def test_signed_in_header_is_two_rows_with_a_keyboard_menu(phone, small_catalog, reader, log_in):
+def test_signed_in_header_is_two_rows_with_a_keyboard_menu(
+    phone: Page, small_catalog: SmallCatalog, reader: User, log_in: Callable[[Page, User], None]
+) -> None:
     log_in(phone, reader)
     phone.goto("/sources/flashattention/")
     assert header_rows(phone) <= 2
-    header_height = phone.locator(".site-header").bounding_box()["height"]
+    header_height = present(phone.locator(".site-header").bounding_box())["height"]
     assert header_height < 110, f"the header is {header_height} px tall"
 
     menu = phone.locator(".site-menu")

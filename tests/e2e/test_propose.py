@@ -2,16 +2,20 @@
 
 import importlib
 import re
+from collections.abc import Callable
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, Page, expect
+from pytest_django.live_server_helper import LiveServer
 
+from accounts.models import User
 from tests.conftest import PASSWORD
 from tests.e2e.conftest import DESKTOP
+from tests.hints import SmallCatalog
 
 
 @pytest.fixture
-def maintainers_group(transactional_db):
+def maintainers_group(transactional_db: None) -> None:
     """Browser tests flush the database, which drops the group its data migrations made."""
     from django.apps import apps
 
@@ -21,8 +25,14 @@ def maintainers_group(transactional_db):
 
 @pytest.mark.usefixtures("maintainers_group")
 def test_reader_proposes_and_maintainer_accepts(
-    browser, live_server, desktop_page, log_in, reader, maintainer, small_catalog
-):
+    browser: Browser,
+    live_server: LiveServer,
+    desktop_page: Page,
+    log_in: Callable[[Page, User], None],
+    reader: User,
+    maintainer: User,
+    small_catalog: SmallCatalog,
+) -> None:
     flash = small_catalog["flash"]
     flash.url = "https://arxiv.org/abs/2205.14135"
     flash.save()
@@ -97,8 +107,12 @@ def test_reader_proposes_and_maintainer_accepts(
 
 
 def test_duplicate_cannot_be_submitted_without_javascript(
-    browser, live_server, log_in, reader, small_catalog
-):
+    browser: Browser,
+    live_server: LiveServer,
+    log_in: Callable[[Page, User], None],
+    reader: User,
+    small_catalog: SmallCatalog,
+) -> None:
     context = browser.new_context(
         viewport=DESKTOP, base_url=live_server.url, java_script_enabled=False
     )
@@ -116,7 +130,9 @@ def test_duplicate_cannot_be_submitted_without_javascript(
     context.close()
 
 
-def test_propose_form_fits_the_screen(page, log_in, reader, small_catalog):
+def test_propose_form_fits_the_screen(
+    page: Page, log_in: Callable[[Page, User], None], reader: User, small_catalog: SmallCatalog
+) -> None:
     log_in(page, reader)
     page.goto("/propose/")
     questions = page.locator(".form-group", has_text="For Core and Frontier")

@@ -3,13 +3,19 @@ article proposed quickly, and an arXiv link that fills the form."""
 
 import re
 import time
+from collections.abc import Callable, Iterator
 
 import pytest
 from django.core.cache import cache
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, Page, expect
+from pytest_django import Settings
+from pytest_django.live_server_helper import LiveServer
 
+from accounts.models import User
+from catalog.services import LoadReport
 from proposals.models import Proposal
 from tests.e2e.conftest import PHONE
+from tests.hints import SmallCatalog
 from tests.proposals.metadata_server import MetadataServer
 
 # The form measured 4,080 px on a 390 px phone before it fitted the tier.
@@ -17,7 +23,7 @@ PHONE_FORM_BUDGET = 2040
 
 
 @pytest.fixture
-def phone_page(browser, live_server):
+def phone_page(browser: Browser, live_server: LiveServer) -> Iterator[Page]:
     context = browser.new_context(viewport=PHONE, base_url=live_server.url)
     page = context.new_page()
     page.set_default_timeout(10_000)
@@ -25,13 +31,13 @@ def phone_page(browser, live_server):
     context.close()
 
 
-def _form_height(page) -> float:
+def _form_height(page: Page) -> float:
     return page.evaluate("document.querySelector('#proposal-form').getBoundingClientRect().height")
 
 
 def test_on_a_phone_the_form_is_at_most_half_its_old_height(
-    phone_page, log_in, reader, full_catalog
-):
+    phone_page: Page, log_in: Callable[[Page, User], None], reader: User, full_catalog: LoadReport
+) -> None:
     page = phone_page
     log_in(page, reader)
     page.goto("/propose/")
@@ -45,8 +51,11 @@ def test_on_a_phone_the_form_is_at_most_half_its_old_height(
 
 
 def test_a_further_reading_article_is_proposed_in_under_a_minute(
-    phone_page, log_in, reader, small_catalog
-):
+    phone_page: Page,
+    log_in: Callable[[Page, User], None],
+    reader: User,
+    small_catalog: SmallCatalog,
+) -> None:
     page = phone_page
     log_in(page, reader)
     started = time.monotonic()
@@ -68,7 +77,12 @@ def test_a_further_reading_article_is_proposed_in_under_a_minute(
     assert proposal.after_source is None
 
 
-def test_core_answers_are_required_in_the_browser_too(phone_page, log_in, reader, small_catalog):
+def test_core_answers_are_required_in_the_browser_too(
+    phone_page: Page,
+    log_in: Callable[[Page, User], None],
+    reader: User,
+    small_catalog: SmallCatalog,
+) -> None:
     page = phone_page
     log_in(page, reader)
     page.goto("/propose/")
@@ -91,8 +105,12 @@ def test_core_answers_are_required_in_the_browser_too(phone_page, log_in, reader
 
 
 def test_pasting_an_arxiv_link_fills_the_form(
-    desktop_page, log_in, reader, small_catalog, settings
-):
+    desktop_page: Page,
+    log_in: Callable[[Page, User], None],
+    reader: User,
+    small_catalog: SmallCatalog,
+    settings: Settings,
+) -> None:
     with MetadataServer() as server:
         settings.ARXIV_API_URL = f"{server.base}/arxiv/query"
         settings.METADATA_ALLOWED_HOSTS = ["127.0.0.1"]

@@ -5,18 +5,24 @@ question answered by that reply; the team's next session lists the question stil
 
 import functools
 import threading
+from collections.abc import Callable
 from datetime import timedelta
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
 from django.utils import timezone
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, Page, expect
+from pytest_django import Settings
+from pytest_django.live_server_helper import LiveServer
 
+from accounts.models import User
 from discussions import services as discussions
 from discussions.models import Thread
 from teams.models import Session
 from tests.factories import UserFactory, join_team
+from tests.hints import SmallCatalog
 
 PASSAGE = "an IO-aware exact attention algorithm that uses tiling"
 PAPER = f"""<!doctype html>
@@ -35,7 +41,7 @@ bandwidth memory and on-chip SRAM.</p></div>
 
 
 @pytest.fixture
-def arxiv_copy(tmp_path):
+def arxiv_copy(tmp_path: Path):
     """The paper's HTML on 127.0.0.1 (the live server is `localhost`: another origin)."""
     (tmp_path / "paper.html").write_text(PAPER)
     handler = functools.partial(QuietHandler, directory=str(tmp_path))
@@ -48,11 +54,11 @@ def arxiv_copy(tmp_path):
 
 
 class QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):
+    def log_message(self, format, *args: object) -> None:
         pass
 
 
-def new_page(browser, live_server):
+def new_page(browser, live_server: LiveServer):
     context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=live_server.url)
     page = context.new_page()
     page.set_default_timeout(15_000)
@@ -77,8 +83,13 @@ def select_passage(page) -> None:
 
 
 def test_a_quoted_question_reaches_the_teammate_and_the_next_session(
-    browser, live_server, small_catalog, log_in, arxiv_copy, settings
-):
+    browser: Browser,
+    live_server: LiveServer,
+    small_catalog: SmallCatalog,
+    log_in: Callable[[Page, User], None],
+    arxiv_copy,
+    settings: Settings,
+) -> None:
     settings.SITE_DOMAIN = live_server.url.removeprefix("http://")
     flash = small_catalog["flash"]
     flash.url, flash.arxiv_id = "https://arxiv.org/abs/2205.14135", "2205.14135"

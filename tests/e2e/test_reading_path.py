@@ -1,23 +1,29 @@
 """A newcomer signs up, builds a reading queue along the Start-here path and follows progress."""
 
 import re
+from collections.abc import Callable
 
-from playwright.sync_api import expect
+from playwright.sync_api import Locator, Page, expect
+from pytest_django import Settings
 
+from accounts.models import User
 from catalog.lists import path_entries
+from catalog.models import Source
+from catalog.services import LoadReport
 from library.models import Bookmark
 from tests.conftest import PASSWORD
+from tests.hints import SmallCatalog
 
 
-def card(page, source):
+def card(page: Page, source: Source) -> Locator:
     return page.locator(f"article.source-card:has(#src-{source.pk})")
 
 
-def control_button(page, source, name):
+def control_button(page: Page, source: Source, name: str) -> Locator:
     return card(page, source).get_by_role("button", name=name, exact=True)
 
 
-def sign_up(page, email):
+def sign_up(page: Page, email: str) -> None:
     page.goto("/accounts/signup/")
     page.get_by_label("Email").fill(email)
     page.get_by_label("Password", exact=False).first.fill(PASSWORD)
@@ -26,7 +32,9 @@ def sign_up(page, email):
     expect(page.get_by_role("link", name="My library")).to_be_visible()
 
 
-def test_sign_up_build_a_queue_and_follow_the_path(page, full_catalog, settings):
+def test_sign_up_build_a_queue_and_follow_the_path(
+    page: Page, full_catalog: LoadReport, settings: Settings
+) -> None:
     settings.ACCOUNT_EMAIL_VERIFICATION = "none"
     steps = [entry.source for entry in path_entries()]
     assert len(steps) == 8
@@ -71,7 +79,9 @@ def test_sign_up_build_a_queue_and_follow_the_path(page, full_catalog, settings)
     assert statuses == {steps[0].pk: "read", steps[1].pk: "to_read", steps[2].pk: "to_read"}
 
 
-def test_focus_stays_on_the_control_after_a_keyboard_toggle(page, reader, small_catalog, log_in):
+def test_focus_stays_on_the_control_after_a_keyboard_toggle(
+    page: Page, reader: User, small_catalog: SmallCatalog, log_in: Callable[[Page, User], None]
+) -> None:
     log_in(page, reader)
     flash = small_catalog["flash"]
     page.goto("/sources/")
@@ -97,7 +107,9 @@ def test_focus_stays_on_the_control_after_a_keyboard_toggle(page, reader, small_
     assert not Bookmark.objects.filter(user=reader).exists()
 
 
-def test_anonymous_save_logs_in_and_comes_back_with_it_done(page, reader, small_catalog):
+def test_anonymous_save_logs_in_and_comes_back_with_it_done(
+    page: Page, reader: User, small_catalog: SmallCatalog
+) -> None:
     flash = small_catalog["flash"]
     page.goto("/topics/attention/")
     expect(card(page, flash).get_by_role("button")).to_have_count(1)
@@ -115,7 +127,9 @@ def test_anonymous_save_logs_in_and_comes_back_with_it_done(page, reader, small_
     expect(control_button(page, flash, "To read")).to_have_attribute("aria-pressed", "true")
 
 
-def test_library_filters_without_reload_and_keep_the_url(page, reader, small_catalog, log_in):
+def test_library_filters_without_reload_and_keep_the_url(
+    page: Page, reader: User, small_catalog: SmallCatalog, log_in: Callable[[Page, User], None]
+) -> None:
     from library.services import set_status
 
     for source in small_catalog["path"]:

@@ -1,21 +1,23 @@
 import re
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect
+from pytest_django.live_server_helper import LiveServer
 
 from tests.e2e.conftest import DESKTOP, PHONE
+from tests.hints import SmallCatalog, present
 
 
-def result_titles(page):
+def result_titles(page: Page) -> Locator:
     return page.locator("#results .card-title a")
 
 
-def show_filters(page):
+def show_filters(page: Page) -> None:
     """On a phone the facets wait behind a "Filters" button above the results; wide screens
     show them beside the results with no button."""
     button = page.locator(".facets summary")
     first_facet = page.locator(".facets .facet a").first
-    if page.viewport_size["width"] <= PHONE["width"]:
+    if present(page.viewport_size)["width"] <= PHONE["width"]:
         expect(first_facet).to_be_hidden()
         button.click()
     else:
@@ -23,7 +25,7 @@ def show_filters(page):
     expect(first_facet).to_be_visible()
 
 
-def test_live_search_facets_history_and_reload(page, small_catalog):
+def test_live_search_facets_history_and_reload(page: Page, small_catalog: SmallCatalog) -> None:
     page.goto("/sources/")
     expect(result_titles(page)).to_have_count(4)
     page.evaluate("window.stillTheSamePage = true")
@@ -72,7 +74,7 @@ def test_live_search_facets_history_and_reload(page, small_catalog):
     expect(result_titles(page)).to_have_count(2)
 
 
-def test_keyboard_slash_and_arrows(desktop_page, small_catalog):
+def test_keyboard_slash_and_arrows(desktop_page: Page, small_catalog: SmallCatalog) -> None:
     page = desktop_page
     page.goto("/sources/?q=attention")
     page.locator("body").click(position={"x": 5, "y": 5})
@@ -89,7 +91,7 @@ def test_keyboard_slash_and_arrows(desktop_page, small_catalog):
     expect(box).to_be_focused()
 
 
-def test_no_results_suggest_titles(desktop_page, small_catalog):
+def test_no_results_suggest_titles(desktop_page: Page, small_catalog: SmallCatalog) -> None:
     page = desktop_page
     page.goto("/sources/?q=flashatention&tier=start-here")
     expect(page.get_by_text("No sources match")).to_be_visible()
@@ -99,7 +101,9 @@ def test_no_results_suggest_titles(desktop_page, small_catalog):
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
-def test_search_works_without_javascript(browser, live_server, small_catalog, viewport):
+def test_search_works_without_javascript(
+    browser: Browser, live_server: LiveServer, small_catalog: SmallCatalog, viewport: ViewportSize
+) -> None:
     context = browser.new_context(
         viewport=viewport, base_url=live_server.url, java_script_enabled=False
     )

@@ -3,25 +3,28 @@ a member follows it and reads two steps, the team page shows the progress line, 
 is planned from the next steps."""
 
 import re
+from collections.abc import Callable
 
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+from pytest_django.live_server_helper import LiveServer
 
 from accounts.models import User
+from catalog.services import LoadReport
 from paths.models import Path
-from teams.models import Membership, Session
+from teams.models import Membership, Session, Team
 from tests.factories import UserFactory, join_team
 
 GOAL = "get our team ready to serve a large model across several nodes"
 
 
-def new_page(browser, live_server):
+def new_page(browser: Browser, live_server: LiveServer) -> tuple[BrowserContext, Page]:
     context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=live_server.url)
     page = context.new_page()
     page.set_default_timeout(15_000)
     return context, page
 
 
-def draft_and_share(page, team) -> Path:
+def draft_and_share(page: Page, team: Team) -> Path:
     page.goto("/paths/")
     page.get_by_label("What do you want to learn?").fill(GOAL)
     page.get_by_role("button", name="Draft a path").click()
@@ -34,7 +37,7 @@ def draft_and_share(page, team) -> Path:
     return Path.objects.get(team=team)
 
 
-def edit(page, path: Path) -> list[str]:
+def edit(page: Page, path: Path) -> list[str]:
     """Move the second step to the top; the page keeps the new order after a reload."""
     titles = page.locator("ol#steps a.step-title").all_inner_texts()
     assert len(titles) >= 4
@@ -46,7 +49,7 @@ def edit(page, path: Path) -> list[str]:
     return moved
 
 
-def mark_read(page, path_url: str, position: int) -> None:
+def mark_read(page: Page, path_url: str, position: int) -> None:
     page.goto(path_url)
     page.locator("ol#steps a.step-title").nth(position).click()
     page.get_by_role("button", name="Read", exact=True).first.click()
@@ -55,7 +58,12 @@ def mark_read(page, path_url: str, position: int) -> None:
     )
 
 
-def test_the_team_leads_afternoon(browser, live_server, full_catalog, log_in):
+def test_the_team_leads_afternoon(
+    browser: Browser,
+    live_server: LiveServer,
+    full_catalog: LoadReport,
+    log_in: Callable[[Page, User], None],
+) -> None:
     lead, member = UserFactory(email="lead@example.com"), UserFactory(email="member@example.com")
     team = join_team(lead, member, slug="kernels")
     Membership.objects.filter(team=team, user=lead).update(role="owner")

@@ -2,14 +2,21 @@
 sources) stays short: each followed list or path is one line, the member-by-step table lives on
 its own paged page. At most 2,500 px tall on a 1,280 px desktop and 5,000 px on a 390 px phone."""
 
+from collections.abc import Callable
+
 import pytest
 from django.db.models import Count
+from playwright.sync_api import Browser, Page, ViewportSize
+from pytest_django.live_server_helper import LiveServer
 
+from accounts.models import User
 from catalog.models import ListEntry, ReadingList
+from catalog.services import LoadReport
 from library.models import Bookmark
 from paths.models import Path, PathFollow, PathSection, PathStep
 from teams.models import FollowedList, Membership, Team
 from tests.factories import UserFactory
+from tests.hints import present
 
 from .conftest import DESKTOP, PHONE
 
@@ -23,11 +30,13 @@ LIMITS = {DESKTOP["width"]: 2_500, PHONE["width"]: 5_000}
 
 def primary_list() -> ReadingList:
     """The curated list with the most sources: the primary-source path."""
-    return ReadingList.objects.annotate(n=Count("sections__entries")).order_by("-n", "pk").first()
+    return present(
+        ReadingList.objects.annotate(n=Count("sections__entries")).order_by("-n", "pk").first()
+    )
 
 
 @pytest.fixture
-def following_team(full_catalog, reader):
+def following_team(full_catalog: LoadReport, reader: User) -> Team:
     reading_list = primary_list()
     team = Team.objects.create(slug="kernels", name="Kernels")
     Membership.objects.create(team=team, user=reader, role="owner")
@@ -60,7 +69,14 @@ def following_team(full_catalog, reader):
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
-def test_the_team_page_stays_short(browser, live_server, log_in, reader, following_team, viewport):
+def test_the_team_page_stays_short(
+    browser: Browser,
+    live_server: LiveServer,
+    log_in: Callable[[Page, User], None],
+    reader: User,
+    following_team: Team,
+    viewport: ViewportSize,
+) -> None:
     context = browser.new_context(viewport=viewport, base_url=live_server.url)
     page = context.new_page()
     page.set_default_timeout(20_000)

@@ -1,28 +1,32 @@
 """Teams in a real browser: create, invite by email, share a note with one team, plan a session."""
 
 import re
+from collections.abc import Callable
 from datetime import timedelta
 from urllib.parse import urlsplit
 
 from django.core import mail
 from django.utils import timezone
 from icalendar import Calendar
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
+from pytest_django.live_server_helper import LiveServer
 
+from accounts.models import User
 from tests.factories import UserFactory
+from tests.hints import SmallCatalog, found, present
 
 SOURCE_URL = "/sources/flashattention/"
 INVITATION_LINK = re.compile(r"https?://\S+/teams/invitations/\S+/")
 
 
-def create_team(page, name):
+def create_team(page: Page, name: str) -> None:
     page.goto("/teams/")
     page.get_by_label("Team name").fill(name)
     page.get_by_role("button", name="Create team").click()
     expect(page.get_by_role("heading", level=1)).to_have_text(name)
 
 
-def invite(page, email):
+def invite(page: Page, email: str) -> str:
     """Send an invitation from the team page; the path of the link the email carries."""
     sent = len(mail.outbox)
     page.get_by_label("Email address").fill(email)
@@ -31,10 +35,10 @@ def invite(page, email):
     assert len(mail.outbox) == sent + 1
     message = mail.outbox[-1]
     assert message.to == [email]
-    return urlsplit(INVITATION_LINK.search(message.body).group(0)).path
+    return urlsplit(found(INVITATION_LINK.search(str(message.body))).group(0)).path
 
 
-def new_page(browser, live_server, viewport):
+def new_page(browser: Browser, live_server: LiveServer, viewport: ViewportSize) -> Page:
     context = browser.new_context(viewport=viewport, base_url=live_server.url)
     page = context.new_page()
     page.set_default_timeout(10_000)
@@ -42,8 +46,12 @@ def new_page(browser, live_server, viewport):
 
 
 def test_a_newcomer_builds_two_teams_shares_a_note_with_one_and_plans_a_session(
-    desktop_page, browser, live_server, log_in, small_catalog
-):
+    desktop_page: Page,
+    browser: Browser,
+    live_server: LiveServer,
+    log_in: Callable[[Page, User], None],
+    small_catalog: SmallCatalog,
+) -> None:
     newcomer = UserFactory(email="ada@example.com", display_name="Ada")
     colleague = UserFactory(email="grace@example.com", display_name="Grace")
     page = desktop_page
@@ -56,7 +64,7 @@ def test_a_newcomer_builds_two_teams_shares_a_note_with_one_and_plans_a_session(
     create_team(page, "Serving")
     serving_invitation = invite(page, colleague.email)
 
-    other = new_page(browser, live_server, page.viewport_size)
+    other = new_page(browser, live_server, present(page.viewport_size))
     try:
         log_in(other, colleague)
         for path, name in ((kernels_invitation, "Kernels"), (serving_invitation, "Serving")):
@@ -109,7 +117,9 @@ def test_a_newcomer_builds_two_teams_shares_a_note_with_one_and_plans_a_session(
 CONFIRM_LINK = re.compile(r"https?://\S+(/accounts/confirm-email/\S+/)")
 
 
-def test_a_newcomer_signs_up_from_a_join_link_and_lands_on_the_team(page, live_server):
+def test_a_newcomer_signs_up_from_a_join_link_and_lands_on_the_team(
+    page: Page, live_server: LiveServer
+) -> None:
     from teams import services
 
     owner = UserFactory(email="lead@example.com", display_name="Lead")
@@ -117,7 +127,7 @@ def test_a_newcomer_signs_up_from_a_join_link_and_lands_on_the_team(page, live_s
     link = services.create_join_link(team=team, by=owner)
 
     # One address per viewport: allauth sends an address one confirmation mail per few minutes.
-    email = f"newcomer{page.viewport_size['width']}@example.com"
+    email = f"newcomer{present(page.viewport_size)['width']}@example.com"
     page.goto(link.get_absolute_url())
     expect(page.get_by_role("heading", level=1)).to_have_text("Join Kernels")
     page.get_by_label("Email").fill(email)
@@ -126,7 +136,7 @@ def test_a_newcomer_signs_up_from_a_join_link_and_lands_on_the_team(page, live_s
     page.get_by_role("button", name="Sign up and join Kernels").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Verify your address to join Kernels")
 
-    confirm = CONFIRM_LINK.search(mail.outbox[-1].body).group(1)
+    confirm = found(CONFIRM_LINK.search(str(mail.outbox[-1].body))).group(1)
     page.goto(confirm)
     page.get_by_role("button", name="Confirm").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Kernels")
@@ -135,8 +145,11 @@ def test_a_newcomer_signs_up_from_a_join_link_and_lands_on_the_team(page, live_s
 
 
 def test_an_owners_team_pages_have_no_serious_accessibility_violations(
-    browser, live_server, small_catalog, log_in
-):
+    browser: Browser,
+    live_server: LiveServer,
+    small_catalog: SmallCatalog,
+    log_in: Callable[[Page, User], None],
+) -> None:
     from catalog.models import ReadingList
     from teams import services
     from teams.models import FollowedList
@@ -147,7 +160,7 @@ def test_an_owners_team_pages_have_no_serious_accessibility_violations(
     owner = UserFactory(email="lead@example.com", display_name="Lead")
     team = services.create_team(name="Kernels", owner=owner)
     services.create_join_link(team=team, by=owner)
-    FollowedList.objects.create(team=team, reading_list=ReadingList.objects.first())
+    FollowedList.objects.create(team=team, reading_list=present(ReadingList.objects.first()))
     context = browser.new_context(viewport=DESKTOP, base_url=live_server.url, bypass_csp=True)
     page = context.new_page()
     page.set_default_timeout(15_000)

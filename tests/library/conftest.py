@@ -2,5 +2,5 @@ import pytest
 
 
 @pytest.fixture(autouse=True)
-def _fresh_cache(fresh_cache):
+def _fresh_cache(fresh_cache: None) -> None:
     """Each test starts with empty rate-limit counts and no kept pages."""

@@ -2,19 +2,21 @@
 
 import re
 
+from catalog.models import Source
+
 # A control shown more than once on a page names its copy: bookmark-7-in-<section>-read.
 COPY = r"(?:-in-[-\w]+?)?"
 
 
-def _button(source):
+def _button(source: Source):
     # A control's own button by its id; a list's shared-form button by its value (7:read).
     return rf'(?:id="bookmark-{source.pk}{COPY}-|name="choice" value="{source.pk}:)(\w+)"'
 
 
-def pressed(html, source):
+def pressed(html: str, source: Source):
     """The statuses shown as pressed for `source`'s control(s)."""
     return re.findall(rf'{_button(source)}[^>]*aria-pressed="true"', html)
 
 
-def autofocused(html, source):
+def autofocused(html: str, source: Source):
     return re.findall(rf"{_button(source)}[^>]*\bautofocus\b", html)

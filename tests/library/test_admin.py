@@ -2,22 +2,25 @@
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.test import Client
 
+from accounts.models import User
 from catalog.models import Source
 from library.models import Bookmark
 from library.services import set_status
+from tests.hints import SmallCatalog
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def superuser(db):
+def superuser(db: None) -> User:
     return get_user_model().objects.create_superuser("root@example.com", "pw-root-123456")
 
 
 def test_deleting_a_saved_source_is_refused_with_the_way_out(
-    client, superuser, reader, other_reader, small_catalog
-):
+    client: Client, superuser: User, reader: User, other_reader: User, small_catalog: SmallCatalog
+) -> None:
     source = small_catalog["flash"]
     set_status(user=reader, source=source, status="read")
     set_status(user=other_reader, source=source, status="reading")
@@ -33,7 +36,9 @@ def test_deleting_a_saved_source_is_refused_with_the_way_out(
     assert response.status_code in (200, 403)
 
 
-def test_bulk_delete_action_is_refused_too(client, superuser, reader, small_catalog):
+def test_bulk_delete_action_is_refused_too(
+    client: Client, superuser: User, reader: User, small_catalog: SmallCatalog
+) -> None:
     source = small_catalog["flash"]
     set_status(user=reader, source=source, status="read")
     client.force_login(superuser)
@@ -45,7 +50,9 @@ def test_bulk_delete_action_is_refused_too(client, superuser, reader, small_cata
     assert Source.objects.filter(pk=source.pk).exists()
 
 
-def test_superuser_reads_bookmarks_but_cannot_change_them(client, superuser, reader, small_catalog):
+def test_superuser_reads_bookmarks_but_cannot_change_them(
+    client: Client, superuser: User, reader: User, small_catalog: SmallCatalog
+) -> None:
     bookmark = set_status(user=reader, source=small_catalog["flash"], status="read")
     client.force_login(superuser)
     assert client.get("/admin/library/bookmark/").status_code == 200
@@ -60,7 +67,9 @@ def test_superuser_reads_bookmarks_but_cannot_change_them(client, superuser, rea
     assert Bookmark.objects.get(pk=bookmark.pk).status == "read"
 
 
-def test_maintainers_do_not_see_readers_bookmarks(client, maintainer, reader, small_catalog):
+def test_maintainers_do_not_see_readers_bookmarks(
+    client: Client, maintainer: User, reader: User, small_catalog: SmallCatalog
+) -> None:
     set_status(user=reader, source=small_catalog["flash"], status="read")
     client.force_login(maintainer)
     assert client.get("/admin/library/bookmark/").status_code == 403

@@ -3,14 +3,19 @@
 import re
 
 import pytest
+from django.http import HttpRequest
 from django.middleware.csrf import get_token
 from django.template import engines
 from django.template.loader import get_template
 from django.test import RequestFactory
+from pytest_django import Settings
 
+from accounts.models import User
+from catalog.models import Source
 from library import reading
 from library.controls import CONTROL_TEMPLATE
 from library.models import Bookmark
+from tests.hints import SmallCatalog
 
 pytestmark = pytest.mark.django_db
 
@@ -19,11 +24,11 @@ TAG = engines["django"].from_string(
 )
 
 
-def without_tokens(html):
+def without_tokens(html: str):
     return re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", html)
 
 
-def direct(source, request, status, compact):
+def direct(source: Source, request: HttpRequest, status, compact):
     """The control rendered straight from its template, as the inclusion tag used to."""
     return get_template(CONTROL_TEMPLATE).render(
         {
@@ -39,8 +44,8 @@ def direct(source, request, status, compact):
 
 @pytest.mark.parametrize("compact", [False, True])
 def test_remembered_controls_match_the_template_for_every_state(
-    reader, small_catalog, settings, compact
-):
+    reader: User, small_catalog: SmallCatalog, settings: Settings, compact: bool
+) -> None:
     settings.DEBUG = False  # the remembering path
     sources = [small_catalog["flash"], *small_catalog["path"]]
     statuses = ["", Bookmark.Status.TO_READ, Bookmark.Status.READING, Bookmark.Status.READ]
@@ -57,7 +62,9 @@ def test_remembered_controls_match_the_template_for_every_state(
         assert without_tokens(html) == without_tokens(expected)
 
 
-def test_each_request_gets_its_own_csrf_token(reader, small_catalog, settings):
+def test_each_request_gets_its_own_csrf_token(
+    reader: User, small_catalog: SmallCatalog, settings: Settings
+) -> None:
     settings.DEBUG = False
     source = small_catalog["flash"]
     tokens = []
@@ -70,7 +77,9 @@ def test_each_request_gets_its_own_csrf_token(reader, small_catalog, settings):
     assert tokens[0] != tokens[1]
 
 
-def test_a_renamed_source_is_not_shown_under_its_old_title(reader, small_catalog, settings):
+def test_a_renamed_source_is_not_shown_under_its_old_title(
+    reader: User, small_catalog: SmallCatalog, settings: Settings
+) -> None:
     settings.DEBUG = False
     source = small_catalog["flash"]
     request = RequestFactory().get("/")

@@ -8,42 +8,49 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 from django.db.models.deletion import ProtectedError
 from django.db.models.signals import post_delete, post_save
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from accounts.models import User
 from library.models import Bookmark
 from library.services import _apply_dates, apply_action, bulk_apply, remove_bookmark, set_status
 from tests.factories import SourceFactory
+from tests.hints import SmallCatalog
 
 pytestmark = pytest.mark.django_db
 
 
-def test_one_bookmark_per_reader_and_source(reader, small_catalog):
+def test_one_bookmark_per_reader_and_source(reader: User, small_catalog: SmallCatalog) -> None:
     source = small_catalog["flash"]
     Bookmark.objects.create(user=reader, source=source)
     with pytest.raises(IntegrityError), transaction.atomic():
         Bookmark.objects.create(user=reader, source=source, status="read")
 
 
-def test_status_outside_the_choices_is_refused_by_the_database(reader, small_catalog):
+def test_status_outside_the_choices_is_refused_by_the_database(
+    reader: User, small_catalog: SmallCatalog
+) -> None:
     with pytest.raises(IntegrityError), transaction.atomic():
         Bookmark.objects.create(user=reader, source=small_catalog["flash"], status="skimmed")
 
 
-def test_a_saved_source_cannot_be_deleted(reader, small_catalog):
+def test_a_saved_source_cannot_be_deleted(reader: User, small_catalog: SmallCatalog) -> None:
     source = small_catalog["flash"]
     set_status(user=reader, source=source, status="to_read")
     with pytest.raises(ProtectedError):
         source.delete()
 
 
-def test_deleting_a_reader_deletes_their_bookmarks(reader, other_reader, small_catalog):
+def test_deleting_a_reader_deletes_their_bookmarks(
+    reader: User, other_reader: User, small_catalog: SmallCatalog
+) -> None:
     set_status(user=reader, source=small_catalog["flash"], status="read")
     set_status(user=other_reader, source=small_catalog["flash"], status="read")
     reader.delete()
     assert list(Bookmark.objects.values_list("user__email", flat=True)) == ["other@example.com"]
 
 
-def test_dates_follow_the_status(reader, small_catalog):
+def test_dates_follow_the_status(reader: User, small_catalog: SmallCatalog) -> None:
     source = small_catalog["flash"]
     saved = set_status(user=reader, source=source, status="to_read")
     assert saved.started_at is None and saved.finished_at is None
@@ -54,7 +61,7 @@ def test_dates_follow_the_status(reader, small_catalog):
 
     done = set_status(user=reader, source=source, status="read")
     assert done.started_at == started
-    assert done.finished_at >= started
+    assert done.finished_at is not None and done.finished_at >= started
     assert done.saved_at == saved.saved_at
 
     again = set_status(user=reader, source=source, status="reading")
@@ -64,12 +71,16 @@ def test_dates_follow_the_status(reader, small_catalog):
     assert back.started_at is None and back.finished_at is None
 
 
-def test_marking_read_straight_away_sets_both_dates(reader, small_catalog):
+def test_marking_read_straight_away_sets_both_dates(
+    reader: User, small_catalog: SmallCatalog
+) -> None:
     done = set_status(user=reader, source=small_catalog["flash"], status="read")
     assert done.started_at is not None and done.finished_at is not None
 
 
-def test_double_submit_keeps_one_bookmark_and_its_dates(reader, small_catalog):
+def test_double_submit_keeps_one_bookmark_and_its_dates(
+    reader: User, small_catalog: SmallCatalog
+) -> None:
     source = small_catalog["flash"]
     first = set_status(user=reader, source=source, status="read")
     second = set_status(user=reader, source=source, status="read")
@@ -78,13 +89,15 @@ def test_double_submit_keeps_one_bookmark_and_its_dates(reader, small_catalog):
     assert second.finished_at == first.finished_at
 
 
-def test_unknown_status_is_refused_before_writing(reader, small_catalog):
+def test_unknown_status_is_refused_before_writing(
+    reader: User, small_catalog: SmallCatalog
+) -> None:
     with pytest.raises(ValueError):
         set_status(user=reader, source=small_catalog["flash"], status="skimmed")
     assert not Bookmark.objects.exists()
 
 
-def test_remove_is_idempotent(reader, small_catalog):
+def test_remove_is_idempotent(reader: User, small_catalog: SmallCatalog) -> None:
     source = small_catalog["flash"]
     set_status(user=reader, source=source, status="read")
     assert remove_bookmark(user=reader, source=source) is True
@@ -92,7 +105,9 @@ def test_remove_is_idempotent(reader, small_catalog):
     assert apply_action(user=reader, source=source, action="remove") is None
 
 
-def test_bulk_changes_only_the_readers_own_bookmarks(reader, other_reader, small_catalog):
+def test_bulk_changes_only_the_readers_own_bookmarks(
+    reader: User, other_reader: User, small_catalog: SmallCatalog
+) -> None:
     mine = [
         set_status(user=reader, source=source, status="to_read") for source in small_catalog["path"]
     ]
@@ -107,13 +122,13 @@ def test_bulk_changes_only_the_readers_own_bookmarks(reader, other_reader, small
     assert all(b.finished_at for b in Bookmark.objects.filter(user=reader))
 
 
-def test_bulk_remove(reader, small_catalog):
+def test_bulk_remove(reader: User, small_catalog: SmallCatalog) -> None:
     mine = [set_status(user=reader, source=s, status="reading") for s in small_catalog["path"]]
     assert bulk_apply(user=reader, bookmark_ids=[mine[0].pk], action="remove") == 1
     assert Bookmark.objects.filter(user=reader).count() == 2
 
 
-def test_sources_from_another_app_are_not_needed_to_read_states(reader):
+def test_sources_from_another_app_are_not_needed_to_read_states(reader: User) -> None:
     from library.reading import states_for
 
     source = SourceFactory()
@@ -122,7 +137,9 @@ def test_sources_from_another_app_are_not_needed_to_read_states(reader):
     assert states_for(reader, [source.pk + 1]) == {}
 
 
-def test_a_bookmark_another_request_made_is_changed_not_duplicated(reader, small_catalog):
+def test_a_bookmark_another_request_made_is_changed_not_duplicated(
+    reader: User, small_catalog: SmallCatalog
+) -> None:
     """The insert meets the row a concurrent request stored and changes it instead."""
     source = small_catalog["flash"]
     first = Bookmark.objects.create(user=reader, source=source, status="reading")
@@ -133,14 +150,16 @@ def test_a_bookmark_another_request_made_is_changed_not_duplicated(reader, small
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_parallel_clicks_on_one_control_keep_one_bookmark(reader, small_catalog):
+def test_parallel_clicks_on_one_control_keep_one_bookmark(
+    reader: User, small_catalog: SmallCatalog
+) -> None:
     """Requests arriving at once for one source each find or make the same row, and its dates
     stay consistent with whichever status was written last."""
     source = small_catalog["flash"]
     statuses = ["to_read", "reading", "read"] * 4
     start = threading.Barrier(len(statuses))
 
-    def click(status):
+    def click(status: str) -> str:
         try:
             start.wait()
             return set_status(user=reader, source=source, status=status).status
@@ -154,14 +173,16 @@ def test_parallel_clicks_on_one_control_keep_one_bookmark(reader, small_catalog)
     assert (stored.finished_at is None) == (stored.status != "read")
 
 
-def _columns_written(queries, verb):
+def _columns_written(queries: list[dict[str, str]], verb: str) -> set[str]:
     table = Bookmark._meta.db_table
     (sql,) = [q["sql"] for q in queries if q["sql"].startswith(f'{verb} "{table}"')]
     head = sql.split("VALUES")[0] if verb == "INSERT INTO" else sql.split(" WHERE ")[0]
     return set(re.findall(r'"(\w+)"\s*(?:=|,|\))', head))
 
 
-def test_a_click_writes_every_field_as_the_model_would(client, reader, small_catalog):
+def test_a_click_writes_every_field_as_the_model_would(
+    client: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     """The click path stores what the model itself stores: every column, each field's default
     included, so a field added to Bookmark is set on a click too."""
     source = small_catalog["flash"]
@@ -187,12 +208,12 @@ def test_a_click_writes_every_field_as_the_model_would(client, reader, small_cat
     )
 
 
-def test_a_click_sends_the_models_signals(reader, small_catalog):
+def test_a_click_sends_the_models_signals(reader: User, small_catalog: SmallCatalog) -> None:
     """Saves and removals go through the model, so every post_save and post_delete receiver
     hears them (the page cache's among them)."""
     heard = []
 
-    def receiver(sender, instance, **kwargs):
+    def receiver(sender: type[Bookmark], instance: Bookmark, **kwargs: object) -> None:
         heard.append((kwargs.get("created"), instance.status))
 
     source = small_catalog["flash"]

@@ -1,12 +1,16 @@
 """The bookmark control: POST only, HTMX and no-JS, anonymous, bad input, other readers."""
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
+from accounts.models import User
+from catalog.models import Source
 from library.models import Bookmark
 from library.pending import SESSION_KEY
 from library.services import set_status
 from tests.conftest import PASSWORD
+from tests.hints import SmallCatalog
 
 from .controls import autofocused, pressed
 
@@ -14,18 +18,20 @@ pytestmark = pytest.mark.django_db
 HX = {"HX-Request": "true"}
 
 
-def url(source):
+def url(source: Source) -> str:
     return reverse("library:bookmark", args=[source.slug])
 
 
-def test_get_changes_nothing(client, reader, small_catalog):
+def test_get_changes_nothing(client: Client, reader: User, small_catalog: SmallCatalog) -> None:
     client.force_login(reader)
     response = client.get(url(small_catalog["flash"]) + "?status=read")
     assert response.status_code == 405
     assert not Bookmark.objects.exists()
 
 
-def test_no_js_post_saves_and_redirects_back(client, reader, small_catalog):
+def test_no_js_post_saves_and_redirects_back(
+    client: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     source = small_catalog["flash"]
     client.force_login(reader)
     response = client.post(url(source), {"status": "reading", "next": "/sources/?page=1"})
@@ -36,7 +42,9 @@ def test_no_js_post_saves_and_redirects_back(client, reader, small_catalog):
     assert "Saved “FlashAttention” as Reading." in page.content.decode()
 
 
-def test_no_js_post_refuses_an_outside_next(client, reader, small_catalog):
+def test_no_js_post_refuses_an_outside_next(
+    client: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     source = small_catalog["flash"]
     client.force_login(reader)
     response = client.post(url(source), {"status": "read", "next": "https://evil.example/"})
@@ -45,7 +53,9 @@ def test_no_js_post_refuses_an_outside_next(client, reader, small_catalog):
     assert response["Location"] == source.get_absolute_url()
 
 
-def test_htmx_post_returns_the_control_and_announces_the_change(client, reader, small_catalog):
+def test_htmx_post_returns_the_control_and_announces_the_change(
+    client: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     source = small_catalog["flash"]
     client.force_login(reader)
     response = client.post(url(source), {"status": "read", "next": "/"}, headers=HX)
@@ -64,7 +74,9 @@ def test_htmx_post_returns_the_control_and_announces_the_change(client, reader, 
     assert Bookmark.objects.get(user=reader, source=source).status == "read"
 
 
-def test_htmx_remove_puts_focus_on_the_first_button(client, reader, small_catalog):
+def test_htmx_remove_puts_focus_on_the_first_button(
+    client: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     source = small_catalog["flash"]
     set_status(user=reader, source=source, status="read")
     client.force_login(reader)
@@ -76,7 +88,7 @@ def test_htmx_remove_puts_focus_on_the_first_button(client, reader, small_catalo
     assert not Bookmark.objects.exists()
 
 
-def test_no_js_remove(client, reader, small_catalog):
+def test_no_js_remove(client: Client, reader: User, small_catalog: SmallCatalog) -> None:
     source = small_catalog["flash"]
     set_status(user=reader, source=source, status="read")
     client.force_login(reader)
@@ -85,7 +97,9 @@ def test_no_js_remove(client, reader, small_catalog):
     assert not Bookmark.objects.exists()
 
 
-def test_double_submit_makes_one_bookmark(client, reader, small_catalog):
+def test_double_submit_makes_one_bookmark(
+    client: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     source = small_catalog["flash"]
     client.force_login(reader)
     for _ in range(2):
@@ -95,7 +109,9 @@ def test_double_submit_makes_one_bookmark(client, reader, small_catalog):
 
 
 @pytest.mark.parametrize("status", ["skimmed", "", "READ", "to_read; drop table"])
-def test_bad_status_is_a_clear_400(client, reader, small_catalog, status):
+def test_bad_status_is_a_clear_400(
+    client: Client, reader: User, small_catalog: SmallCatalog, status: str
+) -> None:
     client.force_login(reader)
     response = client.post(url(small_catalog["flash"]), {"status": status})
     assert response.status_code == 400
@@ -105,21 +121,23 @@ def test_bad_status_is_a_clear_400(client, reader, small_catalog, status):
     assert not Bookmark.objects.exists()
 
 
-def test_bad_status_with_htmx_is_400_too(client, reader, small_catalog):
+def test_bad_status_with_htmx_is_400_too(
+    client: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     client.force_login(reader)
     response = client.post(url(small_catalog["flash"]), {"status": "later"}, headers=HX)
     assert response.status_code == 400
     assert "“later” is not a reading status" in response.content.decode()
 
 
-def test_unknown_source_is_404(client, reader, small_catalog):
+def test_unknown_source_is_404(client: Client, reader: User, small_catalog: SmallCatalog) -> None:
     client.force_login(reader)
     assert client.post("/library/bookmarks/no-such-source/", {"status": "read"}).status_code == 404
 
 
 def test_another_reader_only_changes_their_own_bookmark(
-    client, reader, other_reader, small_catalog
-):
+    client: Client, reader: User, other_reader: User, small_catalog: SmallCatalog
+) -> None:
     source = small_catalog["flash"]
     set_status(user=reader, source=source, status="reading")
     client.force_login(other_reader)
@@ -129,7 +147,9 @@ def test_another_reader_only_changes_their_own_bookmark(
     assert Bookmark.objects.get(user=other_reader, source=source).status == "read"
 
 
-def test_anonymous_htmx_click_is_sent_to_log_in_and_kept(client, small_catalog):
+def test_anonymous_htmx_click_is_sent_to_log_in_and_kept(
+    client: Client, small_catalog: SmallCatalog
+) -> None:
     source = small_catalog["flash"]
     response = client.post(url(source), {"status": "read", "next": "/tiers/core/"}, headers=HX)
     assert response.status_code == 200
@@ -139,8 +159,8 @@ def test_anonymous_htmx_click_is_sent_to_log_in_and_kept(client, small_catalog):
 
 
 def test_anonymous_no_js_click_logs_in_and_comes_back_with_the_action_done(
-    client, reader, small_catalog
-):
+    client: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     source = small_catalog["flash"]
     response = client.post(url(source), {"status": "reading", "next": "/topics/attention/"})
     assert response.status_code == 302
@@ -158,7 +178,9 @@ def test_anonymous_no_js_click_logs_in_and_comes_back_with_the_action_done(
     assert SESSION_KEY not in client.session
 
 
-def test_a_visitors_save_comes_back_to_the_card_after_the_login_form(client, reader, small_catalog):
+def test_a_visitors_save_comes_back_to_the_card_after_the_login_form(
+    client: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     source = small_catalog["flash"]
     html = client.get("/topics/attention/").content.decode()
     way_back = f"/topics/attention/#src-{source.pk}"
@@ -173,7 +195,9 @@ def test_a_visitors_save_comes_back_to_the_card_after_the_login_form(client, rea
     assert Bookmark.objects.get(user=reader, source=source).status == "to_read"
 
 
-def test_pending_action_is_applied_once(client, reader, small_catalog):
+def test_pending_action_is_applied_once(
+    client: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     source = small_catalog["flash"]
     client.post(url(source), {"status": "read"})
     client.post("/accounts/login/", {"login": reader.email, "password": PASSWORD})
@@ -182,7 +206,9 @@ def test_pending_action_is_applied_once(client, reader, small_catalog):
     assert Bookmark.objects.filter(user=reader).count() == 1
 
 
-def test_anonymous_sees_one_save_link_to_log_in_on_every_card(client, small_catalog):
+def test_anonymous_sees_one_save_link_to_log_in_on_every_card(
+    client: Client, small_catalog: SmallCatalog
+) -> None:
     html = client.get("/sources/").content.decode()
     sources = [*small_catalog["path"], small_catalog["flash"]]
     for source in sources:
@@ -195,7 +221,9 @@ def test_anonymous_sees_one_save_link_to_log_in_on_every_card(client, small_cata
     assert "{#" not in html and "Visitors get" not in html
 
 
-def test_a_card_remembered_for_a_visitor_is_not_shown_to_a_reader(client, reader, small_catalog):
+def test_a_card_remembered_for_a_visitor_is_not_shown_to_a_reader(
+    client: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     client.get("/sources/")
     client.force_login(reader)
     html = client.get("/sources/").content.decode()
@@ -203,7 +231,9 @@ def test_a_card_remembered_for_a_visitor_is_not_shown_to_a_reader(client, reader
     assert 'class="save-link"' not in html
 
 
-def test_cards_and_source_page_show_the_readers_state(client, reader, other_reader, small_catalog):
+def test_cards_and_source_page_show_the_readers_state(
+    client: Client, reader: User, other_reader: User, small_catalog: SmallCatalog
+) -> None:
     flash = small_catalog["flash"]
     set_status(user=reader, source=flash, status="reading")
     set_status(user=other_reader, source=small_catalog["path"][0], status="read")
@@ -214,7 +244,9 @@ def test_cards_and_source_page_show_the_readers_state(client, reader, other_read
         assert html.count('aria-pressed="true"') == 1, page
 
 
-def test_htmx_control_keeps_next_of_the_page(client, reader, small_catalog):
+def test_htmx_control_keeps_next_of_the_page(
+    client: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     source = small_catalog["flash"]
     client.force_login(reader)
     html = client.post(

@@ -6,20 +6,28 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from allauth.account.models import EmailAddress
 from django.core import mail, signing
+from django.core.mail.message import EmailMultiAlternatives
 from django.core.management import call_command
+from django.test import Client
 from django.utils import timezone
+from pytest_django import Settings
 
+from accounts.models import User
 from catalog.changelog import record_source_edit
 from catalog.models import ChangeLogEntry
+from catalog.models.sources import Source
 from library.digests import send_digests, unsubscribe_token
 from library.models import DigestLog, DigestSettings, Follow
+from tests.hints import SmallCatalog
 
 from ..factories import SourceFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
 
-def verified_follower(email, topic="attention", frequency="daily", time_zone="UTC"):
+def verified_follower(
+    email: str, topic: str = "attention", frequency: str = "daily", time_zone: str = "UTC"
+) -> User:
     user = UserFactory(email=email, time_zone=time_zone)
     EmailAddress.objects.create(user=user, email=email, verified=True, primary=True)
     Follow.objects.create(user=user, kind="topic", target=topic)
@@ -28,20 +36,23 @@ def verified_follower(email, topic="attention", frequency="daily", time_zone="UT
 
 
 @pytest.fixture
-def new_attention_source(small_catalog):
+def new_attention_source(small_catalog: SmallCatalog) -> Source:
     source = SourceFactory(title="Ring Attention <b>", topics=[small_catalog["topics"][1]])
     record_source_edit(before=None, source=source, via=ChangeLogEntry.Via.ADMIN)
     return source
 
 
-def test_digest_lists_new_sources_in_html_and_text(new_attention_source, settings):
+def test_digest_lists_new_sources_in_html_and_text(
+    new_attention_source: Source, settings: Settings
+) -> None:
     settings.ACCOUNT_EMAIL_VERIFICATION = "mandatory"
     verified_follower("follower@example.com")
     call_command("send_digests", stdout=None)
     (message,) = mail.outbox
     assert message.to == ["follower@example.com"]
     assert "Ring Attention <b>" in message.body
-    html = message.alternatives[0].content
+    assert isinstance(message, EmailMultiAlternatives)
+    html = str(message.alternatives[0][0])
     assert "Ring Attention &lt;b&gt;" in html
     assert "/sources/" + new_attention_source.slug in html
     assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
@@ -51,7 +62,7 @@ def test_digest_lists_new_sources_in_html_and_text(new_attention_source, setting
     )
 
 
-def test_a_second_run_in_the_same_period_sends_nothing(new_attention_source):
+def test_a_second_run_in_the_same_period_sends_nothing(new_attention_source: Source) -> None:
     verified_follower("follower@example.com")
     first = send_digests()
     second = send_digests()
@@ -60,7 +71,9 @@ def test_a_second_run_in_the_same_period_sends_nothing(new_attention_source):
     assert DigestLog.objects.count() == 1
 
 
-def test_the_next_period_sends_only_what_is_new(new_attention_source, small_catalog):
+def test_the_next_period_sends_only_what_is_new(
+    new_attention_source: Source, small_catalog: SmallCatalog
+) -> None:
     verified_follower("follower@example.com")
     send_digests()
     # Midday of the next day: past the reader's send hour, whatever time the test runs at.
@@ -68,7 +81,7 @@ def test_the_next_period_sends_only_what_is_new(new_attention_source, small_cata
     assert send_digests(now=tomorrow).sent == []  # nothing new since the first digest
     later = SourceFactory(title="Tree Attention", topics=[small_catalog["topics"][1]])
     (entry,) = record_source_edit(before=None, source=later, via=ChangeLogEntry.Via.ADMIN)
-    entry.created = tomorrow - timezone.timedelta(hours=1)
+    entry.created = tomorrow - timedelta(hours=1)
     entry.save()
     assert send_digests(now=tomorrow).sent == ["follower@example.com"]
     assert "Tree Attention" in mail.outbox[-1].body
@@ -76,8 +89,8 @@ def test_the_next_period_sends_only_what_is_new(new_attention_source, small_cata
 
 
 def test_unverified_addresses_are_skipped_unless_verification_is_off(
-    new_attention_source, settings
-):
+    new_attention_source: Source, settings: Settings
+) -> None:
     settings.ACCOUNT_EMAIL_VERIFICATION = "optional"
     user = UserFactory(email="unverified@example.com")
     EmailAddress.objects.create(user=user, email=user.email, verified=False, primary=True)
@@ -89,7 +102,9 @@ def test_unverified_addresses_are_skipped_unless_verification_is_off(
     assert send_digests().sent == ["unverified@example.com"]
 
 
-def test_readers_who_turned_it_off_or_follow_nothing_get_nothing(new_attention_source):
+def test_readers_who_turned_it_off_or_follow_nothing_get_nothing(
+    new_attention_source: Source,
+) -> None:
     verified_follower("off@example.com", frequency="off")
     quiet = verified_follower("quiet@example.com")
     quiet.follows.all().delete()
@@ -97,12 +112,16 @@ def test_readers_who_turned_it_off_or_follow_nothing_get_nothing(new_attention_s
     assert mail.outbox == []
 
 
-def test_only_matching_changes_and_no_mail_when_nothing_matches(new_attention_source):
+def test_only_matching_changes_and_no_mail_when_nothing_matches(
+    new_attention_source: Source,
+) -> None:
     verified_follower("serving@example.com", topic="serving")
     assert send_digests().sent == []
 
 
-def test_one_click_unsubscribe_works_logged_out(client, new_attention_source):
+def test_one_click_unsubscribe_works_logged_out(
+    client: Client, new_attention_source: Source
+) -> None:
     reader = verified_follower("follower@example.com")
     send_digests()
     url = mail.outbox[0].extra_headers["List-Unsubscribe"].strip("<>")
@@ -115,7 +134,9 @@ def test_one_click_unsubscribe_works_logged_out(client, new_attention_source):
     assert DigestSettings.objects.get(user=reader).frequency == "off"
 
 
-def test_unsubscribe_links_cannot_be_forged_or_replayed_for_another_reader(client, small_catalog):
+def test_unsubscribe_links_cannot_be_forged_or_replayed_for_another_reader(
+    client: Client, small_catalog: SmallCatalog
+) -> None:
     reader = verified_follower("reader@example.com")
     victim = verified_follower("victim@example.com")
     token = unsubscribe_token(reader.pk)
@@ -137,11 +158,11 @@ SUNDAY_NOON_UTC = datetime(2026, 3, 1, 12, tzinfo=UTC)
 LA = timedelta(hours=-8)
 
 
-def changed_at(moment):
+def changed_at(moment: datetime) -> None:
     ChangeLogEntry.objects.update(created=moment - timedelta(minutes=30))
 
 
-def test_periods_are_the_readers_own_day_and_week(new_attention_source):
+def test_periods_are_the_readers_own_day_and_week(new_attention_source: Source) -> None:
     changed_at(SUNDAY_NOON_UTC)
     for frequency in ("daily", "weekly"):
         verified_follower(f"nz-{frequency}@example.com", "attention", frequency, "Pacific/Auckland")
@@ -159,8 +180,8 @@ def test_periods_are_the_readers_own_day_and_week(new_attention_source):
 
 
 def test_a_first_digest_goes_at_once_then_each_in_the_readers_morning(
-    new_attention_source, settings
-):
+    new_attention_source: Source, settings: Settings
+) -> None:
     settings.DIGEST_SEND_HOUR = 7
     reader = verified_follower("la@example.com", time_zone="America/Los_Angeles")
     sunday_3am_la = SUNDAY_NOON_UTC - timedelta(hours=1)
@@ -177,8 +198,8 @@ def test_a_first_digest_goes_at_once_then_each_in_the_readers_morning(
 
 
 def test_a_weekly_digest_is_due_from_monday_morning_or_later_that_week(
-    new_attention_source, settings
-):
+    new_attention_source: Source, settings: Settings
+) -> None:
     settings.DIGEST_SEND_HOUR = 7
     reader = verified_follower(
         "la@example.com", frequency="weekly", time_zone="America/Los_Angeles"
@@ -195,7 +216,9 @@ def test_a_weekly_digest_is_due_from_monday_morning_or_later_that_week(
 
 
 @pytest.mark.parametrize("zone", ["Mars/Base", "", "America"])
-def test_a_zone_the_system_does_not_know_falls_back_to_the_sites(new_attention_source, zone):
+def test_a_zone_the_system_does_not_know_falls_back_to_the_sites(
+    new_attention_source: Source, zone: str
+) -> None:
     reader = verified_follower("lost@example.com")
     type(reader).objects.filter(pk=reader.pk).update(time_zone=zone)  # as a stale row would be
     changed_at(SUNDAY_NOON_UTC)
@@ -203,7 +226,9 @@ def test_a_zone_the_system_does_not_know_falls_back_to_the_sites(new_attention_s
     assert DigestLog.objects.get(user=reader).period == "daily:2026-03-01"  # TIME_ZONE is UTC
 
 
-def test_one_failing_digest_is_reported_and_the_others_still_go(monkeypatch, new_attention_source):
+def test_one_failing_digest_is_reported_and_the_others_still_go(
+    monkeypatch: pytest.MonkeyPatch, new_attention_source: Source
+) -> None:
     from io import StringIO
 
     from library import digests
@@ -212,7 +237,9 @@ def test_one_failing_digest_is_reported_and_the_others_still_go(monkeypatch, new
     verified_follower("fine@example.com")
     real_message = digests.digest_message
 
-    def message_or_fail(reader, entries, frequency, more=0):
+    def message_or_fail(
+        reader: User, entries: list[ChangeLogEntry], frequency: str, more: int = 0
+    ) -> EmailMultiAlternatives:
         if reader.email == "broken@example.com":
             raise ValueError("Header values may not contain linefeed or carriage return")
         return real_message(reader, entries, frequency, more)

@@ -6,10 +6,15 @@ from datetime import timedelta
 import bibtexparser
 import pytest
 import rispy
+from django.test import Client
 from django.utils import timezone
+from pytest_django import DjangoAssertNumQueries
 
+from accounts.models import User
+from catalog.models import Source
 from library.models import Bookmark
 from tests.factories import NoteFactory, SourceFactory
+from tests.hints import Grow, SmallCatalog, Tiers
 
 EXPORTS = [
     "/library/export/",
@@ -22,7 +27,7 @@ EXPORTS = [
 
 
 @pytest.fixture
-def library(small_catalog, reader, other_reader):
+def library(small_catalog: SmallCatalog, reader: User, other_reader: User) -> SmallCatalog:
     """The reader finished one source, is reading another, saved a third; the other reader has
     their own bookmark and notes, which must never show up in the reader's exports."""
     path = small_catalog["path"]
@@ -55,14 +60,18 @@ def library(small_catalog, reader, other_reader):
 @pytest.mark.django_db
 class TestAccess:
     @pytest.mark.parametrize("url", [*EXPORTS, "/library/lists/wafer.md"])
-    def test_anonymous_visitors_are_sent_to_log_in_and_back(self, client, small_catalog, url):
+    def test_anonymous_visitors_are_sent_to_log_in_and_back(
+        self, client: Client, small_catalog: SmallCatalog, url: str
+    ) -> None:
         response = client.get(url)
         assert response.status_code == 302
         assert response["Location"].startswith("/accounts/login/?next=")
         assert response["Location"].endswith(f"next={url}")
 
     @pytest.mark.parametrize("url", [u for u in EXPORTS if u != "/library/export/"])
-    def test_nobody_gets_another_readers_data(self, client, library, other_reader, url):
+    def test_nobody_gets_another_readers_data(
+        self, client: Client, library: SmallCatalog, other_reader: User, url: str
+    ) -> None:
         client.force_login(other_reader)
         body = client.get(url).content.decode()
         assert "Attention Is All You Need" not in body
@@ -70,20 +79,26 @@ class TestAccess:
         assert "tiling matters" not in body and "without a bookmark" not in body
         assert "Roofline" in body  # their own bookmark
 
-    def test_markdown_ticks_are_the_signed_in_readers_own(self, client, library, other_reader):
+    def test_markdown_ticks_are_the_signed_in_readers_own(
+        self, client: Client, library: SmallCatalog, other_reader: User
+    ) -> None:
         client.force_login(other_reader)
         text = client.get("/library/lists/wafer.md").content.decode()
         assert "- [ ] [How to Scale Your Model]" in text
         assert "- [x] [Roofline]" in text
 
-    def test_exports_are_get_only(self, client, library, reader):
+    def test_exports_are_get_only(
+        self, client: Client, library: SmallCatalog, reader: User
+    ) -> None:
         client.force_login(reader)
         assert client.post("/library/export.csv").status_code == 405
 
 
 @pytest.mark.django_db
 class TestLibraryData:
-    def test_csv_has_status_dates_and_notes(self, client, library, reader):
+    def test_csv_has_status_dates_and_notes(
+        self, client: Client, library: SmallCatalog, reader: User
+    ) -> None:
         client.force_login(reader)
         response = client.get("/library/export.csv")
         assert response["Content-Type"] == "text/csv; charset=utf-8"
@@ -106,7 +121,9 @@ class TestLibraryData:
         assert by_slug["roofline"]["status"] == ""
         assert by_slug["roofline"]["notes"] == "A note without a bookmark."
 
-    def test_json_has_bookmarks_and_notes(self, client, library, reader):
+    def test_json_has_bookmarks_and_notes(
+        self, client: Client, library: SmallCatalog, reader: User
+    ) -> None:
         client.force_login(reader)
         document = json.loads(client.get("/library/export.json").content)
         assert document["reader"] == "reader@example.com"
@@ -124,7 +141,9 @@ class TestLibraryData:
             "A note without a bookmark.",
         ]
 
-    def test_deleted_notes_are_not_exported(self, client, library, reader):
+    def test_deleted_notes_are_not_exported(
+        self, client: Client, library: SmallCatalog, reader: User
+    ) -> None:
         from notes.models import Note
 
         Note.objects.filter(user=reader).update(deleted_at=timezone.now())
@@ -132,7 +151,7 @@ class TestLibraryData:
         document = json.loads(client.get("/library/export.json").content)
         assert document["notes"] == []
 
-    def test_library_citations(self, client, library, reader):
+    def test_library_citations(self, client: Client, library: SmallCatalog, reader: User) -> None:
         client.force_login(reader)
         bib = client.get("/library/export.bib").content.decode()
         parsed = bibtexparser.parse_string(bib)
@@ -147,7 +166,9 @@ class TestLibraryData:
         references = rispy.loads(client.get("/library/export.ris").content.decode())
         assert [reference["title"] for reference in references][-1] == "FlashAttention"
 
-    def test_empty_library_exports_cleanly(self, client, reader, tiers):
+    def test_empty_library_exports_cleanly(
+        self, client: Client, reader: User, tiers: Tiers
+    ) -> None:
         client.force_login(reader)
         rows = list(csv.reader(io.StringIO(client.get("/library/export.csv").content.decode())))
         assert len(rows) == 1
@@ -158,7 +179,9 @@ class TestLibraryData:
         )
         assert client.get("/library/export.ris").content == b""
 
-    def test_export_page_links_every_download(self, client, library, reader):
+    def test_export_page_links_every_download(
+        self, client: Client, library: SmallCatalog, reader: User
+    ) -> None:
         client.force_login(reader)
         html = client.get("/library/export/").content.decode()
         for url in EXPORTS[1:]:
@@ -167,11 +190,15 @@ class TestLibraryData:
         assert 'href="/library/export/"' in client.get("/library/").content.decode()
 
     def test_export_query_counts_are_constant(
-        self, client, reader, many_sources, django_assert_max_num_queries
-    ):
+        self,
+        client: Client,
+        reader: User,
+        many_sources: Grow,
+        django_assert_max_num_queries: DjangoAssertNumQueries,
+    ) -> None:
         client.force_login(reader)
 
-        def save(sources):
+        def save(sources: list[Source]) -> None:
             for source in sources:
                 Bookmark.objects.create(user=reader, source=source)
                 NoteFactory(user=reader, source=source)
@@ -190,7 +217,9 @@ class TestLibraryData:
 
 @pytest.mark.django_db
 class TestReadingListMarkdown:
-    def test_list_in_order_with_status_ticks(self, client, library, reader):
+    def test_list_in_order_with_status_ticks(
+        self, client: Client, library: SmallCatalog, reader: User
+    ) -> None:
         client.force_login(reader)
         response = client.get("/library/lists/wafer.md")
         assert response["Content-Type"] == "text/markdown; charset=utf-8"
@@ -207,7 +236,9 @@ class TestReadingListMarkdown:
         assert "## Start here" in text and "## Attention kernels" in text
         assert text.index("## Start here") < text.index("## Attention kernels")
 
-    def test_markdown_escapes_titles(self, client, reader, small_catalog):
+    def test_markdown_escapes_titles(
+        self, client: Client, reader: User, small_catalog: SmallCatalog
+    ) -> None:
         from catalog.models import ListEntry
 
         odd = SourceFactory(title="[Click](javascript:alert(1)) *bold* <b>")
@@ -217,11 +248,15 @@ class TestReadingListMarkdown:
         text = client.get("/library/lists/wafer.md").content.decode()
         assert "\\[Click\\]\\(javascript:alert\\(1\\)\\) \\*bold\\* \\<b\\>" in text
 
-    def test_unknown_list_is_404(self, client, reader, small_catalog):
+    def test_unknown_list_is_404(
+        self, client: Client, reader: User, small_catalog: SmallCatalog
+    ) -> None:
         client.force_login(reader)
         assert client.get("/library/lists/nope.md").status_code == 404
 
-    def test_list_page_links_the_markdown_for_signed_in_readers(self, client, reader, library):
+    def test_list_page_links_the_markdown_for_signed_in_readers(
+        self, client: Client, reader: User, library: SmallCatalog
+    ) -> None:
         assert "/library/lists/wafer.md" not in client.get("/lists/wafer/").content.decode()
         client.force_login(reader)
         assert "/library/lists/wafer.md" in client.get("/lists/wafer/").content.decode()

@@ -1,30 +1,33 @@
 """The first digest covers what changed since the reader started following, capped with
 "and N more" and a link; saved searches are described with their filters."""
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
+from django.core.mail import EmailMultiAlternatives
 from django.utils import timezone
 
 from catalog.changelog import record_source_edit
-from catalog.models import ChangeLogEntry
+from catalog.models import ChangeLogEntry, Topic
+from catalog.models.sources import Source
 from library.digests import DIGEST_ENTRIES, send_digests
 from library.follows import search_description
 from library.models import Follow
 from tests.factories import SourceFactory
+from tests.hints import SmallCatalog
 from tests.library.test_digests import verified_follower
 
 pytestmark = pytest.mark.django_db
 
 
-def changed_source(topic, title: str, when):
+def changed_source(topic: Topic, title: str, when: datetime) -> Source:
     source = SourceFactory(title=title, topics=[topic])
     for entry in record_source_edit(before=None, source=source, via=ChangeLogEntry.Via.ADMIN):
         ChangeLogEntry.objects.filter(pk=entry.pk).update(created=when)
     return source
 
 
-def test_the_first_digest_reaches_back_to_the_follow(small_catalog):
+def test_the_first_digest_reaches_back_to_the_follow(small_catalog: SmallCatalog) -> None:
     from django.core import mail
 
     topic = small_catalog["topics"][1]
@@ -38,7 +41,7 @@ def test_the_first_digest_reaches_back_to_the_follow(small_catalog):
     assert "Before the follow" not in body
 
 
-def test_a_long_first_digest_is_capped_with_and_n_more(small_catalog):
+def test_a_long_first_digest_is_capped_with_and_n_more(small_catalog: SmallCatalog) -> None:
     from django.core import mail
 
     topic = small_catalog["topics"][1]
@@ -51,7 +54,8 @@ def test_a_long_first_digest_is_capped_with_and_n_more(small_catalog):
     assert f"Paper {DIGEST_ENTRIES:03}" not in message.body
     assert "- and 7 more: https://" in message.body
     assert "/changes/" in message.body
-    assert ">and 7 more</a>" in message.alternatives[0].content
+    assert isinstance(message, EmailMultiAlternatives)
+    assert ">and 7 more</a>" in str(message.alternatives[0][0])
 
 
 @pytest.mark.parametrize(
@@ -63,5 +67,5 @@ def test_a_long_first_digest_is_capped_with_and_n_more(small_catalog):
         ("", "everything"),
     ],
 )
-def test_saved_searches_are_described_with_their_filters(target, described):
+def test_saved_searches_are_described_with_their_filters(target: str, described: str) -> None:
     assert search_description(target) == described

@@ -1,18 +1,23 @@
 """Following topics, tiers, lists and searches, and what the home page then shows."""
 
 import pytest
+from django.test import Client
 from django.utils import timezone
 
+from accounts.models import User
 from catalog.changelog import record_source_edit
 from catalog.models import ChangeLogEntry, ChangeLogSeen
 from library.models import DigestSettings, Follow
+from tests.hints import SmallCatalog
 
 from ..factories import SourceFactory, TopicFactory
 
 pytestmark = pytest.mark.django_db
 
 
-def test_a_reader_follows_a_topic_from_its_page(client, reader, small_catalog):
+def test_a_reader_follows_a_topic_from_its_page(
+    client: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     client.force_login(reader)
     page = client.get("/topics/attention/").content.decode()
     assert 'action="/library/following/topic/attention/"' in page
@@ -24,7 +29,9 @@ def test_a_reader_follows_a_topic_from_its_page(client, reader, small_catalog):
     assert DigestSettings.objects.get(user=reader).frequency == "weekly"
 
 
-def test_following_twice_keeps_one_follow(client, reader, small_catalog):
+def test_following_twice_keeps_one_follow(
+    client: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     client.force_login(reader)
     client.post("/library/following/tier/core/")
     client.post("/library/following/tier/core/")
@@ -40,26 +47,34 @@ def test_following_twice_keeps_one_follow(client, reader, small_catalog):
         "/library/following/planet/attention/",
     ],
 )
-def test_following_something_unknown_is_not_found(client, reader, small_catalog, url):
+def test_following_something_unknown_is_not_found(
+    client: Client, reader: User, small_catalog: SmallCatalog, url: str
+) -> None:
     client.force_login(reader)
     assert client.post(url).status_code == 404
     assert not Follow.objects.exists()
 
 
-def test_following_needs_a_login_and_a_post(client, reader, small_catalog):
+def test_following_needs_a_login_and_a_post(
+    client: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     assert client.post("/library/following/topic/attention/").status_code == 302
     client.force_login(reader)
     assert client.get("/library/following/topic/attention/").status_code == 405
     assert not Follow.objects.exists()
 
 
-def test_list_and_tier_pages_offer_to_follow(client, reader, small_catalog):
+def test_list_and_tier_pages_offer_to_follow(
+    client: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     client.force_login(reader)
     assert "Follow Primary sources" in client.get("/lists/wafer/").content.decode()
     assert "Follow Core" in client.get("/tiers/core/").content.decode()
 
 
-def test_save_a_search_and_read_its_feed(client, reader, small_catalog):
+def test_save_a_search_and_read_its_feed(
+    client: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     client.force_login(reader)
     page = client.get("/sources/?q=attention").content.decode()
     assert "Save this search" in page
@@ -88,8 +103,8 @@ def test_save_a_search_and_read_its_feed(client, reader, small_catalog):
     ],
 )
 def test_a_malformed_saved_search_is_refused_with_the_reason(
-    client, reader, small_catalog, data, reason
-):
+    client: Client, reader: User, small_catalog: SmallCatalog, data: dict[str, str], reason: str
+) -> None:
     client.force_login(reader)
     response = client.post("/library/following/search/", data)
     assert response.status_code == 400
@@ -97,7 +112,9 @@ def test_a_malformed_saved_search_is_refused_with_the_reason(
     assert not Follow.objects.exists()
 
 
-def test_unfollow_only_your_own(client, reader, other_reader, small_catalog):
+def test_unfollow_only_your_own(
+    client: Client, reader: User, other_reader: User, small_catalog: SmallCatalog
+) -> None:
     theirs = Follow.objects.create(user=other_reader, kind="topic", target="attention")
     client.force_login(reader)
     assert client.post(f"/library/following/{theirs.pk}/unfollow/").status_code == 404
@@ -107,7 +124,9 @@ def test_unfollow_only_your_own(client, reader, other_reader, small_catalog):
     assert not Follow.objects.filter(pk=theirs.pk).exists()
 
 
-def test_home_shows_changes_in_what_the_reader_follows(client, reader, small_catalog):
+def test_home_shows_changes_in_what_the_reader_follows(
+    client: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     ChangeLogSeen.objects.create(
         user=reader, seen_at=timezone.now() - timezone.timedelta(minutes=5)
     )
@@ -125,7 +144,9 @@ def test_home_shows_changes_in_what_the_reader_follows(client, reader, small_cat
     assert "Unfollowed thing" in html
 
 
-def test_the_digest_turns_off_with_one_click(client, reader, small_catalog):
+def test_the_digest_turns_off_with_one_click(
+    client: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     client.force_login(reader)
     client.post("/library/following/topic/attention/")
     page = client.get("/library/following/").content.decode()
@@ -138,7 +159,9 @@ def test_the_digest_turns_off_with_one_click(client, reader, small_catalog):
     assert DigestSettings.objects.get(user=reader).frequency == "daily"
 
 
-def test_a_saved_search_says_so_and_can_be_stopped(client, reader, small_catalog):
+def test_a_saved_search_says_so_and_can_be_stopped(
+    client: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     client.force_login(reader)
     response = client.post("/library/following/search/", {"topic": "attention", "q": "flash"})
     page = client.get(response["Location"]).content.decode()

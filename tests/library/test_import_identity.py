@@ -2,9 +2,12 @@
 URL is no web address instead of failing the whole file."""
 
 import pytest
+from django.test import Client
 
+from accounts.models import User
 from library.models import Bookmark
 from tests.factories import SourceFactory
+from tests.hints import SmallCatalog
 
 from .test_imports import confirm, upload
 
@@ -12,8 +15,8 @@ pytestmark = pytest.mark.django_db
 
 
 def test_an_entry_with_a_hostile_url_is_skipped_and_the_rest_imported(
-    signed_in, reader, small_catalog
-):
+    signed_in: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     flash = small_catalog["flash"]
     flash.url = "https://arxiv.org/abs/2205.14135"
     flash.save()
@@ -32,8 +35,8 @@ def test_an_entry_with_a_hostile_url_is_skipped_and_the_rest_imported(
 
 
 def test_a_reference_to_the_arxiv_version_finds_the_paper_catalogued_at_its_venue(
-    signed_in, reader, small_catalog
-):
+    signed_in: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     paper = SourceFactory(
         slug="sarathi", url="https://www.usenix.org/osdi24-agrawal.pdf", arxiv_id="2403.02310"
     )
@@ -44,7 +47,9 @@ def test_a_reference_to_the_arxiv_version_finds_the_paper_catalogued_at_its_venu
     assert Bookmark.objects.get(user=reader).source == paper
 
 
-def test_a_repository_subpage_with_tracking_finds_the_repository(signed_in, reader, small_catalog):
+def test_a_repository_subpage_with_tracking_finds_the_repository(
+    signed_in: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     repo = SourceFactory(slug="vllm", url="https://github.com/vllm-project/vllm")
     text = (
         "@misc{v, title = {Engine}, url = {https://www.github.com/vllm-project/vllm/tree/main"
@@ -69,7 +74,9 @@ def test_a_repository_subpage_with_tracking_finds_the_repository(signed_in, read
         ),
     ],
 )
-def test_an_arxiv_id_cited_in_words_finds_the_paper(signed_in, reader, small_catalog, name, text):
+def test_an_arxiv_id_cited_in_words_finds_the_paper(
+    signed_in: Client, reader: User, small_catalog: SmallCatalog, name: str, text: str
+) -> None:
     paper = SourceFactory(
         slug="mmlu", url="https://arxiv.org/abs/2009.03300", arxiv_id="2009.03300"
     )
@@ -79,7 +86,9 @@ def test_an_arxiv_id_cited_in_words_finds_the_paper(signed_in, reader, small_cat
     assert Bookmark.objects.get(user=reader).source == paper
 
 
-def test_a_reference_by_the_full_published_title_finds_the_source(signed_in, reader, small_catalog):
+def test_a_reference_by_the_full_published_title_finds_the_source(
+    signed_in: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     paper = SourceFactory(
         slug="mmlu",
         title="MMLU",

@@ -3,29 +3,32 @@
 import re
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
+from accounts.models import User
 from library.models import Bookmark
 from library.services import set_status
 from tests.factories import ListEntryFactory, ListSectionFactory, SourceFactory, TopicFactory
+from tests.hints import SmallCatalog, Tiers, present
 
 pytestmark = pytest.mark.django_db
 HX = {"HX-Request": "true"}
 LIBRARY = "/library/"
 
 
-def titles(html):
+def titles(html: str) -> list[str]:
     return re.findall(r'<h3 class="card-title"[^>]*><a [^>]*>([^<]+)</a>', html)
 
 
-def group_titles(html, status):
+def group_titles(html: str, status: str) -> list[str]:
     start = html.index(f'id="group-{status}"')
     end = html.find('class="library-group"', start)
     return titles(html[start : end if end != -1 else len(html)])
 
 
 @pytest.fixture
-def library(reader, other_reader, small_catalog):
+def library(reader: User, other_reader: User, small_catalog: SmallCatalog) -> SmallCatalog:
     scaling, attention, roofline = small_catalog["path"]
     flash = small_catalog["flash"]
     set_status(user=reader, source=scaling, status="read")
@@ -38,13 +41,13 @@ def library(reader, other_reader, small_catalog):
     return small_catalog
 
 
-def test_anonymous_is_sent_to_log_in(client):
+def test_anonymous_is_sent_to_log_in(client: Client) -> None:
     response = client.get(LIBRARY)
     assert response.status_code == 302
     assert response["Location"] == "/accounts/login/?next=/library/"
 
 
-def test_a_filter_after_the_session_ended_sends_the_whole_page_to_log_in(client):
+def test_a_filter_after_the_session_ended_sends_the_whole_page_to_log_in(client: Client) -> None:
     """An HTMX filter request must not swap the login page into the results."""
     response = client.get(
         f"{LIBRARY}?status=read",
@@ -54,7 +57,9 @@ def test_a_filter_after_the_session_ended_sends_the_whole_page_to_log_in(client)
     assert response["HX-Redirect"] == "/accounts/login/?next=%2Flibrary%2F%3Fq%3Dkernels"
 
 
-def test_groups_with_counts_and_only_the_readers_sources(client, reader, library):
+def test_groups_with_counts_and_only_the_readers_sources(
+    client: Client, reader: User, library: SmallCatalog
+) -> None:
     client.force_login(reader)
     html = client.get(LIBRARY).content.decode()
     assert "Only the other reader saved this" not in html
@@ -71,7 +76,9 @@ def test_groups_with_counts_and_only_the_readers_sources(client, reader, library
     )
 
 
-def test_other_reader_sees_their_own_library(client, other_reader, library):
+def test_other_reader_sees_their_own_library(
+    client: Client, other_reader: User, library: SmallCatalog
+) -> None:
     client.force_login(other_reader)
     html = client.get(LIBRARY).content.decode()
     assert set(titles(html)) == {"Only the other reader saved this", "FlashAttention"}
@@ -94,13 +101,17 @@ def test_other_reader_sees_their_own_library(client, other_reader, library):
         ("status=read&q=flash", set()),
     ],
 )
-def test_filters(client, reader, library, query, expected):
+def test_filters(
+    client: Client, reader: User, library: SmallCatalog, query: str, expected: set[str]
+) -> None:
     client.force_login(reader)
     html = client.get(f"{LIBRARY}?{query}").content.decode()
     assert set(titles(html)) == expected
 
 
-def test_bad_filter_values_are_reported_and_others_still_apply(client, reader, library):
+def test_bad_filter_values_are_reported_and_others_still_apply(
+    client: Client, reader: User, library: SmallCatalog
+) -> None:
     client.force_login(reader)
     response = client.get(f"{LIBRARY}?topic=nope&status=to_read&sort=sideways")
     assert response.status_code == 200
@@ -109,7 +120,7 @@ def test_bad_filter_values_are_reported_and_others_still_apply(client, reader, l
     assert set(titles(html)) == {"FlashAttention", "Roofline"}
 
 
-def test_sorts(client, reader, library):
+def test_sorts(client: Client, reader: User, library: SmallCatalog) -> None:
     roofline = library["path"][2]
     extra_list_section = ListSectionFactory(slug="reverse")
     for position, source in enumerate([roofline, library["flash"]], start=1):
@@ -132,7 +143,9 @@ def test_sorts(client, reader, library):
     assert group_titles(newest_first, "to_read") == ["FlashAttention", "Roofline"]
 
 
-def test_htmx_filter_returns_the_results_region(client, reader, library):
+def test_htmx_filter_returns_the_results_region(
+    client: Client, reader: User, library: SmallCatalog
+) -> None:
     client.force_login(reader)
     response = client.get(f"{LIBRARY}?status=read", headers=HX | {"HX-Target": "library-results"})
     html = response.content.decode()
@@ -142,7 +155,9 @@ def test_htmx_filter_returns_the_results_region(client, reader, library):
     assert "<html" not in html
 
 
-def test_htmx_counts_refresh_returns_the_counts_only(client, reader, library):
+def test_htmx_counts_refresh_returns_the_counts_only(
+    client: Client, reader: User, library: SmallCatalog
+) -> None:
     client.force_login(reader)
     response = client.get(LIBRARY, headers=HX | {"HX-Target": "library-counts"})
     html = response.content.decode()
@@ -152,7 +167,7 @@ def test_htmx_counts_refresh_returns_the_counts_only(client, reader, library):
     assert "card-title" not in html
 
 
-def test_bulk_change(client, reader, library):
+def test_bulk_change(client: Client, reader: User, library: SmallCatalog) -> None:
     client.force_login(reader)
     ids = list(Bookmark.objects.filter(user=reader, status="to_read").values_list("pk", flat=True))
     response = client.post(
@@ -165,7 +180,7 @@ def test_bulk_change(client, reader, library):
     assert "Marked 2 sources as Read." in html
 
 
-def test_bulk_remove(client, reader, library):
+def test_bulk_remove(client: Client, reader: User, library: SmallCatalog) -> None:
     client.force_login(reader)
     ids = list(Bookmark.objects.filter(user=reader).values_list("pk", flat=True))
     client.post(reverse("library:bulk"), {"action": "remove", "bookmarks": ids})
@@ -174,11 +189,11 @@ def test_bulk_remove(client, reader, library):
 
 
 def test_bulk_with_another_readers_bookmark_is_404_and_changes_nothing(
-    client, reader, other_reader, library
-):
+    client: Client, reader: User, other_reader: User, library: SmallCatalog
+) -> None:
     client.force_login(reader)
-    mine = Bookmark.objects.filter(user=reader).first()
-    theirs = Bookmark.objects.filter(user=other_reader).first()
+    mine = present(Bookmark.objects.filter(user=reader).first())
+    theirs = present(Bookmark.objects.filter(user=other_reader).first())
     for action in ["read", "remove"]:
         response = client.post(
             reverse("library:bulk"), {"action": action, "bookmarks": [mine.pk, theirs.pk]}
@@ -189,15 +204,15 @@ def test_bulk_with_another_readers_bookmark_is_404_and_changes_nothing(
     assert Bookmark.objects.get(pk=mine.pk).status == mine.status
 
 
-def test_bulk_with_a_missing_id_is_404(client, reader, library):
+def test_bulk_with_a_missing_id_is_404(client: Client, reader: User, library: SmallCatalog) -> None:
     client.force_login(reader)
     response = client.post(reverse("library:bulk"), {"action": "read", "bookmarks": [999999]})
     assert response.status_code == 404
 
 
-def test_bulk_bad_input_is_explained(client, reader, library):
+def test_bulk_bad_input_is_explained(client: Client, reader: User, library: SmallCatalog) -> None:
     client.force_login(reader)
-    mine = Bookmark.objects.filter(user=reader).first()
+    mine = present(Bookmark.objects.filter(user=reader).first())
     response = client.post(
         reverse("library:bulk"), {"action": "burn", "bookmarks": [mine.pk]}, follow=True
     )
@@ -211,19 +226,23 @@ def test_bulk_bad_input_is_explained(client, reader, library):
     assert Bookmark.objects.get(pk=mine.pk).status == mine.status
 
 
-def test_bulk_is_post_only_and_members_only(client, reader, library):
+def test_bulk_is_post_only_and_members_only(
+    client: Client, reader: User, library: SmallCatalog
+) -> None:
     assert client.post(reverse("library:bulk"), {"action": "read"}).status_code == 302
     client.force_login(reader)
     assert client.get(reverse("library:bulk")).status_code == 405
 
 
-def test_empty_library_explains_how_to_start(client, reader, small_catalog):
+def test_empty_library_explains_how_to_start(
+    client: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     client.force_login(reader)
     html = client.get(LIBRARY).content.decode()
     assert "Your library is empty." in html
 
 
-def test_user_text_is_escaped(client, reader, tiers):
+def test_user_text_is_escaped(client: Client, reader: User, tiers: Tiers) -> None:
     source = SourceFactory(
         title="<script>alert(1)</script>", tier=tiers["core"], topics=[TopicFactory()]
     )
@@ -234,7 +253,9 @@ def test_user_text_is_escaped(client, reader, tiers):
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
 
 
-def test_nav_links_to_the_library_for_members_only(client, reader, small_catalog):
+def test_nav_links_to_the_library_for_members_only(
+    client: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     assert "My library" not in client.get("/tiers/core/").content.decode()
     client.force_login(reader)
     assert 'href="/library/"' in client.get("/tiers/core/").content.decode()

@@ -8,20 +8,27 @@ import itertools
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from pytest_django import DjangoAssertNumQueries
 
+from accounts.models import User
+from catalog.models.sources import Source
 from library.models import Bookmark
 from library.page import GROUP_SIZE
+from tests.hints import Grow, present
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("render_every_time")]
 HX = {"HX-Request": "true"}
 
 
 @pytest.fixture
-def saved(many_sources, reader):
+def saved(many_sources: Grow, reader: User):
     """Put `count` new sources in the reader's library, statuses in turn; newest last."""
 
-    def save(count, statuses=("to_read", "reading", "read")):
+    def save(
+        count: int, statuses: tuple[str, str, str] = ("to_read", "reading", "read")
+    ) -> list[Source]:
         sources = many_sources(count)
         status = itertools.cycle(statuses)
         Bookmark.objects.bulk_create(
@@ -32,11 +39,11 @@ def saved(many_sources, reader):
     return save
 
 
-def cards(html):
+def cards(html: str) -> int:
     return html.count('class="library-item"')
 
 
-def test_first_response_for_200_saved_is_under_150_kb(client, reader, saved):
+def test_first_response_for_200_saved_is_under_150_kb(client: Client, reader: User, saved) -> None:
     saved(200)
     client.force_login(reader)
     response = client.get("/library/")
@@ -51,7 +58,7 @@ def test_first_response_for_200_saved_is_under_150_kb(client, reader, saved):
     assert 'data-hx-target="#more-to_read"' in html and "(57 more)" in html
 
 
-def test_show_more_appends_the_groups_next_page_only(client, reader, saved):
+def test_show_more_appends_the_groups_next_page_only(client: Client, reader: User, saved) -> None:
     sources = saved(2 * GROUP_SIZE + 5, statuses=["read"])
     client.force_login(reader)
     response = client.get("/library/?status=read&page=2", headers=HX | {"HX-Target": "more-read"})
@@ -68,7 +75,7 @@ def test_show_more_appends_the_groups_next_page_only(client, reader, saved):
     assert cards(last) == 5 and "Show more" not in last
 
 
-def test_without_javascript_a_group_turns_pages(client, reader, saved):
+def test_without_javascript_a_group_turns_pages(client: Client, reader: User, saved) -> None:
     saved(2 * GROUP_SIZE + 5, statuses=["reading"])
     client.force_login(reader)
     html = client.get("/library/?status=reading&page=3").content.decode()
@@ -79,18 +86,20 @@ def test_without_javascript_a_group_turns_pages(client, reader, saved):
     assert cards(client.get("/library/?status=reading&page=x").content.decode()) == GROUP_SIZE
 
 
-def test_show_more_keeps_the_filters(client, reader, saved):
+def test_show_more_keeps_the_filters(client: Client, reader: User, saved) -> None:
     saved(2 * GROUP_SIZE, statuses=["to_read"])
     client.force_login(reader)
     html = client.get("/library/?q=source&sort=title").content.decode()
     assert 'href="/library/?q=source&amp;sort=title&amp;status=to_read&amp;page=2"' in html
 
 
-def test_bulk_change_reaches_bookmarks_beyond_the_first_page(client, reader, saved):
+def test_bulk_change_reaches_bookmarks_beyond_the_first_page(
+    client: Client, reader: User, saved
+) -> None:
     saved(2 * GROUP_SIZE, statuses=["to_read"])
     client.force_login(reader)
     html = client.get("/library/?status=to_read&page=2").content.decode()
-    oldest = Bookmark.objects.filter(user=reader).order_by("saved_at", "pk").first()
+    oldest = present(Bookmark.objects.filter(user=reader).order_by("saved_at", "pk").first())
     assert f'value="{oldest.pk}"' in html
     response = client.post(
         "/library/bulk/",
@@ -101,7 +110,7 @@ def test_bulk_change_reaches_bookmarks_beyond_the_first_page(client, reader, sav
     assert oldest.status == "read"
 
 
-def test_exports_still_hold_every_bookmark(client, reader, saved):
+def test_exports_still_hold_every_bookmark(client: Client, reader: User, saved) -> None:
     saved(3 * GROUP_SIZE + 7)
     client.force_login(reader)
     rows = list(csv.DictReader(io.StringIO(client.get("/library/export.csv").content.decode())))
@@ -110,8 +119,12 @@ def test_exports_still_hold_every_bookmark(client, reader, saved):
 
 @pytest.mark.parametrize("url", ["/library/", "/library/?status=read&page=2"])
 def test_library_queries_flat_between_30_and_200_saved(
-    client, reader, saved, url, django_assert_max_num_queries
-):
+    client: Client,
+    reader: User,
+    saved,
+    url: str,
+    django_assert_max_num_queries: DjangoAssertNumQueries,
+) -> None:
     client.force_login(reader)
     saved(30)
     with CaptureQueriesContext(connection) as ctx:

@@ -1,14 +1,19 @@
 """A database migrated from the layout where bookmarks and notes lived in `accounts` keeps every
 row, readable through the library and notes apps' models, and its admin history with them."""
 
+from collections.abc import Iterator
+
 import pytest
 from django.contrib.admin.models import CHANGE, LogEntry
 from django.contrib.auth.models import Permission
 from django.contrib.contenttypes.models import ContentType
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
+from django.db.migrations.state import ProjectState, StateApps
+from django.db.models import Model
 from django.utils import timezone
 
+from catalog.models import Source
 from library.models import Bookmark
 from notes.models import Note
 from tests.factories import SourceFactory
@@ -16,7 +21,7 @@ from tests.factories import SourceFactory
 MOVE_OUT = "bookmark_note_move_out"
 
 
-def before_the_move():
+def before_the_move() -> tuple[str, str]:
     """The accounts migration the move-out follows: the last one that still held Bookmark and
     Note. Found by the move-out's name, so renumbering it on a merge keeps this test valid."""
     graph = MigrationExecutor(connection).loader.graph
@@ -25,26 +30,26 @@ def before_the_move():
     return previous
 
 
-def migrate(targets):
+def migrate(targets: list[tuple[str, str]]) -> ProjectState:
     executor = MigrationExecutor(connection)
     state = executor.migrate(targets)
     ContentType.objects.clear_cache()
     return state
 
 
-def all_leaves():
+def all_leaves() -> list[tuple[str, str]]:
     return MigrationExecutor(connection).loader.graph.leaf_nodes()
 
 
 @pytest.fixture
-def old_layout(transactional_db):
+def old_layout(transactional_db: None) -> Iterator[StateApps]:
     """The database as it was before the move; migrated forward again whatever the test does."""
     state = migrate([before_the_move()])
     yield state.apps
     migrate(all_leaves())
 
 
-def fill_old_tables(old_apps, sources):
+def fill_old_tables(old_apps: StateApps, sources: list[Source]) -> Model:
     """Readers, bookmarks, notes and an admin log entry, written through the old models."""
     OldUser = old_apps.get_model("accounts", "User")
     OldBookmark = old_apps.get_model("accounts", "Bookmark")
@@ -86,7 +91,7 @@ def fill_old_tables(old_apps, sources):
     return kept
 
 
-def test_every_bookmark_and_note_is_kept_and_readable(old_layout):
+def test_every_bookmark_and_note_is_kept_and_readable(old_layout: StateApps) -> None:
     sources = [SourceFactory(slug="first"), SourceFactory(slug="second")]
     kept = fill_old_tables(old_layout, sources)
 
@@ -106,14 +111,14 @@ def test_every_bookmark_and_note_is_kept_and_readable(old_layout):
     assert Note.objects.get(user__email="bob@example.com").body == "Private thought."
 
 
-def test_admin_history_and_permissions_follow_the_models(old_layout):
+def test_admin_history_and_permissions_follow_the_models(old_layout: StateApps) -> None:
     sources = [SourceFactory(slug="first"), SourceFactory(slug="second")]
     kept = fill_old_tables(old_layout, sources)
 
     migrate(all_leaves())
 
     entry = LogEntry.objects.get()
-    assert entry.content_type.app_label == "library"
+    assert entry.content_type is not None and entry.content_type.app_label == "library"
     assert entry.get_edited_object() == Bookmark.objects.get(pk=kept.pk)
     assert ContentType.objects.get_for_model(Bookmark).app_label == "library"
     assert ContentType.objects.get_for_model(Note).app_label == "notes"

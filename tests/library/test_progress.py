@@ -3,17 +3,21 @@
 import re
 
 import pytest
+from django.test import Client
+from pytest_django import DjangoAssertNumQueries, DjangoCaptureOnCommitCallbacks
 
+from accounts.models import User
 from library.reading import progress_along
 from library.services import set_status
 from teams.models import Team
 from tests.factories import ListEntryFactory, UserFactory, join_team
+from tests.hints import Response, SmallCatalog, Tiers
 
 pytestmark = pytest.mark.django_db
 HX = {"HX-Request": "true"}
 
 
-def test_progress_counts_in_order_and_names_the_next_unread(small_catalog):
+def test_progress_counts_in_order_and_names_the_next_unread(small_catalog: SmallCatalog) -> None:
     scaling, attention, roofline = small_catalog["path"]
     progress = progress_along([scaling, attention, roofline, attention], {scaling.pk: "read"})
     assert (progress.read, progress.total, progress.percent) == (1, 3, 33)
@@ -27,7 +31,9 @@ def test_progress_counts_in_order_and_names_the_next_unread(small_catalog):
 
 
 @pytest.mark.parametrize("page", ["/tiers/start-here/", "/library/progress/path/"])
-def test_path_progress_for_the_signed_in_reader(client, reader, small_catalog, page):
+def test_path_progress_for_the_signed_in_reader(
+    client: Client, reader: User, small_catalog: SmallCatalog, page: str
+) -> None:
     scaling, _, roofline = small_catalog["path"]
     set_status(user=reader, source=scaling, status="read")
     set_status(user=reader, source=roofline, status="reading")
@@ -42,7 +48,9 @@ def test_path_progress_for_the_signed_in_reader(client, reader, small_catalog, p
     assert html.count('class="path-step is-read"') == 1
 
 
-def test_home_shows_path_progress(client, reader, small_catalog):
+def test_home_shows_path_progress(
+    client: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     scaling = small_catalog["path"][0]
     set_status(user=reader, source=scaling, status="read")
     client.force_login(reader)
@@ -51,7 +59,9 @@ def test_home_shows_path_progress(client, reader, small_catalog):
     assert 'id="path-progress"' in html
 
 
-def test_anonymous_visitors_are_invited_not_tracked(client, small_catalog):
+def test_anonymous_visitors_are_invited_not_tracked(
+    client: Client, small_catalog: SmallCatalog
+) -> None:
     html = client.get("/tiers/start-here/").content.decode()
     assert "to track your progress along this path" in html
     assert "of 3 read" not in html
@@ -59,8 +69,8 @@ def test_anonymous_visitors_are_invited_not_tracked(client, small_catalog):
 
 
 def test_htmx_path_refresh_returns_progress_and_the_step_facts_out_of_band(
-    client, reader, small_catalog
-):
+    client: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     set_status(user=reader, source=small_catalog["path"][1], status="read")
     client.force_login(reader)
     response = client.get("/library/progress/path/", headers=HX)
@@ -77,7 +87,7 @@ def test_htmx_path_refresh_returns_progress_and_the_step_facts_out_of_band(
     assert "HX-Request" in response["Vary"]
 
 
-def test_list_progress(client, reader, small_catalog):
+def test_list_progress(client: Client, reader: User, small_catalog: SmallCatalog) -> None:
     set_status(user=reader, source=small_catalog["flash"], status="read")
     set_status(user=reader, source=small_catalog["path"][0], status="reading")
     client.force_login(reader)
@@ -93,15 +103,19 @@ def test_list_progress(client, reader, small_catalog):
     assert client.get("/library/progress/lists/nope/").status_code == 404
 
 
-def test_list_progress_requires_login(client, small_catalog):
+def test_list_progress_requires_login(client: Client, small_catalog: SmallCatalog) -> None:
     assert client.get("/library/progress/lists/wafer/").status_code == 302
     html = client.get("/lists/wafer/").content.decode()
     assert "to track your progress through this list" in html
 
 
 def test_members_see_how_many_of_each_team_finished_each_step(
-    client, reader, other_reader, small_catalog, django_capture_on_commit_callbacks
-):
+    client: Client,
+    reader: User,
+    other_reader: User,
+    small_catalog: SmallCatalog,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+) -> None:
     scaling = small_catalog["path"][0]
     stranger = UserFactory()
     join_team(reader, other_reader, UserFactory(), slug="inference")
@@ -130,14 +144,18 @@ def test_members_see_how_many_of_each_team_finished_each_step(
     assert team_counts(client.get("/lists/wafer/")) == ["Inference: you and 1 teammate finished"]
 
 
-def team_counts(response):
+def team_counts(response: Response) -> list[str]:
     return re.findall(r'<span class="team-count">([^<]*)</span>', response.content.decode())
 
 
 @pytest.mark.parametrize("steps", [3, 12])
 def test_team_counts_cost_the_same_queries_whatever_the_list_holds(
-    client, reader, small_catalog, django_assert_max_num_queries, steps
-):
+    client: Client,
+    reader: User,
+    small_catalog: SmallCatalog,
+    django_assert_max_num_queries: DjangoAssertNumQueries,
+    steps: int,
+) -> None:
     wafer = small_catalog["list"]
     section = wafer.sections.first()
     teams = [join_team(reader, slug=f"team-{n}") for n in range(2)]
@@ -153,7 +171,9 @@ def test_team_counts_cost_the_same_queries_whatever_the_list_holds(
         assert len(team_counts(client.get("/lists/wafer/"))) >= 2 * steps
 
 
-def test_team_view_on_a_source_page(client, reader, tiers, small_catalog):
+def test_team_view_on_a_source_page(
+    client: Client, reader: User, tiers: Tiers, small_catalog: SmallCatalog
+) -> None:
     source = small_catalog["flash"]
     hedy = UserFactory(email="hedy@example.com", display_name="Hedy")
     grace = UserFactory(email="grace@example.com")
@@ -186,7 +206,7 @@ def test_team_view_on_a_source_page(client, reader, tiers, small_catalog):
     assert "outsider" not in team and "queue" not in team and "reader" not in team
 
 
-def test_team_names_are_escaped(client, reader, small_catalog):
+def test_team_names_are_escaped(client: Client, reader: User, small_catalog: SmallCatalog) -> None:
     source = small_catalog["flash"]
     bold = UserFactory(display_name="<b>Bold</b>")
     join_team(reader, bold)
@@ -196,14 +216,18 @@ def test_team_names_are_escaped(client, reader, small_catalog):
     assert "<b>Bold</b>" not in html and "&lt;b&gt;Bold&lt;/b&gt;" in html
 
 
-def test_team_view_when_nobody_else_has_read_it(client, reader, small_catalog):
+def test_team_view_when_nobody_else_has_read_it(
+    client: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     join_team(reader)
     client.force_login(reader)
     html = client.get(small_catalog["flash"].get_absolute_url()).content.decode()
     assert "No teammate in Readers has read this source or is reading it yet." in html
 
 
-def test_a_reader_in_no_team_sees_no_team_section(client, reader, small_catalog):
+def test_a_reader_in_no_team_sees_no_team_section(
+    client: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     client.force_login(reader)
     assert (
         'id="team-heading"'
@@ -215,8 +239,8 @@ def test_a_reader_in_no_team_sees_no_team_section(client, reader, small_catalog)
     "page", ["/library/progress/path/", "/library/progress/lists/wafer/", "/tiers/start-here/"]
 )
 def test_another_reader_sees_only_their_own_progress(
-    client, reader, other_reader, small_catalog, page
-):
+    client: Client, reader: User, other_reader: User, small_catalog: SmallCatalog, page: str
+) -> None:
     for source in small_catalog["path"]:
         set_status(user=reader, source=source, status="read")
     client.force_login(other_reader)

@@ -1,14 +1,20 @@
 """A signed-in reader's state on every card costs a constant number of queries (DESIGN §1)."""
 
 import itertools
+from collections.abc import Callable
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from pytest_django import DjangoAssertNumQueries, Settings
 
+from accounts.models import User
+from catalog.models.sources import Source
 from library.models import Bookmark
 from library.page import GROUP_SIZE
 from tests.factories import ListEntryFactory, ListSectionFactory, SourceFactory, UserFactory
+from tests.hints import Grow, Tiers
 
 from .controls import pressed
 
@@ -17,11 +23,11 @@ STATUSES = itertools.cycle(["to_read", "reading", "read"])
 
 
 @pytest.fixture
-def grow_library(many_sources, reader, other_reader, settings):
+def grow_library(many_sources: Grow, reader: User, other_reader: User, settings: Settings) -> Grow:
     """Grow the catalog and put every new source in the reader's (and a teammate's) library."""
     settings.CATALOG_PAGE_SIZE = 100
 
-    def grow(count):
+    def grow(count: int) -> list[Source]:
         sources = many_sources(count)
         Bookmark.objects.bulk_create(
             [Bookmark(user=reader, source=s, status=next(STATUSES)) for s in sources]
@@ -32,7 +38,7 @@ def grow_library(many_sources, reader, other_reader, settings):
     return grow
 
 
-def count_queries(client, url):
+def count_queries(client: Client, url: str) -> tuple[int, str]:
     with CaptureQueriesContext(connection) as ctx:
         response = client.get(url)
     assert response.status_code == 200, url
@@ -54,8 +60,12 @@ PAGES = {
 
 @pytest.mark.parametrize("url_for", PAGES.values(), ids=PAGES.keys())
 def test_queries_flat_between_20_and_100_saved_sources(
-    client, reader, grow_library, url_for, django_assert_max_num_queries
-):
+    client: Client,
+    reader: User,
+    grow_library: Grow,
+    url_for: Callable[[list[Source]], str],
+    django_assert_max_num_queries: DjangoAssertNumQueries,
+) -> None:
     client.force_login(reader)
     sources = grow_library(20)
     url = url_for(sources)
@@ -76,7 +86,9 @@ def test_queries_flat_between_20_and_100_saved_sources(
         ("/library/", 3 * GROUP_SIZE),
     ],
 )
-def test_every_card_of_100_shows_the_readers_state(client, reader, grow_library, url, cards):
+def test_every_card_of_100_shows_the_readers_state(
+    client: Client, reader: User, grow_library: Grow, url: str, cards: int
+) -> None:
     client.force_login(reader)
     sources = grow_library(100)
     _, html = count_queries(client, url)
@@ -86,11 +98,16 @@ def test_every_card_of_100_shows_the_readers_state(client, reader, grow_library,
         assert pressed(html, source) == [status]
 
 
-def test_start_here_path_progress_is_flat(client, reader, tiers, django_assert_max_num_queries):
+def test_start_here_path_progress_is_flat(
+    client: Client,
+    reader: User,
+    tiers: Tiers,
+    django_assert_max_num_queries: DjangoAssertNumQueries,
+) -> None:
     client.force_login(reader)
     section = ListSectionFactory(slug="start-here", position=1)
 
-    def grow(count, start):
+    def grow(count: int, start: int) -> None:
         for position in range(start, start + count):
             source = SourceFactory(tier=tiers["start-here"])
             ListEntryFactory(section=section, source=source, position=position)
@@ -105,7 +122,9 @@ def test_start_here_path_progress_is_flat(client, reader, tiers, django_assert_m
         assert "of 48 read" in client.get("/tiers/start-here/").content.decode()
 
 
-def test_anonymous_cards_cost_no_bookmark_queries(client, many_sources, settings):
+def test_anonymous_cards_cost_no_bookmark_queries(
+    client: Client, many_sources: Grow, settings: Settings
+) -> None:
     settings.CATALOG_PAGE_SIZE = 100
     many_sources(30)
     with CaptureQueriesContext(connection) as ctx:

@@ -20,7 +20,9 @@ from django.http import HttpResponse
 from django.test import Client, RequestFactory
 from django.test.utils import CaptureQueriesContext
 from django.utils import csp, timezone
+from pytest_django import DjangoCaptureOnCommitCallbacks, Settings
 
+from accounts.models import User
 from catalog.changelog import record_change
 from catalog.models import ChangeLogEntry, ChangeLogSeen, Source
 from library.models import Bookmark
@@ -38,6 +40,7 @@ from readinglist.pagecache.versions import (
 )
 from teams.models import Team
 from tests.factories import NoteFactory, join_team
+from tests.hints import Response, SmallCatalog
 
 from .controls import pressed
 
@@ -59,13 +62,13 @@ READER_PAGES = [
 
 
 @pytest.fixture
-def commits(django_capture_on_commit_callbacks):
+def commits(django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks):
     """`with commits(): ...` runs the commit hooks of the writes inside, as a commit would."""
     return lambda: django_capture_on_commit_callbacks(execute=True)
 
 
 @pytest.fixture
-def catalog(small_catalog, reader, other_reader, commits):
+def catalog(small_catalog: SmallCatalog, reader: User, other_reader: User, commits):
     with commits():
         reader.display_name = "Alice Reader"
         reader.save()
@@ -75,42 +78,42 @@ def catalog(small_catalog, reader, other_reader, commits):
 
 
 @pytest.fixture
-def alice(client, reader, catalog):
+def alice(client: Client, reader: User, catalog):
     client.force_login(reader)
     return client
 
 
 @pytest.fixture
-def bob(other_reader, catalog):
+def bob(other_reader: User, catalog):
     client = Client()
     client.force_login(other_reader)
     return client
 
 
-def get(client, url, **headers):
+def get(client: Client, url: str, **headers: object):
     response = client.get(url, headers=headers)
     assert response.status_code == 200, url
     return response
 
 
-def html(response):
+def html(response: Response):
     return response.content.decode()
 
 
-def account(response):
+def account(response: Response):
     return re.search(r'title="Your account">([^<]+)</a>', html(response)).group(1)
 
 
-def state(response, source):
+def state(response: Response, source: Source):
     return pressed(html(response), source)
 
 
-def without_slots(content):
+def without_slots(content: str):
     return re.sub(rb'("x-csrftoken": "|nonce="|value=")[^"]*"', b"", content)
 
 
 @pytest.mark.parametrize("url", READER_PAGES)
-def test_a_readers_second_visit_is_served_from_their_cache(alice, url):
+def test_a_readers_second_visit_is_served_from_their_cache(alice, url) -> None:
     first = get(alice, url)
     assert first["X-Page-Cache"] == "miss"
     with CaptureQueriesContext(connection) as queries:
@@ -123,7 +126,9 @@ def test_a_readers_second_visit_is_served_from_their_cache(alice, url):
     assert not [q for q in queries.captured_queries if re.search(r"catalog_|accounts_", q["sql"])]
 
 
-def test_a_session_that_no_longer_authenticates_gets_no_cached_page(alice, reader, commits):
+def test_a_session_that_no_longer_authenticates_gets_no_cached_page(
+    alice, reader: User, commits
+) -> None:
     elsewhere = Client()
     elsewhere.force_login(reader)
     for client in (alice, elsewhere):
@@ -139,7 +144,7 @@ def test_a_session_that_no_longer_authenticates_gets_no_cached_page(alice, reade
     assert "_auth_user_id" not in elsewhere.session
 
 
-def test_another_reader_never_gets_a_readers_page(alice, bob, reader, catalog):
+def test_another_reader_never_gets_a_readers_page(alice, bob, reader: User, catalog) -> None:
     flash = catalog["flash"]
     set_status(user=reader, source=flash, status="read")
     NoteFactory(user=reader, source=flash, body="Alice's own thoughts")
@@ -165,7 +170,7 @@ def test_another_reader_never_gets_a_readers_page(alice, bob, reader, catalog):
         assert mine["X-Page-Cache"] == "hit" and account(mine) == "Alice Reader"
 
 
-def test_a_bookmark_click_shows_on_the_readers_next_page(alice, catalog, commits):
+def test_a_bookmark_click_shows_on_the_readers_next_page(alice, catalog, commits) -> None:
     flash = catalog["flash"]
     pages = ["/sources/?q=FlashAttention", SOURCE, "/lists/wafer/", "/library/"]
     for url in pages:
@@ -182,7 +187,9 @@ def test_a_bookmark_click_shows_on_the_readers_next_page(alice, catalog, commits
         assert state(get(alice, url), flash) == ["reading"], url
 
 
-def test_a_teammates_team_note_and_progress_show_on_the_next_request(alice, bob, catalog, commits):
+def test_a_teammates_team_note_and_progress_show_on_the_next_request(
+    alice, bob, catalog, commits
+) -> None:
     flash = catalog["flash"]
     for url in (SOURCE, "/lists/wafer/"):
         get(alice, url)
@@ -200,7 +207,7 @@ def test_a_teammates_team_note_and_progress_show_on_the_next_request(alice, bob,
     assert "Readers: 1 teammate finished" in html(get(alice, "/lists/wafer/"))
 
 
-def test_a_teammates_private_note_never_shows(alice, bob, catalog, commits):
+def test_a_teammates_private_note_never_shows(alice, bob, catalog, commits) -> None:
     get(alice, SOURCE)
     with commits():
         bob.post(f"{SOURCE}notes/new/", {"body": "Only for me.", "visibility": "private"}, **HX)
@@ -213,7 +220,9 @@ def test_a_teammates_private_note_never_shows(alice, bob, catalog, commits):
     assert "Only for me." in html(get(bob, SOURCE))
 
 
-def test_a_maintainers_edit_shows_on_every_reader_page(alice, reader, catalog, commits):
+def test_a_maintainers_edit_shows_on_every_reader_page(
+    alice, reader: User, catalog, commits
+) -> None:
     flash = catalog["flash"]
     set_status(user=reader, source=flash, status="to_read")
     NoteFactory(user=reader, source=flash, body="Worth it.")
@@ -229,7 +238,7 @@ def test_a_maintainers_edit_shows_on_every_reader_page(alice, reader, catalog, c
         assert "FlashAttention, the IO-aware paper" in html(get(alice, url)), url
 
 
-def test_after_logging_out_the_same_url_is_not_the_readers_page(alice, commits):
+def test_after_logging_out_the_same_url_is_not_the_readers_page(alice, commits) -> None:
     for url in ("/", SOURCE):
         get(alice, url)
         assert get(alice, url)["X-Page-Cache"] == "hit"
@@ -241,7 +250,7 @@ def test_after_logging_out_the_same_url_is_not_the_readers_page(alice, commits):
         assert not re.search(r'aria-label="Your progress', html(page))
 
 
-def test_flash_messages_are_never_cached(alice, catalog, commits):
+def test_flash_messages_are_never_cached(alice, catalog, commits) -> None:
     get(alice, SOURCE)
     assert get(alice, SOURCE)["X-Page-Cache"] == "hit"
     with commits():
@@ -268,7 +277,7 @@ def test_flash_messages_are_never_cached(alice, catalog, commits):
     assert "A word from the team." not in html(get(alice, SOURCE))
 
 
-def test_a_bulk_change_shows_on_the_next_page(alice, bob, reader, catalog, commits):
+def test_a_bulk_change_shows_on_the_next_page(alice, bob, reader: User, catalog, commits) -> None:
     path = catalog["path"]
     bookmarks = [set_status(user=reader, source=s, status="to_read") for s in path]
     for client, url in ((alice, "/library/"), (bob, "/lists/wafer/")):
@@ -288,7 +297,9 @@ def test_a_bulk_change_shows_on_the_next_page(alice, bob, reader, catalog, commi
 
 
 @pytest.mark.django_db(transaction=True)
-def test_changes_since_the_last_visit_show_once(client, reader, small_catalog):
+def test_changes_since_the_last_visit_show_once(
+    client: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     """Outside a test transaction: every write commits and replaces the versions at once."""
     reader.date_joined = timezone.now() - timedelta(days=30)
     reader.save()
@@ -313,7 +324,7 @@ def test_changes_since_the_last_visit_show_once(client, reader, small_catalog):
     assert later["X-Page-Cache"] == "hit" and "Changed summary." not in html(later)
 
 
-def test_the_csrf_token_in_a_cached_page_is_the_visitors(reader, catalog):
+def test_the_csrf_token_in_a_cached_page_is_the_visitors(reader: User, catalog) -> None:
     first, second = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
     first.force_login(reader)
     second.force_login(reader)  # the same reader in another browser
@@ -336,7 +347,9 @@ def test_the_csrf_token_in_a_cached_page_is_the_visitors(reader, catalog):
     assert Bookmark.objects.get(user=reader).status == "read"
 
 
-def test_a_page_offering_to_undo_a_deletion_is_not_kept(alice, reader, catalog, commits):
+def test_a_page_offering_to_undo_a_deletion_is_not_kept(
+    alice, reader: User, catalog, commits
+) -> None:
     note = NoteFactory(user=reader, source=catalog["flash"], body="Changed my mind.")
     get(alice, SOURCE)
     with commits():
@@ -349,7 +362,7 @@ def test_a_page_offering_to_undo_a_deletion_is_not_kept(alice, reader, catalog, 
     assert "Note deleted." not in html(get(alice, SOURCE))
 
 
-def test_htmx_fragments_are_kept_apart_by_their_target(alice):
+def test_htmx_fragments_are_kept_apart_by_their_target(alice) -> None:
     counts = get(alice, "/library/", **HX, **{"HX-Target": "library-counts"})
     results = get(alice, "/library/", **HX, **{"HX-Target": "library-results"})
     assert results["X-Page-Cache"] == "miss"
@@ -360,7 +373,7 @@ def test_htmx_fragments_are_kept_apart_by_their_target(alice):
     assert again["X-Page-Cache"] == "hit" and 'id="library-results"' not in html(again)
 
 
-def test_the_switch_turns_the_reader_cache_off(alice, settings):
+def test_the_switch_turns_the_reader_cache_off(alice, settings: Settings) -> None:
     settings.CATALOG_PAGE_CACHE = False
     get(alice, "/")
     assert "X-Page-Cache" not in get(alice, "/")
@@ -370,7 +383,7 @@ def test_the_switch_turns_the_reader_cache_off(alice, settings):
 
 
 @pytest.fixture(autouse=True)
-def _teammates(reader, other_reader):
+def _teammates(reader: User, other_reader: User) -> None:
     """Alice and Bob are teammates: both in the team "Readers"."""
     join_team(reader, other_reader)
 
@@ -379,7 +392,7 @@ def team_key():
     return TEAMS_VERSION_KEY.format(Team.objects.get(slug="readers").pk)
 
 
-def versions(user):
+def versions(user: User):
     keys = [
         VERSION_KEY,
         READERS_EPOCH_KEY,
@@ -396,12 +409,12 @@ def changed(before, after):
 
 
 @pytest.fixture
-def watch(reader, commits):
+def watch(reader: User, commits):
     """`with watch() as seen: ...`; then seen() is the set of version keys the writes replaced."""
     from contextlib import contextmanager
 
     @contextmanager
-    def watching(user=reader):
+    def watching(user: User | None = reader):
         before = versions(user)
         result = {}
         with commits():
@@ -411,24 +424,26 @@ def watch(reader, commits):
     return watching
 
 
-def reader_key(user):
+def reader_key(user: User):
     return READER_VERSION_KEY.format(user.pk)
 
 
-def test_signing_in_changes_the_readers_pages_only(reader, watch, client):
+def test_signing_in_changes_the_readers_pages_only(reader: User, watch, client: Client) -> None:
     with watch() as seen:
         client.force_login(reader)  # writes last_login
     assert seen() == {reader_key(reader)}
 
 
-def test_a_new_display_name_changes_the_teams_pages(reader, watch):
+def test_a_new_display_name_changes_the_teams_pages(reader: User, watch) -> None:
     with watch() as seen:
         reader.display_name = "Renamed"
         reader.save()
     assert seen() == {reader_key(reader), team_key()}
 
 
-def test_a_private_note_changes_its_authors_pages_only(reader, other_reader, watch, catalog):
+def test_a_private_note_changes_its_authors_pages_only(
+    reader: User, other_reader: User, watch, catalog
+) -> None:
     with watch(other_reader) as seen:
         note = NoteFactory(user=reader, source=catalog["flash"], visibility="private")
     assert seen() == set()
@@ -448,7 +463,9 @@ def test_a_private_note_changes_its_authors_pages_only(reader, other_reader, wat
     assert seen() == {team_key()}
 
 
-def test_team_notes_and_bookmarks_change_the_teams_pages(reader, other_reader, watch, catalog):
+def test_team_notes_and_bookmarks_change_the_teams_pages(
+    reader: User, other_reader: User, watch, catalog
+) -> None:
     with watch(other_reader) as seen:
         NoteFactory(user=reader, source=catalog["flash"], visibility="team")
     assert seen() == {team_key()}
@@ -461,8 +478,8 @@ def test_team_notes_and_bookmarks_change_the_teams_pages(reader, other_reader, w
 
 
 def test_one_statement_bookmark_writes_change_the_readers_and_teams_pages(
-    reader, other_reader, watch, catalog
-):
+    reader: User, other_reader: User, watch, catalog
+) -> None:
     """set_status and remove_bookmark send no signal: they bump the same versions themselves."""
     with watch() as seen:
         set_status(user=reader, source=catalog["flash"], status="reading")
@@ -483,8 +500,8 @@ def membership_lookups(queries):
 
 
 def test_a_readers_team_ids_outlive_their_writes_but_not_their_memberships(
-    alice, reader, catalog, commits
-):
+    alice, reader: User, catalog, commits
+) -> None:
     """The team ids a page is keyed by are read from the database once: neither the reader's
     bookmark (its bump included) nor their next page asks again, until a membership changes."""
     get(alice, SOURCE)
@@ -502,7 +519,9 @@ def test_a_readers_team_ids_outlive_their_writes_but_not_their_memberships(
     assert "Kernels (its members, with your name)" in page
 
 
-def test_email_addresses_and_groups_change_their_readers_pages(reader, other_reader, watch):
+def test_email_addresses_and_groups_change_their_readers_pages(
+    reader: User, other_reader: User, watch
+) -> None:
     with watch() as seen:
         EmailAddress.objects.create(user=reader, email="alice@example.org")
     assert seen() == {reader_key(reader), team_key()}
@@ -515,7 +534,7 @@ def test_email_addresses_and_groups_change_their_readers_pages(reader, other_rea
     assert seen() == {reader_key(other_reader)}
 
 
-def test_a_change_with_no_single_owner_changes_every_readers_pages(reader, watch):
+def test_a_change_with_no_single_owner_changes_every_readers_pages(reader: User, watch) -> None:
     group = Group.objects.create(name="curators")
     with watch() as seen:
         group.permissions.add(Permission.objects.get(codename="view_source"))
@@ -525,7 +544,7 @@ def test_a_change_with_no_single_owner_changes_every_readers_pages(reader, watch
     assert seen() == {READERS_EPOCH_KEY, TEAM_VERSION_KEY}
 
 
-def test_sessions_change_no_page(reader, watch, client):
+def test_sessions_change_no_page(reader: User, watch, client: Client) -> None:
     client.force_login(reader)
     with watch() as seen:
         session = Session.objects.get()
@@ -533,7 +552,9 @@ def test_sessions_change_no_page(reader, watch, client):
     assert seen() == set()
 
 
-def test_versions_change_only_after_commit(reader, django_capture_on_commit_callbacks, catalog):
+def test_versions_change_only_after_commit(
+    reader: User, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks, catalog
+) -> None:
     before = versions(reader)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         set_status(user=reader, source=catalog["flash"], status="read")
@@ -543,7 +564,7 @@ def test_versions_change_only_after_commit(reader, django_capture_on_commit_call
     assert changed(before, versions(reader)) == {reader_key(reader), team_key()}
 
 
-def test_versions_are_read_before_the_readers_own_row(alice):
+def test_versions_are_read_before_the_readers_own_row(alice) -> None:
     """The home page shows the changes since the reader last saw them: the user row and that
     moment, like every other row a page shows, are read after the versions they are stored
     under."""
@@ -557,8 +578,8 @@ def test_versions_are_read_before_the_readers_own_row(alice):
 
 
 def test_reader_text_that_looks_like_a_slot_renders_the_same_on_a_hit(
-    alice, bob, reader, catalog, commits, monkeypatch
-):
+    alice, bob, reader: User, catalog, commits, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Placeholders come from the template alone: a team note quoting the markup around the
     per-visitor values, or the placeholder itself, is text on a hit exactly as on a miss."""
     placeholders = f"{splice.CSRF_PLACEHOLDER} {splice.NONCE_PLACEHOLDER}"

@@ -7,11 +7,15 @@ from urllib.parse import unquote
 
 import pytest
 from django.http import QueryDict
+from django.test import Client
+from pytest_django import Settings
 
+from accounts.models import User
 from discussions.models import Thread
 from library.quoting import CONTEXT_SENT, QUOTE_MAX, SENT_BYTES_MAX, read_passage
 from notes.models import Note
 from tests.factories import UserFactory, join_team
+from tests.hints import SmallCatalog
 from tests.production.test_entrypoint import load_gunicorn_config
 
 pytestmark = pytest.mark.django_db
@@ -20,7 +24,7 @@ PASSAGE = "We propose FlashAttention, an IO-aware exact attention algorithm"
 
 
 @pytest.fixture
-def flash(small_catalog):
+def flash(small_catalog: SmallCatalog):
     flash = small_catalog["flash"]
     flash.url = "https://arxiv.org/abs/2205.14135"
     flash.arxiv_id = "2205.14135"
@@ -34,7 +38,7 @@ def _params(**values: str) -> QueryDict:
     return query
 
 
-def _save(client, **params: str):
+def _save(client: Client, **params: str):
     params.setdefault("url", "https://arxiv.org/html/2205.14135v2")
     return client.get("/save/", params)
 
@@ -42,7 +46,9 @@ def _save(client, **params: str):
 # The bookmarklet.
 
 
-def test_the_bookmarklet_sends_the_canonical_address_and_the_selection(client, settings):
+def test_the_bookmarklet_sends_the_canonical_address_and_the_selection(
+    client: Client, settings: Settings
+) -> None:
     settings.SITE_DOMAIN = "reading.example.org"
     page = client.get("/save/bookmarklet/").content.decode()
     code = unquote(unescape(re.search(r'<a id="bookmarklet"[^>]*href="([^"]*)"', page).group(1)))
@@ -61,13 +67,15 @@ def test_the_bookmarklet_sends_the_canonical_address_and_the_selection(client, s
     assert f"q=t(q,{QUOTE_MAX + 100})" in code
 
 
-def test_the_phone_route_says_how_to_send_a_passage(client, settings):
+def test_the_phone_route_says_how_to_send_a_passage(client: Client, settings: Settings) -> None:
     settings.SITE_DOMAIN = "reading.example.org"
     page = client.get("/save/bookmarklet/").content.decode()
     assert "<code>&amp;text=</code>" in page
 
 
-def test_the_longest_address_it_sends_fits_the_servers_request_line(monkeypatch):
+def test_the_longest_address_it_sends_fits_the_servers_request_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """The quote's bytes, then the context in the widest UTF-8 encoding, leave room for the
     page's address and title."""
     # A CJK character: one UTF-16 unit of the bookmarklet's count, nine bytes once encoded.
@@ -79,7 +87,7 @@ def test_the_longest_address_it_sends_fits_the_servers_request_line(monkeypatch)
 # Reading the passage.
 
 
-def test_a_passage_is_tidied_and_its_context_kept_to_whole_words():
+def test_a_passage_is_tidied_and_its_context_kept_to_whole_words() -> None:
     passage, shared = read_passage(
         _params(
             quote="  We propose\n   FlashAttention,\tan IO-aware  ",
@@ -102,7 +110,7 @@ def test_a_passage_is_tidied_and_its_context_kept_to_whole_words():
     assert not passage.cut and passage.notice == ""
 
 
-def test_a_selection_longer_than_a_quote_is_cut_at_a_word_and_said():
+def test_a_selection_longer_than_a_quote_is_cut_at_a_word_and_said() -> None:
     words = ("tiling " * 400).strip()  # 2,799 characters
     passage, _ = read_passage(_params(quote=words))
     assert len(passage.exact) <= QUOTE_MAX
@@ -113,7 +121,7 @@ def test_a_selection_longer_than_a_quote_is_cut_at_a_word_and_said():
     assert "You selected 2,799 characters; a quote holds 2,000" in passage.notice
 
 
-def test_the_bookmarklet_says_when_it_sent_less_than_was_selected():
+def test_the_bookmarklet_says_when_it_sent_less_than_was_selected() -> None:
     sent = "alpha beta gamma delt"
     passage, _ = read_passage(_params(quote=sent, selected="9000", suffix="ignored words"))
     assert passage.exact == "alpha beta gamma"
@@ -121,7 +129,7 @@ def test_the_bookmarklet_says_when_it_sent_less_than_was_selected():
     assert "You selected 9,000 characters" in passage.notice
 
 
-def test_a_phone_shares_the_passage_as_text_with_the_address_in_it():
+def test_a_phone_shares_the_passage_as_text_with_the_address_in_it() -> None:
     passage, shared = read_passage(
         _params(text="“IO-aware exact attention” https://arxiv.org/html/2205.14135v2")
     )
@@ -129,25 +137,27 @@ def test_a_phone_shares_the_passage_as_text_with_the_address_in_it():
     assert shared == "https://arxiv.org/html/2205.14135v2"
 
 
-def test_no_selection_is_no_passage():
+def test_no_selection_is_no_passage() -> None:
     assert read_passage(_params(quote="  \n ")) == (None, "")
     assert read_passage(_params(text="https://example.org/a")) == (None, "https://example.org/a")
 
 
-def test_the_quote_limit_is_what_notes_and_threads_hold():
+def test_the_quote_limit_is_what_notes_and_threads_hold() -> None:
     assert QUOTE_MAX == Note.QUOTE_MAX == Thread.QUOTE_MAX
 
 
 # The save page with a passage.
 
 
-def test_without_a_passage_the_save_page_is_as_before(signed_in, flash):
+def test_without_a_passage_the_save_page_is_as_before(signed_in: Client, flash) -> None:
     page = _save(signed_in).content.decode()
     assert "Save to your library" in page
     assert "Note for me" not in page and "thread-quote" not in page
 
 
-def test_a_matched_page_offers_a_note_and_a_thread_for_the_readers_teams(signed_in, reader, flash):
+def test_a_matched_page_offers_a_note_and_a_thread_for_the_readers_teams(
+    signed_in: Client, reader: User, flash
+) -> None:
     join_team(reader, slug="kernels")
     join_team(UserFactory(), slug="strangers")
     response = _save(
@@ -172,7 +182,9 @@ def test_a_matched_page_offers_a_note_and_a_thread_for_the_readers_teams(signed_
     assert "csrfmiddlewaretoken" in thread_form
 
 
-def test_starting_the_thread_from_the_save_page_keeps_the_selector(signed_in, reader, flash):
+def test_starting_the_thread_from_the_save_page_keeps_the_selector(
+    signed_in: Client, reader: User, flash
+) -> None:
     team = join_team(reader, slug="kernels")
     response = signed_in.post(
         "/sources/flashattention/discussion/",
@@ -195,7 +207,9 @@ def test_starting_the_thread_from_the_save_page_keeps_the_selector(signed_in, re
     assert thread.is_question
 
 
-def test_a_thread_form_with_an_error_comes_back_whole_and_without_htmx(signed_in, reader, flash):
+def test_a_thread_form_with_an_error_comes_back_whole_and_without_htmx(
+    signed_in: Client, reader: User, flash
+) -> None:
     join_team(reader, slug="kernels")
     response = signed_in.post(
         "/sources/flashattention/discussion/",
@@ -210,14 +224,16 @@ def test_a_thread_form_with_an_error_comes_back_whole_and_without_htmx(signed_in
     assert "data-hx-post" not in form.group(0)
 
 
-def test_a_reader_without_a_team_is_offered_the_note_alone(signed_in, flash):
+def test_a_reader_without_a_team_is_offered_the_note_alone(signed_in: Client, flash) -> None:
     page = _save(signed_in, quote=PASSAGE).content.decode()
     assert 'action="/sources/flashattention/notes/new/"' in page
     assert "/sources/flashattention/discussion/" not in page
     assert "Join a team" in page
 
 
-def test_the_note_form_saves_a_private_note_with_the_quote(signed_in, reader, flash):
+def test_the_note_form_saves_a_private_note_with_the_quote(
+    signed_in: Client, reader: User, flash
+) -> None:
     response = signed_in.post(
         "/sources/flashattention/notes/new/",
         {"body": "Tiling is the trick.", "quote": PASSAGE, "locator": "", "visibility": "private"},
@@ -227,7 +243,9 @@ def test_the_note_form_saves_a_private_note_with_the_quote(signed_in, reader, fl
     assert (note.quote, note.visibility, note.source) == (PASSAGE, "private", flash)
 
 
-def test_a_too_long_passage_is_cut_with_a_clear_message(signed_in, reader, flash):
+def test_a_too_long_passage_is_cut_with_a_clear_message(
+    signed_in: Client, reader: User, flash
+) -> None:
     join_team(reader, slug="kernels")
     long = ("attention " * 300).strip()
     page = _save(signed_in, quote=long).content.decode()
@@ -239,7 +257,9 @@ def test_a_too_long_passage_is_cut_with_a_clear_message(signed_in, reader, flash
     assert kept and len(unescape(kept.group(1))) <= QUOTE_MAX
 
 
-def test_an_unmatched_page_offers_the_proposal_and_keeps_the_passage(signed_in, flash):
+def test_an_unmatched_page_offers_the_proposal_and_keeps_the_passage(
+    signed_in: Client, flash
+) -> None:
     response = signed_in.get(
         "/save/", {"url": "https://example.org/post/", "title": "A post", "quote": "A <b>claim</b>"}
     )
@@ -253,13 +273,13 @@ def test_an_unmatched_page_offers_the_proposal_and_keeps_the_passage(signed_in, 
     assert "<b>claim</b>" not in page
 
 
-def test_a_refused_address_keeps_the_passage_too(signed_in, flash):
+def test_a_refused_address_keeps_the_passage_too(signed_in: Client, flash) -> None:
     response = signed_in.get("/save/", {"url": "javascript:alert(1)", "quote": PASSAGE})
     assert response.status_code == 400
     assert PASSAGE in response.content.decode()
 
 
-def test_the_share_route_finds_the_page_in_the_text(signed_in, reader, flash):
+def test_the_share_route_finds_the_page_in_the_text(signed_in: Client, reader: User, flash) -> None:
     join_team(reader, slug="kernels")
     page = signed_in.get(
         "/save/", {"text": f"“{PASSAGE}” https://arxiv.org/html/2205.14135v2"}
@@ -267,7 +287,7 @@ def test_the_share_route_finds_the_page_in_the_text(signed_in, reader, flash):
     assert "Start a team thread" in page and "FlashAttention" in page
 
 
-def test_visitors_log_in_first_and_come_back_with_the_passage(client, flash):
+def test_visitors_log_in_first_and_come_back_with_the_passage(client: Client, flash) -> None:
     response = client.get("/save/", {"url": flash.url, "quote": PASSAGE})
     assert response.status_code == 302
     assert response["Location"].startswith("/accounts/login/")

@@ -6,15 +6,20 @@ from datetime import date, timedelta
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
+from django.core.handlers.wsgi import WSGIRequest
 from django.middleware.csrf import _unmask_cipher_token, get_token
 from django.template import engines
 from django.template.loader import get_template
 from django.test import RequestFactory
 from django.utils import timezone
 from django.utils.safestring import mark_safe
+from pytest_django import Settings
 
+from accounts.models import User
+from catalog.models import Source
 from library.models import Bookmark
 from library.templatetags.reading import CARD_TEMPLATE, remembered_cards
+from tests.hints import SmallCatalog, Tiers, found
 
 pytestmark = pytest.mark.django_db
 
@@ -25,42 +30,56 @@ TAG = engines["django"].from_string(
 
 
 @pytest.fixture(autouse=True)
-def remembering(settings):
+def remembering(settings: Settings) -> None:
     settings.DEBUG = False  # DEBUG renders every card afresh
 
 
-def page_request(user, path="/sources/?q=flash"):
+def page_request(user: User, path: str = "/sources/?q=flash") -> WSGIRequest:
     request = RequestFactory().get(path)
     request.user = user
     get_token(request)
     return request
 
 
-def render(sources, request, label="", snippet="", hide=False):
+def render(
+    sources: list[Source],
+    request: pytest.FixtureRequest,
+    label: str = "",
+    snippet: str = "",
+    hide: bool = False,
+) -> str:
     context = {"sources": sources, "label": label, "snippet": snippet, "hide": hide}
     return TAG.render(context, request)
 
 
-def direct(source, request, label="", snippet="", hide=False):
+def direct(
+    source: Source,
+    request: pytest.FixtureRequest,
+    label: str = "",
+    snippet: str = "",
+    hide: bool = False,
+) -> str:
     """The card straight from its template, as the include used to render it."""
     context = {"source": source, "label": label, "snippet": snippet, "hide_summary": hide}
     return get_template(CARD_TEMPLATE).render(context, request)
 
 
-def without_tokens(html):
+def without_tokens(html: str) -> str:
     return re.sub(r'("x-csrftoken": "|value=")[A-Za-z0-9]{32,64}"', "", html)
 
 
-def secret_in(html):
+def secret_in(html: str):
     """The CSRF secret behind the (masked, so different each time) token in a card."""
-    return _unmask_cipher_token(re.search(r'csrfmiddlewaretoken" value="([^"]+)"', html).group(1))
+    return _unmask_cipher_token(
+        found(re.search(r'csrfmiddlewaretoken" value="([^"]+)"', html)).group(1)
+    )
 
 
-def secret_of(request):
+def secret_of(request: pytest.FixtureRequest):
     return _unmask_cipher_token(get_token(request))
 
 
-def test_remembered_cards_match_the_template(reader, small_catalog):
+def test_remembered_cards_match_the_template(reader: User, small_catalog: SmallCatalog) -> None:
     sources = [small_catalog["flash"], *small_catalog["path"]]
     Bookmark.objects.create(user=reader, source=sources[1], status=Bookmark.Status.READING)
     marked = mark_safe("<mark>Flash</mark>Attention")
@@ -73,7 +92,9 @@ def test_remembered_cards_match_the_template(reader, small_catalog):
             assert secret_in(html) == secret_of(request)
 
 
-def test_a_changed_source_or_tier_shows_at_once(reader, small_catalog, tiers):
+def test_a_changed_source_or_tier_shows_at_once(
+    reader: User, small_catalog: SmallCatalog, tiers: Tiers
+) -> None:
     source = small_catalog["flash"]
     render([source], page_request(reader))
     source.title = "FlashAttention-4"
@@ -86,7 +107,9 @@ def test_a_changed_source_or_tier_shows_at_once(reader, small_catalog, tiers):
     assert tiers["frontier"].name in html and "3 days old" in html
 
 
-def test_the_age_badge_follows_the_date(reader, small_catalog, tiers, monkeypatch):
+def test_the_age_badge_follows_the_date(
+    reader: User, small_catalog: SmallCatalog, tiers: Tiers, monkeypatch: pytest.MonkeyPatch
+) -> None:
     source = small_catalog["flash"]
     source.tier, source.verified_on = tiers["frontier"], date(2026, 1, 1)
     monkeypatch.setattr(timezone, "localdate", lambda *args: date(2026, 1, 11))
@@ -95,7 +118,9 @@ def test_the_age_badge_follows_the_date(reader, small_catalog, tiers, monkeypatc
     assert "11 days old" in render([source], page_request(reader))
 
 
-def test_each_reader_sees_their_own_status_and_token(reader, other_reader, small_catalog):
+def test_each_reader_sees_their_own_status_and_token(
+    reader: User, other_reader: User, small_catalog: SmallCatalog
+) -> None:
     source = small_catalog["flash"]
     Bookmark.objects.create(user=reader, source=source, status=Bookmark.Status.READ)
     mine, theirs = page_request(reader), page_request(other_reader)
@@ -108,7 +133,9 @@ def test_each_reader_sees_their_own_status_and_token(reader, other_reader, small
     assert secret_in(html_theirs) == secret_of(theirs) != secret_of(mine)
 
 
-def test_plain_text_that_looks_like_markup_stays_escaped(reader, small_catalog):
+def test_plain_text_that_looks_like_markup_stays_escaped(
+    reader: User, small_catalog: SmallCatalog
+) -> None:
     source = small_catalog["flash"]
     render([source], page_request(reader), label=mark_safe("<b>x</b>"))
     html = render([source], page_request(reader), label="<b>x</b>")
@@ -116,7 +143,9 @@ def test_plain_text_that_looks_like_markup_stays_escaped(reader, small_catalog):
 
 
 @pytest.mark.parametrize("signed_in", [True, False])
-def test_one_remembered_card_serves_every_page_and_query(signed_in, reader, small_catalog):
+def test_one_remembered_card_serves_every_page_and_query(
+    signed_in: bool, reader: User, small_catalog: SmallCatalog
+) -> None:
     """A card is remembered once per source: each page puts in its own way back, marked title
     and snippet, escaped as the template escapes them."""
     source = small_catalog["flash"]

@@ -5,21 +5,25 @@ import re
 
 import pytest
 from django.db import connection
+from django.test import Client, RequestFactory
 from django.test.utils import CaptureQueriesContext
+from pytest_django import Settings
 
+from accounts.models import User
 from library.models import Bookmark
 from library.reading import team_finished
 from tests.factories import SourceFactory, UserFactory, join_team
+from tests.hints import SmallCatalog, Tiers, found
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def _render_every_time(settings):
+def _render_every_time(settings: Settings) -> None:
     settings.CATALOG_PAGE_CACHE = False
 
 
-def counting_queries(client, url: str) -> list[str]:
+def counting_queries(client: Client, url: str) -> list[str]:
     with CaptureQueriesContext(connection) as ctx:
         assert client.get(url).status_code == 200
     return [
@@ -30,7 +34,9 @@ def counting_queries(client, url: str) -> list[str]:
 
 
 @pytest.mark.parametrize("url", ["/", "/tiers/start-here/", "/lists/wafer/"])
-def test_one_query_counts_only_the_sources_shown(client, reader, small_catalog, tiers, url):
+def test_one_query_counts_only_the_sources_shown(
+    client: Client, reader: User, small_catalog: SmallCatalog, tiers: Tiers, url: str
+) -> None:
     mate = UserFactory()
     join_team(reader, mate)
     elsewhere = SourceFactory.create_batch(5, tier=tiers["core"])
@@ -40,13 +46,17 @@ def test_one_query_counts_only_the_sources_shown(client, reader, small_catalog, 
     )
     client.force_login(reader)
     (query,) = counting_queries(client, url)
-    named = {int(pk) for pk in re.search(r'"source_id" IN \(([^)]*)\)', query)[1].split(", ")}
+    named = {
+        int(pk) for pk in found(re.search(r'"source_id" IN \(([^)]*)\)', query))[1].split(", ")
+    }
     assert named <= {source.pk for source in shown}
     assert named >= {source.pk for source in small_catalog["path"]}
     assert "1 teammate finished" in client.get(url).content.decode()
 
 
-def test_a_source_not_named_at_first_is_counted_when_asked(rf, reader, small_catalog):
+def test_a_source_not_named_at_first_is_counted_when_asked(
+    rf: RequestFactory, reader: User, small_catalog: SmallCatalog
+) -> None:
     mate = UserFactory()
     join_team(reader, mate)
     scaling, attention, _ = small_catalog["path"]
@@ -63,7 +73,9 @@ def test_a_source_not_named_at_first_is_counted_when_asked(rf, reader, small_cat
 
 
 @pytest.mark.postgres
-def test_the_count_reads_the_finished_bookmarks_of_the_sources_shown(rf, reader, tiers):
+def test_the_count_reads_the_finished_bookmarks_of_the_sources_shown(
+    rf: RequestFactory, reader: User, tiers: Tiers
+) -> None:
     """With statistics like a real catalog's, PostgreSQL finds the finished bookmarks of the
     shown sources through bookmark_read_source rather than every teammate's bookmarks."""
     sources = SourceFactory.create_batch(100, tier=tiers["core"])

@@ -10,7 +10,10 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from django.conf import settings as django_settings
 from django.test import Client
+from pytest_django import Settings
+from pytest_django.live_server_helper import LiveServer
 
+from accounts.models import User
 from notes.models import Note
 from tests.factories import SourceFactory, UserFactory
 
@@ -18,7 +21,7 @@ PARALLEL = 20
 LIMIT = 5
 
 
-def session_cookie_for(user) -> str:
+def session_cookie_for(user: User) -> str:
     client = Client()
     client.force_login(user)
     return client.cookies[django_settings.SESSION_COOKIE_NAME].value
@@ -39,7 +42,9 @@ def post_note(url: str, cookies: str, token: str, start: threading.Barrier) -> i
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_parallel_posts_store_no_more_than_the_limit(live_server, settings):
+def test_parallel_posts_store_no_more_than_the_limit(
+    live_server: LiveServer, settings: Settings
+) -> None:
     settings.NOTES_MAX_PER_HOUR = LIMIT
     reader = UserFactory(email="hurried@example.com")
     source = SourceFactory(slug="flashattention")

@@ -1,6 +1,7 @@
 """Notes: storage, constraints, services, read rules and search."""
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -8,6 +9,7 @@ from django.core.management import call_command
 from django.db import DataError, IntegrityError, connection, transaction
 from django.utils import timezone
 
+from accounts.models import User
 from notes.models import Note
 from notes.querysets import PURGE_AFTER, UNDO_WINDOW
 from notes.services import (
@@ -18,17 +20,18 @@ from notes.services import (
     purge_deleted_notes,
 )
 from tests.factories import NoteFactory, SourceFactory, TopicFactory, UserFactory, first_team_of
+from tests.hints import SmallCatalog
 
 pytestmark = pytest.mark.django_db
 
 
-def test_body_is_rendered_once_on_save_and_stored(reader):
+def test_body_is_rendered_once_on_save_and_stored(reader: User) -> None:
     note = NoteFactory(user=reader, body="**bold** <script>x</script>")
     stored = Note.objects.values_list("body_html", flat=True).get(pk=note.pk)
     assert stored == "<p><strong>bold</strong> &lt;script&gt;x&lt;/script&gt;</p>\n"
 
 
-def test_saving_only_other_fields_keeps_the_rendered_body(reader):
+def test_saving_only_other_fields_keeps_the_rendered_body(reader: User) -> None:
     note = NoteFactory(user=reader, body="*one*")
     note.deleted_at = timezone.now()
     note.save(update_fields=["deleted_at"])
@@ -45,7 +48,7 @@ def test_saving_only_other_fields_keeps_the_rendered_body(reader):
         ("visibility", "everyone"),
     ],
 )
-def test_database_refuses_invalid_notes(reader, field, value):
+def test_database_refuses_invalid_notes(reader: User, field: str, value: str) -> None:
     source = SourceFactory()
     note = Note(user=reader, source=source, body="fine")
     setattr(note, field, value)
@@ -54,7 +57,7 @@ def test_database_refuses_invalid_notes(reader, field, value):
         note.save()
 
 
-def test_database_allows_notes_at_the_limits(reader):
+def test_database_allows_notes_at_the_limits(reader: User) -> None:
     note = NoteFactory(
         user=reader,
         body="x" * Note.BODY_MAX,
@@ -64,13 +67,13 @@ def test_database_allows_notes_at_the_limits(reader):
     assert Note.objects.filter(pk=note.pk).exists()
 
 
-def test_a_source_with_notes_cannot_be_deleted(reader):
+def test_a_source_with_notes_cannot_be_deleted(reader: User) -> None:
     note = NoteFactory(user=reader)
     with pytest.raises(Exception, match="protected"), transaction.atomic():
         note.source.delete()
 
 
-def test_create_validates(reader):
+def test_create_validates(reader: User) -> None:
     with pytest.raises(ValidationError):
         note_create(user=reader, source=SourceFactory(), body="", visibility="private")
 
@@ -80,19 +83,19 @@ def test_create_validates(reader):
     [("body", "note_body_max_length"), ("quote", "note_quote_max_length")],
 )
 def test_a_constraint_the_database_refuses_is_reported_as_full_clean_would(
-    reader, field, constraint
-):
+    reader: User, field: str, constraint: str
+) -> None:
     """Services leave check constraints to the insert; a refusal is a ValidationError with the
     constraint's message, and nothing is stored."""
     too_long = "x" * ((Note.BODY_MAX if field == "body" else Note.QUOTE_MAX) + 1)
-    fields = {"body": "fine", field: too_long}
+    fields: dict[str, Any] = {"body": "fine", field: too_long}
     with pytest.raises(ValidationError) as refused:
         note_create(user=reader, source=SourceFactory(), visibility="private", **fields)
     assert refused.value.messages == [f"Constraint “{constraint}” is violated."]
     assert not Note.objects.exists()
 
 
-def test_update_records_the_edit_time(reader):
+def test_update_records_the_edit_time(reader: User) -> None:
     note = note_create(user=reader, source=SourceFactory(), body="first")
     assert note.edited is None
     team = first_team_of(reader)
@@ -100,12 +103,12 @@ def test_update_records_the_edit_time(reader):
         note=note, body="second *take*", quote="", locator="p. 3", visibility="team", team=team
     )
     note.refresh_from_db()
-    assert note.edited >= note.created
+    assert note.edited is not None and note.edited >= note.created
     assert note.body_html == "<p>second <em>take</em></p>\n"
     assert (note.visibility, note.team) == ("team", team)
 
 
-def test_delete_hides_at_once_and_restore_brings_back(reader):
+def test_delete_hides_at_once_and_restore_brings_back(reader: User) -> None:
     note = NoteFactory(user=reader, visibility="team")
     note_delete(note=note)
     assert not Note.objects.visible_to(reader).exists()
@@ -116,7 +119,9 @@ def test_delete_hides_at_once_and_restore_brings_back(reader):
 
 
 @pytest.mark.parametrize("write", ["delete", "edit"])
-def test_deleted_notes_are_purged_after_a_minute_on_the_next_deletion_or_edit(reader, write):
+def test_deleted_notes_are_purged_after_a_minute_on_the_next_deletion_or_edit(
+    reader: User, write: str
+) -> None:
     old = NoteFactory(user=reader)
     recent = NoteFactory(user=reader)
     Note.objects.filter(pk=old.pk).update(deleted_at=timezone.now() - PURGE_AFTER - timedelta(1))
@@ -132,13 +137,13 @@ def test_deleted_notes_are_purged_after_a_minute_on_the_next_deletion_or_edit(re
     assert Note.objects.filter(pk=recent.pk).exists()
 
 
-def test_purged_notes_cannot_be_restored(reader):
+def test_purged_notes_cannot_be_restored(reader: User) -> None:
     note = NoteFactory(user=reader)
     Note.objects.filter(pk=note.pk).update(deleted_at=timezone.now() - PURGE_AFTER * 2)
     assert not Note.objects.restorable_by(reader).exists()
 
 
-def test_purge_command(reader):
+def test_purge_command(reader: User) -> None:
     note = NoteFactory(user=reader)
     Note.objects.filter(pk=note.pk).update(deleted_at=timezone.now() - PURGE_AFTER * 2)
     call_command("purge_deleted_notes", verbosity=0)
@@ -146,7 +151,7 @@ def test_purge_command(reader):
     assert purge_deleted_notes() == 0
 
 
-def test_source_page_rule_is_own_plus_team_newest_first(reader, other_reader):
+def test_source_page_rule_is_own_plus_team_newest_first(reader: User, other_reader: User) -> None:
     source = SourceFactory()
     now = timezone.now()
     mine = NoteFactory(user=reader, source=source, created=now - timedelta(minutes=3))
@@ -166,7 +171,7 @@ def test_source_page_rule_is_own_plus_team_newest_first(reader, other_reader):
     assert shown == [theirs_team, just_deleted, mine]
 
 
-def test_search_matches_body_quote_locator_and_source_title(reader):
+def test_search_matches_body_quote_locator_and_source_title(reader: User) -> None:
     flash = SourceFactory(title="FlashAttention")
     other = SourceFactory(title="Roofline")
     by_body = NoteFactory(user=reader, source=other, body="tiling keeps the working set in SRAM")
@@ -186,12 +191,12 @@ def test_search_matches_body_quote_locator_and_source_title(reader):
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="stemming needs PostgreSQL")
 @pytest.mark.postgres
-def test_postgres_search_stems_words(reader):
+def test_postgres_search_stems_words(reader: User) -> None:
     note = NoteFactory(user=reader, body="The kernels were fused.")
     assert list(Note.objects.owned_by(reader).search("kernel fusing")) == [note]
 
 
-def test_filters_by_topic_list_and_visibility(reader, small_catalog):
+def test_filters_by_topic_list_and_visibility(reader: User, small_catalog: SmallCatalog) -> None:
     flash = small_catalog["flash"]
     roofline = small_catalog["path"][2]
     kernels, attention = small_catalog["topics"]
@@ -207,7 +212,7 @@ def test_filters_by_topic_list_and_visibility(reader, small_catalog):
     assert set(notes.filtered(visibility="team", topic=kernels)) == {on_flash}
 
 
-def test_visitors_and_strangers_see_nothing_private(reader, other_reader):
+def test_visitors_and_strangers_see_nothing_private(reader: User, other_reader: User) -> None:
     from django.contrib.auth.models import AnonymousUser
 
     NoteFactory(user=reader)

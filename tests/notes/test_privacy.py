@@ -1,23 +1,26 @@
 """Nobody reads another reader's private note, nobody changes another reader's note."""
 
 import pytest
+from django.test import Client
 from pytest_django.asserts import assertContains, assertNotContains
 
+from accounts.models import User
+from catalog.models import Source
 from notes.models import Note
 from tests.factories import NoteFactory
 
 pytestmark = pytest.mark.django_db
-HTMX = {"HTTP_HX_REQUEST": "true"}
+HTMX = {"HX-Request": "true"}
 SECRET = "secret-private-note-text"
 
 
 @pytest.fixture
-def private_note(other_reader, flash):
+def private_note(other_reader: User, flash: Source) -> Note:
     return NoteFactory(user=other_reader, source=flash, body=SECRET, quote="secret quote")
 
 
 @pytest.fixture
-def team_note(other_reader, flash):
+def team_note(other_reader: User, flash: Source) -> Note:
     return NoteFactory(user=other_reader, source=flash, body="team-readable", visibility="team")
 
 
@@ -31,14 +34,16 @@ def team_note(other_reader, flash):
         "/library/notes/export.json",
     ],
 )
-def test_private_note_is_invisible_everywhere(signed_in, private_note, url):
+def test_private_note_is_invisible_everywhere(
+    signed_in: Client, private_note: Note, url: str
+) -> None:
     response = signed_in.get(url)
     assert response.status_code == 200
     assertNotContains(response, SECRET)
     assertNotContains(response, "secret quote")
 
 
-def test_private_note_is_not_found_by_search(signed_in, private_note):
+def test_private_note_is_not_found_by_search(signed_in: Client, private_note: Note) -> None:
     response = signed_in.get("/library/notes/?q=secret")
     assertContains(response, "0 notes matching")
     assertNotContains(response, f"<p>{SECRET}")
@@ -56,23 +61,27 @@ def test_private_note_is_not_found_by_search(signed_in, private_note):
     ],
 )
 @pytest.mark.parametrize("htmx", [False, True], ids=["plain", "htmx"])
-def test_private_note_id_is_404_for_others(signed_in, private_note, method, path, htmx):
+def test_private_note_id_is_404_for_others(
+    signed_in: Client, private_note: Note, method: str, path: str, htmx: bool
+) -> None:
     data = {"body": "hijacked", "visibility": "readers"} if method == "post" else None
     response = getattr(signed_in, method)(
-        path.format(private_note.pk), data, **(HTMX if htmx else {})
+        path.format(private_note.pk), data, headers=HTMX if htmx else {}
     )
     assert response.status_code == 404
     private_note.refresh_from_db()
     assert (private_note.body, private_note.deleted_at) == (SECRET, None)
 
 
-def test_someone_elses_deleted_note_cannot_be_restored(signed_in, other_reader, flash):
+def test_someone_elses_deleted_note_cannot_be_restored(
+    signed_in: Client, other_reader: User, flash: Source
+) -> None:
     note = NoteFactory(user=other_reader, source=flash, visibility="team")
     Note.objects.filter(pk=note.pk).update(deleted_at=note.created)
     assert signed_in.post(f"/notes/{note.pk}/restore/").status_code == 404
 
 
-def test_team_note_can_be_read_by_teammates(signed_in, team_note):
+def test_team_note_can_be_read_by_teammates(signed_in: Client, team_note: Note) -> None:
     assert signed_in.get(f"/notes/{team_note.pk}/").status_code == 200
     page = signed_in.get("/sources/flashattention/").content.decode()
     assert "team-readable" in page
@@ -89,7 +98,9 @@ def test_team_note_can_be_read_by_teammates(signed_in, team_note):
         ("post", "/notes/{}/delete/"),
     ],
 )
-def test_team_note_cannot_be_changed_by_teammates(signed_in, team_note, method, path):
+def test_team_note_cannot_be_changed_by_teammates(
+    signed_in: Client, team_note: Note, method: str, path: str
+) -> None:
     data = {"body": "hijacked", "visibility": "private"} if method == "post" else None
     response = getattr(signed_in, method)(path.format(team_note.pk), data)
     assert response.status_code == 404
@@ -101,7 +112,7 @@ def test_team_note_cannot_be_changed_by_teammates(signed_in, team_note, method, 
     )
 
 
-def test_team_notes_stay_out_of_my_notes_and_exports(signed_in, team_note):
+def test_team_notes_stay_out_of_my_notes_and_exports(signed_in: Client, team_note: Note) -> None:
     for url in ("/library/notes/", "/library/notes/export.md", "/library/notes/export.json"):
         assertNotContains(signed_in.get(url), "team-readable")
 
@@ -123,7 +134,9 @@ def test_team_notes_stay_out_of_my_notes_and_exports(signed_in, team_note):
         ("post", "/notes/{}/restore/"),
     ],
 )
-def test_visitors_are_sent_to_log_in(client, team_note, method, path):
+def test_visitors_are_sent_to_log_in(
+    client: Client, team_note: Note, method: str, path: str
+) -> None:
     url = path.format(team_note.pk)
     response = getattr(client, method)(url, {"body": "x", "visibility": "readers"})
     assert response.status_code == 302
@@ -132,7 +145,9 @@ def test_visitors_are_sent_to_log_in(client, team_note, method, path):
     assert Note.objects.count() == 1
 
 
-def test_visitors_using_htmx_get_a_client_redirect_back_to_the_page(client, team_note):
+def test_visitors_using_htmx_get_a_client_redirect_back_to_the_page(
+    client: Client, team_note: Note
+) -> None:
     response = client.post(
         f"/notes/{team_note.pk}/delete/",
         HTTP_HX_REQUEST="true",
@@ -142,7 +157,9 @@ def test_visitors_using_htmx_get_a_client_redirect_back_to_the_page(client, team
     assert response["HX-Redirect"] == "/accounts/login/?next=%2Fsources%2Fflashattention%2F"
 
 
-def test_visitors_see_no_notes_on_the_source_page(client, team_note, private_note):
+def test_visitors_see_no_notes_on_the_source_page(
+    client: Client, team_note: Note, private_note: Note
+) -> None:
     page = client.get("/sources/flashattention/")
     assertNotContains(page, "team-readable")
     assertNotContains(page, SECRET)

@@ -1,22 +1,27 @@
 """Pages with notes run the same number of queries with 5 notes and with 60."""
 
 import re
+from collections.abc import Callable
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from pytest_django import DjangoAssertNumQueries, Settings
 
+from accounts.models import User
 from notes.models import Note
 from tests.factories import NoteFactory, SourceFactory, UserFactory, join_team
+from tests.hints import SmallCatalog
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def grow_notes(reader, small_catalog):
+def grow_notes(reader: User, small_catalog: SmallCatalog) -> Callable[[int], None]:
     flash = small_catalog["flash"]
 
-    def grow(count):
+    def grow(count: int) -> None:
         # Half the reader's own notes, half teammates' shared notes, each by a new author and
         # half on other sources, so a per-note query for author or source would show.
         for n in range(count):
@@ -41,8 +46,12 @@ def grow_notes(reader, small_catalog):
     ],
 )
 def test_queries_flat_between_5_and_60_notes(
-    client, reader, grow_notes, url, django_assert_max_num_queries
-):
+    client: Client,
+    reader: User,
+    grow_notes: Callable[[int], None],
+    url: str,
+    django_assert_max_num_queries: DjangoAssertNumQueries,
+) -> None:
     client.force_login(reader)
     grow_notes(5)
     with CaptureQueriesContext(connection) as ctx:
@@ -55,7 +64,9 @@ def test_queries_flat_between_5_and_60_notes(
 
 
 @pytest.mark.django_db(transaction=True)  # no test transaction around it, as in production
-def test_saving_a_note_leaves_its_check_constraints_to_the_insert(client, reader, small_catalog):
+def test_saving_a_note_leaves_its_check_constraints_to_the_insert(
+    client: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     """The form's fields already check what the model's constraints say, and the database
     enforces them on the insert: no query asks about each one first, and no savepoint is taken.
     Adding a note purges nothing either (edits and deletions do)."""
@@ -73,8 +84,12 @@ def test_saving_a_note_leaves_its_check_constraints_to_the_insert(client, reader
 
 
 def test_signed_in_source_page_asks_for_the_readers_teams_once(
-    client, reader, other_reader, small_catalog, settings
-):
+    client: Client,
+    reader: User,
+    other_reader: User,
+    small_catalog: SmallCatalog,
+    settings: Settings,
+) -> None:
     """The team panels and the note form share one query for the reader's teams."""
     settings.CATALOG_PAGE_CACHE = False
     join_team(reader, other_reader)
@@ -93,7 +108,9 @@ def test_signed_in_source_page_asks_for_the_readers_teams_once(
     assert "Readers (its members, with your name)" in html
 
 
-def test_saving_a_note_does_not_look_up_its_author_and_source_again(client, reader, small_catalog):
+def test_saving_a_note_does_not_look_up_its_author_and_source_again(
+    client: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     client.force_login(reader)
     with CaptureQueriesContext(connection) as ctx:
         response = client.post(
@@ -106,8 +123,12 @@ def test_saving_a_note_does_not_look_up_its_author_and_source_again(client, read
 
 
 def test_team_notes_pages_without_counting_every_shared_note(
-    client, reader, other_reader, small_catalog, settings
-):
+    client: Client,
+    reader: User,
+    other_reader: User,
+    small_catalog: SmallCatalog,
+    settings: Settings,
+) -> None:
     """The page reads the rows it shows (and one more), never a COUNT(*) over the team's notes;
     Newer/Older links walk the notes newest first, each exactly once."""
     from notes.views import NOTES_PAGE_SIZE

@@ -20,6 +20,7 @@ from typing import Any
 from django.apps import apps as current_apps
 from django.apps.registry import Apps
 from django.core import serializers
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection, models
 from django.db.migrations.loader import MigrationLoader
 from django.utils import timezone
@@ -52,7 +53,7 @@ def make_backup(release: int, output: str) -> dict[str, int]:
         if not model._base_manager.exists():
             _make(model)
     for label, natural_key in NATURAL_KEY_OF.items():
-        historical.get_model(label).natural_key = natural_key  # type: ignore[attr-defined]
+        historical.get_model(label).natural_key = natural_key
     ordered = sorted(
         _backed_up_models(historical),
         key=lambda model: (model._meta.label_lower not in FIRST, model._meta.label_lower),
@@ -65,7 +66,7 @@ def make_backup(release: int, output: str) -> dict[str, int]:
         )
     ]
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as rows_file:
-        json.dump(rows, rows_file, cls=serializers.json.DjangoJSONEncoder)
+        json.dump(rows, rows_file, cls=DjangoJSONEncoder)
     write_backup(
         output,
         rows_file=rows_file.name,

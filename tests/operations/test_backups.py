@@ -5,22 +5,28 @@ import json
 import sqlite3
 import stat
 from contextlib import closing
+from pathlib import Path
+from subprocess import CompletedProcess
 
 import pytest
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
+from pytest_django import Settings
 
+from accounts.models import User
 from catalog.models import Source
+from catalog.services import LoadReport
 from library.models import Bookmark
 from operations.backups import empty_database, non_empty_tables
+from tests.hints import SmallCatalog
 from tests.production.test_security import run_python
 
 # Real processes and whole databases: minutes, so `make test-fast` leaves them out.
 pytestmark = pytest.mark.slow
 
 
-def row_counts():
+def row_counts() -> dict[str, int]:
     return {
         model._meta.label: model._base_manager.count()
         for model in apps.get_models()
@@ -28,7 +34,7 @@ def row_counts():
     }
 
 
-def dump(path):
+def dump(path: Path) -> list[dict[str, object]]:
     """The rows a backup holds (its stamp is checked where it matters)."""
     call_command("backup", output=str(path), verbosity=0)
     with gzip.open(path, "rt") as stream:
@@ -36,7 +42,7 @@ def dump(path):
 
 
 @pytest.fixture
-def populated(full_catalog, reader, maintainer):
+def populated(full_catalog: LoadReport, reader: User, maintainer: User) -> list[Source]:
     sources = list(Source.objects.order_by("pk")[:3])
     for status, source in zip(["to_read", "reading", "read"], sources, strict=True):
         Bookmark.objects.create(user=reader, source=source, status=status)
@@ -45,7 +51,9 @@ def populated(full_catalog, reader, maintainer):
     return sources
 
 
-def test_backup_and_restore_round_trip_is_lossless(populated, tmp_path, maintainer):
+def test_backup_and_restore_round_trip_is_lossless(
+    populated: list[Source], tmp_path: Path, maintainer: User
+) -> None:
     before_counts = row_counts()
     before = dump(tmp_path / "before.json.gz")
     assert {row["model"] for row in before} >= {"catalog.source", "accounts.user", "auth.group"}
@@ -70,7 +78,9 @@ def test_backup_and_restore_round_trip_is_lossless(populated, tmp_path, maintain
     assert maintainer.check_password("correct horse battery staple")
 
 
-def test_restore_refuses_a_database_that_holds_data(populated, tmp_path):
+def test_restore_refuses_a_database_that_holds_data(
+    populated: list[Source], tmp_path: Path
+) -> None:
     dump(tmp_path / "backup.json.gz")
     Source.objects.filter(pk=populated[0].pk).update(title="Edited after the backup")
     with pytest.raises(CommandError, match="not empty"):
@@ -78,14 +88,14 @@ def test_restore_refuses_a_database_that_holds_data(populated, tmp_path):
     assert Source.objects.get(pk=populated[0].pk).title == "Edited after the backup"
 
 
-def test_restore_with_force_replaces_everything(populated, tmp_path):
+def test_restore_with_force_replaces_everything(populated: list[Source], tmp_path: Path) -> None:
     backup = dump(tmp_path / "backup.json.gz")
     Source.objects.filter(pk=populated[0].pk).update(title="Edited after the backup")
     call_command("restore", str(tmp_path / "backup.json.gz"), force=True, verbosity=0)
     assert dump(tmp_path / "again.json.gz") == backup
 
 
-def test_a_broken_backup_changes_nothing(populated, tmp_path):
+def test_a_broken_backup_changes_nothing(populated: list[Source], tmp_path: Path) -> None:
     broken = tmp_path / "broken.json.gz"
     with gzip.open(broken, "wt") as stream:
         stream.write('[{"model": "catalog.source", "fields": {"title": "half a row"}}')
@@ -95,7 +105,9 @@ def test_a_broken_backup_changes_nothing(populated, tmp_path):
     assert row_counts() == before
 
 
-def test_backups_are_readable_by_their_owner_only(small_catalog, reader, tmp_path):
+def test_backups_are_readable_by_their_owner_only(
+    small_catalog: SmallCatalog, reader: User, tmp_path: Path
+) -> None:
     dump(tmp_path / "backup.json.gz")
     assert stat.S_IMODE((tmp_path / "backup.json.gz").stat().st_mode) == 0o600
     # A file already there keeps no looser mode either: the backup replaces it.
@@ -107,12 +119,14 @@ def test_backups_are_readable_by_their_owner_only(small_catalog, reader, tmp_pat
     assert sorted(path.name for path in tmp_path.iterdir()) == ["backup.json.gz", "earlier.json.gz"]
 
 
-def manage_on_fresh_sqlite(database_file, *args):
+def manage_on_fresh_sqlite(database_file: Path, *args: str) -> CompletedProcess[str]:
     """manage.py in its own process, on an SQLite file as a fresh clone's `make restore` uses."""
     return run_python(["manage.py", *args], DEBUG="true", DATABASE_URL=f"sqlite:///{database_file}")
 
 
-def test_restore_into_an_unmigrated_database_migrates_it_first(small_catalog, reader, tmp_path):
+def test_restore_into_an_unmigrated_database_migrates_it_first(
+    small_catalog: SmallCatalog, reader: User, tmp_path: Path
+) -> None:
     dump(tmp_path / "backup.json.gz")
     database_file = tmp_path / "fresh.sqlite3"
     result = manage_on_fresh_sqlite(database_file, "restore", str(tmp_path / "backup.json.gz"))
@@ -124,7 +138,9 @@ def test_restore_into_an_unmigrated_database_migrates_it_first(small_catalog, re
 
 
 @pytest.mark.parametrize("backup_text", [None, '[{"model": "catalog.source", "fie'])
-def test_a_failed_restore_leaves_no_database_file_behind(tmp_path, backup_text):
+def test_a_failed_restore_leaves_no_database_file_behind(
+    tmp_path: Path, backup_text: str | None
+) -> None:
     backup_file = tmp_path / "backup.json.gz"
     if backup_text is not None:
         with gzip.open(backup_file, "wt") as stream:
@@ -138,7 +154,9 @@ def test_a_failed_restore_leaves_no_database_file_behind(tmp_path, backup_text):
     assert not database_file.exists()
 
 
-def test_a_backup_without_output_goes_to_backup_dir(small_catalog, tmp_path, settings):
+def test_a_backup_without_output_goes_to_backup_dir(
+    small_catalog: SmallCatalog, tmp_path: Path, settings: Settings
+) -> None:
     settings.BACKUP_DIR = str(tmp_path)
     call_command("backup", verbosity=0)
     (written,) = tmp_path.glob("readinglist-backup-*.json.gz")
@@ -146,7 +164,9 @@ def test_a_backup_without_output_goes_to_backup_dir(small_catalog, tmp_path, set
         assert "catalog" in json.load(stream)["migrations"]
 
 
-def test_a_folder_it_cannot_write_to_is_a_one_line_error(small_catalog, tmp_path, settings):
+def test_a_folder_it_cannot_write_to_is_a_one_line_error(
+    small_catalog: SmallCatalog, tmp_path: Path, settings: Settings
+) -> None:
     not_a_folder = tmp_path / "a-file"
     not_a_folder.write_text("")
     settings.BACKUP_DIR = str(not_a_folder)
@@ -155,7 +175,9 @@ def test_a_folder_it_cannot_write_to_is_a_one_line_error(small_catalog, tmp_path
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file"]
 
 
-def test_a_missing_backup_dir_is_named_in_the_error(small_catalog, tmp_path, settings):
+def test_a_missing_backup_dir_is_named_in_the_error(
+    small_catalog: SmallCatalog, tmp_path: Path, settings: Settings
+) -> None:
     settings.BACKUP_DIR = str(tmp_path / "not-mounted")
     with pytest.raises(CommandError, match=r"Cannot write the backup to .*not-mounted.*No such"):
         call_command("backup", verbosity=0)

@@ -2,7 +2,8 @@
 
 import os
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
+from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -13,12 +14,12 @@ from operations import liveness
 
 
 @pytest.fixture
-def heartbeat_dir(tmp_path, monkeypatch):
+def heartbeat_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("HEARTBEAT_DIR", str(tmp_path))
     return tmp_path
 
 
-def test_cron_is_healthy_while_it_beats(heartbeat_dir):
+def test_cron_is_healthy_while_it_beats(heartbeat_dir: Path) -> None:
     with pytest.raises(CommandError, match=r"cron: no heartbeat at .*readinglist-cron.alive"):
         call_command("healthcheck", job="cron")
     liveness.beat("cron")
@@ -29,20 +30,24 @@ def test_cron_is_healthy_while_it_beats(heartbeat_dir):
         call_command("healthcheck", job="cron")
 
 
-def test_the_liveness_module_answers_without_django(heartbeat_dir, capsys):
+def test_the_liveness_module_answers_without_django(
+    heartbeat_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert liveness.main(["cron"]) == 1
     liveness.beat("cron")
     assert liveness.main(["cron"]) == 0
     assert capsys.readouterr().out == "cron: alive\n"
 
 
-def test_a_folder_it_cannot_write_to_does_not_stop_the_scheduler(tmp_path, monkeypatch):
+def test_a_folder_it_cannot_write_to_does_not_stop_the_scheduler(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("HEARTBEAT_DIR", str(tmp_path / "missing"))
     liveness.beat("cron")  # no exception: the check reports it
-    assert "no heartbeat" in liveness.problem("cron")
+    assert "no heartbeat" in (liveness.problem("cron") or "")
 
 
-def waiting_task(waited: timedelta, run_after=None) -> DBTaskResult:
+def waiting_task(waited: timedelta, run_after: datetime | None = None) -> DBTaskResult:
     task = DBTaskResult.objects.create(
         args_kwargs={"args": [], "kwargs": {}},
         task_path="catalog.tasks.recompute_related",
@@ -53,27 +58,29 @@ def waiting_task(waited: timedelta, run_after=None) -> DBTaskResult:
     return task
 
 
-def test_the_worker_is_healthy_while_tasks_are_taken(db):
+def test_the_worker_is_healthy_while_tasks_are_taken(db: None) -> None:
     call_command("healthcheck", job="worker")  # an empty queue
     waiting_task(timedelta(minutes=2))
     call_command("healthcheck", job="worker")
 
 
-def test_a_task_waiting_too_long_makes_the_worker_unhealthy(db):
+def test_a_task_waiting_too_long_makes_the_worker_unhealthy(db: None) -> None:
     waiting_task(timedelta(minutes=30))
     with pytest.raises(CommandError, match=r"worker: a task has waited 18\d\d s to run"):
         call_command("healthcheck", job="worker")
 
 
-def test_a_task_told_to_run_later_waits_from_then(db):
+def test_a_task_told_to_run_later_waits_from_then(db: None) -> None:
     waiting_task(timedelta(hours=5), run_after=timezone.now() - timedelta(minutes=1))
     call_command("healthcheck", job="worker")
 
 
-def test_a_database_outage_is_not_the_workers_fault(db, monkeypatch):
+def test_a_database_outage_is_not_the_workers_fault(
+    db: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from django.db import OperationalError
 
-    def down(self):
+    def down(self: object) -> None:
         raise OperationalError("connection refused")
 
     monkeypatch.setattr(type(DBTaskResult.objects), "ready", down, raising=False)

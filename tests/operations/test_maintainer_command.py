@@ -6,11 +6,14 @@ import subprocess
 import pytest
 from django.contrib.sites.models import Site
 from django.core.management import call_command
+from pytest_django import Settings
 
 from readinglist.local_server import BASE_DIR
 
 
-def test_create_maintainer_keeps_the_site_address(db, settings, monkeypatch):
+def test_create_maintainer_keeps_the_site_address(
+    db: None, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # The address a shell without SITE_DOMAIN would give, unlike the one the site serves on.
     settings.SITE_DOMAIN = "127.0.0.1:8000"
     monkeypatch.setenv("MAINTAINER_PASSWORD", "a long and unusual passphrase")
@@ -24,7 +27,7 @@ def test_create_maintainer_keeps_the_site_address(db, settings, monkeypatch):
 
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
-def test_make_maintainer_does_not_run_migrate_over_the_site_address():
+def test_make_maintainer_does_not_run_migrate_over_the_site_address() -> None:
     planned = subprocess.run(
         ["make", "--dry-run", "maintainer", "EMAIL=curator@example.com"],
         cwd=BASE_DIR,

@@ -3,16 +3,22 @@ private, team or unlisted path, in a constant number of queries."""
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from pytest_django import DjangoCaptureOnCommitCallbacks, Settings
 
+from accounts.models import User
 from paths.services import add_step, create_path
 from tests.factories import SourceFactory, UserFactory, join_team
+from tests.hints import SmallCatalog, Tiers
 from tests.paths.detail_stub import path_page  # noqa: F401
 
 pytestmark = pytest.mark.usefixtures("path_page", "render_every_time")
 
 
-def test_public_paths_are_listed_with_author_and_steps_apart_from_the_lists(client, small_catalog):
+def test_public_paths_are_listed_with_author_and_steps_apart_from_the_lists(
+    client: Client, small_catalog: SmallCatalog
+) -> None:
     author = UserFactory(email="ada@example.com", display_name="Ada")
     shared = create_path(author, "Kernels for newcomers", visibility="public")
     add_step(shared, author, small_catalog["flash"])
@@ -32,21 +38,23 @@ def test_public_paths_are_listed_with_author_and_steps_apart_from_the_lists(clie
     assert "ada@example.com" not in html
 
 
-def test_a_signed_in_reader_does_not_see_their_private_paths_there(signed_in, reader):
+def test_a_signed_in_reader_does_not_see_their_private_paths_there(
+    signed_in: Client, reader: User
+) -> None:
     create_path(reader, "My own private", visibility="private")
     assert "My own private" not in signed_in.get("/lists/").content.decode()
 
 
-def count_queries(client):
+def count_queries(client: Client) -> int:
     with CaptureQueriesContext(connection) as queries:
         assert client.get("/lists/").status_code == 200
     return len(queries)
 
 
-def test_the_page_costs_the_same_at_one_and_thirty_paths(client, tiers):
+def test_the_page_costs_the_same_at_one_and_thirty_paths(client: Client, tiers: Tiers) -> None:
     source = SourceFactory(tier=tiers["core"])
 
-    def publish(count):
+    def publish(count: int) -> None:
         for n in range(count):
             owner = UserFactory()
             team = join_team(owner, slug=f"team-{n}-{count}") if n % 2 else None
@@ -61,8 +69,12 @@ def test_the_page_costs_the_same_at_one_and_thirty_paths(client, tiers):
 
 
 def test_a_path_made_public_replaces_the_cached_page(
-    client, settings, fresh_cache, reader, django_capture_on_commit_callbacks
-):
+    client: Client,
+    settings: Settings,
+    fresh_cache: None,
+    reader: User,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+) -> None:
     settings.CATALOG_PAGE_CACHE = True
     path = create_path(reader, "Soon shared", visibility="private")
     client.get("/lists/")

@@ -3,6 +3,7 @@
 import re
 
 import pytest
+from django.test import Client
 from django.test.html import Element, parse_html
 
 from catalog.models import ReadingList, Topic
@@ -13,28 +14,29 @@ from tests.factories import (
     SourceFactory,
     TopicFactory,
 )
+from tests.hints import SmallCatalog, Tiers
 
 pytestmark = pytest.mark.django_db
 
 
-def page(client, url):
+def page(client: Client, url: str) -> Element:
     response = client.get(url)
     assert response.status_code == 200
     return parse_html(response.content.decode())
 
 
-def having_class(element, name):
+def having_class(element: Element, name: str) -> list[Element]:
     """Every element under `element` whose class list holds `name`, in document order."""
     found = []
     for child in element.children:
         if isinstance(child, Element):
-            if name in dict(child.attributes).get("class", "").split():
+            if name in (dict(child.attributes).get("class") or "").split():
                 found.append(child)
             found += having_class(child, name)
     return found
 
 
-def links(element):
+def links(element: Element) -> list[str | None]:
     found = [dict(element.attributes)["href"]] if element.name == "a" else []
     for child in element.children:
         if isinstance(child, Element):
@@ -42,21 +44,23 @@ def links(element):
     return found
 
 
-def text(element):
+def text(element: Element) -> str:
     parts = [c if isinstance(c, str) else text(c) for c in element.children]
     return re.sub(r"\s+", " ", " ".join(parts)).strip()
 
 
-def headings(root):
+def headings(root: Element) -> list[str]:
     """Each index entry's heading as its visible text."""
     return [text(h) for h in having_class(root, "index-title")]
 
 
-def heading_links(root):
+def heading_links(root: Element) -> list[str | None]:
     return [href for h in having_class(root, "index-title") for href in links(h)]
 
 
-def test_topics_nest_sub_topics_under_their_parent_with_published_counts(client, small_catalog):
+def test_topics_nest_sub_topics_under_their_parent_with_published_counts(
+    client: Client, small_catalog: SmallCatalog
+) -> None:
     attention = small_catalog["topics"][1]
     SourceFactory(slug="old", status="retired", topics=[attention])
     Topic.objects.filter(slug="kernels").update(position=5)
@@ -74,7 +78,9 @@ def test_topics_nest_sub_topics_under_their_parent_with_published_counts(client,
     assert text(sub) == "Attention 2"
 
 
-def test_tiers_show_their_rule_and_how_many_published_sources_they_hold(client, small_catalog):
+def test_tiers_show_their_rule_and_how_many_published_sources_they_hold(
+    client: Client, small_catalog: SmallCatalog
+) -> None:
     SourceFactory(slug="gone", status="retired", tier=small_catalog["flash"].tier)
     soup = page(client, "/tiers/")
     assert headings(soup) == [
@@ -91,7 +97,9 @@ def test_tiers_show_their_rule_and_how_many_published_sources_they_hold(client, 
     ]
 
 
-def test_lists_count_each_cited_source_once_in_list_order(client, small_catalog):
+def test_lists_count_each_cited_source_once_in_list_order(
+    client: Client, small_catalog: SmallCatalog
+) -> None:
     ReadingList.objects.filter(slug="wafer").update(position=10)
     later = ReadingListFactory(slug="appendix", title="Appendix", position=9)
     section = ListSectionFactory(reading_list=later)
@@ -106,7 +114,9 @@ def test_lists_count_each_cited_source_once_in_list_order(client, small_catalog)
     assert heading_links(soup) == ["/lists/appendix/", "/lists/wafer/"]
 
 
-def test_home_and_detail_pages_lead_to_the_indexes(client, small_catalog):
+def test_home_and_detail_pages_lead_to_the_indexes(
+    client: Client, small_catalog: SmallCatalog
+) -> None:
     home = page(client, "/")
     more = {href for element in having_class(home, "panel-more") for href in links(element)}
     assert more == {"/topics/", "/tiers/", "/lists/"}
@@ -121,7 +131,7 @@ def test_home_and_detail_pages_lead_to_the_indexes(client, small_catalog):
         assert index in crumbs, url
 
 
-def test_names_are_escaped(client, tiers):
+def test_names_are_escaped(client: Client, tiers: Tiers) -> None:
     TopicFactory(slug="x", name="<script>alert(1)</script>")
     body = client.get("/topics/").content.decode()
     assert "<script>alert(1)</script>" not in body

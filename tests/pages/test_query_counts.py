@@ -1,13 +1,20 @@
 """The site's pages run a constant number of queries whatever the catalog size."""
 
+from collections.abc import Callable
+
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from pytest_django import DjangoAssertNumQueries
+
+from catalog.models import Source
+from tests.hints import Grow
 
 pytestmark = pytest.mark.django_db
 
 
-def count_queries(client, url):
+def count_queries(client: Client, url: str) -> int:
     with CaptureQueriesContext(connection) as ctx:
         assert client.get(url).status_code == 200
     return len(ctx.captured_queries)
@@ -41,8 +48,11 @@ def count_queries(client, url):
     ],
 )
 def test_queries_flat_between_10_and_500_sources(
-    client, many_sources, url_for, django_assert_max_num_queries
-):
+    client: Client,
+    many_sources: Grow,
+    url_for: Callable[[list[Source]], str],
+    django_assert_max_num_queries: DjangoAssertNumQueries,
+) -> None:
     url = url_for(many_sources(10))
     baseline = count_queries(client, url)
     many_sources(490)

@@ -3,22 +3,25 @@
 from html.parser import HTMLParser
 
 import pytest
+from django.test import Client
 
 from tests.factories import SourceFactory
+from tests.hints import SmallCatalog, Tiers
 
 
 class _Meta(HTMLParser):
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
-        self.meta = {}
+        self.meta: dict[str, str] = {}
 
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if tag == "meta" and "content" in attrs:
-            self.meta[attrs.get("property") or attrs.get("name")] = attrs["content"]
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        key, content = values.get("property") or values.get("name"), values.get("content")
+        if tag == "meta" and key and content is not None:
+            self.meta[key] = content
 
 
-def meta(client, url):
+def meta(client: Client, url: str) -> dict[str, str]:
     response = client.get(url)
     assert response.status_code == 200
     parser = _Meta()
@@ -27,7 +30,9 @@ def meta(client, url):
 
 
 @pytest.mark.django_db
-def test_a_source_page_previews_as_its_title_and_summary(client, small_catalog):
+def test_a_source_page_previews_as_its_title_and_summary(
+    client: Client, small_catalog: SmallCatalog
+) -> None:
     tags = meta(client, "/sources/flashattention/")
     flash = small_catalog["flash"]
     assert tags["og:title"] == flash.title
@@ -47,7 +52,9 @@ def test_a_source_page_previews_as_its_title_and_summary(client, small_catalog):
         ("/", "readinglist"),
     ],
 )
-def test_catalog_pages_preview_as_themselves(client, small_catalog, url, title):
+def test_catalog_pages_preview_as_themselves(
+    client: Client, small_catalog: SmallCatalog, url: str, title: str
+) -> None:
     tags = meta(client, url)
     assert tags["og:title"].lower() == title.lower()
     assert tags["og:description"] == tags["description"]
@@ -55,7 +62,7 @@ def test_catalog_pages_preview_as_themselves(client, small_catalog, url, title):
 
 
 @pytest.mark.django_db
-def test_preview_text_is_escaped_and_kept_short(client, tiers):
+def test_preview_text_is_escaped_and_kept_short(client: Client, tiers: Tiers) -> None:
     SourceFactory(
         slug="odd",
         title='A "quoted" <b>title</b>',

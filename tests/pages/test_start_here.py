@@ -2,18 +2,22 @@
 
 import re
 
+from django.test import Client
+
+from accounts.models import User
 from catalog.lists import path_entries
+from catalog.services import LoadReport
 from library.models import Bookmark
 from tests.library.controls import pressed
 
 
-def step_links(html):
+def step_links(html: str) -> list[str]:
     """The titles the page links to, in order, inside the numbered path."""
     path = html[html.index('id="path-steps"') : html.index("</ol>", html.index('id="path-steps"'))]
     return re.findall(r'<p class="card-title" id="src-(\d+)">', path)
 
 
-def test_the_path_lists_each_source_once_in_order(client, full_catalog):
+def test_the_path_lists_each_source_once_in_order(client: Client, full_catalog: LoadReport) -> None:
     steps = [entry.source for entry in path_entries()]
     html = client.get("/tiers/start-here/").content.decode()
     assert step_links(html) == [str(source.pk) for source in steps]
@@ -23,7 +27,9 @@ def test_the_path_lists_each_source_once_in_order(client, full_catalog):
         assert html.count(f'href="{source.get_absolute_url()}"') == 1
 
 
-def test_every_step_has_the_readers_control_and_progress(client, reader, full_catalog):
+def test_every_step_has_the_readers_control_and_progress(
+    client: Client, reader: User, full_catalog: LoadReport
+) -> None:
     steps = [entry.source for entry in path_entries()]
     Bookmark.objects.create(user=reader, source=steps[0], status="read")
     Bookmark.objects.create(user=reader, source=steps[1], status="reading")
@@ -38,7 +44,7 @@ def test_every_step_has_the_readers_control_and_progress(client, reader, full_ca
     assert html.count('class="path-step is-read"') == 1
 
 
-def test_visitors_get_one_quiet_save_per_step(client, full_catalog):
+def test_visitors_get_one_quiet_save_per_step(client: Client, full_catalog: LoadReport) -> None:
     html = client.get("/tiers/start-here/").content.decode()
     steps = path_entries()
     assert html.count('class="save-link"') == len(steps)

@@ -3,17 +3,24 @@
 from datetime import timedelta
 
 import pytest
+from django.test import Client
+from pytest_django import DjangoCaptureOnCommitCallbacks
 
+from accounts.models import User
 from catalog.changelog import record_change
 from catalog.models import ChangeLogEntry
+from tests.hints import SmallCatalog
 
 pytestmark = pytest.mark.django_db
 Kind, Via = ChangeLogEntry.Kind, ChangeLogEntry.Via
 
 
 def test_a_new_account_is_welcomed_until_the_catalog_changes(
-    client, reader, small_catalog, django_capture_on_commit_callbacks
-):
+    client: Client,
+    reader: User,
+    small_catalog: SmallCatalog,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+) -> None:
     client.force_login(reader)
 
     first = client.get("/").content.decode()
@@ -31,7 +38,9 @@ def test_a_new_account_is_welcomed_until_the_catalog_changes(
     assert "Nothing has changed in the catalog since your last visit." in later
 
 
-def test_an_older_account_is_told_nothing_changed(client, reader, small_catalog):
+def test_an_older_account_is_told_nothing_changed(
+    client: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     reader.date_joined -= timedelta(days=2)
     reader.save()
     client.force_login(reader)
@@ -40,7 +49,7 @@ def test_an_older_account_is_told_nothing_changed(client, reader, small_catalog)
     assert "Nothing has changed in the catalog since your last visit." in html
 
 
-def test_visitors_get_no_welcome(client, small_catalog):
+def test_visitors_get_no_welcome(client: Client, small_catalog: SmallCatalog) -> None:
     html = client.get("/").content.decode()
     assert "Welcome to readinglist" not in html
     assert "since your last visit" not in html

@@ -1,15 +1,17 @@
 """Until the path page is on this branch, `paths:detail` answers with a stand-in that shows the
 steps in order: these tests follow a redirect to it. Once the real page exists it is used."""
 
+from collections.abc import Iterator
+
 import pytest
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.urls import NoReverseMatch, clear_url_caches, path, reverse
 from django.utils.html import escape
 
 import paths.urls
 
 
-def _stand_in(request, key):
+def _stand_in(request: HttpRequest, key: str) -> HttpResponse:
     from paths.models import Path
 
     found = Path.objects.visible_to(request.user).filter(key=key).first()
@@ -21,7 +23,7 @@ def _stand_in(request, key):
 
 
 @pytest.fixture
-def path_page():
+def path_page() -> Iterator[None]:
     try:
         reverse("paths:detail", args=["x"])
     except NoReverseMatch:

@@ -3,6 +3,10 @@ their own): a path of given sources, readers' reads, teams."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from accounts.models import User
+from catalog.models import Source
 from library.models import Bookmark
 from paths.models import Path, PathFollow, PathSection, PathStep
 from teams.models import Membership, Team
@@ -11,22 +15,30 @@ from tests.factories import SourceFactory, UserFactory
 DETAIL_URLS = "tests.paths.urls_with_detail"
 
 
-def make_path(user, sources, *, visibility="public", team=None, title="Kernels path", notes=()):
+def make_path(
+    user: User,
+    sources: list[Source],
+    *,
+    visibility: str = "public",
+    team: Team | None = None,
+    title: str = "Kernels path",
+    notes: Sequence[str] = (),
+) -> Path:
     path = Path.objects.create(title=title, user=user, team=team, visibility=visibility)
     section = PathSection.objects.create(path=path, title="Basics", position=0)
-    notes = list(notes) + [""] * len(sources)
+    padded = list(notes) + [""] * len(sources)
     PathStep.objects.bulk_create(
-        PathStep(path=path, section=section, source=source, position=n, note=notes[n])
+        PathStep(path=path, section=section, source=source, position=n, note=padded[n])
         for n, source in enumerate(sources)
     )
     return path
 
 
-def sources(count: int, prefix: str = "Step"):
+def sources(count: int, prefix: str = "Step") -> list[Source]:
     return [SourceFactory(title=f"{prefix} {n:03}") for n in range(count)]
 
 
-def read(user, *read_sources, status="read") -> None:
+def read(user: User, *read_sources: Source, status: str = "read") -> None:
     Bookmark.objects.bulk_create(
         (Bookmark(user=user, source=source, status=status) for source in read_sources),
         update_conflicts=True,
@@ -35,7 +47,7 @@ def read(user, *read_sources, status="read") -> None:
     )
 
 
-def team_of(owner, *members, slug="kernels") -> Team:
+def team_of(owner: User, *members: User, slug: str = "kernels") -> Team:
     team = Team.objects.create(slug=slug, name=slug.title())
     Membership.objects.create(team=team, user=owner, role="owner")
     for member in members:
@@ -43,7 +55,7 @@ def team_of(owner, *members, slug="kernels") -> Team:
     return team
 
 
-def follow(path, *, user=None, team=None) -> PathFollow:
+def follow(path: Path, *, user: User | None = None, team: Team | None = None) -> PathFollow:
     return PathFollow.objects.create(path=path, user=user, team=team)
 
 

@@ -5,35 +5,42 @@ from html import unescape
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from accounts.models import User
+from catalog.models.sources import Source
 from paths.models import PathStep
 from tests.factories import SourceFactory
+from tests.hints import Tiers
+from tests.paths.conftest import MakePath
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def source(tiers):
+def source(tiers: Tiers) -> Source:
     return SourceFactory(slug="flash-attention", title="FlashAttention", tier=tiers["core"])
 
 
-def test_a_reader_without_paths_is_offered_to_start_one(client, author, source, render_every_time):
+def test_a_reader_without_paths_is_offered_to_start_one(
+    client: Client, author: User, source: Source, render_every_time: None
+) -> None:
     client.force_login(author)
     html = client.get(source.get_absolute_url()).content.decode()
     assert 'href="/paths/">Start a path</a>' in html
     assert 'action="/paths/add/"' not in html
 
 
-def test_visitors_see_no_path_form(client, source, render_every_time):
+def test_visitors_see_no_path_form(client: Client, source: Source, render_every_time: None) -> None:
     html = client.get(source.get_absolute_url()).content.decode()
     assert 'action="/paths/add/"' not in html and "Start a path" not in html
 
 
 def test_the_form_offers_each_editable_path_and_its_sections(
-    client, author, make_path, source, render_every_time
-):
+    client: Client, author: User, make_path: MakePath, source: Source, render_every_time: None
+) -> None:
     one = make_path(1, title="Single part")
     two = make_path(2, sections=2, title="Two parts")
     client.force_login(author)
@@ -58,8 +65,8 @@ def test_the_form_offers_each_editable_path_and_its_sections(
 
 
 def test_the_source_page_reads_the_readers_paths_in_constant_queries(
-    client, author, make_path, source, render_every_time
-):
+    client: Client, author: User, make_path: MakePath, source: Source, render_every_time: None
+) -> None:
     client.force_login(author)
     # One visit first: the header's unread count is cached after it, as on every later page.
     client.get(source.get_absolute_url())
@@ -73,7 +80,9 @@ def test_the_source_page_reads_the_readers_paths_in_constant_queries(
     assert counts[0] == counts[1]
 
 
-def test_a_path_the_reader_cannot_edit_is_never_changed(client, other_reader, make_path, source):
+def test_a_path_the_reader_cannot_edit_is_never_changed(
+    client: Client, other_reader: User, make_path: MakePath, source: Source
+) -> None:
     path = make_path(1)
     client.force_login(other_reader)
     response = client.post(reverse("paths:add-source"), {"source": source.slug, "to": path.key})
@@ -82,8 +91,8 @@ def test_a_path_the_reader_cannot_edit_is_never_changed(client, other_reader, ma
 
 
 def test_cards_offer_add_to_path_and_the_reader_chooses_the_path_next(
-    client, author, make_path, source, render_every_time
-):
+    client: Client, author: User, make_path: MakePath, source: Source, render_every_time: None
+) -> None:
     path = make_path(1, title="Attention kernels")
     client.force_login(author)
     html = client.get(source.tier.get_absolute_url()).content.decode()
@@ -96,7 +105,9 @@ def test_cards_offer_add_to_path_and_the_reader_chooses_the_path_next(
     assert path.steps.filter(source=source).exists()
 
 
-def test_cards_offer_nothing_to_a_reader_without_paths(client, author, source, render_every_time):
+def test_cards_offer_nothing_to_a_reader_without_paths(
+    client: Client, author: User, source: Source, render_every_time: None
+) -> None:
     client.force_login(author)
     html = client.get(source.tier.get_absolute_url()).content.decode()
     assert "card-add-to-path" not in html

@@ -4,13 +4,16 @@ import pytest
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.auth.models import Permission
 from django.contrib.messages import get_messages
+from django.test import Client, RequestFactory
 from django.urls import reverse
 
+from accounts.models import User
 from catalog.models import ListEntry, ReadingList
 from paths.adopting import unique_slug
 from paths.models import Path
 from paths.services import add_section, add_step, create_path
 from tests.factories import ReadingListFactory, SourceFactory, UserFactory, join_team
+from tests.hints import Response, Tiers
 
 from .detail_stub import path_page  # noqa: F401
 
@@ -19,7 +22,7 @@ CHANGELIST = "admin:paths_path_changelist"
 
 
 @pytest.fixture
-def shared_path(reader, tiers):
+def shared_path(reader: User, tiers: Tiers) -> Path:
     path = create_path(reader, "Serving at scale", visibility="public")
     first = path.sections.get()
     first.title = "Basics"
@@ -31,11 +34,11 @@ def shared_path(reader, tiers):
     return path
 
 
-def said(response):
+def said(response: Response) -> str:
     return " ".join(str(m) for m in get_messages(response.wsgi_request))
 
 
-def test_an_editor_proposes_a_public_path(signed_in, shared_path):
+def test_an_editor_proposes_a_public_path(signed_in: Client, shared_path: Path) -> None:
     response = signed_in.post(reverse("paths:propose", args=[shared_path.key]))
     shared_path.refresh_from_db()
     assert response.status_code == 302
@@ -44,7 +47,7 @@ def test_an_editor_proposes_a_public_path(signed_in, shared_path):
     assert shared_path.changes.filter(summary__contains="Proposed").count() == 1
 
 
-def test_a_private_path_cannot_be_proposed(signed_in, shared_path):
+def test_a_private_path_cannot_be_proposed(signed_in: Client, shared_path: Path) -> None:
     shared_path.visibility = "private"
     shared_path.save()
     response = signed_in.post(reverse("paths:propose", args=[shared_path.key]))
@@ -53,7 +56,7 @@ def test_a_private_path_cannot_be_proposed(signed_in, shared_path):
     assert "Only a public or unlisted path" in said(response)
 
 
-def test_a_reader_who_cannot_edit_gets_404(client, shared_path):
+def test_a_reader_who_cannot_edit_gets_404(client: Client, shared_path: Path) -> None:
     client.force_login(UserFactory())
     assert client.post(reverse("paths:propose", args=[shared_path.key])).status_code == 404
     member = UserFactory()
@@ -62,11 +65,13 @@ def test_a_reader_who_cannot_edit_gets_404(client, shared_path):
     assert client.post(reverse("paths:propose", args=[team_path.key])).status_code == 404
 
 
-def test_proposing_is_post_only(signed_in, shared_path):
+def test_proposing_is_post_only(signed_in: Client, shared_path: Path) -> None:
     assert signed_in.get(reverse("paths:propose", args=[shared_path.key])).status_code == 405
 
 
-def test_the_admin_lists_and_filters_proposed_paths(client, maintainer, shared_path):
+def test_the_admin_lists_and_filters_proposed_paths(
+    client: Client, maintainer: User, shared_path: Path
+) -> None:
     shared_path.proposed_at = shared_path.created
     shared_path.save()
     create_path(maintainer, "Kept to myself")
@@ -77,7 +82,9 @@ def test_the_admin_lists_and_filters_proposed_paths(client, maintainer, shared_p
     assert detail.status_code == 200 and "DistServe" in detail.content.decode()
 
 
-def test_adopting_copies_sections_and_entries_in_order(client, maintainer, shared_path):
+def test_adopting_copies_sections_and_entries_in_order(
+    client: Client, maintainer: User, shared_path: Path
+) -> None:
     ReadingListFactory(slug="serving-at-scale")
     client.force_login(maintainer)
     response = client.post(
@@ -95,7 +102,7 @@ def test_adopting_copies_sections_and_entries_in_order(client, maintainer, share
     assert [e.source.title for e in entries] == ["Roofline", "Scaling book", "DistServe"]
 
 
-def test_view_only_staff_cannot_adopt(client, shared_path):
+def test_view_only_staff_cannot_adopt(client: Client, shared_path: Path) -> None:
     viewer = UserFactory(is_staff=True)
     viewer.user_permissions.add(Permission.objects.get(codename="view_path"))
     client.force_login(viewer)
@@ -108,19 +115,21 @@ def test_view_only_staff_cannot_adopt(client, shared_path):
 
 
 @pytest.mark.django_db
-def test_slugs_are_unique():
+def test_slugs_are_unique() -> None:
     assert unique_slug("Serving at scale") == "serving-at-scale"
     assert unique_slug("!!!") == "list"
 
 
-def test_adopted_path_stays_a_path(shared_path):
+def test_adopted_path_stays_a_path(shared_path: Path) -> None:
     from paths.adopting import adopt_as_list
 
     adopt_as_list(shared_path)
     assert Path.objects.filter(pk=shared_path.pk).exists()
 
 
-def test_the_propose_include_offers_the_form_then_says_it_was_sent(rf, reader, shared_path):
+def test_the_propose_include_offers_the_form_then_says_it_was_sent(
+    rf: RequestFactory, reader: User, shared_path: Path
+) -> None:
     from django.template.loader import render_to_string
 
     request = rf.get("/")

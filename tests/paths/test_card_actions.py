@@ -4,10 +4,14 @@ and For you, as under the topic, tier and search cards: a POST of the source to 
 import re
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
+from accounts.models import User
 from catalog.related.models import SourceNeighbour
 from library.models import Bookmark
+from tests.hints import SmallCatalog
+from tests.paths.conftest import MakePath
 
 pytestmark = pytest.mark.django_db
 
@@ -18,7 +22,7 @@ FORM = re.compile(
 )
 
 
-def offered(html):
+def offered(html: str):
     return {match["slug"] for match in FORM.finditer(html)}
 
 
@@ -30,7 +34,7 @@ def related_to_flash(small_catalog):
     return flash.get_absolute_url(), roofline
 
 
-def bookmarked(small_catalog, author):
+def bookmarked(small_catalog, author: User):
     Bookmark.objects.create(user=author, source=small_catalog["flash"], status="reading")
     return reverse("library:index"), small_catalog["flash"]
 
@@ -45,8 +49,13 @@ SURFACES = {
 
 @pytest.mark.parametrize("surface", SURFACES)
 def test_each_card_offers_add_to_path_to_a_reader_with_a_path(
-    client, author, make_path, small_catalog, render_every_time, surface
-):
+    client: Client,
+    author: User,
+    make_path: MakePath,
+    small_catalog: SmallCatalog,
+    render_every_time: None,
+    surface,
+) -> None:
     path = make_path(1, title="Attention kernels")
     url, source = SURFACES[surface](small_catalog, author)
     client.force_login(author)
@@ -60,7 +69,9 @@ def test_each_card_offers_add_to_path_to_a_reader_with_a_path(
 
 
 @pytest.mark.parametrize("surface", ["home", "related sources"])
-def test_visitors_are_offered_no_path_form(client, small_catalog, render_every_time, surface):
+def test_visitors_are_offered_no_path_form(
+    client: Client, small_catalog: SmallCatalog, render_every_time: None, surface: str
+) -> None:
     url, _ = SURFACES[surface](small_catalog, None)
     html = client.get(url).content.decode()
     assert "card-add-to-path" not in html
@@ -68,8 +79,8 @@ def test_visitors_are_offered_no_path_form(client, small_catalog, render_every_t
 
 @pytest.mark.parametrize("surface", SURFACES)
 def test_a_reader_without_paths_is_offered_none(
-    client, author, small_catalog, render_every_time, surface
-):
+    client: Client, author: User, small_catalog: SmallCatalog, render_every_time: None, surface
+) -> None:
     url, _ = SURFACES[surface](small_catalog, author)
     client.force_login(author)
     assert "card-add-to-path" not in client.get(url).content.decode()

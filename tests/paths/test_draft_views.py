@@ -1,11 +1,14 @@
 """/paths/draft/: a goal drafts a path shown to edit; saving keeps the ticked steps in order."""
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
+from accounts.models import User
 from catalog.models import Source
 from paths.models import ChangeAction, Path
 from tests.factories import SourceFactory, UserFactory, join_team
+from tests.hints import SmallCatalog
 
 from .detail_stub import path_page  # noqa: F401
 
@@ -13,22 +16,24 @@ pytestmark = pytest.mark.usefixtures("path_page")
 URL = "/paths/draft/"
 
 
-def test_the_address_is_named():
+def test_the_address_is_named() -> None:
     assert reverse("paths:draft") == URL
 
 
-def test_anonymous_readers_are_sent_to_sign_in(client):
+def test_anonymous_readers_are_sent_to_sign_in(client: Client) -> None:
     response = client.get(URL, {"goal": "attention"})
     assert response.status_code == 302 and "/login/" in response["Location"]
 
 
-def test_the_form_has_a_goal_field_and_a_loading_indicator(signed_in):
+def test_the_form_has_a_goal_field_and_a_loading_indicator(signed_in: Client) -> None:
     page = signed_in.get(URL).content.decode()
     assert 'name="goal"' in page and "htmx-indicator" in page
     assert "Save as a path" not in page
 
 
-def test_a_goal_drafts_steps_each_with_its_reason(signed_in, small_catalog):
+def test_a_goal_drafts_steps_each_with_its_reason(
+    signed_in: Client, small_catalog: SmallCatalog
+) -> None:
     page = signed_in.get(URL, {"goal": "attention kernels"}).content.decode()
     assert "FlashAttention" in page
     assert 'name="keep"' in page and "checked" in page
@@ -37,7 +42,9 @@ def test_a_goal_drafts_steps_each_with_its_reason(signed_in, small_catalog):
     assert "Save as a path" in page
 
 
-def test_an_htmx_request_gets_the_draft_alone(signed_in, small_catalog):
+def test_an_htmx_request_gets_the_draft_alone(
+    signed_in: Client, small_catalog: SmallCatalog
+) -> None:
     page = signed_in.get(URL, {"goal": "attention"}, headers={"HX-Request": "true"})
     html = page.content.decode()
     assert html.lstrip().startswith('<div id="draft">') and "<html" not in html
@@ -47,13 +54,17 @@ def test_an_htmx_request_gets_the_draft_alone(signed_in, small_catalog):
     ("goal", "says"),
     [("", "Describe what you want to learn"), ("zzqxv wobblefrotz", "has nothing on")],
 )
-def test_an_empty_or_unknown_goal_says_so(signed_in, small_catalog, goal, says):
+def test_an_empty_or_unknown_goal_says_so(
+    signed_in: Client, small_catalog: SmallCatalog, goal: str, says: str
+) -> None:
     page = signed_in.get(URL, {"goal": goal}).content.decode()
     assert says in page
     assert "import a Markdown list of links" in page
 
 
-def posted(sources, kept, title="Attention first", **extra):
+def posted(
+    sources: list[Source], kept: list[Source], title: str = "Attention first", **extra: object
+) -> dict[str, object]:
     data = {
         "goal": "attention kernels",
         "title": title,
@@ -69,7 +80,9 @@ def posted(sources, kept, title="Attention first", **extra):
     return data | extra
 
 
-def test_saving_keeps_only_the_ticked_steps_in_order(signed_in, reader, small_catalog):
+def test_saving_keeps_only_the_ticked_steps_in_order(
+    signed_in: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     a, b, c = small_catalog["path"]
     flash = small_catalog["flash"]
     response = signed_in.post(URL, posted([b, a, flash, c], kept=[b, flash, c]))
@@ -86,7 +99,9 @@ def test_saving_keeps_only_the_ticked_steps_in_order(signed_in, reader, small_ca
     assert page.index(b.title) < page.index(flash.title) < page.index(c.title)
 
 
-def test_a_source_not_in_the_catalog_is_refused(signed_in, reader, small_catalog):
+def test_a_source_not_in_the_catalog_is_refused(
+    signed_in: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     a = small_catalog["path"][0]
     data = posted([a], kept=[a]) | {"step": [str(a.pk), "999999"], "keep": [str(a.pk), "999999"]}
     response = signed_in.post(URL, data)
@@ -95,7 +110,7 @@ def test_a_source_not_in_the_catalog_is_refused(signed_in, reader, small_catalog
     assert not Path.objects.exists()
 
 
-def test_an_unpublished_source_is_refused(signed_in, small_catalog):
+def test_an_unpublished_source_is_refused(signed_in: Client, small_catalog: SmallCatalog) -> None:
     a = small_catalog["path"][0]
     hidden = SourceFactory(title="Withdrawn")
     Source.objects.filter(pk=hidden.pk).update(status=Source.Status.RETIRED)
@@ -105,7 +120,9 @@ def test_an_unpublished_source_is_refused(signed_in, small_catalog):
     assert not Path.objects.exists()
 
 
-def test_nothing_kept_is_a_clear_error_that_keeps_the_draft(signed_in, small_catalog):
+def test_nothing_kept_is_a_clear_error_that_keeps_the_draft(
+    signed_in: Client, small_catalog: SmallCatalog
+) -> None:
     a, b, _ = small_catalog["path"]
     response = signed_in.post(URL, posted([a, b], kept=[], title="Typed title"))
     html = response.content.decode()
@@ -114,7 +131,9 @@ def test_nothing_kept_is_a_clear_error_that_keeps_the_draft(signed_in, small_cat
     assert not Path.objects.exists()
 
 
-def test_a_team_the_reader_is_not_in_is_a_form_error(signed_in, small_catalog):
+def test_a_team_the_reader_is_not_in_is_a_form_error(
+    signed_in: Client, small_catalog: SmallCatalog
+) -> None:
     a = small_catalog["path"][0]
     team = join_team(UserFactory(), slug="elsewhere")
     response = signed_in.post(URL, posted([a], kept=[a], owner=str(team.pk)))
@@ -122,7 +141,9 @@ def test_a_team_the_reader_is_not_in_is_a_form_error(signed_in, small_catalog):
     assert not Path.objects.exists()
 
 
-def test_a_team_of_the_reader_owns_the_saved_path(signed_in, reader, small_catalog):
+def test_a_team_of_the_reader_owns_the_saved_path(
+    signed_in: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     a = small_catalog["path"][0]
     team = join_team(reader, slug="mine")
     signed_in.post(URL, posted([a], kept=[a], owner=str(team.pk), visibility="private"))

@@ -5,6 +5,8 @@ whichever database the tests run on; the small catalog below checks each rule on
 """
 
 import dataclasses
+from collections.abc import Sequence
+from typing import TypedDict
 
 import pytest
 from django.db import connection
@@ -21,6 +23,9 @@ from bench.paths_relevance import (
     evaluate,
     judged_goals,
 )
+from catalog.models import Topic
+from catalog.models.sources import Source
+from catalog.services import LoadReport
 from paths.drafting import CANDIDATES, MAX_SECTIONS, PathDraft, draft_path
 from search.page import matching_sources
 from search.parsing import SearchParams
@@ -31,6 +36,7 @@ from tests.factories import (
     SourceFactory,
     TopicFactory,
 )
+from tests.hints import Tiers
 
 pytestmark = pytest.mark.django_db
 
@@ -38,8 +44,16 @@ pytestmark = pytest.mark.django_db
 MIN_PAIRS_CHECKED = 30
 
 
+class AttentionCatalog(TypedDict):
+    basics: Source
+    flash: list[Source]
+    online: Source
+    old: Source
+    paged: Source
+
+
 @pytest.fixture
-def attention_catalog(tiers):
+def attention_catalog(tiers: Tiers) -> AttentionCatalog:
     """A primary-source path with a Start-here step and an attention-kernels section, a linked
     older source off the path, a source superseded by the first kernel, and one about serving."""
     kernels = TopicFactory(slug="kernels", name="Kernel engineering", position=1)
@@ -49,7 +63,14 @@ def attention_catalog(tiers):
     start = ListSectionFactory(reading_list=primary, slug="start-here", title="Start here")
     section = ListSectionFactory(reading_list=primary, slug="kernels", title="Attention kernels")
 
-    def source(slug, title, tier, summary, year=None, topics=(attention,)):
+    def source(
+        slug: str,
+        title: str,
+        tier: str,
+        summary: str,
+        year: int | None = None,
+        topics: Sequence[Topic] = (attention,),
+    ) -> Source:
         return SourceFactory(
             slug=slug,
             title=title,
@@ -98,7 +119,9 @@ def reason_of(draft: PathDraft, slug: str) -> str:
     return next(step.reason for step in draft.steps if step.source.slug == slug)
 
 
-def test_a_goal_drafts_the_start_here_step_first_then_the_path_in_order(attention_catalog):
+def test_a_goal_drafts_the_start_here_step_first_then_the_path_in_order(
+    attention_catalog: AttentionCatalog,
+) -> None:
     draft = draft_path("attention kernels")
 
     order = slugs(draft)
@@ -109,14 +132,16 @@ def test_a_goal_drafts_the_start_here_step_first_then_the_path_in_order(attentio
     assert draft.sections[0].title == "Start here"
 
 
-def test_a_linked_older_source_and_a_superseded_one_come_before_the_kernel(attention_catalog):
+def test_a_linked_older_source_and_a_superseded_one_come_before_the_kernel(
+    attention_catalog: AttentionCatalog,
+) -> None:
     order = slugs(draft_path("attention kernels"))
 
     assert order.index("online-trick") < order.index("flash-1")
     assert order.index("old-kernel") < order.index("flash-1")
 
 
-def test_each_reason_says_what_the_catalog_holds(attention_catalog):
+def test_each_reason_says_what_the_catalog_holds(attention_catalog: AttentionCatalog) -> None:
     draft = draft_path("attention kernels")
 
     assert reason_of(draft, "gpu-basics").startswith("Start-here path, step 1")
@@ -127,14 +152,14 @@ def test_each_reason_says_what_the_catalog_holds(attention_catalog):
     assert reason_of(draft, "online-trick").startswith("Topic “Attention”")
 
 
-def test_the_draft_keeps_to_its_limit(attention_catalog):
+def test_the_draft_keeps_to_its_limit(attention_catalog: AttentionCatalog) -> None:
     draft = draft_path("attention kernels", limit=2)
 
     assert len(draft.steps) == 2
     assert "little" in (draft.notice or "")
 
 
-def test_sections_are_few_titled_and_never_empty(attention_catalog):
+def test_sections_are_few_titled_and_never_empty(attention_catalog: AttentionCatalog) -> None:
     draft = draft_path("attention kernels")
 
     assert 1 <= len(draft.sections) <= MAX_SECTIONS
@@ -144,21 +169,21 @@ def test_sections_are_few_titled_and_never_empty(attention_catalog):
 
 
 @pytest.mark.parametrize("goal", ["", "   ", "\x00\x07"])
-def test_a_goal_without_words_asks_for_some(attention_catalog, goal):
+def test_a_goal_without_words_asks_for_some(attention_catalog: AttentionCatalog, goal: str) -> None:
     draft = draft_path(goal)
 
     assert draft.sections == []
     assert draft.notice == "Describe what you want to learn, in a few words."
 
 
-def test_a_goal_the_catalog_has_nothing_on_says_so(attention_catalog):
+def test_a_goal_the_catalog_has_nothing_on_says_so(attention_catalog: AttentionCatalog) -> None:
     draft = draft_path("bake sourdough bread")
 
     assert draft.steps == []
     assert "The catalog has nothing on “bake sourdough bread” yet" in (draft.notice or "")
 
 
-def test_a_goal_the_catalog_has_little_on_says_so(attention_catalog):
+def test_a_goal_the_catalog_has_little_on_says_so(attention_catalog: AttentionCatalog) -> None:
     draft = draft_path("paged kv cache memory")
 
     assert slugs(draft) == ["paged-kv"]
@@ -166,7 +191,7 @@ def test_a_goal_the_catalog_has_little_on_says_so(attention_catalog):
     assert "only 1 source is close to it" in draft.notice
 
 
-def test_a_very_long_goal_is_cut_to_what_search_reads(attention_catalog):
+def test_a_very_long_goal_is_cut_to_what_search_reads(attention_catalog: AttentionCatalog) -> None:
     goal = "attention kernels " + "and more words " * 2000
 
     draft = draft_path(goal)
@@ -175,7 +200,7 @@ def test_a_very_long_goal_is_cut_to_what_search_reads(attention_catalog):
     assert "flash-1" in slugs(draft)
 
 
-def test_the_draft_is_frozen(attention_catalog):
+def test_the_draft_is_frozen(attention_catalog: AttentionCatalog) -> None:
     draft = draft_path("attention kernels")
 
     with pytest.raises(dataclasses.FrozenInstanceError):
@@ -194,7 +219,9 @@ def queries_for(goal: str) -> tuple[int, int]:
     return len(drafting), len(drafting) - len(searching)
 
 
-def test_a_draft_runs_a_fixed_number_of_queries_beyond_search(attention_catalog, tiers):
+def test_a_draft_runs_a_fixed_number_of_queries_beyond_search(
+    attention_catalog: AttentionCatalog, tiers: Tiers
+) -> None:
     goal = "attention kernels"
     queries_for(goal)  # the latent index of this catalog, built once per catalog version
     few, own_few = queries_for(goal)
@@ -216,7 +243,7 @@ def test_a_draft_runs_a_fixed_number_of_queries_beyond_search(attention_catalog,
 
 
 @pytest.mark.slow
-def test_judged_goals_reach_the_targets_and_keep_every_order(full_catalog):
+def test_judged_goals_reach_the_targets_and_keep_every_order(full_catalog: LoadReport) -> None:
     goals = judged_goals()
     figures = {
         name: evaluate([g for g in goals if g.set == name], draft_slugs)

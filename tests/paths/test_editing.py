@@ -1,32 +1,40 @@
 from html import unescape
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
+from accounts.models import User
 from paths.models import MAX_SECTIONS, MAX_STEPS, Path, PathChange, PathSection, PathStep
 from tests.factories import SourceFactory, join_team
+from tests.hints import Response, Tiers, present
+from tests.paths.conftest import MakePath
 
 pytestmark = pytest.mark.django_db
 
 
-def order(path):
+def order(path: Path) -> list[str]:
     return list(
         path.steps.order_by("section__position", "position").values_list("source__slug", flat=True)
     )
 
 
 @pytest.fixture
-def editing(client, author):
+def editing(client: Client, author: User) -> Client:
     client.force_login(author)
     return client
 
 
-def add(client, path, text, headers=None, **extra):
+def add(
+    client: Client, path: Path, text: str, headers: dict[str, str] | None = None, **extra: str
+) -> Response:
     url = reverse("paths:add-step", args=[path.key])
     return client.post(url, {"source": text, **extra}, headers=headers or {})
 
 
-def test_adding_by_slug_address_or_title(editing, make_path, tiers):
+def test_adding_by_slug_address_or_title(
+    editing: Client, make_path: MakePath, tiers: Tiers
+) -> None:
     path = make_path(0)
     by_slug = SourceFactory(slug="flash-attention", title="FlashAttention", tier=tiers["core"])
     by_arxiv = SourceFactory(url="https://arxiv.org/abs/2205.14135", arxiv_id="2205.14135")
@@ -40,7 +48,9 @@ def test_adding_by_slug_address_or_title(editing, make_path, tiers):
     assert PathChange.objects.filter(path=path, action="added").count() == 3
 
 
-def test_unknown_ambiguous_and_repeated_sources_get_clear_messages(editing, make_path):
+def test_unknown_ambiguous_and_repeated_sources_get_clear_messages(
+    editing: Client, make_path: MakePath
+) -> None:
     path = make_path(0)
     SourceFactory(title="Kernel tiling, part one")
     SourceFactory(title="Kernel tiling, part two")
@@ -61,7 +71,9 @@ def test_unknown_ambiguous_and_repeated_sources_get_clear_messages(editing, make
     assert path.steps.count() == 1
 
 
-def test_the_501st_step_and_the_61st_section_are_refused(editing, make_path, tiers):
+def test_the_501st_step_and_the_61st_section_are_refused(
+    editing: Client, make_path: MakePath, tiers: Tiers
+) -> None:
     path = make_path(0)
     section = path.sections.get()
     sources = SourceFactory.create_batch(MAX_STEPS + 1, tier=tiers["core"])
@@ -81,7 +93,9 @@ def test_the_501st_step_and_the_61st_section_are_refused(editing, make_path, tie
     assert "One more" in unescape(response.content.decode())
 
 
-def test_up_down_and_remove_buttons_work_without_javascript(editing, make_path):
+def test_up_down_and_remove_buttons_work_without_javascript(
+    editing: Client, make_path: MakePath
+) -> None:
     path = make_path(3)
     first, second, third = order(path)
     step = path.steps.get(source__slug=third)
@@ -96,8 +110,8 @@ def test_up_down_and_remove_buttons_work_without_javascript(editing, make_path):
 
 
 def test_two_editors_moving_the_same_step_from_stale_pages_lose_nothing(
-    client, author, other_reader, make_path
-):
+    client: Client, author: User, other_reader: User, make_path: MakePath
+) -> None:
     team = join_team(author, other_reader, slug="kernels")
     path = make_path(4, team=team)
     path.editors.add(author, other_reader)
@@ -116,7 +130,9 @@ def test_two_editors_moving_the_same_step_from_stale_pages_lose_nothing(
     assert order(path) == [a, b, c]
 
 
-def test_moving_to_a_place_answers_htmx_with_the_steps_alone(editing, make_path):
+def test_moving_to_a_place_answers_htmx_with_the_steps_alone(
+    editing: Client, make_path: MakePath
+) -> None:
     path = make_path(3)
     a, b, c = order(path)
     step = path.steps.get(source__slug=a)
@@ -131,9 +147,11 @@ def test_moving_to_a_place_answers_htmx_with_the_steps_alone(editing, make_path)
     assert bad.status_code == 400
 
 
-def test_a_steps_note_and_section_are_edited_on_its_own_page(editing, make_path):
+def test_a_steps_note_and_section_are_edited_on_its_own_page(
+    editing: Client, make_path: MakePath
+) -> None:
     path = make_path(2, sections=2)
-    step = path.steps.order_by("position").first()
+    step = present(path.steps.order_by("position").first())
     other = path.sections.exclude(pk=step.section_id).get()
     url = reverse("paths:step-edit", args=[path.key, step.pk])
     assert editing.get(url).status_code == 200
@@ -149,7 +167,9 @@ def test_a_steps_note_and_section_are_edited_on_its_own_page(editing, make_path)
     }
 
 
-def test_sections_are_renamed_and_deleted_without_losing_steps(editing, make_path):
+def test_sections_are_renamed_and_deleted_without_losing_steps(
+    editing: Client, make_path: MakePath
+) -> None:
     path = make_path(4, sections=2)
     first, second = path.sections.order_by("position")
     editing.post(reverse("paths:section", args=[path.key, second.pk]), {"title": "Advanced"})
@@ -169,8 +189,8 @@ def test_sections_are_renamed_and_deleted_without_losing_steps(editing, make_pat
 
 
 def test_details_are_saved_with_history_and_wrong_visibility_is_explained(
-    editing, author, make_path
-):
+    editing: Client, author: User, make_path: MakePath
+) -> None:
     team = join_team(author, slug="kernels")
     path = make_path(1, team=team)
     path.editors.add(author)
@@ -186,7 +206,9 @@ def test_details_are_saved_with_history_and_wrong_visibility_is_explained(
     assert {"renamed", "described", "visibility"} <= actions
 
 
-def test_team_owners_choose_editors_and_members_cannot(client, author, other_reader, make_path):
+def test_team_owners_choose_editors_and_members_cannot(
+    client: Client, author: User, other_reader: User, make_path: MakePath
+) -> None:
     from teams.models import Membership
 
     team = join_team(author, other_reader, slug="kernels")
@@ -206,7 +228,7 @@ def test_team_owners_choose_editors_and_members_cannot(client, author, other_rea
     assert client.post(reverse("paths:editors", args=[path.key]), {}).status_code == 404
 
 
-def test_deleting_asks_first(editing, make_path):
+def test_deleting_asks_first(editing: Client, make_path: MakePath) -> None:
     path = make_path(2)
     url = reverse("paths:delete", args=[path.key])
     assert "cannot be undone" in editing.get(url).content.decode()
@@ -214,7 +236,9 @@ def test_deleting_asks_first(editing, make_path):
     assert not Path.objects.exists()
 
 
-def test_an_allowed_editor_cannot_delete_a_teams_path(client, author, other_reader, make_path):
+def test_an_allowed_editor_cannot_delete_a_teams_path(
+    client: Client, author: User, other_reader: User, make_path: MakePath
+) -> None:
     from teams.models import Membership
 
     team = join_team(author, other_reader, slug="kernels")
@@ -228,7 +252,9 @@ def test_an_allowed_editor_cannot_delete_a_teams_path(client, author, other_read
     assert not Path.objects.exists()
 
 
-def test_htmx_gets_the_steps_with_the_error_and_what_was_typed(editing, make_path):
+def test_htmx_gets_the_steps_with_the_error_and_what_was_typed(
+    editing: Client, make_path: MakePath
+) -> None:
     path = make_path(1)
     response = add(editing, path, "nothing like this", headers={"HX-Request": "true"})
     html = unescape(response.content.decode())

@@ -3,8 +3,10 @@
 import json
 
 import pytest
+from django.test import Client
 
-from paths.models import PathSection, PathStep
+from accounts.models import User
+from paths.models import Path, PathSection, PathStep
 from tests.factories import SourceFactory
 
 from .follow_helpers import DETAIL_URLS, make_path
@@ -13,7 +15,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.urls(DETAIL_URLS)]
 
 
 @pytest.fixture
-def path(other_reader):
+def path(other_reader: User) -> Path:
     flash = SourceFactory(
         title="FlashAttention",
         authors="Tri Dao, Daniel Y. Fu",
@@ -33,7 +35,7 @@ def path(other_reader):
     return path
 
 
-def test_markdown_is_a_list_to_paste_into_a_readme(client, path):
+def test_markdown_is_a_list_to_paste_into_a_readme(client: Client, path: Path) -> None:
     response = client.get(f"/paths/{path.key}/export.md")
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/markdown")
@@ -52,7 +54,7 @@ def test_markdown_is_a_list_to_paste_into_a_readme(client, path):
     assert f"## Serving\n\n3. [PagedAttention](<{paged}>)\n" in text
 
 
-def test_bibtex_and_csl_follow_the_path_order(client, path):
+def test_bibtex_and_csl_follow_the_path_order(client: Client, path: Path) -> None:
     bib = client.get(f"/paths/{path.key}/export.bib")
     assert 'filename="path-gemm-attention.bib"' in bib["Content-Disposition"]
     body = bib.content.decode()
@@ -68,7 +70,9 @@ def test_bibtex_and_csl_follow_the_path_order(client, path):
 
 
 @pytest.mark.parametrize("suffix", ["export.md", "export.bib", "export.json"])
-def test_a_private_path_is_404_to_others(client, path, reader, suffix):
+def test_a_private_path_is_404_to_others(
+    client: Client, path: Path, reader: User, suffix: str
+) -> None:
     path.visibility = "private"
     path.save()
     assert client.get(f"/paths/{path.key}/{suffix}").status_code == 404

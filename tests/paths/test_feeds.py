@@ -3,8 +3,10 @@
 from datetime import timedelta
 
 import pytest
+from django.test import Client
 from django.utils import timezone
 
+from accounts.models import User
 from paths.models import PathChange
 
 from .follow_helpers import DETAIL_URLS, make_path, sources, team_of
@@ -12,7 +14,7 @@ from .follow_helpers import DETAIL_URLS, make_path, sources, team_of
 pytestmark = [pytest.mark.django_db, pytest.mark.urls(DETAIL_URLS)]
 
 
-def test_the_feed_lists_changes_newest_first(client, other_reader):
+def test_the_feed_lists_changes_newest_first(client: Client, other_reader: User) -> None:
     path = make_path(other_reader, sources(1), title="Public plan")
     now = timezone.now()
     PathChange.objects.create(
@@ -34,14 +36,14 @@ def test_the_feed_lists_changes_newest_first(client, other_reader):
 
 
 @pytest.mark.parametrize("visibility", ["private", "unlisted", "team"])
-def test_only_a_public_path_has_a_feed(client, other_reader, visibility):
+def test_only_a_public_path_has_a_feed(client: Client, other_reader: User, visibility: str) -> None:
     team = team_of(other_reader) if visibility == "team" else None
     path = make_path(other_reader, sources(1), visibility=visibility, team=team)
     client.force_login(other_reader)
     assert client.get(f"/paths/{path.key}/changes.atom").status_code == 404
 
 
-def test_the_sitemap_names_public_paths_only(client, other_reader):
+def test_the_sitemap_names_public_paths_only(client: Client, other_reader: User) -> None:
     team = team_of(other_reader)
     public = make_path(other_reader, sources(1), title="Shown")
     hidden = [

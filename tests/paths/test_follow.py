@@ -2,7 +2,10 @@
 
 import pytest
 from django.contrib.messages import get_messages
+from django.test import Client
+from pytest_django import DjangoCaptureOnCommitCallbacks
 
+from accounts.models import User
 from paths.models import PathFollow
 from teams.models import Membership
 
@@ -11,7 +14,9 @@ from .follow_helpers import DETAIL_URLS, UserFactory, follow, make_path, sources
 pytestmark = [pytest.mark.django_db, pytest.mark.urls(DETAIL_URLS)]
 
 
-def test_a_reader_follows_and_unfollows_a_public_path(client, reader, other_reader):
+def test_a_reader_follows_and_unfollows_a_public_path(
+    client: Client, reader: User, other_reader: User
+) -> None:
     path = make_path(other_reader, sources(2))
     client.force_login(reader)
     response = client.post(f"/paths/{path.key}/follow/", {"next": "/library/"})
@@ -23,7 +28,7 @@ def test_a_reader_follows_and_unfollows_a_public_path(client, reader, other_read
     assert not PathFollow.objects.exists()
 
 
-def test_htmx_gets_the_control_back(client, reader, other_reader):
+def test_htmx_gets_the_control_back(client: Client, reader: User, other_reader: User) -> None:
     path = make_path(other_reader, sources(1))
     client.force_login(reader)
     response = client.post(f"/paths/{path.key}/follow/", headers={"HX-Request": "true"})
@@ -32,7 +37,9 @@ def test_htmx_gets_the_control_back(client, reader, other_reader):
     assert f'action="/paths/{path.key}/unfollow/"' in response.text
 
 
-def test_the_control_offers_following_and_log_in(client, reader, other_reader):
+def test_the_control_offers_following_and_log_in(
+    client: Client, reader: User, other_reader: User
+) -> None:
     from django.template.loader import render_to_string
     from django.test import RequestFactory
 
@@ -56,7 +63,9 @@ def test_the_control_offers_following_and_log_in(client, reader, other_reader):
 
 
 @pytest.mark.parametrize("visibility", ["private"])
-def test_an_unseen_path_is_404_to_follow(client, reader, other_reader, visibility):
+def test_an_unseen_path_is_404_to_follow(
+    client: Client, reader: User, other_reader: User, visibility: str
+) -> None:
     path = make_path(other_reader, sources(1), visibility=visibility)
     client.force_login(reader)
     assert client.post(f"/paths/{path.key}/follow/").status_code == 404
@@ -64,14 +73,16 @@ def test_an_unseen_path_is_404_to_follow(client, reader, other_reader, visibilit
     assert not PathFollow.objects.exists()
 
 
-def test_following_needs_a_post_and_a_reader(client, other_reader):
+def test_following_needs_a_post_and_a_reader(client: Client, other_reader: User) -> None:
     path = make_path(other_reader, sources(1))
     assert client.get(f"/paths/{path.key}/follow/").status_code == 405
     response = client.post(f"/paths/{path.key}/follow/")
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
 
 
-def test_a_team_owner_makes_the_team_follow_a_path(client, reader, other_reader):
+def test_a_team_owner_makes_the_team_follow_a_path(
+    client: Client, reader: User, other_reader: User
+) -> None:
     member = UserFactory()
     team = team_of(reader, member)
     shared = make_path(other_reader, sources(1), visibility="unlisted")
@@ -88,7 +99,9 @@ def test_a_team_owner_makes_the_team_follow_a_path(client, reader, other_reader)
     assert not PathFollow.objects.filter(path=own).exists()
 
 
-def test_a_team_follows_only_what_every_member_may_see(client, reader, other_reader):
+def test_a_team_follows_only_what_every_member_may_see(
+    client: Client, reader: User, other_reader: User
+) -> None:
     member = UserFactory()
     team = team_of(reader, member)
     mine = make_path(reader, sources(1), visibility="private")
@@ -103,7 +116,9 @@ def test_a_team_follows_only_what_every_member_may_see(client, reader, other_rea
     assert not PathFollow.objects.exists()
 
 
-def test_members_and_strangers_cannot_make_a_team_follow(client, reader, other_reader):
+def test_members_and_strangers_cannot_make_a_team_follow(
+    client: Client, reader: User, other_reader: User
+) -> None:
     member = UserFactory()
     team = team_of(reader, member)
     path = make_path(other_reader, sources(1))
@@ -116,8 +131,8 @@ def test_members_and_strangers_cannot_make_a_team_follow(client, reader, other_r
 
 
 def test_a_removed_member_loses_the_teams_paths_at_once(
-    client, reader, django_capture_on_commit_callbacks
-):
+    client: Client, reader: User, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
+) -> None:
     member = UserFactory()
     team = team_of(reader, member)
     path = make_path(reader, sources(2), visibility="team", team=team, title="Team secret")

@@ -1,27 +1,32 @@
 """Forking a path or a curated list, and taking what the origin changed since."""
 
+from typing import Any
+
 import pytest
 from django.db import connection
+from django.test import Client, RequestFactory
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from accounts.models import User
 from catalog.models import ListEntry, ListSection, ReadingList
 from paths.forking import changed_ids
 from paths.models import ChangeAction, Path, PathChange
 from paths.services import add_step, create_path, move_step_to, remove_step, step_source_ids
 from tests.factories import ListEntryFactory, SourceFactory, UserFactory, join_team
+from tests.hints import SmallCatalog, Tiers, present
 
 from .detail_stub import path_page  # noqa: F401
 
 pytestmark = pytest.mark.usefixtures("path_page")
 
 
-def titles(path):
+def titles(path: Path) -> list[str]:
     return list(path.steps.order_by("position").values_list("source__title", flat=True))
 
 
 @pytest.fixture
-def origin(small_catalog, other_reader):
+def origin(small_catalog: SmallCatalog, other_reader: User) -> Path:
     path = create_path(other_reader, "Kernels first", description="Read *in order*.")
     section = path.sections.get()
     for source in small_catalog["path"]:
@@ -31,14 +36,16 @@ def origin(small_catalog, other_reader):
     return path
 
 
-def test_changes_are_added_removed_and_moved():
+def test_changes_are_added_removed_and_moved() -> None:
     assert changed_ids([1, 2, 3], [1, 2, 3]) == []
     assert changed_ids([1, 2, 3], [1, 4, 2]) == [("added", 4), ("removed", 3)]
     assert changed_ids([1, 2, 3, 4], [2, 3, 4, 1]) == [("moved", 1)]
     assert changed_ids([1, 2, 3], [3, 1, 2]) == [("moved", 3)]
 
 
-def test_fork_a_path_copies_sections_steps_notes_and_origin(signed_in, reader, origin):
+def test_fork_a_path_copies_sections_steps_notes_and_origin(
+    signed_in: Client, reader: User, origin: Path
+) -> None:
     response = signed_in.post(reverse("paths:fork", args=[origin.key]))
     fork = Path.objects.get(user=reader)
     assert response.status_code == 302 and response["Location"] == fork.get_absolute_url()
@@ -56,7 +63,9 @@ def test_fork_a_path_copies_sections_steps_notes_and_origin(signed_in, reader, o
     assert fork.changes.filter(action=ChangeAction.CREATED).exists()
 
 
-def test_fork_into_a_team_defaults_to_the_team(signed_in, reader, origin):
+def test_fork_into_a_team_defaults_to_the_team(
+    signed_in: Client, reader: User, origin: Path
+) -> None:
     team = join_team(reader, slug="kernels")
     page = signed_in.get(reverse("paths:fork", args=[origin.key]))
     assert page.status_code == 200 and "The team Kernels" in page.content.decode()
@@ -65,7 +74,7 @@ def test_fork_into_a_team_defaults_to_the_team(signed_in, reader, origin):
     assert fork.visibility == "team"
 
 
-def test_fork_into_someone_elses_team_is_refused(signed_in, origin):
+def test_fork_into_someone_elses_team_is_refused(signed_in: Client, origin: Path) -> None:
     stranger_team = join_team(UserFactory(), slug="strangers")
     response = signed_in.post(reverse("paths:fork", args=[origin.key]), {"owner": stranger_team.pk})
     assert response.status_code == 200  # the form again, with its error
@@ -74,7 +83,9 @@ def test_fork_into_someone_elses_team_is_refused(signed_in, origin):
 
 
 @pytest.mark.parametrize("visibility", ["private"])
-def test_fork_of_a_path_the_reader_cannot_see_is_404(signed_in, origin, visibility):
+def test_fork_of_a_path_the_reader_cannot_see_is_404(
+    signed_in: Client, origin: Path, visibility: str
+) -> None:
     origin.visibility = visibility
     origin.save()
     assert signed_in.post(reverse("paths:fork", args=[origin.key])).status_code == 404
@@ -83,12 +94,12 @@ def test_fork_of_a_path_the_reader_cannot_see_is_404(signed_in, origin, visibili
     assert Path.objects.count() == 1
 
 
-def test_anonymous_fork_is_sent_to_sign_in(client, origin):
+def test_anonymous_fork_is_sent_to_sign_in(client: Client, origin: Path) -> None:
     response = client.post(reverse("paths:fork", args=[origin.key]))
     assert response.status_code == 302 and "/login/" in response["Location"]
 
 
-def catalog_rows():
+def catalog_rows() -> tuple[list[Any], ...]:
     return (
         list(ReadingList.objects.values()),
         list(ListSection.objects.values()),
@@ -97,8 +108,8 @@ def catalog_rows():
 
 
 def test_fork_a_curated_list_keeps_its_sections_and_writes_no_catalog_row(
-    signed_in, reader, small_catalog
-):
+    signed_in: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     reading_list = small_catalog["list"]
     # Roofline also sits in the second section: a fork keeps it once, where it first appears.
     ListEntryFactory(
@@ -131,7 +142,9 @@ def test_fork_a_curated_list_keeps_its_sections_and_writes_no_catalog_row(
     assert len(fork.origin_snapshot) == 4
 
 
-def test_upstream_lists_added_removed_moved_and_each_can_be_taken(signed_in, reader, origin):
+def test_upstream_lists_added_removed_moved_and_each_can_be_taken(
+    signed_in: Client, reader: User, origin: Path
+) -> None:
     signed_in.post(reverse("paths:fork", args=[origin.key]))
     fork = Path.objects.get(user=reader)
     scaling, attention, roofline = (s.source for s in origin.steps.order_by("position"))
@@ -171,19 +184,23 @@ def test_upstream_lists_added_removed_moved_and_each_can_be_taken(signed_in, rea
     assert taken.count() == 3
 
 
-def test_take_all_makes_the_fork_follow_its_origin(signed_in, reader, origin):
+def test_take_all_makes_the_fork_follow_its_origin(
+    signed_in: Client, reader: User, origin: Path
+) -> None:
     signed_in.post(reverse("paths:fork", args=[origin.key]))
     fork = Path.objects.get(user=reader)
-    first = origin.steps.order_by("position").first()
+    first = present(origin.steps.order_by("position").first())
     remove_step(origin, origin.user, first.pk)
     add_step(origin, origin.user, SourceFactory(title="Later"))
-    move_step_to(origin, origin.user, origin.steps.order_by("position").last().pk, 0)
+    move_step_to(origin, origin.user, present(origin.steps.order_by("position").last()).pk, 0)
     signed_in.post(reverse("paths:upstream", args=[fork.key]), {"take": "all"})
     fork.refresh_from_db()
     assert step_source_ids(fork) == step_source_ids(origin) == fork.origin_snapshot
 
 
-def test_a_reader_who_cannot_edit_the_fork_cannot_take_changes(client, reader, origin):
+def test_a_reader_who_cannot_edit_the_fork_cannot_take_changes(
+    client: Client, reader: User, origin: Path
+) -> None:
     fork = create_path(reader, "Mine", visibility="unlisted")
     fork.forked_from = origin
     fork.save()
@@ -194,7 +211,9 @@ def test_a_reader_who_cannot_edit_the_fork_cannot_take_changes(client, reader, o
     assert client.post(url, {"take": "all"}).status_code == 404
 
 
-def test_an_origin_out_of_sight_is_said_without_its_title(signed_in, reader, origin):
+def test_an_origin_out_of_sight_is_said_without_its_title(
+    signed_in: Client, reader: User, origin: Path
+) -> None:
     signed_in.post(reverse("paths:fork", args=[origin.key]))
     fork = Path.objects.get(user=reader)
     origin.title = "Secret plans"
@@ -207,7 +226,7 @@ def test_an_origin_out_of_sight_is_said_without_its_title(signed_in, reader, ori
     assert response.status_code == 302
 
 
-def test_upstream_summary_counts_changes(rf, reader, origin):
+def test_upstream_summary_counts_changes(rf: RequestFactory, reader: User, origin: Path) -> None:
     from django.template import Context, Template
 
     fork = create_path(reader, "Mine")
@@ -222,7 +241,9 @@ def test_upstream_summary_counts_changes(rf, reader, origin):
     assert "2 changes upstream since you forked" in html
 
 
-def test_a_curated_list_page_has_a_post_form_that_forks_it(client, signed_in, small_catalog):
+def test_a_curated_list_page_has_a_post_form_that_forks_it(
+    client: Client, signed_in: Client, small_catalog: SmallCatalog
+) -> None:
     action = reverse("paths:fork-list", args=["wafer"])
     html = signed_in.get("/lists/wafer/").content.decode()
     assert f'method="post" action="{action}"' in html
@@ -230,7 +251,9 @@ def test_a_curated_list_page_has_a_post_form_that_forks_it(client, signed_in, sm
     assert "Log in to fork it" in client.get("/lists/wafer/").content.decode()
 
 
-def test_the_fork_form_include_posts_to_the_path_fork(rf, reader, origin):
+def test_the_fork_form_include_posts_to_the_path_fork(
+    rf: RequestFactory, reader: User, origin: Path
+) -> None:
     from django.template.loader import render_to_string
 
     request = rf.get("/")
@@ -242,10 +265,12 @@ def test_the_fork_form_include_posts_to_the_path_fork(rf, reader, origin):
     assert f'method="post" action="{url}"' in html and "csrfmiddlewaretoken" in html
 
 
-def test_a_fork_costs_the_same_at_five_and_fifty_steps(reader, other_reader, tiers):
+def test_a_fork_costs_the_same_at_five_and_fifty_steps(
+    reader: User, other_reader: User, tiers: Tiers
+) -> None:
     from paths.forking import fork_path
 
-    def forked(count):
+    def forked(count: int) -> int:
         origin = create_path(other_reader, f"Origin {count}", visibility="public")
         for source in SourceFactory.create_batch(count, tier=tiers["core"]):
             add_step(origin, other_reader, source, log=False)
@@ -257,7 +282,9 @@ def test_a_fork_costs_the_same_at_five_and_fifty_steps(reader, other_reader, tie
     assert forked(5) == forked(50)
 
 
-def test_a_fork_of_a_list_takes_what_the_curators_added(signed_in, reader, small_catalog):
+def test_a_fork_of_a_list_takes_what_the_curators_added(
+    signed_in: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     signed_in.post(reverse("paths:fork-list", args=["wafer"]))
     fork = Path.objects.get(user=reader)
     later = SourceFactory(title="FlashAttention-2")

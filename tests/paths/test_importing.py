@@ -4,9 +4,17 @@ what a bad file gets."""
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pytest_django import DjangoAssertNumQueries
 
 from catalog.models import Source
-from paths.importing import MAX_CHARS, MAX_LINKS, ImportResult, match_markdown, read_links
+from paths.importing import (
+    MAX_CHARS,
+    MAX_LINKS,
+    ImportedLink,
+    ImportResult,
+    match_markdown,
+    read_links,
+)
 from tests.factories import SourceFactory
 
 README = """# Awesome inference [![Awesome](https://awesome.re/badge.svg)](https://awesome.re)
@@ -34,7 +42,7 @@ README = """# Awesome inference [![Awesome](https://awesome.re/badge.svg)](https
 
 
 @pytest.fixture
-def catalog(db):
+def catalog(db: None) -> dict[str, Source]:
     sources = {
         "flashattention": {"url": "https://arxiv.org/abs/2205.14135"},
         "pagedattention": {"url": "https://arxiv.org/abs/2309.06180"},
@@ -51,17 +59,23 @@ def catalog(db):
     }
 
 
+def slug_of(link: ImportedLink) -> str:
+    """The slug of a matched link's source (matched links have one)."""
+    assert link.source is not None
+    return link.source.slug
+
+
 def by_url(result: ImportResult) -> dict[str, str | None]:
     return {
-        link.url: link.source.slug if link.source else None
+        link.url: slug_of(link) if link.source else None
         for link in result.matched + result.unmatched
     }
 
 
-def test_each_kind_of_link_is_read_in_order_under_its_heading(catalog):
+def test_each_kind_of_link_is_read_in_order_under_its_heading(catalog: dict[str, Source]) -> None:
     result = match_markdown(README)
 
-    assert [(link.source.slug, link.section) for link in result.matched] == [
+    assert [(slug_of(link), link.section) for link in result.matched] == [
         ("vllm", "Awesome inference"),
         ("flashattention", "Papers"),
         ("pagedattention", "Papers"),
@@ -75,8 +89,8 @@ def test_each_kind_of_link_is_read_in_order_under_its_heading(catalog):
     assert result.errors == []
 
 
-def test_links_keep_the_words_a_reader_gave_them(catalog):
-    texts = {link.source.slug: link.text for link in match_markdown(README).matched}
+def test_links_keep_the_words_a_reader_gave_them(catalog: dict[str, Source]) -> None:
+    texts = {slug_of(link): link.text for link in match_markdown(README).matched}
 
     assert texts["vllm"] == "vLLM on GitHub"
     assert texts["flashattention"] == "FlashAttention"
@@ -84,15 +98,17 @@ def test_links_keep_the_words_a_reader_gave_them(catalog):
     assert texts["pagedattention"] == "https://arxiv.org/abs/2309.06180"
 
 
-def test_a_work_linked_twice_is_kept_once_where_it_first_appears(catalog):
+def test_a_work_linked_twice_is_kept_once_where_it_first_appears(
+    catalog: dict[str, Source],
+) -> None:
     result = match_markdown(README)
 
-    assert [link.source.slug for link in result.matched].count("flashattention") == 1
+    assert [slug_of(link) for link in result.matched].count("flashattention") == 1
     assert "https://arxiv.org/abs/2205.14135" not in by_url(result)
     assert "https://arxiv.org/abs/2210.17323v2" in by_url(result)
 
 
-def test_the_pages_own_anchors_mail_and_badges_are_passed_over(catalog):
+def test_the_pages_own_anchors_mail_and_badges_are_passed_over(catalog: dict[str, Source]) -> None:
     urls = by_url(match_markdown(README))
 
     assert not any(url.startswith(("#", "./", "mailto:", "https://awesome.re")) for url in urls)
@@ -116,13 +132,15 @@ def test_the_pages_own_anchors_mail_and_badges_are_passed_over(catalog):
         ("HTTP://WWW.EXAMPLE.COM/post/", "blog"),
     ],
 )
-def test_every_name_of_a_work_finds_its_source(catalog, link, slug):
+def test_every_name_of_a_work_finds_its_source(
+    catalog: dict[str, Source], link: str, slug: str
+) -> None:
     result = match_markdown(f"- [a link]({link})\n")
 
-    assert [match.source.slug for match in result.matched] == [slug]
+    assert [slug_of(match) for match in result.matched] == [slug]
 
 
-def test_a_retired_source_is_not_matched(catalog):
+def test_a_retired_source_is_not_matched(catalog: dict[str, Source]) -> None:
     Source.objects.filter(slug="vllm").update(status=Source.Status.RETIRED)
 
     result = match_markdown("[vLLM](https://github.com/vllm-project/vllm)")
@@ -133,8 +151,8 @@ def test_a_retired_source_is_not_matched(catalog):
 
 @pytest.mark.parametrize("count", [10, 600])
 def test_matching_runs_one_query_whatever_the_number_of_links(
-    catalog, django_assert_num_queries, count
-):
+    catalog: dict[str, Source], django_assert_num_queries: DjangoAssertNumQueries, count: int
+) -> None:
     text = "\n".join(f"- [paper {n}](https://arxiv.org/abs/2401.{n:05d})" for n in range(count))
     text += "\n- [FlashAttention](https://arxiv.org/abs/2205.14135)\n"
 
@@ -142,17 +160,19 @@ def test_matching_runs_one_query_whatever_the_number_of_links(
         result = match_markdown(text)
 
     assert len(result.unmatched) == count
-    assert [link.source.slug for link in result.matched] == ["flashattention"]
+    assert [slug_of(link) for link in result.matched] == ["flashattention"]
 
 
-def test_a_text_without_links_runs_no_query(db, django_assert_num_queries):
+def test_a_text_without_links_runs_no_query(
+    db: None, django_assert_num_queries: DjangoAssertNumQueries
+) -> None:
     with django_assert_num_queries(0):
         result = match_markdown("# Notes\n\nNothing to read here, see [below](#below).\n")
 
     assert result == ImportResult([], [], [])
 
 
-def test_five_thousand_links_read_the_first_thousand_and_name_the_rest(db):
+def test_five_thousand_links_read_the_first_thousand_and_name_the_rest(db: None) -> None:
     text = "".join(f"- [post {n}](https://example.org/posts/{n})\n" for n in range(5000))
 
     result = match_markdown(text)
@@ -166,7 +186,7 @@ def test_five_thousand_links_read_the_first_thousand_and_name_the_rest(db):
     ]
 
 
-def test_a_ten_megabyte_text_is_read_only_as_far_as_the_cap(db):
+def test_a_ten_megabyte_text_is_read_only_as_far_as_the_cap(db: None) -> None:
     text = (
         "[first](https://example.org/first)\n"
         + "x" * 10_000_000
@@ -190,7 +210,7 @@ def test_a_ten_megabyte_text_is_read_only_as_far_as_the_cap(db):
         "# Notes\x00\x01\x02 [x](https://example.org)",
     ],
 )
-def test_a_binary_file_gets_a_clear_message(db, data):
+def test_a_binary_file_gets_a_clear_message(db: None, data: bytes | str) -> None:
     result = match_markdown(data)
 
     assert result.matched == result.unmatched == []
@@ -200,7 +220,7 @@ def test_a_binary_file_gets_a_clear_message(db, data):
     ]
 
 
-def test_a_file_that_is_not_utf8_gets_a_clear_message(db):
+def test_a_file_that_is_not_utf8_gets_a_clear_message(db: None) -> None:
     result = match_markdown("- [Café notes](https://example.org/caf\xe9)\n".encode("latin-1"))
 
     assert result.matched == result.unmatched == []
@@ -210,7 +230,7 @@ def test_a_file_that_is_not_utf8_gets_a_clear_message(db):
     ]
 
 
-def test_text_decoded_with_escaped_bytes_gets_the_same_message(db):
+def test_text_decoded_with_escaped_bytes_gets_the_same_message(db: None) -> None:
     text = b"- [Caf\xe9](https://example.org/)".decode("utf-8", "surrogateescape")
 
     assert match_markdown(text).errors == [
@@ -218,7 +238,7 @@ def test_text_decoded_with_escaped_bytes_gets_the_same_message(db):
     ]
 
 
-def test_utf8_bytes_with_a_byte_order_mark_are_read(catalog):
+def test_utf8_bytes_with_a_byte_order_mark_are_read(catalog: dict[str, Source]) -> None:
     data = "\ufeff# Lecturas\n- [Atención](https://arxiv.org/abs/2205.14135)\n".encode()
 
     result = match_markdown(data)
@@ -226,7 +246,7 @@ def test_utf8_bytes_with_a_byte_order_mark_are_read(catalog):
     assert [(link.text, link.section) for link in result.matched] == [("Atención", "Lecturas")]
 
 
-def test_an_address_that_is_not_on_the_web_is_named_and_skipped(db):
+def test_an_address_that_is_not_on_the_web_is_named_and_skipped(db: None) -> None:
     result = match_markdown(
         "- [files](ftp://files.example.org/list)\n- [ok](https://example.org)\n"
     )
@@ -236,7 +256,7 @@ def test_an_address_that_is_not_on_the_web_is_named_and_skipped(db):
     assert result.errors[0].startswith("“ftp://files.example.org/list” is not a web address")
 
 
-def test_a_bare_address_leaves_the_sentences_punctuation(db):
+def test_a_bare_address_leaves_the_sentences_punctuation(db: None) -> None:
     links = read_links("See https://example.org/a_(b). Also (https://example.org/c), done!").links
 
     assert [link.url for link in links] == ["https://example.org/a_(b)", "https://example.org/c"]
@@ -251,7 +271,7 @@ _paths = st.from_regex(r"[a-z0-9]{1,12}(/[a-z0-9]{1,8}){0,2}", fullmatch=True)
 
 @given(st.one_of(st.text(max_size=400), st.binary(max_size=400)))
 @settings(max_examples=150, deadline=None)
-def test_reading_any_text_never_raises_and_finds_only_addresses(text):
+def test_reading_any_text_never_raises_and_finds_only_addresses(text: str) -> None:
     scan = read_links(text)
 
     for link in scan.links:
@@ -270,8 +290,11 @@ def test_reading_any_text_never_raises_and_finds_only_addresses(text):
     )
 )
 @settings(max_examples=60, deadline=None)
-def test_links_come_back_in_order_once_each_under_their_heading(sections):
-    lines, expected = [], []
+def test_links_come_back_in_order_once_each_under_their_heading(
+    sections: list[tuple[str, list[tuple[str, str]]]],
+) -> None:
+    lines: list[str] = []
+    expected: list[tuple[str, str]] = []
     for title, links in sections:
         lines.append(f"\n## {title}\n")
         for words, path in links:
@@ -281,23 +304,23 @@ def test_links_come_back_in_order_once_each_under_their_heading(sections):
             if url not in [u for u, _ in expected]:
                 expected.append((url, title))
 
-    links = read_links("\n".join(lines)).links
+    found = read_links("\n".join(lines)).links
 
-    assert [(link.url, link.section) for link in links] == expected
+    assert [(link.url, link.section) for link in found] == expected
 
 
 @given(st.text(max_size=200))
 @settings(
     max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-def test_matching_any_text_never_raises(catalog, text):
+def test_matching_any_text_never_raises(catalog: dict[str, Source], text: str) -> None:
     result = match_markdown(text)
 
     assert all(link.source is not None for link in result.matched)
     assert all(link.source is None for link in result.unmatched)
 
 
-def test_two_pages_of_one_repository_are_two_links(catalog):
+def test_two_pages_of_one_repository_are_two_links(catalog: dict[str, Source]) -> None:
     SourceFactory(slug="vllm-docs", url="https://github.com/vllm-project/vllm/blob/main/docs/a.md")
     text = (
         "- [Docs](https://github.com/vllm-project/vllm/blob/main/docs/a.md)\n"
@@ -307,7 +330,7 @@ def test_two_pages_of_one_repository_are_two_links(catalog):
 
     result = match_markdown(text)
 
-    assert [(link.text, link.source.slug) for link in result.matched] == [
+    assert [(link.text, slug_of(link)) for link in result.matched] == [
         ("Docs", "vllm-docs"),
         ("Other docs", "vllm"),
     ]

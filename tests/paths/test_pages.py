@@ -3,29 +3,33 @@ from html import unescape
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from accounts.models import User
 from paths.models import Path
 from tests.factories import join_team
+from tests.hints import found, present
+from tests.paths.conftest import MakePath
 
 pytestmark = pytest.mark.django_db
 
 
-def step_links(html):
-    steps = re.search(r'<ol id="steps".*?</ol>', html, re.S).group(0)
+def step_links(html: str) -> list[str]:
+    steps = found(re.search(r'<ol id="steps".*?</ol>', html, re.S)).group(0)
     return re.findall(r'href="(/sources/[^"]+/)"', steps)
 
 
-def test_anonymous_visitors_are_sent_to_sign_in(client):
+def test_anonymous_visitors_are_sent_to_sign_in(client: Client) -> None:
     response = client.get(reverse("paths:index"))
     assert response.status_code == 302
     assert "/accounts/login/" in response["Location"]
 
 
 def test_the_index_lists_my_paths_and_my_teams_and_offers_both_forms(
-    client, author, other_reader, make_path
-):
+    client: Client, author: User, other_reader: User, make_path: MakePath
+) -> None:
     team = join_team(author, other_reader, slug="kernels")
     make_path(2, title="Mine")
     make_path(1, user=other_reader, team=team, title="Ours")
@@ -38,7 +42,7 @@ def test_the_index_lists_my_paths_and_my_teams_and_offers_both_forms(
     assert 'action="/paths/draft/"' in html and 'name="goal"' in html
 
 
-def test_creating_a_path_for_a_team(client, author):
+def test_creating_a_path_for_a_team(client: Client, author: User) -> None:
     team = join_team(author, slug="kernels")
     client.force_login(author)
     response = client.post(
@@ -51,7 +55,9 @@ def test_creating_a_path_for_a_team(client, author):
     assert client.get(reverse("paths:edit", args=[path.key])).status_code == 200
 
 
-def test_a_personal_path_cannot_be_team_visible_and_keeps_what_was_typed(client, author):
+def test_a_personal_path_cannot_be_team_visible_and_keeps_what_was_typed(
+    client: Client, author: User
+) -> None:
     client.force_login(author)
     response = client.post(
         reverse("paths:create"),
@@ -64,7 +70,7 @@ def test_a_personal_path_cannot_be_team_visible_and_keeps_what_was_typed(client,
     assert not Path.objects.exists()
 
 
-def test_a_100_kb_description_is_refused_with_a_clear_message(client, author):
+def test_a_100_kb_description_is_refused_with_a_clear_message(client: Client, author: User) -> None:
     client.force_login(author)
     response = client.post(
         reverse("paths:create"), {"title": "Long", "owner": "me", "description": "x" * 100_000}
@@ -74,9 +80,11 @@ def test_a_100_kb_description_is_refused_with_a_clear_message(client, author):
     assert not Path.objects.exists()
 
 
-def test_the_path_page_lists_steps_in_order_with_notes_and_history(client, author, make_path):
+def test_the_path_page_lists_steps_in_order_with_notes_and_history(
+    client: Client, author: User, make_path: MakePath
+) -> None:
     path = make_path(3, sections=2)
-    step = path.steps.order_by("position").first()
+    step = present(path.steps.order_by("position").first())
     step.note = "Read *section 3* <script>alert(1)</script>"
     step.save()
     client.force_login(author)
@@ -89,7 +97,9 @@ def test_the_path_page_lists_steps_in_order_with_notes_and_history(client, autho
 
 
 @pytest.mark.parametrize("signed_in_as", ["author", "visitor"])
-def test_the_path_page_reads_a_constant_number_of_queries(client, author, make_path, signed_in_as):
+def test_the_path_page_reads_a_constant_number_of_queries(
+    client: Client, author: User, make_path: MakePath, signed_in_as: str
+) -> None:
     if signed_in_as == "author":
         client.force_login(author)
     # One visit first: the header's unread count is cached after it, as on every later page.
@@ -107,7 +117,9 @@ def test_the_path_page_reads_a_constant_number_of_queries(client, author, make_p
     assert counts[0] == counts[1]
 
 
-def test_a_120_step_page_is_under_150_kb_even_for_its_editor(client, author, make_path):
+def test_a_120_step_page_is_under_150_kb_even_for_its_editor(
+    client: Client, author: User, make_path: MakePath
+) -> None:
     path = make_path(120, sections=6)
     for step in path.steps.all():
         step.note = "Read the tiling section, then the benchmark tables: why is it faster?"
@@ -119,8 +131,8 @@ def test_a_120_step_page_is_under_150_kb_even_for_its_editor(client, author, mak
 
 
 def test_a_120_step_page_with_long_titles_and_notes_stays_under_150_kb(
-    client, author, other_reader, make_path
-):
+    client: Client, author: User, other_reader: User, make_path: MakePath
+) -> None:
     path = make_path(120, sections=6, visibility="unlisted")
     for step in path.steps.select_related("source"):
         step.source.title = f"{step.source.title}: " + "an IO-aware exact attention kernel " * 2
@@ -135,7 +147,9 @@ def test_a_120_step_page_with_long_titles_and_notes_stays_under_150_kb(
     assert reader_size <= 150_000 and editor_size <= 150_000, (reader_size, editor_size)
 
 
-def test_the_index_reads_a_constant_number_of_queries(client, author, make_path):
+def test_the_index_reads_a_constant_number_of_queries(
+    client: Client, author: User, make_path: MakePath
+) -> None:
     team = join_team(author, slug="kernels")
     client.force_login(author)
     # One visit first: the header's unread count is cached after it, as on every later page.

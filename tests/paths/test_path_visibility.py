@@ -2,12 +2,19 @@
 path's page and every address that edits it. A path hidden from a viewer is 404 and its title
 appears nowhere in the answer."""
 
+from typing import TypedDict
+
 import pytest
+from django.test import Client
 from django.urls import reverse
 
+from accounts.models import User
+from paths.models import Path
 from paths.services import add_section
-from teams.models import Membership
+from teams.models import Membership, Team
 from tests.factories import UserFactory, join_team
+from tests.hints import present
+from tests.paths.conftest import MakePath
 
 pytestmark = pytest.mark.django_db
 
@@ -37,8 +44,14 @@ EDITS = {
 }
 
 
+class World(TypedDict):
+    team: Team
+    users: dict[str, User | None]
+    former: User
+
+
 @pytest.fixture
-def world(make_path, author):
+def world(make_path: MakePath, author: User) -> World:
     owner = UserFactory(email="owner@example.com")
     member = UserFactory(email="member@example.com")
     former = UserFactory(email="former@example.com")
@@ -59,7 +72,7 @@ def world(make_path, author):
     return {"team": team, "users": users, "former": former}
 
 
-def make(make_path, world, author, visibility):
+def make(make_path: MakePath, world: World, author: User, visibility: str) -> Path:
     team = None if visibility == "private" else world["team"]
     path = make_path(2, team=team, visibility=visibility, title=TITLE)
     if team:
@@ -69,15 +82,15 @@ def make(make_path, world, author, visibility):
     return path
 
 
-def edit_requests(path):
-    step = path.steps.order_by("position").first()
-    section = path.sections.order_by("position").first()
+def edit_requests(path: Path) -> list[tuple[str, str, dict[str, str]]]:
+    step = present(path.steps.order_by("position").first())
+    section = present(path.sections.order_by("position").first())
     key = path.key
     return [
         ("get", reverse("paths:edit", args=[key]), {}),
         ("post", reverse("paths:edit", args=[key]), {"title": "x", "visibility": "public"}),
         ("post", reverse("paths:add-step", args=[key]), {"source": "nothing at all"}),
-        ("post", reverse("paths:steps-action", args=[key]), {"down": step.pk}),
+        ("post", reverse("paths:steps-action", args=[key]), {"down": str(step.pk)}),
         ("post", reverse("paths:move-to", args=[key, step.pk]), {"place": "2"}),
         ("get", reverse("paths:step-edit", args=[key, step.pk]), {}),
         ("post", reverse("paths:step-edit", args=[key, step.pk]), {"note": "n"}),
@@ -94,7 +107,9 @@ def edit_requests(path):
 
 @pytest.mark.parametrize("visibility", list(SEES))
 @pytest.mark.parametrize("viewer", VIEWERS)
-def test_the_viewer_matrix(client, make_path, world, author, visibility, viewer):
+def test_the_viewer_matrix(
+    client: Client, make_path: MakePath, world: World, author: User, visibility: str, viewer: str
+) -> None:
     path = make(make_path, world, author, visibility)
     user = world["users"][viewer]
     if user:
@@ -125,7 +140,9 @@ def test_the_viewer_matrix(client, make_path, world, author, visibility, viewer)
     assert path.steps.count() == 2 or viewer in EDITS[visibility]
 
 
-def test_a_member_who_leaves_loses_the_teams_paths_at_once(client, make_path, author):
+def test_a_member_who_leaves_loses_the_teams_paths_at_once(
+    client: Client, make_path: MakePath, author: User
+) -> None:
     member = UserFactory()
     team = join_team(author, member, slug="kernels")
     path = make_path(1, team=team, title=TITLE)

@@ -5,9 +5,11 @@ from datetime import timedelta
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from accounts.models import User
 from paths.models import Path, PathFollow, PathSection, PathStep
 from paths.progress import reader_progress, team_progress
 from teams.models import Session
@@ -17,7 +19,7 @@ from .follow_helpers import DETAIL_URLS, UserFactory, follow, make_path, read, s
 pytestmark = [pytest.mark.django_db, pytest.mark.urls(DETAIL_URLS)]
 
 
-def test_a_reader_sees_x_of_n_and_the_next_unread_step(reader, other_reader):
+def test_a_reader_sees_x_of_n_and_the_next_unread_step(reader: User, other_reader: User) -> None:
     steps = sources(4)
     path = make_path(other_reader, steps)
     follow(path, user=reader)
@@ -32,7 +34,9 @@ def test_a_reader_sees_x_of_n_and_the_next_unread_step(reader, other_reader):
     assert (line.read, line.next_source, line.done) == (4, None, True)
 
 
-def test_my_library_shows_each_followed_path_as_one_line(client, reader, other_reader):
+def test_my_library_shows_each_followed_path_as_one_line(
+    client: Client, reader: User, other_reader: User
+) -> None:
     steps = sources(3)
     path = make_path(other_reader, steps, title="Attention kernels")
     follow(path, user=reader)
@@ -45,14 +49,16 @@ def test_my_library_shows_each_followed_path_as_one_line(client, reader, other_r
     assert f'Next: <a href="{steps[1].get_absolute_url()}">Step 001</a>' in section
 
 
-def test_a_path_that_turned_private_drops_off(client, reader, other_reader):
+def test_a_path_that_turned_private_drops_off(
+    client: Client, reader: User, other_reader: User
+) -> None:
     path = make_path(other_reader, sources(1), title="Now private")
     follow(path, user=reader)
     Path.objects.filter(pk=path.pk).update(visibility="private")
     assert reader_progress(reader) == []
 
 
-def many_paths(owner, count: int, steps_each: int = 100) -> list[Path]:
+def many_paths(owner: User, count: int, steps_each: int = 100) -> list[Path]:
     shared = sources(steps_each, prefix="Shared")
     paths = Path.objects.bulk_create(
         Path(title=f"Path {n}", user=owner, visibility="public") for n in range(count)
@@ -68,15 +74,15 @@ def many_paths(owner, count: int, steps_each: int = 100) -> list[Path]:
     return paths
 
 
-def queries_of(client, url: str) -> int:
+def queries_of(client: Client, url: str) -> int:
     with CaptureQueriesContext(connection) as queries:
         assert client.get(url).status_code == 200
     return len(queries)
 
 
 def test_my_library_costs_the_same_at_1_and_200_followed_paths(
-    client, reader, other_reader, render_every_time
-):
+    client: Client, reader: User, other_reader: User, render_every_time: None
+) -> None:
     client.force_login(reader)
     first = many_paths(other_reader, 1)
     follow(first[0], user=reader)
@@ -91,7 +97,7 @@ def test_my_library_costs_the_same_at_1_and_200_followed_paths(
     assert len(reader_progress(reader)) == 200
 
 
-def test_the_team_line_shows_reads_stall_and_next_session(reader):
+def test_the_team_line_shows_reads_stall_and_next_session(reader: User) -> None:
     members = [UserFactory() for _ in range(3)]
     team = team_of(reader, *members)
     steps = sources(5)
@@ -111,12 +117,12 @@ def test_the_team_line_shows_reads_stall_and_next_session(reader):
     assert (line.members, line.total, line.reads, line.percent) == (4, 5, 8, 40)
     assert line.stall_source == steps[2]
     assert line.next_source_ids == [steps[2].pk, steps[3].pk, steps[4].pk]
-    assert line.next_session.title == "Chapter 3"
+    assert line.next_session is not None and line.next_session.title == "Chapter 3"
 
 
 def test_the_team_page_costs_the_same_at_1_and_200_followed_paths(
-    client, reader, other_reader, render_every_time
-):
+    client: Client, reader: User, other_reader: User, render_every_time: None
+) -> None:
     team = team_of(reader, UserFactory())
     client.force_login(reader)
     first = many_paths(other_reader, 1)
@@ -129,7 +135,9 @@ def test_the_team_page_costs_the_same_at_1_and_200_followed_paths(
     assert queries_of(client, f"/teams/{team.slug}/") == one
 
 
-def test_the_team_page_shows_a_path_as_one_line_with_its_table_apart(client, reader):
+def test_the_team_page_shows_a_path_as_one_line_with_its_table_apart(
+    client: Client, reader: User
+) -> None:
     member = UserFactory()
     team = team_of(reader, member)
     steps = sources(30)

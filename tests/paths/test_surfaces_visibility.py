@@ -3,7 +3,10 @@ visibility against each kind of viewer. Nothing shows a path to someone the one 
 from, and nothing that lists paths (sitemap, feeds) names any but public ones."""
 
 import pytest
+from django.test import Client
 
+from accounts.models import User
+from paths.models import Path
 from teams.models import Membership
 
 from .follow_helpers import DETAIL_URLS, UserFactory, make_path, sources, team_of
@@ -23,7 +26,7 @@ EXPORTS = ["export.md", "export.bib", "export.json"]
 
 
 @pytest.fixture
-def world():
+def world() -> tuple[dict[str, Path], dict[str, User | None]]:
     author, member, former, other = (UserFactory() for _ in range(4))
     team = team_of(author, member, former)
     Membership.objects.filter(team=team, user=former).delete()
@@ -37,12 +40,17 @@ def world():
         )
         for visibility in VISIBILITIES
     }
-    viewers = {"anonymous": None, "author": author, "other": other, "member": member}
+    viewers: dict[str, User | None] = {
+        "anonymous": None,
+        "author": author,
+        "other": other,
+        "member": member,
+    }
     viewers["former member"] = former
     return paths, viewers
 
 
-def as_viewer(client, user):
+def as_viewer(client: Client, user: User | None) -> None:
     client.logout()
     if user is not None:
         client.force_login(user)
@@ -50,7 +58,12 @@ def as_viewer(client, user):
 
 @pytest.mark.parametrize("viewer", VIEWERS)
 @pytest.mark.parametrize("visibility", VISIBILITIES)
-def test_exports_follow_the_one_rule(client, world, visibility, viewer):
+def test_exports_follow_the_one_rule(
+    client: Client,
+    world: tuple[dict[str, Path], dict[str, User | None]],
+    visibility: str,
+    viewer: str,
+) -> None:
     paths, viewers = world
     path = paths[visibility]
     as_viewer(client, viewers[viewer])
@@ -65,7 +78,12 @@ def test_exports_follow_the_one_rule(client, world, visibility, viewer):
 
 @pytest.mark.parametrize("viewer", VIEWERS)
 @pytest.mark.parametrize("visibility", VISIBILITIES)
-def test_the_feed_is_for_public_paths_alone(client, world, visibility, viewer):
+def test_the_feed_is_for_public_paths_alone(
+    client: Client,
+    world: tuple[dict[str, Path], dict[str, User | None]],
+    visibility: str,
+    viewer: str,
+) -> None:
     paths, viewers = world
     as_viewer(client, viewers[viewer])
     response = client.get(f"/paths/{paths[visibility].key}/changes.atom")
@@ -74,7 +92,12 @@ def test_the_feed_is_for_public_paths_alone(client, world, visibility, viewer):
 
 @pytest.mark.parametrize("viewer", VIEWERS)
 @pytest.mark.parametrize("visibility", VISIBILITIES)
-def test_following_follows_the_one_rule(client, world, visibility, viewer):
+def test_following_follows_the_one_rule(
+    client: Client,
+    world: tuple[dict[str, Path], dict[str, User | None]],
+    visibility: str,
+    viewer: str,
+) -> None:
     paths, viewers = world
     path = paths[visibility]
     as_viewer(client, viewers[viewer])
@@ -88,7 +111,9 @@ def test_following_follows_the_one_rule(client, world, visibility, viewer):
 
 
 @pytest.mark.parametrize("viewer", VIEWERS)
-def test_the_sitemap_names_public_paths_alone(client, world, viewer):
+def test_the_sitemap_names_public_paths_alone(
+    client: Client, world: tuple[dict[str, Path], dict[str, User | None]], viewer: str
+) -> None:
     paths, viewers = world
     as_viewer(client, viewers[viewer])
     text = client.get("/sitemap-paths.xml").content.decode()
@@ -98,11 +123,14 @@ def test_the_sitemap_names_public_paths_alone(client, world, viewer):
 
 
 @pytest.mark.parametrize("viewer", VIEWERS)
-def test_a_teams_step_table_is_for_its_members(client, world, viewer):
+def test_a_teams_step_table_is_for_its_members(
+    client: Client, world: tuple[dict[str, Path], dict[str, User | None]], viewer: str
+) -> None:
     paths, viewers = world
     path = paths["team"]
     path.follows.create(team=path.team)
     as_viewer(client, viewers[viewer])
+    assert path.team is not None
     response = client.get(f"/paths/{path.key}/teams/{path.team.slug}/progress/")
     if viewer in {"author", "member"}:
         assert response.status_code == 200

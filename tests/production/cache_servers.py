@@ -9,6 +9,8 @@ import sys
 import threading
 import time
 import uuid
+from collections.abc import Callable, Iterator
+from typing import cast
 
 import psycopg
 import redis
@@ -112,7 +114,7 @@ class Forwarder:
         try:
             while True:
                 for key, _ in selector.select():
-                    data = key.fileobj.recv(65536)
+                    data = cast(socket.socket, key.fileobj).recv(65536)
                     if not data:
                         return
                     key.data.sendall(data)
@@ -157,7 +159,7 @@ def manage(env: dict, *command: str) -> None:
 
 
 @contextlib.contextmanager
-def app_database(env_for):
+def app_database(env_for: Callable[[str], dict[str, str]]) -> Iterator[str]:
     """A database of its own, migrated and loaded with the catalog; yields its name.
     `env_for(url)` is the environment the management commands run with."""
     name = f"rl_cache_{uuid.uuid4().hex[:8]}"

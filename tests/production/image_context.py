@@ -62,7 +62,7 @@ def _pattern_regex(pattern: str) -> re.Pattern[str]:
 
 
 class DockerIgnore:
-    def __init__(self, text: str):
+    def __init__(self, text: str) -> None:
         lines = [raw.strip() for raw in text.splitlines()]
         patterns = [line for line in lines if line and not line.startswith("#")]
         self.rules = [(p.startswith("!"), _pattern_regex(p.removeprefix("!"))) for p in patterns]

@@ -12,11 +12,17 @@ import threading
 import time
 import uuid
 from collections import Counter
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TypedDict
 
 import pytest
 from django.urls import reverse
+from pytest_django import DjangoDbBlocker
 
+from accounts.models import User
 from readinglist.local_server import collect_static, gunicorn, production_env
+from tests.hints import found
 
 from .cache_servers import Forwarder, RedisServer, app_database, database_url, manage
 from .test_faults import EMAIL, PASSWORD, Browser, source_slugs
@@ -27,7 +33,7 @@ TEAMMATE = "teammate@example.com"
 REQUESTS_PER_SERVER = 6
 
 
-def create_user(env, email):
+def create_user(env, email: str) -> None:
     manage(
         env,
         "shell",
@@ -37,13 +43,25 @@ def create_user(env, email):
     )
 
 
+class Cluster(TypedDict):
+    servers: list[str]
+    env: dict[str, str]
+    env_for: Callable[..., dict[str, str]]
+    db: str
+    redis: RedisServer
+    tmp: Path
+    slugs: list[str]
+
+
 @pytest.fixture(scope="module")
-def cluster(tmp_path_factory, django_db_blocker):
+def cluster(
+    tmp_path_factory: pytest.TempPathFactory, django_db_blocker: DjangoDbBlocker
+) -> Iterator[Cluster]:
     tmp = tmp_path_factory.mktemp("cache-faults")
     redis_server = RedisServer()
     redis_server.start()
 
-    def env_for(url, **extra):
+    def env_for(url: str, **extra: str) -> dict[str, str]:
         return production_env(
             DATABASE_URL=url,
             REDIS_URL=redis_server.url,
@@ -89,12 +107,12 @@ def on_every_worker(cluster, browser_for, path):
     return pages
 
 
-def signed_in(cluster, email=EMAIL):
+def signed_in(cluster, email: str = EMAIL):
     """One session, usable on both servers (sessions live in the shared cache and database)."""
     first = Browser(cluster["servers"][0])
     first.log_in() if email == EMAIL else log_in_as(first, email)
 
-    def browser_for(server):
+    def browser_for(server) -> Browser:
         browser = Browser(server)
         browser.cookies = first.cookies
         return browser
@@ -102,9 +120,9 @@ def signed_in(cluster, email=EMAIL):
     return first, browser_for
 
 
-def log_in_as(browser, email):
+def log_in_as(browser: Browser, email: str) -> None:
     page = browser.request("GET", "/accounts/login/").text
-    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    token = found(re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)).group(1)
     response = browser.request(
         "POST",
         "/accounts/login/",
@@ -113,7 +131,7 @@ def log_in_as(browser, email):
     assert response.status == 302
 
 
-def test_a_maintainers_edit_shows_on_every_worker_of_both_servers(cluster):
+def test_a_maintainers_edit_shows_on_every_worker_of_both_servers(cluster: Cluster) -> None:
     slug = cluster["slugs"][0]
     path = reverse("pages:source-detail", args=[slug])
     on_every_worker(cluster, Browser, path)  # stored everywhere
@@ -128,7 +146,7 @@ def test_a_maintainers_edit_shows_on_every_worker_of_both_servers(cluster):
     assert all(title in page for page in on_every_worker(cluster, Browser, path))
 
 
-def test_a_readers_bookmark_shows_on_their_pages_on_both_servers(cluster):
+def test_a_readers_bookmark_shows_on_their_pages_on_both_servers(cluster: Cluster) -> None:
     browser, browser_for = signed_in(cluster)
     slug = cluster["slugs"][1]
     library = reverse("library:index")
@@ -141,7 +159,7 @@ def test_a_readers_bookmark_shows_on_their_pages_on_both_servers(cluster):
     assert all(link in page for page in on_every_worker(cluster, browser_for, library))
 
 
-def create_team(env, name, owner, member):
+def create_team(env, name: str, owner: User, member: User) -> None:
     """A team owned by `owner` with `member` in it; its slug is the slugified name."""
     manage(
         env,
@@ -156,7 +174,7 @@ def create_team(env, name, owner, member):
     )
 
 
-def test_a_teammates_team_note_shows_on_both_servers(cluster):
+def test_a_teammates_team_note_shows_on_both_servers(cluster: Cluster) -> None:
     team_slug = f"cache-team-{uuid.uuid4().hex[:8]}"
     create_team(cluster["env"], team_slug, owner=TEAMMATE, member=EMAIL)
     _, browser_for = signed_in(cluster)
@@ -173,7 +191,7 @@ def test_a_teammates_team_note_shows_on_both_servers(cluster):
     assert all(text in page for page in on_every_worker(cluster, browser_for, path))
 
 
-def load(servers, paths, cookies, stop, statuses):
+def load(servers, paths, cookies, stop, statuses) -> None:
     while not stop.is_set():
         for server in servers:
             for path in paths:
@@ -185,7 +203,7 @@ def load(servers, paths, cookies, stop, statuses):
                     statuses["no answer"] += 1
 
 
-def test_a_redis_outage_under_load_gives_no_500_and_caching_resumes(cluster):
+def test_a_redis_outage_under_load_gives_no_500_and_caching_resumes(cluster: Cluster) -> None:
     _, browser_for = signed_in(cluster)
     cookies = browser_for(cluster["servers"][0]).cookies
     paths = [reverse("pages:source-detail", args=[s]) for s in cluster["slugs"]] + ["/"]
@@ -218,7 +236,7 @@ def test_a_redis_outage_under_load_gives_no_500_and_caching_resumes(cluster):
         assert "hit" in seen, (server, seen)
 
 
-def test_probes_answer_in_time_while_the_database_is_unreachable(cluster):
+def test_probes_answer_in_time_while_the_database_is_unreachable(cluster: Cluster) -> None:
     forwarder = Forwarder(("127.0.0.1", 5432))
     forwarder.start()
     env = cluster["env_for"](database_url(cluster["db"], port=forwarder.port))

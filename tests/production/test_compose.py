@@ -4,11 +4,14 @@ import fnmatch
 import re
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 from django.urls import reverse
+from pytest_django import Settings
 
 from readinglist.local_server import BASE_DIR
+from tests.hints import found
 
 yaml = pytest.importorskip("yaml")
 
@@ -18,7 +21,7 @@ def services():
     return yaml.safe_load((BASE_DIR / "compose.yaml").read_text())["services"]
 
 
-def test_web_scales_behind_one_published_address(services):
+def test_web_scales_behind_one_published_address(services) -> None:
     # A published port on web would make `--scale web=3` fail on the second replica.
     assert "ports" not in services["web"]
     assert services["proxy"]["ports"] == ["${PORT:-8000}:8000"]
@@ -26,14 +29,14 @@ def test_web_scales_behind_one_published_address(services):
     assert (BASE_DIR / mounted).is_file()
 
 
-def test_every_app_process_shares_redis(services):
+def test_every_app_process_shares_redis(services) -> None:
     # The worker too: its recomputes bump the catalog version the web replicas' caches read.
     for name in ("web", "migrate", "worker"):
         assert services[name]["environment"]["REDIS_URL"] == "redis://redis:6379/0"
         assert services[name]["depends_on"]["redis"] == {"condition": "service_healthy"}
 
 
-def test_a_worker_runs_the_tasks_web_requests_enqueue(services):
+def test_a_worker_runs_the_tasks_web_requests_enqueue(services) -> None:
     assert services["worker"]["command"] == ["worker"]
     assert services["worker"]["depends_on"]["migrate"] == {
         "condition": "service_completed_successfully"
@@ -41,7 +44,7 @@ def test_a_worker_runs_the_tasks_web_requests_enqueue(services):
 
 
 @pytest.mark.skipif(shutil.which("caddy") is None, reason="needs the caddy binary")
-def test_the_caddyfile_is_valid():
+def test_the_caddyfile_is_valid() -> None:
     result = subprocess.run(
         ["caddy", "validate", "--adapter", "caddyfile", "--config", "deploy/Caddyfile"],
         cwd=BASE_DIR,
@@ -55,13 +58,13 @@ def test_the_caddyfile_is_valid():
 def _caddy_compression():
     """The encode directive's formats, the content types it matches and the paths it skips."""
     text = (BASE_DIR / "deploy" / "Caddyfile").read_text()
-    skipped = re.search(r"^\s*@compressible not path (.+)$", text, re.M).group(1).split()
-    formats = re.search(r"^\s*encode @compressible (.+?) \{$", text, re.M).group(1).split()
+    skipped = found(re.search(r"^\s*@compressible not path (.+)$", text, re.M)).group(1).split()
+    formats = found(re.search(r"^\s*encode @compressible (.+?) \{$", text, re.M)).group(1).split()
     types = re.findall(r"header Content-Type (\S+)", text)
     return formats, types, skipped
 
 
-def test_the_proxy_compresses_html_and_json(db):
+def test_the_proxy_compresses_html_and_json(db: None) -> None:
     formats, types, skipped = _caddy_compression()
     assert formats == ["zstd", "gzip"]
     assert {"text/html*", "application/json*"} <= set(types)
@@ -69,7 +72,7 @@ def test_the_proxy_compresses_html_and_json(db):
         assert not any(fnmatch.fnmatch(url, glob) for glob in skipped), url
 
 
-def test_no_page_with_a_secret_next_to_reflected_input_is_compressed(db):
+def test_no_page_with_a_secret_next_to_reflected_input_is_compressed(db: None) -> None:
     """BREACH: a page that shows a token and also echoes what a visitor typed or linked."""
     _, _, skipped = _caddy_compression()
     secret_pages = [
@@ -100,7 +103,7 @@ def compose_environment(service: dict, **given: str) -> dict[str, str]:
     return {name: resolve(value) for name, value in service["environment"].items()}
 
 
-def test_the_quick_start_emails_links_that_open(services, tmp_path):
+def test_the_quick_start_emails_links_that_open(services, tmp_path: Path) -> None:
     """Sign-up confirmations, password resets and invitations point where the proxy answers:
     plain HTTP on the published port, not https."""
     from tests.production.test_security import run_python
@@ -121,7 +124,7 @@ def test_the_quick_start_emails_links_that_open(services, tmp_path):
     assert services["proxy"]["ports"] == ["${PORT:-8000}:8000"]
 
 
-def test_backups_without_output_land_in_a_volume(services):
+def test_backups_without_output_land_in_a_volume(services) -> None:
     """`manage backup` writes into BACKUP_DIR; in the stack that is a named volume, so the file
     outlives the container, and the image makes the folder the app user's own."""
     volumes = yaml.safe_load((BASE_DIR / "compose.yaml").read_text())["volumes"]
@@ -140,7 +143,7 @@ def healthcheck_command(service: dict) -> list[str]:
     return test[1:]
 
 
-def test_each_app_service_has_a_check_that_fits_it(services):
+def test_each_app_service_has_a_check_that_fits_it(services) -> None:
     # web keeps the image's HTTP check on the port it serves; the others serve no port.
     assert "healthcheck" not in services["web"]
     assert "HEALTHCHECK --interval=30s" in (BASE_DIR / "Dockerfile").read_text()
@@ -163,7 +166,9 @@ def run_healthcheck(service: dict, **env: str | None) -> subprocess.CompletedPro
     return run_python(healthcheck_command(service)[1:], **environment)
 
 
-def test_the_cron_check_runs_and_follows_the_schedulers_heartbeat(services, tmp_path, monkeypatch):
+def test_the_cron_check_runs_and_follows_the_schedulers_heartbeat(
+    services, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from operations import liveness
 
     result = run_healthcheck(services["cron"], HEARTBEAT_DIR=str(tmp_path))
@@ -176,7 +181,7 @@ def test_the_cron_check_runs_and_follows_the_schedulers_heartbeat(services, tmp_
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_worker_check_runs_against_the_database(services, settings):
+def test_the_worker_check_runs_against_the_database(services, settings: Settings) -> None:
     from datetime import timedelta
 
     from tests.operations.test_healthcheck import waiting_task

@@ -5,11 +5,15 @@ and the pages people see are rendered and checked again, with allauth's own temp
 """
 
 import re
+from pathlib import Path
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
+from accounts.models import User
 from readinglist.local_server import BASE_DIR
+from tests.hints import Response, SmallCatalog
 
 INLINE_STYLE = re.compile(r"""\sstyle\s*=""", re.IGNORECASE)
 INLINE_HANDLER = re.compile(r"""\son[a-z]+\s*=\s*["']""", re.IGNORECASE)
@@ -18,7 +22,7 @@ SCRIPT_TAG = re.compile(r"""<script\b[^>]*>""", re.IGNORECASE)
 TEMPLATE_FILES = sorted((BASE_DIR / "templates").rglob("*.html"))
 
 
-def inline_problems(text):
+def inline_problems(text: str) -> list[str]:
     problems = []
     for name, pattern in (
         ("style attribute", INLINE_STYLE),
@@ -32,7 +36,7 @@ def inline_problems(text):
     return problems
 
 
-def test_the_patterns_catch_what_they_should():
+def test_the_patterns_catch_what_they_should() -> None:
     bad = (
         '<p style="color:red"></p><button onclick="x()"></button>'
         '<div hx-on:click="y"></div><script>alert(1)</script>'
@@ -42,14 +46,14 @@ def test_the_patterns_catch_what_they_should():
     assert inline_problems(good) == []
 
 
-def test_templates_exist_to_check():
+def test_templates_exist_to_check() -> None:
     assert len(TEMPLATE_FILES) > 10
 
 
 @pytest.mark.parametrize(
     "template", TEMPLATE_FILES, ids=[str(p.relative_to(BASE_DIR)) for p in TEMPLATE_FILES]
 )
-def test_no_template_has_inline_code_or_styles(template):
+def test_no_template_has_inline_code_or_styles(template: Path) -> None:
     assert inline_problems(template.read_text()) == []
 
 
@@ -67,7 +71,7 @@ PAGES = [
 ]
 
 
-def check_page(response):
+def check_page(response: Response) -> None:
     assert response.status_code in (200, 404)
     html = response.content.decode()
     assert inline_problems(html) == []
@@ -77,23 +81,27 @@ def check_page(response):
 
 
 @pytest.mark.parametrize(("name", "args"), PAGES, ids=[name for name, _ in PAGES])
-def test_rendered_pages_signed_out(client, small_catalog, name, args):
+def test_rendered_pages_signed_out(
+    client: Client, small_catalog: SmallCatalog, name: str, args: list[str]
+) -> None:
     check_page(client.get(reverse(name, args=args)))
 
 
 @pytest.mark.parametrize(("name", "args"), PAGES[:6], ids=[name for name, _ in PAGES[:6]])
-def test_rendered_pages_signed_in(client, small_catalog, reader, name, args):
+def test_rendered_pages_signed_in(
+    client: Client, small_catalog: SmallCatalog, reader: User, name: str, args: list[str]
+) -> None:
     client.force_login(reader)
     check_page(client.get(reverse(name, args=args)))
 
 
-def test_the_not_found_page(client, db):
+def test_the_not_found_page(client: Client, db: None) -> None:
     response = client.get("/no-such-page/")
     assert response.status_code == 404
     check_page(response)
 
 
-def test_htmx_is_configured_for_a_strict_csp(client, small_catalog):
+def test_htmx_is_configured_for_a_strict_csp(client: Client, small_catalog: SmallCatalog) -> None:
     html = client.get("/").content.decode()
     assert '"includeIndicatorStyles": false' in html
     assert '"allowEval": false' in html

@@ -12,7 +12,9 @@ from django.core import mail
 from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
+from pytest_django import Settings
 
+from accounts.models import User
 from catalog.changelog import record_source_edit
 from catalog.models import ChangeLogEntry
 from library.digests import send_digests
@@ -24,13 +26,14 @@ from teams import services as teams
 from teams.models import Membership, Session
 from tests.conftest import PASSWORD
 from tests.factories import SourceFactory, UserFactory
+from tests.hints import SmallCatalog
 from tests.proposals.helpers import make_proposal
 
 LINK = re.compile(r"https?://[^\s\"'<>]+")
 
 
 @pytest.fixture
-def console(settings, capsys):
+def console(settings: Settings, capsys: pytest.CaptureFixture[str]):
     """The console transport, with links in the site's plain-HTTP address; returns a reader of
     what it printed since the last call."""
     settings.MAILERS = {"default": {"BACKEND": "readinglist.mail.ConsoleEmailBackend"}}
@@ -39,7 +42,7 @@ def console(settings, capsys):
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "readinglist.test"]
     capsys.readouterr()
 
-    def printed():
+    def printed() -> str:
         return capsys.readouterr().out
 
     return printed
@@ -64,13 +67,13 @@ def assert_every_link_opens(printed: str, client: Client) -> list[str]:
     return links
 
 
-def signed_in(user) -> Client:
+def signed_in(user: User) -> Client:
     client = Client()
     client.force_login(user)
     return client
 
 
-def test_sign_up_confirmation(console, client, db, settings):
+def test_sign_up_confirmation(console, client: Client, db: None, settings: Settings) -> None:
     settings.ACCOUNT_EMAIL_VERIFICATION = "mandatory"
     client.post(
         "/accounts/signup/",
@@ -82,7 +85,7 @@ def test_sign_up_confirmation(console, client, db, settings):
     assert any("/accounts/confirm-email/" in link for link in links)
 
 
-def test_password_reset(console, client, reader):
+def test_password_reset(console, client: Client, reader: User) -> None:
     client.post(
         "/accounts/password/reset/", {"email": reader.email}, headers={"host": "readinglist.test"}
     )
@@ -92,7 +95,7 @@ def test_password_reset(console, client, reader):
     assert b"password1" in page.content  # the form to choose a new password, not "bad token"
 
 
-def test_team_invitation(console, db):
+def test_team_invitation(console, db: None) -> None:
     owner = UserFactory(email="owner@example.com")
     team = teams.create_team(name="Inference", owner=owner)
     signed_in(owner).post(
@@ -104,7 +107,7 @@ def test_team_invitation(console, db):
     assert any("/teams/invitations/" in link for link in links)
 
 
-def test_digest(console, small_catalog):
+def test_digest(console, small_catalog: SmallCatalog) -> None:
     follower = UserFactory(email="follower@example.com")
     EmailAddress.objects.create(user=follower, email=follower.email, verified=True, primary=True)
     Follow.objects.create(user=follower, kind="topic", target="attention")
@@ -117,7 +120,7 @@ def test_digest(console, small_catalog):
     assert any("/library/digest/unsubscribe/" in link for link in links)
 
 
-def test_session_reminder(console, small_catalog):
+def test_session_reminder(console, small_catalog: SmallCatalog) -> None:
     owner = UserFactory(email="owner@example.com")
     team = teams.create_team(name="Inference", owner=owner)
     member = UserFactory(email="member@example.com")
@@ -131,7 +134,9 @@ def test_session_reminder(console, small_catalog):
     assert any("/reminders/off/" in link for link in links)
 
 
-def test_maintainer_alert(console, reader, maintainer, small_catalog):
+def test_maintainer_alert(
+    console, reader: User, maintainer: User, small_catalog: SmallCatalog
+) -> None:
     MaintainerAlert.objects.update_or_create(user=maintainer, defaults={"daily_email": True})
     make_proposal(small_catalog, reader, title="Paged attention, explained")
     assert send_daily_alerts() == 1
@@ -139,7 +144,7 @@ def test_maintainer_alert(console, reader, maintainer, small_catalog):
     assert any("/admin/proposals/proposal/" in link for link in links)
 
 
-def test_a_link_longer_than_a_mail_line_is_sent_whole(console, db):
+def test_a_link_longer_than_a_mail_line_is_sent_whole(console, db: None) -> None:
     long_path = "/teams/invitations/" + "x" * 120 + "/"
     mail.send_mail("Link", f"Open http://readinglist.test{long_path} to join.", None, ["a@b.c"])
     printed = console()
@@ -147,7 +152,7 @@ def test_a_link_longer_than_a_mail_line_is_sent_whole(console, db):
     assert "Content-Transfer-Encoding: 7bit" in printed
 
 
-def test_non_ascii_text_goes_as_8bit_utf8_not_encoded():
+def test_non_ascii_text_goes_as_8bit_utf8_not_encoded() -> None:
     message = mail.EmailMessage("Café", "Voilà: http://readinglist.test/" + "é" * 80, to=["a@b.c"])
     mime = keep_lines_whole(message.message())
     assert mime["Content-Transfer-Encoding"] == "8bit"
@@ -155,6 +160,6 @@ def test_non_ascii_text_goes_as_8bit_utf8_not_encoded():
     assert mime.get_content().endswith("é" * 80 + "\n")
 
 
-def test_a_line_longer_than_email_allows_keeps_pythons_encoding():
+def test_a_line_longer_than_email_allows_keeps_pythons_encoding() -> None:
     message = mail.EmailMessage("Long", "x" * 1200, to=["a@b.c"])
     assert keep_lines_whole(message.message())["Content-Transfer-Encoding"] != "7bit"

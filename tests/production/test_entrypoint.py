@@ -8,8 +8,12 @@ import sys
 import urllib.error
 import urllib.request
 from pathlib import Path
+from subprocess import CompletedProcess
+from typing import Any
 
 import pytest
+from django.test import Client
+from pytest_django import Settings
 
 from readinglist import __version__
 from readinglist.local_server import BASE_DIR, gunicorn, production_env
@@ -17,7 +21,7 @@ from readinglist.local_server import BASE_DIR, gunicorn, production_env
 ENTRYPOINT = BASE_DIR / "docker-entrypoint.sh"
 
 
-def entrypoint(*args, **env):
+def entrypoint(*args: str, **env: str) -> CompletedProcess[str]:
     return subprocess.run(
         ["sh", str(ENTRYPOINT), *args],
         cwd=BASE_DIR,
@@ -28,7 +32,7 @@ def entrypoint(*args, **env):
     )
 
 
-def test_web_is_the_default_and_runs_gunicorn_with_its_config():
+def test_web_is_the_default_and_runs_gunicorn_with_its_config() -> None:
     result = entrypoint(DRY_RUN="1")
     assert result.returncode == 0
     assert result.stdout.strip() == (
@@ -37,22 +41,22 @@ def test_web_is_the_default_and_runs_gunicorn_with_its_config():
     assert "migrate" not in result.stdout
 
 
-def test_web_passes_extra_arguments_to_gunicorn():
+def test_web_passes_extra_arguments_to_gunicorn() -> None:
     result = entrypoint("web", "--workers", "3", DRY_RUN="1")
     assert result.stdout.strip().endswith("readinglist.wsgi:application --workers 3")
 
 
-def test_migrate_is_one_command():
+def test_migrate_is_one_command() -> None:
     # The cache tables come with migrate itself (readinglist/cache_tables.py).
     result = entrypoint("migrate", DRY_RUN="1", PYTHON="python")
     assert result.stdout.splitlines() == ["python manage.py migrate --noinput"]
 
 
-def test_cron_runs_the_schedule():
+def test_cron_runs_the_schedule() -> None:
     assert entrypoint("cron", DRY_RUN="1").stdout.strip() == "python manage.py run_schedule"
 
 
-def test_load_catalog_and_manage_pass_their_arguments():
+def test_load_catalog_and_manage_pass_their_arguments() -> None:
     assert entrypoint("load-catalog", "x.toml", DRY_RUN="1").stdout.strip() == (
         "python manage.py load_catalog x.toml"
     )
@@ -61,25 +65,25 @@ def test_load_catalog_and_manage_pass_their_arguments():
     )
 
 
-def test_worker_runs_the_task_worker_without_reloading():
+def test_worker_runs_the_task_worker_without_reloading() -> None:
     assert entrypoint("worker", "--max-tasks", "100", DRY_RUN="1").stdout.strip() == (
         "python manage.py db_worker --no-reload --interval 1 --max-tasks 100"
     )
 
 
-def test_an_unknown_command_is_refused():
+def test_an_unknown_command_is_refused() -> None:
     result = entrypoint("serve")
     assert result.returncode == 64
     assert "unknown command 'serve'" in result.stderr
 
 
-def test_a_failing_step_stops_the_script():
+def test_a_failing_step_stops_the_script() -> None:
     result = entrypoint("migrate", PYTHON="false")
     assert result.returncode != 0
     assert result.stdout == ""
 
 
-def load_gunicorn_config(monkeypatch, **env):
+def load_gunicorn_config(monkeypatch: pytest.MonkeyPatch, **env: str) -> dict[str, Any]:
     for name in (
         "WEB_CONCURRENCY",
         "GUNICORN_TIMEOUT",
@@ -94,7 +98,7 @@ def load_gunicorn_config(monkeypatch, **env):
     return runpy.run_path(str(BASE_DIR / "gunicorn.conf.py"))
 
 
-def test_gunicorn_config_reads_the_environment(monkeypatch):
+def test_gunicorn_config_reads_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     config = load_gunicorn_config(
         monkeypatch,
         WEB_CONCURRENCY="3",
@@ -111,7 +115,7 @@ def test_gunicorn_config_reads_the_environment(monkeypatch):
     assert config["preload_app"] is False
 
 
-def test_gunicorn_config_defaults(monkeypatch):
+def test_gunicorn_config_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
     config = load_gunicorn_config(monkeypatch)
     assert config["bind"] == "0.0.0.0:8000"
     assert 1 <= config["workers"] <= 8
@@ -119,7 +123,7 @@ def test_gunicorn_config_defaults(monkeypatch):
     assert config["graceful_timeout"] == 30
 
 
-def test_gunicorn_access_log_lines_are_json(monkeypatch):
+def test_gunicorn_access_log_lines_are_json(monkeypatch: pytest.MonkeyPatch) -> None:
     config = load_gunicorn_config(monkeypatch)
     sample = {
         "h": "1.2.3.4",
@@ -136,7 +140,7 @@ def test_gunicorn_access_log_lines_are_json(monkeypatch):
     assert line["status"] == 200 and line["request_id"] == "abc"
 
 
-def test_dockerfile_collects_static_runs_as_non_root_and_checks_health():
+def test_dockerfile_collects_static_runs_as_non_root_and_checks_health() -> None:
     dockerfile = (BASE_DIR / "Dockerfile").read_text()
     assert "FROM python:3.13-slim AS build" in dockerfile
     assert "collectstatic --noinput" in dockerfile
@@ -146,7 +150,7 @@ def test_dockerfile_collects_static_runs_as_non_root_and_checks_health():
     # What the image holds is tested by assembling it: tests/production/test_image.py.
 
 
-def get(url):
+def get(url: str) -> tuple[int, bytes]:
     try:
         with urllib.request.urlopen(url, timeout=10) as response:
             return response.status, response.read()
@@ -154,7 +158,7 @@ def get(url):
         return error.code, error.read()
 
 
-def test_real_gunicorn_serves_health_then_readiness_after_migrate(tmp_path):
+def test_real_gunicorn_serves_health_then_readiness_after_migrate(tmp_path: Path) -> None:
     """Production settings in gunicorn: /healthz needs no database; /readyz waits for migrate."""
     database = tmp_path / "db.sqlite3"
     env = production_env(DATABASE_URL=f"sqlite:///{database}", CACHE_URL="locmemcache://")
@@ -187,7 +191,9 @@ def test_real_gunicorn_serves_health_then_readiness_after_migrate(tmp_path):
 
 
 @pytest.mark.parametrize("path", ["/healthz", "/readyz"])
-def test_probes_answer_any_host_over_plain_http(client, path, settings, db):
+def test_probes_answer_any_host_over_plain_http(
+    client: Client, path: str, settings: Settings, db: None
+) -> None:
     settings.SECURE_SSL_REDIRECT = True
     settings.ALLOWED_HOSTS = ["example.com"]
     response = client.get(path, HTTP_HOST="10.0.0.7:8000")

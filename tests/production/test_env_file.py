@@ -6,6 +6,7 @@ import re
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -14,7 +15,7 @@ from tests.production.image_context import MANAGE_IN_TREE, assemble
 from tests.production.test_security import run_python, settings_value
 
 
-def variables_read():
+def variables_read() -> set[str]:
     """Every variable the settings (with their parts) and gunicorn.conf.py read."""
     parts = sorted((BASE_DIR / "readinglist" / "settings_parts").glob("*.py"))
     sources = [BASE_DIR / "readinglist" / "settings.py", *parts]
@@ -23,7 +24,7 @@ def variables_read():
     return set(re.findall(pattern, text))
 
 
-def test_env_example_lists_every_setting():
+def test_env_example_lists_every_setting() -> None:
     listed = set(
         re.findall(
             r"^(?:# )?(?:production[^:]*: )?([A-Z][A-Z0-9_]+)=",
@@ -37,7 +38,7 @@ def test_env_example_lists_every_setting():
     assert read - listed == {"ENV_FILE"}
 
 
-def test_env_example_copied_unchanged_runs_the_site_locally(tmp_path):
+def test_env_example_copied_unchanged_runs_the_site_locally(tmp_path: Path) -> None:
     env_file = tmp_path / ".env"
     shutil.copy(BASE_DIR / ".env.example", env_file)
     # The file's values apply where the environment is silent, as on a newcomer's machine (CI
@@ -64,7 +65,9 @@ def test_env_example_copied_unchanged_runs_the_site_locally(tmp_path):
 @pytest.mark.parametrize(
     ("env_file", "site_name"), [(None, "From the .env file"), ("", "readinglist")]
 )
-def test_an_empty_env_file_setting_reads_no_dotenv(tmp_path, env_file, site_name):
+def test_an_empty_env_file_setting_reads_no_dotenv(
+    tmp_path: Path, env_file: str | None, site_name: str
+) -> None:
     assemble(BASE_DIR, tmp_path)
     (tmp_path / ".env").write_text("SITE_NAME=From the .env file\n")
     env = production_env(DEBUG="true")
@@ -91,6 +94,6 @@ def test_an_empty_env_file_setting_reads_no_dotenv(tmp_path, env_file, site_name
     assert result.stdout.strip().splitlines()[-1] == site_name
 
 
-def test_the_test_run_reads_no_dotenv():
+def test_the_test_run_reads_no_dotenv() -> None:
     # pyproject's pytest env: inherited by every process the tests start.
     assert os.environ["ENV_FILE"] == ""

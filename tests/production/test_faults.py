@@ -10,14 +10,18 @@ import sys
 import time
 import urllib.parse
 import uuid
+from collections.abc import Iterator
+from http.client import HTTPResponse
 from http.cookies import SimpleCookie
 
 import psycopg
 import pytest
 from django.conf import settings
 from django.urls import NoReverseMatch, reverse
+from pytest_django import DjangoDbBlocker
 
 from readinglist.local_server import BASE_DIR, collect_static, gunicorn, production_env
+from tests.hints import found
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 
@@ -38,7 +42,9 @@ def admin_connection():
 
 
 @pytest.fixture(scope="module")
-def fault_server(tmp_path_factory, django_db_blocker):
+def fault_server(
+    tmp_path_factory: pytest.TempPathFactory, django_db_blocker: DjangoDbBlocker
+) -> Iterator[dict[str, str]]:
     """A migrated database of its own, holding the catalog and one reader, served by gunicorn."""
     with django_db_blocker.unblock():
         name = f"rl_faults_{uuid.uuid4().hex[:8]}"
@@ -94,12 +100,12 @@ def fault_server(tmp_path_factory, django_db_blocker):
 class Browser:
     """Just enough of a browser: keeps cookies (Secure ones too, on loopback), no redirects."""
 
-    def __init__(self, base):
+    def __init__(self, base) -> None:
         parsed = urllib.parse.urlsplit(base)
         self.host, self.port = parsed.hostname, parsed.port
         self.cookies = {}
 
-    def request(self, method, path, data=None, headers=None, timeout=15):
+    def request(self, method, path, data=None, headers=None, timeout: int = 15) -> HTTPResponse:
         connection = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
         headers = dict(headers or {})
         if self.cookies:
@@ -124,7 +130,7 @@ class Browser:
 
     def log_in(self):
         page = self.request("GET", "/accounts/login/").text
-        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+        token = found(re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)).group(1)
         response = self.request(
             "POST",
             "/accounts/login/",
@@ -134,14 +140,14 @@ class Browser:
         return self.cookies["sessionid"]
 
 
-def bookmark_path(slug):
+def bookmark_path(slug: str):
     try:
         return reverse("library:bookmark", args=[slug])
     except NoReverseMatch:
         return None
 
 
-def source_slugs(dsn, count):
+def source_slugs(dsn, count: int):
     with psycopg.connect(dsn.replace("postgres://", "postgresql://")) as conn:
         rows = conn.execute(
             "SELECT slug FROM catalog_source WHERE status = 'published' ORDER BY id LIMIT %s",
@@ -150,7 +156,7 @@ def source_slugs(dsn, count):
     return [slug for (slug,) in rows]
 
 
-def acknowledged_writes(browser, slugs, *, log_in=True):
+def acknowledged_writes(browser: Browser, slugs, *, log_in: bool = True):
     """Writes the app said were saved: a login session, and bookmarks where the route exists."""
     writes = {"sessions": [browser.log_in()] if log_in else [], "bookmarks": []}
     for slug in slugs:
@@ -163,7 +169,7 @@ def acknowledged_writes(browser, slugs, *, log_in=True):
     return writes
 
 
-def assert_still_there(server, writes):
+def assert_still_there(server, writes) -> None:
     with psycopg.connect(server["dsn"].replace("postgres://", "postgresql://")) as conn:
         for key in writes["sessions"]:
             assert conn.execute(
@@ -182,7 +188,7 @@ def assert_still_there(server, writes):
             assert set(writes["bookmarks"]) <= saved
 
 
-def terminate_connections(name):
+def terminate_connections(name: str):
     with admin_connection() as admin:
         return admin.execute(
             "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
@@ -191,7 +197,7 @@ def terminate_connections(name):
         ).fetchone()[0]
 
 
-def wait_until_ready(browser, seconds=20, streak=8):
+def wait_until_ready(browser: Browser, seconds: int = 20, streak: int = 8) -> float:
     """Until /readyz answers 200 `streak` times in a row: each worker's pool reconnects on its
     own schedule (with backoff), so one worker ready does not mean all are."""
     deadline, ready = time.monotonic() + seconds, 0
@@ -203,7 +209,7 @@ def wait_until_ready(browser, seconds=20, streak=8):
     pytest.fail(f"/readyz did not answer 200 {streak} times in a row within {seconds}s")
 
 
-def test_killed_connections_are_replaced_without_errors(fault_server):
+def test_killed_connections_are_replaced_without_errors(fault_server: dict[str, str]) -> None:
     browser = Browser(fault_server["url"])
     slugs = source_slugs(fault_server["dsn"], 4)
     writes = acknowledged_writes(browser, slugs[:2])
@@ -226,7 +232,7 @@ def test_killed_connections_are_replaced_without_errors(fault_server):
     assert_still_there(fault_server, writes)
 
 
-def test_a_database_outage_is_a_503_page_then_recovers(fault_server):
+def test_a_database_outage_is_a_503_page_then_recovers(fault_server: dict[str, str]) -> None:
     browser = Browser(fault_server["url"])
     slugs = source_slugs(fault_server["dsn"], 2)
     writes = acknowledged_writes(browser, slugs[:1])
@@ -264,7 +270,7 @@ def test_a_database_outage_is_a_503_page_then_recovers(fault_server):
         )
 
 
-def test_probes_stay_cheap_under_production_settings(fault_server):
+def test_probes_stay_cheap_under_production_settings(fault_server: dict[str, str]) -> None:
     browser = Browser(fault_server["url"])
     response = browser.request("GET", "/healthz", headers={"Host": "10.1.2.3"})
     assert response.status == 200

@@ -7,14 +7,18 @@ note, a bookmark and a proposal, and every form on every page reached is checked
 
 from collections import Counter, deque
 from html.parser import HTMLParser
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+from django.test import Client
 from django.urls import Resolver404, resolve
 
+from accounts.models import User
 from library.services import set_status
 from teams import services as teams
 from tests.factories import NoteFactory
+from tests.hints import SmallCatalog
 from tests.production.test_menu_crawl import SKIPPED_PREFIXES, key_pages, links
 from tests.proposals.helpers import make_proposal
 
@@ -29,15 +33,15 @@ DRAFT_FIELDS = {"textarea", "password"}
 class FormScanner(HTMLParser):
     """Collects what each form would send, and how."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
         self.forms: list[dict] = []
         self.open: list[dict] = []
 
-    def handle_starttag(self, tag, attrs):
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         attributes = dict(attrs)
         if tag == "form":
-            form = {
+            form: dict[str, Any] = {
                 "method": (attributes.get("method") or "get").lower(),
                 "action": attributes.get("action", ""),
                 "csrf": False,
@@ -67,7 +71,7 @@ class FormScanner(HTMLParser):
         ):
             form["live_gets"].append(attributes["data-hx-get"])
 
-    def handle_endtag(self, tag):
+    def handle_endtag(self, tag: str) -> None:
         if tag == "form" and self.open:
             self.open.pop()
 
@@ -87,7 +91,7 @@ def problems(html: str) -> list[str]:
     return found
 
 
-def crawl(client, seeds: list[str]) -> dict[str, str]:
+def crawl(client: Client, seeds: list[str]) -> dict[str, str]:
     """The HTML of every page reached from the seeds, at most PER_VIEW pages of one view."""
     pages: dict[str, str] = {}
     per_view: Counter[str] = Counter()
@@ -115,7 +119,7 @@ def crawl(client, seeds: list[str]) -> dict[str, str]:
     return pages
 
 
-def test_the_scanner_finds_what_the_issue_reported():
+def test_the_scanner_finds_what_the_issue_reported() -> None:
     html = (
         '<form method="post" action="/propose/"><input type="hidden" name="csrfmiddlewaretoken">'
         '<textarea name="mechanism"></textarea>'
@@ -130,7 +134,7 @@ def test_the_scanner_finds_what_the_issue_reported():
 
 
 @pytest.fixture
-def reader_with_things(reader, other_reader, small_catalog):
+def reader_with_things(reader: User, other_reader: User, small_catalog: SmallCatalog) -> User:
     team = teams.create_team(name="Readers", owner=reader)
     teams.Membership.objects.create(team=team, user=other_reader)
     NoteFactory(user=reader, source=small_catalog["flash"], body="Mine.")
@@ -139,14 +143,18 @@ def reader_with_things(reader, other_reader, small_catalog):
     return reader
 
 
-def test_visitors_pages_send_tokens_and_drafts_by_post(client, small_catalog):
+def test_visitors_pages_send_tokens_and_drafts_by_post(
+    client: Client, small_catalog: SmallCatalog
+) -> None:
     pages = crawl(client, ["/", "/accounts/login/", "/accounts/signup/", "/save/bookmarklet/"])
     assert len(pages) > 15
     found = {url: problems(html) for url, html in pages.items()}
     assert not {url: p for url, p in found.items() if p}
 
 
-def test_readers_pages_send_tokens_and_drafts_by_post(client, reader_with_things):
+def test_readers_pages_send_tokens_and_drafts_by_post(
+    client: Client, reader_with_things: User
+) -> None:
     client.force_login(reader_with_things)
     pages = crawl(client, ["/", *key_pages(), "/teams/readers/", "/propose/?url=https://x.org/a"])
     assert {"/propose/", "/teams/readers/", "/accounts/profile/"} <= set(pages)

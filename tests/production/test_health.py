@@ -4,17 +4,21 @@ import psycopg
 import pytest
 from django.db import OperationalError
 from django.db.migrations.executor import MigrationExecutor
+from django.test import Client
+from pytest_django import DjangoAssertNumQueries
 
 import readinglist
 from readinglist import health
 
 
 @pytest.fixture
-def fresh_readiness(monkeypatch):
+def fresh_readiness(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(health, "_migrated", False)
 
 
-def test_healthz_needs_no_database(client, db, django_assert_num_queries):
+def test_healthz_needs_no_database(
+    client: Client, db: None, django_assert_num_queries: DjangoAssertNumQueries
+) -> None:
     with django_assert_num_queries(0):
         response = client.get("/healthz")
     assert response.status_code == 200
@@ -22,13 +26,17 @@ def test_healthz_needs_no_database(client, db, django_assert_num_queries):
     assert "no-cache" in response["Cache-Control"]
 
 
-def test_readyz_is_ok_when_the_database_answers_and_is_migrated(client, db, fresh_readiness):
+def test_readyz_is_ok_when_the_database_answers_and_is_migrated(
+    client: Client, db: None, fresh_readiness: None
+) -> None:
     response = client.get("/readyz")
     assert response.status_code == 200
     assert response.json() == {"status": "ok"}
 
 
-def test_readyz_reports_pending_migrations(client, db, fresh_readiness, monkeypatch):
+def test_readyz_reports_pending_migrations(
+    client: Client, db: None, fresh_readiness: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(MigrationExecutor, "migration_plan", lambda self, targets: [("m", False)])
     response = client.get("/readyz")
     assert response.status_code == 503
@@ -36,12 +44,14 @@ def test_readyz_reports_pending_migrations(client, db, fresh_readiness, monkeypa
     assert response["Retry-After"] == "5"
 
 
-def test_readyz_reports_an_unreachable_database(client, db, fresh_readiness, monkeypatch):
+def test_readyz_reports_an_unreachable_database(
+    client: Client, db: None, fresh_readiness: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     class Unreachable:
-        def cursor(self):
+        def cursor(self) -> None:
             raise OperationalError("connection refused")
 
-    def refused():
+    def refused() -> None:
         raise psycopg.OperationalError("connection refused")
 
     monkeypatch.setattr(health, "connections", {"default": Unreachable()})
@@ -52,9 +62,11 @@ def test_readyz_reports_an_unreachable_database(client, db, fresh_readiness, mon
     assert body["reason"] == "database unreachable: OperationalError"
 
 
-def test_readyz_reports_a_cache_outage_as_degraded(client, db, fresh_readiness, monkeypatch):
+def test_readyz_reports_a_cache_outage_as_degraded(
+    client: Client, db: None, fresh_readiness: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     class Down:
-        def get(self, key):
+        def get(self, key: str) -> None:
             raise ConnectionRefusedError("cache refused")
 
     monkeypatch.setattr(health, "caches", {"default": Down(), "pages": Down()})
@@ -63,6 +75,6 @@ def test_readyz_reports_a_cache_outage_as_degraded(client, db, fresh_readiness, 
     assert "degraded" in response.content.decode()
 
 
-def test_probes_answer_only_safe_methods(client, db):
+def test_probes_answer_only_safe_methods(client: Client, db: None) -> None:
     assert client.post("/healthz").status_code == 405
     assert client.head("/healthz").status_code == 200

@@ -12,16 +12,21 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from _pytest.mark.structures import ParameterSet
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.test import Client, override_settings
+from pytest_django import DjangoDbBlocker
 
+from accounts.models import User
 from catalog.catalog_file import read_catalog
 from catalog.models import Source
 from catalog.services import load_catalog
 from library.models import Bookmark, Dismissal
+from teams.models import Team
 from tests.factories import NoteFactory, UserFactory, join_team
+from tests.hints import present
 
 pytestmark = pytest.mark.django_db
 
@@ -105,7 +110,7 @@ OWNER_PAGES = [
 ]
 
 
-def owner_pages(owner) -> dict[str, tuple[str, bool]]:
+def owner_pages(owner: User) -> dict[str, tuple[str, bool]]:
     """The pages only a team's owner sees, and a join link opened logged out."""
     from catalog.models import ReadingList
     from teams import services
@@ -129,7 +134,7 @@ def owner_pages(owner) -> dict[str, tuple[str, bool]]:
     }
 
 
-def path_pages(owner, team) -> dict[str, tuple[str, bool]]:
+def path_pages(owner: User, team: Team) -> dict[str, tuple[str, bool]]:
     """A team's path of three steps in two sections, with notes, made public."""
     from paths.services import add_section, add_step, create_path
 
@@ -140,8 +145,8 @@ def path_pages(owner, team) -> dict[str, tuple[str, bool]]:
             Source.objects.filter(slug=slug).first()
             or Source.objects.exclude(path_steps__path=path).first()
         )
-        add_step(path, owner, source, section=section, note="Read **section 3**.")
-    step = path.steps.first()
+        add_step(path, owner, present(source), section=section, note="Read **section 3**.")
+    step = present(path.steps.first())
     public = create_path(owner, "Public path", visibility="public")
     add_step(public, owner, Source.objects.get(slug=SOURCE), note="A *note*.")
     key = path.key
@@ -167,7 +172,7 @@ DISCUSSION_PAGES = [
 ]
 
 
-def discussion_pages(member, team) -> dict[str, tuple[str, bool]]:
+def discussion_pages(member: User, team: Team) -> dict[str, tuple[str, bool]]:
     from django.urls import reverse
 
     from discussions.emails import unsubscribe_token
@@ -227,7 +232,7 @@ def vnu_errors(documents: dict[str, str], folder: Path) -> dict[str, list[str]]:
         paths[name] = folder / f"{name}.html"
         paths[name].write_text(html, encoding="utf-8")
     completed = subprocess.run(
-        [JAVA, "-jar", str(VNU_JAR), "--format", "json", "--stdout", "--exit-zero-always"]
+        [str(JAVA), "-jar", str(VNU_JAR), "--format", "json", "--stdout", "--exit-zero-always"]
         + [str(path) for path in paths.values()],
         capture_output=True,
         text=True,
@@ -235,7 +240,7 @@ def vnu_errors(documents: dict[str, str], folder: Path) -> dict[str, list[str]]:
         check=True,
     )
     by_file = {path.name: name for name, path in paths.items()}
-    errors = {name: [] for name in documents}
+    errors: dict[str, list[str]] = {name: [] for name in documents}
     for message in json.loads(completed.stdout)["messages"]:
         if message["type"] == "error" or message.get("subType") == "fatal":
             name = by_file.get(message.get("url", "").rsplit("/", 1)[-1], "?")
@@ -246,7 +251,11 @@ def vnu_errors(documents: dict[str, str], folder: Path) -> dict[str, list[str]]:
 
 
 @pytest.fixture(scope="module")
-def errors_by_page(django_db_setup, django_db_blocker, tmp_path_factory):
+def errors_by_page(
+    django_db_setup: None,
+    django_db_blocker: DjangoDbBlocker,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> dict[str, list[str]]:
     if not JAVA:
         pytest.skip("java is not installed (CI installs default-jre-headless)")
     if not VNU_JAR.exists():
@@ -266,7 +275,7 @@ def errors_by_page(django_db_setup, django_db_blocker, tmp_path_factory):
     return vnu_errors(documents, tmp_path_factory.mktemp("vnu"))
 
 
-def page_param(name: str):
+def page_param(name: str) -> ParameterSet:
     marks = [pytest.mark.xfail(reason=ELSEWHERE[name], strict=True)] if name in ELSEWHERE else []
     return pytest.param(name, marks=marks, id=name)
 
@@ -275,11 +284,11 @@ CHECKED = [*PAGES, *OWNER_PAGES, *DISCUSSION_PAGES]
 
 
 @pytest.mark.parametrize("page", [page_param(name) for name in CHECKED])
-def test_page_is_valid_html(errors_by_page, page):
+def test_page_is_valid_html(errors_by_page: dict[str, list[str]], page: str) -> None:
     errors = errors_by_page[page]
     url = PAGES[page][0] if page in PAGES else page
     assert not errors, f"{url} has {len(errors)} HTML errors:\n" + "\n".join(errors[:40])
 
 
-def test_every_document_was_checked(errors_by_page):
+def test_every_document_was_checked(errors_by_page: dict[str, list[str]]) -> None:
     assert "?" not in errors_by_page, errors_by_page.get("?")

@@ -6,6 +6,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from subprocess import CompletedProcess
 
 import pytest
 
@@ -34,7 +35,7 @@ COPY --from=build /app /app
 COPIED_APPS = {"readinglist", "catalog", "accounts"}
 
 
-def manage_in_tree(tree: Path, *args: str):
+def manage_in_tree(tree: Path, *args: str) -> CompletedProcess[str]:
     env = production_env(
         SECRET_KEY="an-image-test-secret-0123456789abcdefghijklmnopqrstuvwxyz-0123456789",
         ALLOWED_HOSTS="readinglist.example.com",
@@ -56,19 +57,19 @@ def manage_in_tree(tree: Path, *args: str):
 
 
 @pytest.fixture(scope="module")
-def image_tree(tmp_path_factory):
+def image_tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tree = tmp_path_factory.mktemp("image") / "app"
     assemble(BASE_DIR, tree)
     return tree
 
 
-def test_the_image_passes_the_deployment_checks(image_tree):
+def test_the_image_passes_the_deployment_checks(image_tree: Path) -> None:
     result = manage_in_tree(image_tree, "check", "--deploy", "--fail-level", "WARNING")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
 
 
-def test_the_image_collects_its_static_files(image_tree):
+def test_the_image_collects_its_static_files(image_tree: Path) -> None:
     result = manage_in_tree(image_tree, "collectstatic", "--noinput")
     assert result.returncode == 0, result.stdout + result.stderr
     # The hashed manifest production's storage serves from, and the htmx the pages load.
@@ -76,7 +77,7 @@ def test_the_image_collects_its_static_files(image_tree):
     assert list((image_tree / "staticfiles").rglob("htmx*.js"))
 
 
-def test_the_image_has_every_installed_app_and_the_entry_point(image_tree):
+def test_the_image_has_every_installed_app_and_the_entry_point(image_tree: Path) -> None:
     for app in ("readinglist", "accounts", "catalog", "proposals", "library", "notes", "teams"):
         assert (image_tree / app / "__init__.py").is_file(), app
     assert (image_tree / "catalog" / "data" / "catalog.toml").is_file()
@@ -84,7 +85,7 @@ def test_the_image_has_every_installed_app_and_the_entry_point(image_tree):
         assert (image_tree / name).exists(), name
 
 
-def test_an_app_the_dockerfile_forgets_fails_the_build(tmp_path):
+def test_an_app_the_dockerfile_forgets_fails_the_build(tmp_path: Path) -> None:
     assemble(BASE_DIR, tmp_path, dockerfile=APP_LIST_DOCKERFILE)
     result = manage_in_tree(tmp_path, "collectstatic", "--noinput")
     assert result.returncode != 0
@@ -93,7 +94,7 @@ def test_an_app_the_dockerfile_forgets_fails_the_build(tmp_path):
     assert missing.group(1) not in COPIED_APPS
 
 
-def test_secrets_local_data_and_tests_stay_out_of_the_image():
+def test_secrets_local_data_and_tests_stay_out_of_the_image() -> None:
     ignore = DockerIgnore((BASE_DIR / ".dockerignore").read_text())
     for path in (
         ".env",
@@ -114,7 +115,7 @@ def test_secrets_local_data_and_tests_stay_out_of_the_image():
         assert not ignore.excludes(path), path
 
 
-def test_copy_lines_are_read_as_docker_reads_them():
+def test_copy_lines_are_read_as_docker_reads_them() -> None:
     text = 'FROM x AS build\nCOPY --chown=app:app a \\\n    b ./dest/\nCOPY ["c d", "e"]\n'
     text += "FROM y\nCOPY f g\n"
     assert build_stage_copies(text) == [(["a", "b"], "./dest/"), (["c d"], "e")]

@@ -13,7 +13,7 @@ LOG_SOME_LINES = (
 
 
 @pytest.mark.parametrize("debug", ["true", "false"])
-def test_every_line_is_printed_once(debug):
+def test_every_line_is_printed_once(debug: str) -> None:
     result = run_python(["-c", LOG_SOME_LINES], **PRODUCTION, DEBUG=debug)
     assert result.returncode == 0, result.stderr
     printed = result.stdout + result.stderr

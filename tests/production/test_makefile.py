@@ -5,22 +5,24 @@ import re
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from readinglist.local_server import BASE_DIR
+from tests.hints import found
 
 pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
 
 
-def makefile_text():
+def makefile_text() -> str:
     return (BASE_DIR / "Makefile").read_text()
 
 
-def planned(*args):
+def planned(*args: object) -> str:
     """The commands make would run from scratch (-B: as if nothing were installed yet)."""
     result = subprocess.run(
-        ["make", "--dry-run", "--always-make", *args],
+        ["make", "--dry-run", "--always-make", *map(str, args)],
         cwd=BASE_DIR,
         # A Python given: make skips looking for one, which starts several interpreters.
         env={**os.environ, "PYTHON": sys.executable},
@@ -32,7 +34,7 @@ def planned(*args):
     return result.stdout
 
 
-def test_make_run_installs_the_runtime_dependencies_only():
+def test_make_run_installs_the_runtime_dependencies_only() -> None:
     commands = planned("run")
     installs = [line for line in commands.splitlines() if "pip install" in line]
     assert installs and all(line.rstrip().endswith("-e .") for line in installs), installs
@@ -41,7 +43,7 @@ def test_make_run_installs_the_runtime_dependencies_only():
     assert "manage.py runserver" in commands
 
 
-def test_make_test_installs_the_dev_extras_and_the_validator():
+def test_make_test_installs_the_dev_extras_and_the_validator() -> None:
     commands = planned("test")
     assert "pip install --quiet -e '.[dev]'" in commands
     assert "vnu-jar@" in commands
@@ -56,11 +58,11 @@ TARGETS += ["restore FILE=x.json.gz"]
     "target",
     TARGETS,
 )
-def test_every_documented_target_exists(target):
+def test_every_documented_target_exists(target: str) -> None:
     planned(*target.split())
 
 
-def test_the_validator_installs_into_a_fresh_clone_without_tools(tmp_path):
+def test_the_validator_installs_into_a_fresh_clone_without_tools(tmp_path: Path) -> None:
     # A stand-in npm on PATH records its arguments and creates what npm would.
     shutil.copy(BASE_DIR / "Makefile", tmp_path / "Makefile")
     fake_bin = tmp_path / "bin"
@@ -77,7 +79,7 @@ def test_the_validator_installs_into_a_fresh_clone_without_tools(tmp_path):
         "PATH": f"{fake_bin}:{os.environ['PATH']}",
         "NPM_LOG": str(tmp_path / "log"),
     }
-    version = re.search(r"^VNU_VERSION := (\S+)$", makefile_text(), re.M).group(1)
+    version = found(re.search(r"^VNU_VERSION := (\S+)$", makefile_text(), re.M)).group(1)
     stamp = f".tools/.vnu-{version}"
     assert not (tmp_path / ".tools").exists()
     result = subprocess.run(
@@ -88,7 +90,7 @@ def test_the_validator_installs_into_a_fresh_clone_without_tools(tmp_path):
     assert "--prefix .tools vnu-jar@" in (tmp_path / "log").read_text()
 
 
-def test_backup_and_restore_leave_a_deployments_env_file_in_charge(tmp_path):
+def test_backup_and_restore_leave_a_deployments_env_file_in_charge(tmp_path: Path) -> None:
     """With a .env beside it, `make restore` passes no development address or DEBUG of its own:
     the restore's migrate writes the site's address from the deployment's settings."""
     for name in ("Makefile", "pyproject.toml"):

@@ -11,7 +11,10 @@ from html import unescape
 from urllib.parse import urlsplit
 
 import pytest
+from django.test import Client
 from django.urls import NoReverseMatch, Resolver404, resolve, reverse
+
+from catalog.services import LoadReport
 
 pytestmark = pytest.mark.django_db
 
@@ -57,7 +60,7 @@ def links(html: str) -> list[str]:
     return found
 
 
-def crawl(client) -> set[str]:
+def crawl(client: Client) -> set[str]:
     """The paths of the HTML pages reached from home."""
     reached: set[str] = set()
     per_view: Counter[str] = Counter()
@@ -86,7 +89,9 @@ def crawl(client) -> set[str]:
 
 
 @pytest.mark.parametrize("who", ["reader", "maintainer"])
-def test_every_key_page_is_reachable_from_home(client, full_catalog, request, who):
+def test_every_key_page_is_reachable_from_home(
+    client: Client, full_catalog: LoadReport, request: pytest.FixtureRequest, who: str
+) -> None:
     client.force_login(request.getfixturevalue(who))
     reached = crawl(client)
     missing = [page for page in key_pages() if page not in reached]

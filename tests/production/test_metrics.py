@@ -2,15 +2,20 @@
 
 import pytest
 import sentry_sdk
+from django.test import Client
+from pytest_django import Settings
 
 from readinglist import __version__
 from readinglist.settings_parts.reporting import start_error_reporting
+from tests.hints import SmallCatalog
 
 TOKEN = "a-scraper-token-0123456789"
 
 
 @pytest.mark.django_db
-def test_without_a_configured_token_there_are_no_metrics(client, settings):
+def test_without_a_configured_token_there_are_no_metrics(
+    client: Client, settings: Settings
+) -> None:
     settings.METRICS_TOKEN = ""
     response = client.get("/metrics", HTTP_AUTHORIZATION=f"Bearer {TOKEN}")
     assert response.status_code == 404
@@ -18,16 +23,20 @@ def test_without_a_configured_token_there_are_no_metrics(client, settings):
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("header", ["", "Bearer wrong-token", f"Basic {TOKEN}", f"Bearer {TOKEN}x"])
-def test_a_missing_or_wrong_token_gets_a_404(client, settings, header):
+def test_a_missing_or_wrong_token_gets_a_404(
+    client: Client, settings: Settings, header: str
+) -> None:
     settings.METRICS_TOKEN = TOKEN
-    extra = {"HTTP_AUTHORIZATION": header} if header else {}
-    response = client.get("/metrics", **extra)
+    headers = {"Authorization": header} if header else {}
+    response = client.get("/metrics", headers=headers)
     assert response.status_code == 404
     assert b"django_http" not in response.content
 
 
 @pytest.mark.django_db
-def test_the_scraper_gets_request_counts_by_an_internal_address(client, settings):
+def test_the_scraper_gets_request_counts_by_an_internal_address(
+    client: Client, settings: Settings
+) -> None:
     settings.METRICS_TOKEN = TOKEN
     client.get("/healthz")
     # A scraper comes by the container's address, which ALLOWED_HOSTS does not list.
@@ -41,14 +50,16 @@ def test_the_scraper_gets_request_counts_by_an_internal_address(client, settings
     assert "django_http_requests_latency_including_middlewares_seconds" in body
 
 
-def test_error_reporting_is_off_without_a_dsn(monkeypatch):
+def test_error_reporting_is_off_without_a_dsn(monkeypatch: pytest.MonkeyPatch) -> None:
     started = []
     monkeypatch.setattr(sentry_sdk, "init", lambda **options: started.append(options))
     assert start_error_reporting("", environment="production", traces_sample_rate=0.0) is False
     assert started == []
 
 
-def test_error_reports_carry_the_release_and_no_personal_data(monkeypatch):
+def test_error_reports_carry_the_release_and_no_personal_data(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     started = []
     monkeypatch.setattr(sentry_sdk, "init", lambda **options: started.append(options))
     dsn = "https://public@errors.example.com/1"
@@ -63,7 +74,7 @@ def test_error_reports_carry_the_release_and_no_personal_data(monkeypatch):
     assert collected["http_bodies"] == []
 
 
-def scrape(client) -> str:
+def scrape(client: Client) -> str:
     response = client.get("/metrics", HTTP_AUTHORIZATION=f"Bearer {TOKEN}")
     assert response.status_code == 200
     return response.content.decode()
@@ -76,7 +87,9 @@ def sample(body: str, name: str) -> float:
 
 
 @pytest.mark.django_db
-def test_page_cache_hits_and_misses_are_counted(client, settings, small_catalog):
+def test_page_cache_hits_and_misses_are_counted(
+    client: Client, settings: Settings, small_catalog: SmallCatalog
+) -> None:
     settings.METRICS_TOKEN = TOKEN
     settings.CATALOG_PAGE_CACHE = True
     before = scrape(client)
@@ -91,7 +104,7 @@ def test_page_cache_hits_and_misses_are_counted(client, settings, small_catalog)
 
 
 @pytest.mark.django_db
-def test_each_jobs_age_and_lateness_are_scraped(client, settings):
+def test_each_jobs_age_and_lateness_are_scraped(client: Client, settings: Settings) -> None:
     from datetime import timedelta
 
     from django.utils import timezone

@@ -9,12 +9,15 @@ import pytest
 from django.core.cache import caches
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
+from pytest_django import Settings
 
 from readinglist import ratelimits
 from readinglist.ratelimits.models import Window
 from tests.factories import UserFactory
+from tests.hints import Response
 
 pytestmark = pytest.mark.django_db
 
@@ -23,18 +26,20 @@ BIB = "@misc{m, title = {Attention Is All You Need}, year = 2017}\n"
 
 
 @pytest.fixture
-def reader_client(client):
+def reader_client(client: Client) -> Client:
     reader = UserFactory(email="limited@example.org")
     client.force_login(reader)
     client.reader = reader
     return client
 
 
-def fill(client, **headers):
+def fill(client: Client, **headers: object) -> Response:
     return client.post(reverse("proposals:propose-fill"), {"url": "not a link"}, **headers)
 
 
-def test_fill_from_link_is_limited_per_reader(reader_client, client, settings):
+def test_fill_from_link_is_limited_per_reader(
+    reader_client: Client, client: Client, settings: Settings
+) -> None:
     settings.PROPOSALS_FILLS_PER_HOUR = 3
     for _ in range(3):
         assert fill(reader_client).status_code == 200
@@ -52,7 +57,9 @@ def test_fill_from_link_is_limited_per_reader(reader_client, client, settings):
     assert fill(client).status_code == 200
 
 
-def test_htmx_gets_the_reason_in_the_form_it_swaps(reader_client, settings):
+def test_htmx_gets_the_reason_in_the_form_it_swaps(
+    reader_client: Client, settings: Settings
+) -> None:
     settings.PROPOSALS_FILLS_PER_HOUR = 1
     fill(reader_client, HTTP_HX_REQUEST="true")
     refused = fill(reader_client, HTTP_HX_REQUEST="true")
@@ -61,7 +68,9 @@ def test_htmx_gets_the_reason_in_the_form_it_swaps(reader_client, settings):
     assert "You have filled from a link 1 time in the last hour" in refused.content.decode()
 
 
-def test_a_refused_fill_fetches_nothing(reader_client, settings, monkeypatch):
+def test_a_refused_fill_fetches_nothing(
+    reader_client: Client, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
     settings.PROPOSALS_FILLS_PER_HOUR = 0
     fetched = []
     monkeypatch.setattr("proposals.views.fill_from", lambda raw: fetched.append(raw))
@@ -69,7 +78,7 @@ def test_a_refused_fill_fetches_nothing(reader_client, settings, monkeypatch):
     assert fetched == []
 
 
-def test_the_limit_survives_a_cache_flush(reader_client, settings):
+def test_the_limit_survives_a_cache_flush(reader_client: Client, settings: Settings) -> None:
     settings.PROPOSALS_FILLS_PER_HOUR = 2
     fill(reader_client)
     fill(reader_client)
@@ -78,7 +87,9 @@ def test_the_limit_survives_a_cache_flush(reader_client, settings):
     assert fill(reader_client).status_code == 429
 
 
-def test_a_new_window_starts_when_the_last_one_ended(reader_client, settings):
+def test_a_new_window_starts_when_the_last_one_ended(
+    reader_client: Client, settings: Settings
+) -> None:
     settings.PROPOSALS_FILLS_PER_HOUR = 2
     fill(reader_client)
     fill(reader_client)
@@ -91,12 +102,12 @@ def test_a_new_window_starts_when_the_last_one_ended(reader_client, settings):
     assert Window.objects.filter(user=reader_client.reader).count() == 1
 
 
-def upload(client, text=BIB):
+def upload(client: Client, text: str = BIB) -> Response:
     file = SimpleUploadedFile("library.bib", text.encode())
     return client.post(reverse("library:import"), {"file": file})
 
 
-def test_imports_are_limited_per_reader(reader_client, settings):
+def test_imports_are_limited_per_reader(reader_client: Client, settings: Settings) -> None:
     settings.LIBRARY_IMPORTS_PER_HOUR = 2
     assert upload(reader_client).status_code == 200
     # A refused file counts too: parsing it cost as much.
@@ -109,7 +120,7 @@ def test_imports_are_limited_per_reader(reader_client, settings):
     assert 'role="alert"' in text
 
 
-def test_the_refusal_says_how_long_to_wait(db):
+def test_the_refusal_says_how_long_to_wait(db: None) -> None:
     reader = UserFactory()
     assert ratelimits.consume(user_id=reader.pk, action="test", limit=1) is None
     refusal = ratelimits.consume(user_id=reader.pk, action="test", limit=1)
@@ -122,7 +133,7 @@ def test_the_refusal_says_how_long_to_wait(db):
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_concurrent_uses_never_pass_the_limit():
+def test_concurrent_uses_never_pass_the_limit() -> None:
     reader = UserFactory(email="hurried@example.org")
     start = threading.Barrier(PARALLEL)
 

@@ -4,10 +4,16 @@ import json
 import os
 import subprocess
 import sys
+from subprocess import CompletedProcess
+from typing import Any
 
 import pytest
+from django.test import Client
+from pytest_django import Settings
 
+from accounts.models import User
 from readinglist.local_server import BASE_DIR
+from tests.hints import SmallCatalog
 
 PRODUCTION = {
     "SECRET_KEY": "a-long-random-production-secret-for-this-test-only-0123456789abcdef",
@@ -18,7 +24,7 @@ PRODUCTION = {
 }
 
 
-def run_python(code, **env):
+def run_python(code: list[str], **env: str | None) -> CompletedProcess[str]:
     """Run Python in a production process's environment: none of the test run's relaxations.
     A variable given as None is left out of the environment altogether."""
     base = {
@@ -45,7 +51,7 @@ def run_python(code, **env):
     )
 
 
-def settings_value(expression, **env):
+def settings_value(expression: str, **env: str | None) -> Any:
     code = (
         "import json, django; django.setup(); from django.conf import settings; "
         f"print(json.dumps({expression}, default=str))"
@@ -55,19 +61,19 @@ def settings_value(expression, **env):
     return json.loads(result.stdout)
 
 
-def test_check_deploy_prints_no_warnings():
+def test_check_deploy_prints_no_warnings() -> None:
     result = run_python(["manage.py", "check", "--deploy", "--fail-level", "WARNING"], **PRODUCTION)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "System check identified no issues (0 silenced)." in result.stdout
 
 
-def test_production_refuses_to_start_without_a_secret_key():
+def test_production_refuses_to_start_without_a_secret_key() -> None:
     result = run_python(["manage.py", "check"], **{**PRODUCTION, "SECRET_KEY": ""})
     assert result.returncode != 0
     assert "SECRET_KEY must be set" in result.stderr
 
 
-def test_production_settings_are_strict():
+def test_production_settings_are_strict() -> None:
     values = settings_value(
         "{k: getattr(settings, k) for k in ['SECURE_SSL_REDIRECT', 'SECURE_HSTS_SECONDS', "
         "'SESSION_COOKIE_SECURE', 'CSRF_COOKIE_SECURE', 'SESSION_COOKIE_HTTPONLY', "
@@ -89,7 +95,7 @@ def test_production_settings_are_strict():
     }
 
 
-def test_proxy_ssl_header_comes_from_the_environment():
+def test_proxy_ssl_header_comes_from_the_environment() -> None:
     assert (
         settings_value("getattr(settings, 'SECURE_PROXY_SSL_HEADER', None)", **PRODUCTION) is None
     )
@@ -107,14 +113,16 @@ def test_proxy_ssl_header_comes_from_the_environment():
     ],
     ids=["redis", "production-default-shared", "development"],
 )
-def test_the_cache_is_shared_between_processes_in_production(env, backend):
+def test_the_cache_is_shared_between_processes_in_production(
+    env: dict[str, str], backend: str
+) -> None:
     caches = settings_value("settings.CACHES['default']", **PRODUCTION, **env)
     assert caches["BACKEND"] == backend
     if "REDIS_URL" in env:
         assert caches["LOCATION"] == "redis://cache:6379/0"
 
 
-def test_the_pool_replaces_dead_connections():
+def test_the_pool_replaces_dead_connections() -> None:
     pool = settings_value(
         "[settings.DATABASES['default']['CONN_MAX_AGE'], "
         "settings.DATABASES['default']['OPTIONS']['pool']['check'].__qualname__]",
@@ -123,7 +131,9 @@ def test_the_pool_replaces_dead_connections():
     assert pool == [0, "ConnectionPool.check_connection"]
 
 
-def test_security_headers_on_every_page(client, small_catalog, settings):
+def test_security_headers_on_every_page(
+    client: Client, small_catalog: SmallCatalog, settings: Settings
+) -> None:
     settings.SECURE_SSL_REDIRECT = True
     response = client.get("/", secure=True)
     assert response.status_code == 200
@@ -141,7 +151,9 @@ def test_security_headers_on_every_page(client, small_catalog, settings):
     assert client.get("/").status_code == 301
 
 
-def test_session_and_csrf_cookies_are_secure_and_http_only(client, reader, settings):
+def test_session_and_csrf_cookies_are_secure_and_http_only(
+    client: Client, reader: User, settings: Settings
+) -> None:
     from tests.conftest import PASSWORD
 
     page = client.get("/accounts/login/", secure=True)
@@ -157,7 +169,7 @@ def test_session_and_csrf_cookies_are_secure_and_http_only(client, reader, setti
     assert session["secure"] and session["httponly"]
 
 
-def test_secure_cookies_false_lets_production_settings_run_over_plain_http():
+def test_secure_cookies_false_lets_production_settings_run_over_plain_http() -> None:
     values = settings_value(
         "[settings.SESSION_COOKIE_SECURE, settings.CSRF_COOKIE_SECURE, "
         "settings.SECURE_SSL_REDIRECT, settings.DEBUG]",
@@ -168,7 +180,7 @@ def test_secure_cookies_false_lets_production_settings_run_over_plain_http():
     assert values == [False, False, True, False]
 
 
-def test_check_deploy_warns_while_secure_cookies_is_off():
+def test_check_deploy_warns_while_secure_cookies_is_off() -> None:
     result = run_python(
         ["manage.py", "check", "--deploy", "--fail-level", "WARNING"],
         **PRODUCTION,

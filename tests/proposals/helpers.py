@@ -1,5 +1,9 @@
 """Shared answers for proposal tests: a complete, valid proposal a reader might send."""
 
+from typing import Any, TypedDict
+
+from accounts.models import User
+from catalog.models import Source, Topic
 from proposals.models import Proposal
 from proposals.services import submit_proposal
 
@@ -12,8 +16,15 @@ CLAIM = {
 }
 
 
-def form_data(catalog, **changes):
-    data = {
+class ProposalCatalog(TypedDict):
+    """What proposing reads of a catalog (a SmallCatalog has it): the source to follow, topics."""
+
+    flash: Source
+    topics: list[Topic]
+
+
+def form_data(catalog: ProposalCatalog, **changes: object) -> dict[str, Any]:
+    data: dict[str, Any] = {
         "url": "https://example.org/papers/new-kernel",
         "title": "A new fused attention kernel",
         "kind": "paper",
@@ -31,8 +42,8 @@ def form_data(catalog, **changes):
     return data
 
 
-def make_proposal(catalog, proposer, **changes):
-    answers = {
+def make_proposal(catalog: ProposalCatalog, proposer: User, **changes: Any) -> Proposal:
+    answers: dict[str, Any] = {
         "url": "https://example.org/papers/new-kernel",
         "title": "A new fused attention kernel",
         "kind": "paper",
@@ -50,5 +61,5 @@ def make_proposal(catalog, proposer, **changes):
     return submit_proposal(proposer=proposer, topics=topics, **answers)
 
 
-def pending_count():
+def pending_count() -> int:
     return Proposal.objects.pending().count()

@@ -9,15 +9,17 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
+Route = tuple[int, str, bytes, dict[str, str]]
+
 
 class _Handler(BaseHTTPRequestHandler):
     server_version = "fixture/1"
     requests: list[dict] = []
 
-    def log_message(self, *args):
+    def log_message(self, *args: object) -> None:
         pass
 
-    def do_GET(self):
+    def do_GET(self) -> None:
         parts = urlsplit(self.path)
         type(self).requests.append(
             {"path": parts.path, "user_agent": self.headers.get("User-Agent", "")}
@@ -32,13 +34,13 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
-    def _file(self, name, content_type):
+    def _file(self, name: str, content_type: str) -> Route:
         path = FIXTURES / name
         if path.exists():
             return 200, content_type, path.read_bytes(), {}
         return 404, "application/json", (FIXTURES / "github_not_found.json").read_bytes(), {}
 
-    def _route(self, path, query):
+    def _route(self, path: str, query: dict[str, list[str]]) -> Route:
         if path == "/arxiv/query":
             paper = query.get("id_list", [""])[0]
             found = FIXTURES / f"arxiv_{paper}.xml"
@@ -64,7 +66,7 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 class MetadataServer:
-    def __init__(self):
+    def __init__(self) -> None:
         _Handler.requests = []
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
         self.httpd.daemon_threads = True
@@ -78,10 +80,10 @@ class MetadataServer:
     def requests(self) -> list[dict]:
         return _Handler.requests
 
-    def __enter__(self):
+    def __enter__(self) -> "MetadataServer":
         self.thread.start()
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.httpd.shutdown()
         self.httpd.server_close()

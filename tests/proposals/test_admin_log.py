@@ -2,8 +2,11 @@
 
 import pytest
 from django.contrib.admin.models import LogEntry
+from django.test import Client
 
+from accounts.models import User
 from proposals.models import Proposal
+from tests.hints import SmallCatalog
 
 from .helpers import make_proposal
 
@@ -11,17 +14,19 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def proposal(reader, small_catalog):
+def proposal(reader: User, small_catalog: SmallCatalog) -> Proposal:
     return make_proposal(small_catalog, reader)
 
 
 @pytest.fixture
-def admin_client(client, maintainer):
+def admin_client(client: Client, maintainer: User) -> Client:
     client.force_login(maintainer)
     return client
 
 
-def test_accepting_a_proposal_shows_in_recent_actions(admin_client, proposal, maintainer):
+def test_accepting_a_proposal_shows_in_recent_actions(
+    admin_client: Client, proposal: Proposal, maintainer: User
+) -> None:
     admin_client.post(
         f"/admin/proposals/proposal/{proposal.pk}/accept/",
         {
@@ -48,7 +53,9 @@ def test_accepting_a_proposal_shows_in_recent_actions(admin_client, proposal, ma
 @pytest.mark.parametrize(
     ("action", "word"), [("reject", "Rejected"), ("request-changes", "Changes requested")]
 )
-def test_every_decision_is_logged(admin_client, proposal, maintainer, action, word):
+def test_every_decision_is_logged(
+    admin_client: Client, proposal: Proposal, maintainer: User, action: str, word: str
+) -> None:
     admin_client.post(
         f"/admin/proposals/proposal/{proposal.pk}/{action}/", {"reason": "Off topic."}
     )

@@ -10,7 +10,9 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from django.core.management import call_command
+from django.test import Client
 
+from accounts.models import User
 from catalog.catalog_file import DEFAULT_CATALOG
 from catalog.identity import work_keys
 from catalog.models import Source
@@ -62,7 +64,9 @@ def variants(source: Source) -> Iterator[str]:
         yield from _repository(source.repository)
 
 
-def test_every_catalogued_source_is_linked_under_every_spelling(client, reader):
+def test_every_catalogued_source_is_linked_under_every_spelling(
+    client: Client, reader: User
+) -> None:
     call_command("load_catalog", str(DEFAULT_CATALOG), stdout=io.StringIO(), stderr=io.StringIO())
     client.force_login(reader)
     checked, missed = 0, []

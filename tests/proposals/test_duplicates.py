@@ -1,15 +1,19 @@
 """Duplicates are found by any name a work goes by, in a handful of queries."""
 
 import pytest
+from django.test import Client
 
+from accounts.models import User
+from catalog.models import Source
 from proposals.duplicates import find_duplicates
 from tests.factories import ListEntryFactory, SourceFactory
+from tests.hints import SmallCatalog, Tiers
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def catalog(small_catalog, tiers):
+def catalog(small_catalog: SmallCatalog, tiers: Tiers) -> dict[str, Source]:
     flash = small_catalog["flash"]
     flash.url = "https://arxiv.org/abs/2205.14135"
     flash.evidence_implementation_url = "https://github.com/dao-ailab/flash-attention"
@@ -46,7 +50,7 @@ def catalog(small_catalog, tiers):
         "arXiv:2205.14135v3",
     ],
 )
-def test_arxiv_id_in_any_form(catalog, url):
+def test_arxiv_id_in_any_form(catalog: dict[str, Source], url: str) -> None:
     report = find_duplicates(url=url)
     assert report.source == catalog["flash"]
     assert report.matched_by in {"URL", "arXiv id"}
@@ -55,46 +59,50 @@ def test_arxiv_id_in_any_form(catalog, url):
 @pytest.mark.parametrize(
     "url", ["https://doi.org/10.1145/3600006.3613165", "https://dx.doi.org/10.1145/3600006.3613165"]
 )
-def test_doi_finds_a_source_whose_url_carries_it(catalog, url):
+def test_doi_finds_a_source_whose_url_carries_it(catalog: dict[str, Source], url: str) -> None:
     report = find_duplicates(url=url)
     assert report.source == catalog["paged"]
     assert report.matched_by == "DOI"
 
 
-def test_an_alias_is_a_name_of_the_source(catalog):
+def test_an_alias_is_a_name_of_the_source(catalog: dict[str, Source]) -> None:
     title = "Efficient Memory Management for Large Language Model Serving with PagedAttention"
     report = find_duplicates(title=title)
     assert report.similar[0].source == catalog["paged"]
     assert report.similar[0].reason.startswith("also known as")
 
 
-def test_a_title_with_a_subtitle_finds_the_short_title(catalog):
+def test_a_title_with_a_subtitle_finds_the_short_title(catalog: dict[str, Source]) -> None:
     report = find_duplicates(title="FlashAttention: Fast and Memory-Efficient Exact Attention")
     assert report.similar[0].source == catalog["flash"]
 
 
-def test_a_list_label_is_a_name_of_the_source(catalog):
+def test_a_list_label_is_a_name_of_the_source(catalog: dict[str, Source]) -> None:
     title = "SmoothQuant: Accurate and Efficient Post-Training Quantization for LLMs"
     report = find_duplicates(title=title)
     assert report.similar[0].source == catalog["smooth"]
 
 
-def test_fuzzy_title_similarity(catalog):
+def test_fuzzy_title_similarity(catalog: dict[str, Source]) -> None:
     report = find_duplicates(title="Flash Attention")
     assert [m.source for m in report.similar][:1] == [catalog["flash"]]
 
 
-def test_unrelated_title_finds_nothing(catalog):
+def test_unrelated_title_finds_nothing(catalog: dict[str, Source]) -> None:
     assert find_duplicates(title="Quantum chromodynamics on a lattice").similar == []
 
 
-def test_the_declared_implementation_repository_is_related_not_a_duplicate(catalog):
+def test_the_declared_implementation_repository_is_related_not_a_duplicate(
+    catalog: dict[str, Source],
+) -> None:
     report = find_duplicates(url="https://github.com/dao-ailab/flash-attention")
     assert report.source is None
     assert report.implements == [catalog["flash"]]
 
 
-def test_a_repository_named_like_a_paper_is_related_not_a_duplicate(catalog):
+def test_a_repository_named_like_a_paper_is_related_not_a_duplicate(
+    catalog: dict[str, Source],
+) -> None:
     repository = "https://github.com/someone/flashattention"
     report = find_duplicates(url=repository, title="FlashAttention")
     assert not report.is_duplicate
@@ -102,7 +110,9 @@ def test_a_repository_named_like_a_paper_is_related_not_a_duplicate(catalog):
     assert report.implements == [catalog["flash"]]
 
 
-def test_the_check_page_links_every_match_to_its_source(client, reader, catalog):
+def test_the_check_page_links_every_match_to_its_source(
+    client: Client, reader: User, catalog: dict[str, Source]
+) -> None:
     client.force_login(reader)
     page = client.get(
         "/propose/check/",
@@ -117,7 +127,9 @@ def test_the_check_page_links_every_match_to_its_source(client, reader, catalog)
     assert 'href="/sources/pagedattention/"' in page
 
 
-def test_admin_similar_titles_uses_the_same_check(client, maintainer, reader, catalog):
+def test_admin_similar_titles_uses_the_same_check(
+    client: Client, maintainer: User, reader: User, catalog: dict[str, Source]
+) -> None:
     from .helpers import make_proposal
 
     proposal = make_proposal(

@@ -3,18 +3,22 @@
 import socket
 
 import pytest
+from pytest_django import Settings
 
 from proposals.metadata import fill_from
 from readinglist.http import Refused, check_url
+from tests.proposals.metadata_server import MetadataServer
 
 
 @pytest.fixture(autouse=True)
-def _no_exceptions(settings):
+def _no_exceptions(settings: Settings) -> None:
     settings.METADATA_ALLOWED_HOSTS = []
 
 
-def _resolving_to(monkeypatch, address):
-    def fake_getaddrinfo(host, port, *args, **kwargs):
+def _resolving_to(monkeypatch: pytest.MonkeyPatch, address: str) -> None:
+    def fake_getaddrinfo(
+        host: str, port: int, *args: object, **kwargs: object
+    ) -> list[tuple[socket.AddressFamily, socket.SocketKind, int, str, tuple[str, int]]]:
         family = socket.AF_INET6 if ":" in address else socket.AF_INET
         return [(family, socket.SOCK_STREAM, 6, "", (address, port))]
 
@@ -44,7 +48,7 @@ def _resolving_to(monkeypatch, address):
         ("http://user:pw@example.org/", "user name or password"),
     ],
 )
-def test_unsafe_addresses_are_refused_with_a_reason(url, reason):
+def test_unsafe_addresses_are_refused_with_a_reason(url: str, reason: str) -> None:
     with pytest.raises(Refused, match=reason.replace(".", r"\.").replace("[", r"\[")):
         check_url(url)
 
@@ -52,13 +56,15 @@ def test_unsafe_addresses_are_refused_with_a_reason(url, reason):
 @pytest.mark.parametrize(
     "address", ["10.0.0.7", "127.0.0.2", "169.254.169.254", "fd00::1", "::ffff:192.168.1.1"]
 )
-def test_a_name_resolving_to_a_private_address_is_refused(monkeypatch, address):
+def test_a_name_resolving_to_a_private_address_is_refused(
+    monkeypatch: pytest.MonkeyPatch, address: str
+) -> None:
     _resolving_to(monkeypatch, address)
     with pytest.raises(Refused, match=r"internal\.example\.org is not fetched"):
         check_url("https://internal.example.org/paper")
 
 
-def test_a_public_address_is_allowed_and_pinned(monkeypatch):
+def test_a_public_address_is_allowed_and_pinned(monkeypatch: pytest.MonkeyPatch) -> None:
     _resolving_to(monkeypatch, "93.184.215.14")
     target = check_url("https://papers.example.org/x?y=1")
     # The request goes to the address checked here, so DNS cannot change it afterwards.
@@ -66,8 +72,8 @@ def test_a_public_address_is_allowed_and_pinned(monkeypatch):
     assert target.host_header == "papers.example.org"
 
 
-def test_an_unknown_host_is_refused(monkeypatch):
-    def no_such_host(*args, **kwargs):
+def test_an_unknown_host_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_such_host(*args: object, **kwargs: object) -> None:
         raise socket.gaierror("Name or service not known")
 
     monkeypatch.setattr(socket, "getaddrinfo", no_such_host)
@@ -75,7 +81,7 @@ def test_an_unknown_host_is_refused(monkeypatch):
         check_url("https://no-such-host.example/")
 
 
-def test_the_reader_is_told_why_a_private_address_was_not_fetched(db):
+def test_the_reader_is_told_why_a_private_address_was_not_fetched(db: None) -> None:
     result = fill_from("http://169.254.169.254/latest/meta-data/")
     assert result.problem == (
         "Couldn't fetch: 169.254.169.254 is not fetched: 169.254.169.254 is a link-local "
@@ -83,7 +89,9 @@ def test_the_reader_is_told_why_a_private_address_was_not_fetched(db):
     )
 
 
-def test_a_redirect_to_a_private_address_is_refused(metadata_server, settings):
+def test_a_redirect_to_a_private_address_is_refused(
+    metadata_server: MetadataServer, settings: Settings
+) -> None:
     metadata_server_host_only = ["127.0.0.1"]
     settings.METADATA_ALLOWED_HOSTS = metadata_server_host_only
     for target in ["http://169.254.169.254/latest/meta-data/", "http://localhost/admin/"]:
@@ -93,7 +101,9 @@ def test_a_redirect_to_a_private_address_is_refused(metadata_server, settings):
         assert "a link-local address" in result.problem or "a loopback address" in result.problem
 
 
-def test_a_redirect_chain_ending_at_a_private_address_is_refused(metadata_server, settings):
+def test_a_redirect_chain_ending_at_a_private_address_is_refused(
+    metadata_server: MetadataServer, settings: Settings
+) -> None:
     settings.METADATA_ALLOWED_HOSTS = ["127.0.0.1"]
     private = "http%3A%2F%2F10.0.0.5%2Fsecret"
     middle = f"%2Fredirect%2F{private.replace('%', '%25')}"

@@ -1,10 +1,16 @@
 """Maintainers decide proposals in the admin; every decision is kept and the proposer is told."""
 
+from collections.abc import Callable
+
 import pytest
 from django.contrib.auth.models import Group
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.mail import EmailMessage
 from django.db import IntegrityError, transaction
+from django.test import Client
+from pytest_django import DjangoCaptureOnCommitCallbacks
 
+from accounts.models import User
 from catalog.models import ListEntry, Source
 from catalog.promotion import promote_to_core
 from proposals.models import Decision, Proposal
@@ -16,6 +22,7 @@ from proposals.services import (
     resubmit_proposal,
 )
 from tests.factories import ListEntryFactory, SourceFactory, UserFactory
+from tests.hints import SmallCatalog, Tiers
 
 from .helpers import make_proposal
 
@@ -23,12 +30,12 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def proposal(reader, small_catalog):
+def proposal(reader: User, small_catalog: SmallCatalog) -> Proposal:
     return make_proposal(small_catalog, reader)
 
 
 @pytest.fixture
-def admin_client(client, maintainer):
+def admin_client(client: Client, maintainer: User) -> Client:
     client.force_login(maintainer)
     return client
 
@@ -36,7 +43,9 @@ def admin_client(client, maintainer):
 # Accepting
 
 
-def test_accept_creates_the_source_in_place(proposal, maintainer, small_catalog):
+def test_accept_creates_the_source_in_place(
+    proposal: Proposal, maintainer: User, small_catalog: SmallCatalog
+) -> None:
     flash = small_catalog["flash"]
     section = flash.entries.get().section
     after_flash = ListEntryFactory(section=section, position=2, source=SourceFactory(slug="next"))
@@ -59,7 +68,9 @@ def test_accept_creates_the_source_in_place(proposal, maintainer, small_catalog)
     assert (decision.action, decision.maintainer) == ("accepted", maintainer)
 
 
-def test_accept_applies_maintainer_corrections(proposal, maintainer, small_catalog, tiers):
+def test_accept_applies_maintainer_corrections(
+    proposal: Proposal, maintainer: User, small_catalog: SmallCatalog, tiers: Tiers
+) -> None:
     source = accept_proposal(
         proposal=proposal,
         by=maintainer,
@@ -81,12 +92,16 @@ def test_accept_applies_maintainer_corrections(proposal, maintainer, small_catal
     assert not ListEntry.objects.filter(source=source).exists()
 
 
-def test_accept_gives_a_unique_slug(reader, maintainer, small_catalog):
+def test_accept_gives_a_unique_slug(
+    reader: User, maintainer: User, small_catalog: SmallCatalog
+) -> None:
     proposal = make_proposal(small_catalog, reader, title="FlashAttention")
     assert accept_proposal(proposal=proposal, by=maintainer).slug == "flashattention-2"
 
 
-def test_accept_marks_the_replaced_source(reader, maintainer, small_catalog):
+def test_accept_marks_the_replaced_source(
+    reader: User, maintainer: User, small_catalog: SmallCatalog
+) -> None:
     old = small_catalog["path"][2]
     proposal = make_proposal(small_catalog, reader, replaces=old)
     source = accept_proposal(proposal=proposal, by=maintainer)
@@ -94,7 +109,7 @@ def test_accept_marks_the_replaced_source(reader, maintainer, small_catalog):
     assert old.replaced_by == source
 
 
-def test_accepting_twice_creates_one_source(proposal, maintainer):
+def test_accepting_twice_creates_one_source(proposal: Proposal, maintainer: User) -> None:
     accept_proposal(proposal=proposal, by=maintainer)
     with pytest.raises(ValidationError, match="already decided"):
         accept_proposal(proposal=proposal, by=maintainer)
@@ -102,7 +117,9 @@ def test_accepting_twice_creates_one_source(proposal, maintainer):
     assert Decision.objects.count() == 1
 
 
-def test_accepting_twice_in_two_admin_tabs_creates_one_source(admin_client, proposal):
+def test_accepting_twice_in_two_admin_tabs_creates_one_source(
+    admin_client: Client, proposal: Proposal
+) -> None:
     url = f"/admin/proposals/proposal/{proposal.pk}/accept/"
     form = admin_client.get(url)
     assert form.status_code == 200
@@ -124,7 +141,7 @@ def test_accepting_twice_in_two_admin_tabs_creates_one_source(admin_client, prop
     assert Source.objects.filter(url=proposal.url).count() == 1
 
 
-def test_accepted_proposal_needs_its_source_in_the_database(proposal):
+def test_accepted_proposal_needs_its_source_in_the_database(proposal: Proposal) -> None:
     with pytest.raises(IntegrityError), transaction.atomic():
         Proposal.objects.filter(pk=proposal.pk).update(status="accepted")
 
@@ -133,7 +150,9 @@ def test_accepted_proposal_needs_its_source_in_the_database(proposal):
 
 
 @pytest.mark.parametrize("service", [request_changes, reject_proposal])
-def test_reason_is_required(proposal, maintainer, service):
+def test_reason_is_required(
+    proposal: Proposal, maintainer: User, service: Callable[..., object]
+) -> None:
     with pytest.raises(ValidationError, match="Give the proposer a reason"):
         service(proposal=proposal, by=maintainer, reason="  ")
     proposal.refresh_from_db()
@@ -141,7 +160,7 @@ def test_reason_is_required(proposal, maintainer, service):
     assert not Decision.objects.exists()
 
 
-def test_reason_is_required_by_the_database(proposal, maintainer):
+def test_reason_is_required_by_the_database(proposal: Proposal, maintainer: User) -> None:
     with pytest.raises(IntegrityError), transaction.atomic():
         Decision.objects.create(proposal=proposal, maintainer=maintainer, action="rejected")
 
@@ -149,7 +168,9 @@ def test_reason_is_required_by_the_database(proposal, maintainer):
 @pytest.mark.parametrize(
     ("action", "label"), [("reject", "Reject"), ("request-changes", "Request")]
 )
-def test_admin_refuses_a_decision_without_reason(admin_client, proposal, action, label):
+def test_admin_refuses_a_decision_without_reason(
+    admin_client: Client, proposal: Proposal, action: str, label: str
+) -> None:
     url = f"/admin/proposals/proposal/{proposal.pk}/{action}/"
     response = admin_client.post(url, {"reason": ""})
     assert response.status_code == 200
@@ -158,7 +179,7 @@ def test_admin_refuses_a_decision_without_reason(admin_client, proposal, action,
     assert proposal.status == "pending"
 
 
-def test_admin_rejects_with_reason(admin_client, proposal):
+def test_admin_rejects_with_reason(admin_client: Client, proposal: Proposal) -> None:
     url = f"/admin/proposals/proposal/{proposal.pk}/reject/"
     response = admin_client.post(url, {"reason": "A summary, not a primary source."}, follow=True)
     assert "Rejected: “A new fused attention kernel”" in response.content.decode()
@@ -167,7 +188,9 @@ def test_admin_rejects_with_reason(admin_client, proposal):
     assert proposal.decisions.get().reason == "A summary, not a primary source."
 
 
-def test_every_decision_is_kept(proposal, reader, maintainer, small_catalog):
+def test_every_decision_is_kept(
+    proposal: Proposal, reader: User, maintainer: User, small_catalog: SmallCatalog
+) -> None:
     request_changes(proposal=proposal, by=maintainer, reason="Name the baseline.")
     resubmit_proposal(
         proposal=proposal,
@@ -183,7 +206,9 @@ def test_every_decision_is_kept(proposal, reader, maintainer, small_catalog):
     ]
 
 
-def test_only_the_proposer_resubmits(proposal, other_reader, maintainer, small_catalog):
+def test_only_the_proposer_resubmits(
+    proposal: Proposal, other_reader: User, maintainer: User, small_catalog: SmallCatalog
+) -> None:
     request_changes(proposal=proposal, by=maintainer, reason="More.")
     with pytest.raises(PermissionDenied):
         resubmit_proposal(proposal=proposal, by=other_reader, title="Hijacked")
@@ -214,8 +239,14 @@ def test_only_the_proposer_resubmits(proposal, other_reader, maintainer, small_c
     ids=["accept", "changes", "reject"],
 )
 def test_proposer_is_emailed_on_each_decision(
-    proposal, maintainer, mailoutbox, django_capture_on_commit_callbacks, decide, subject, body
-):
+    proposal: Proposal,
+    maintainer: User,
+    mailoutbox: list[EmailMessage],
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+    decide: Callable[[Proposal, User], object],
+    subject: str,
+    body: str,
+) -> None:
     with django_capture_on_commit_callbacks(execute=True):
         decide(proposal, maintainer)
     assert len(mailoutbox) == 1
@@ -226,14 +257,19 @@ def test_proposer_is_emailed_on_each_decision(
 
 
 def test_no_email_when_the_decision_fails(
-    proposal, maintainer, mailoutbox, django_capture_on_commit_callbacks
-):
+    proposal: Proposal,
+    maintainer: User,
+    mailoutbox: list[EmailMessage],
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+) -> None:
     with django_capture_on_commit_callbacks(execute=True), pytest.raises(ValidationError):
         reject_proposal(proposal=proposal, by=maintainer, reason="")
     assert mailoutbox == []
 
 
-def test_admin_index_shows_the_pending_count(admin_client, reader, small_catalog):
+def test_admin_index_shows_the_pending_count(
+    admin_client: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     for n in range(3):
         make_proposal(small_catalog, reader, url=f"https://example.org/{n}")
     page = admin_client.get("/admin/").content.decode()
@@ -244,8 +280,12 @@ def test_admin_index_shows_the_pending_count(admin_client, reader, small_catalog
 
 
 def test_queue_shows_pending_oldest_first(
-    admin_client, reader, other_reader, maintainer, small_catalog
-):
+    admin_client: Client,
+    reader: User,
+    other_reader: User,
+    maintainer: User,
+    small_catalog: SmallCatalog,
+) -> None:
     old = make_proposal(small_catalog, reader, url="https://example.org/old", title="Oldest")
     new = make_proposal(small_catalog, other_reader, url="https://example.org/new", title="Newest")
     done = make_proposal(small_catalog, reader, url="https://example.org/done", title="Decided")
@@ -260,7 +300,9 @@ def test_queue_shows_pending_oldest_first(
     assert old.pk and new.pk
 
 
-def test_change_page_shows_answers_checks_and_proposer(admin_client, reader, small_catalog):
+def test_change_page_shows_answers_checks_and_proposer(
+    admin_client: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     small_catalog["flash"].url = "https://arxiv.org/abs/2205.14135"
     small_catalog["flash"].save()
     proposal = make_proposal(
@@ -280,14 +322,16 @@ def test_change_page_shows_answers_checks_and_proposer(admin_client, reader, sma
     assert f"/admin/proposals/proposal/{proposal.pk}/reject/" in page
 
 
-def test_accept_page_offers_corrections(admin_client, proposal):
+def test_accept_page_offers_corrections(admin_client: Client, proposal: Proposal) -> None:
     page = admin_client.get(f"/admin/proposals/proposal/{proposal.pk}/accept/").content.decode()
     for name in ["title", "url", "kind", "tier", "topics", "summary"]:
         assert f'name="{name}"' in page
     assert 'value="A new fused attention kernel"' in page
 
 
-def test_bulk_reject_as_spam(admin_client, reader, maintainer, small_catalog):
+def test_bulk_reject_as_spam(
+    admin_client: Client, reader: User, maintainer: User, small_catalog: SmallCatalog
+) -> None:
     spam = [
         make_proposal(small_catalog, reader, url=f"https://spam.example/{n}", title=f"Spam {n}")
         for n in range(3)
@@ -313,7 +357,9 @@ def test_bulk_reject_as_spam(admin_client, reader, maintainer, small_catalog):
     assert Decision.objects.filter(spam=True).count() == 3
 
 
-def test_bulk_reject_leaves_decided_proposals_alone(reader, maintainer, small_catalog):
+def test_bulk_reject_leaves_decided_proposals_alone(
+    reader: User, maintainer: User, small_catalog: SmallCatalog
+) -> None:
     accepted = make_proposal(small_catalog, reader, url="https://example.org/ok")
     accept_proposal(proposal=accepted, by=maintainer)
     spam = make_proposal(small_catalog, reader, url="https://spam.example/x")
@@ -325,7 +371,9 @@ def test_bulk_reject_leaves_decided_proposals_alone(reader, maintainer, small_ca
 # Readers and other staff are refused
 
 
-def test_reader_is_refused_the_moderation_admin(client, reader, proposal):
+def test_reader_is_refused_the_moderation_admin(
+    client: Client, reader: User, proposal: Proposal
+) -> None:
     client.force_login(reader)
     for url in [
         "/admin/proposals/proposal/",
@@ -338,7 +386,9 @@ def test_reader_is_refused_the_moderation_admin(client, reader, proposal):
 
 
 @pytest.mark.parametrize("action", ["accept", "reject", "request-changes"])
-def test_reader_posting_a_decision_is_refused(client, reader, proposal, action):
+def test_reader_posting_a_decision_is_refused(
+    client: Client, reader: User, proposal: Proposal, action: str
+) -> None:
     client.force_login(reader)
     response = client.post(f"/admin/proposals/proposal/{proposal.pk}/{action}/", {"reason": "x"})
     assert response.status_code == 302 and "/admin/login/" in response["Location"]
@@ -347,7 +397,9 @@ def test_reader_posting_a_decision_is_refused(client, reader, proposal, action):
     assert not Source.objects.filter(url=proposal.url).exists()
 
 
-def test_reader_posting_bulk_reject_is_refused(client, reader, proposal):
+def test_reader_posting_bulk_reject_is_refused(
+    client: Client, reader: User, proposal: Proposal
+) -> None:
     client.force_login(reader)
     client.post(
         "/admin/proposals/proposal/",
@@ -362,7 +414,7 @@ def test_reader_posting_bulk_reject_is_refused(client, reader, proposal):
     assert proposal.status == "pending"
 
 
-def test_staff_without_moderation_rights_is_refused(client, proposal):
+def test_staff_without_moderation_rights_is_refused(client: Client, proposal: Proposal) -> None:
     staff = UserFactory(email="staff@example.com", is_staff=True)
     client.force_login(staff)
     response = client.post(f"/admin/proposals/proposal/{proposal.pk}/reject/", {"reason": "x"})
@@ -372,14 +424,16 @@ def test_staff_without_moderation_rights_is_refused(client, proposal):
 
 
 @pytest.mark.parametrize("service", [accept_proposal, request_changes, reject_proposal])
-def test_services_refuse_readers(proposal, reader, service):
+def test_services_refuse_readers(
+    proposal: Proposal, reader: User, service: Callable[..., object]
+) -> None:
     with pytest.raises(PermissionDenied):
         service(proposal=proposal, by=reader, reason="x")
     proposal.refresh_from_db()
     assert proposal.status == "pending"
 
 
-def test_maintainers_group_may_moderate_but_not_rewrite_history(maintainer):
+def test_maintainers_group_may_moderate_but_not_rewrite_history(maintainer: User) -> None:
     codenames = set(
         Group.objects.get(name="Maintainers").permissions.values_list("codename", flat=True)
     )
@@ -387,7 +441,9 @@ def test_maintainers_group_may_moderate_but_not_rewrite_history(maintainer):
     assert not {"delete_proposal", "change_decision", "delete_decision"} & codenames
 
 
-def test_decisions_cannot_be_edited_in_the_admin(admin_client, proposal, maintainer):
+def test_decisions_cannot_be_edited_in_the_admin(
+    admin_client: Client, proposal: Proposal, maintainer: User
+) -> None:
     decision = reject_proposal(proposal=proposal, by=maintainer, reason="No.")
     page = admin_client.get(f"/admin/proposals/decision/{decision.pk}/change/")
     assert page.status_code == 200
@@ -399,11 +455,13 @@ def test_decisions_cannot_be_edited_in_the_admin(admin_client, proposal, maintai
 
 
 @pytest.fixture
-def frontier_source(tiers):
+def frontier_source(tiers: Tiers) -> Source:
     return SourceFactory(slug="new-thing", title="New thing", tier=tiers["frontier"])
 
 
-def test_promotion_is_refused_until_all_evidence_is_recorded(frontier_source, maintainer):
+def test_promotion_is_refused_until_all_evidence_is_recorded(
+    frontier_source: Source, maintainer: User
+) -> None:
     frontier_source.evidence_spec_url = "https://example.org/spec"
     frontier_source.save()
     with pytest.raises(ValidationError) as refused:
@@ -416,7 +474,7 @@ def test_promotion_is_refused_until_all_evidence_is_recorded(frontier_source, ma
     assert frontier_source.tier.slug == "frontier"
 
 
-def test_promotion_with_all_evidence(frontier_source, maintainer):
+def test_promotion_with_all_evidence(frontier_source: Source, maintainer: User) -> None:
     frontier_source.evidence_spec_url = "https://example.org/spec"
     frontier_source.evidence_implementation_url = "https://github.com/example/impl"
     frontier_source.evidence_measurement_url = "https://example.org/bench"
@@ -424,12 +482,14 @@ def test_promotion_with_all_evidence(frontier_source, maintainer):
     assert promote_to_core(source=frontier_source, by=maintainer).tier.slug == "core"
 
 
-def test_promotion_refused_to_readers(frontier_source, reader):
+def test_promotion_refused_to_readers(frontier_source: Source, reader: User) -> None:
     with pytest.raises(PermissionDenied):
         promote_to_core(source=frontier_source, by=reader)
 
 
-def test_promote_admin_action_reports_what_is_missing(admin_client, frontier_source):
+def test_promote_admin_action_reports_what_is_missing(
+    admin_client: Client, frontier_source: Source
+) -> None:
     response = admin_client.post(
         "/admin/catalog/source/",
         {"action": "promote_to_core", "_selected_action": [frontier_source.pk]},
@@ -441,7 +501,9 @@ def test_promote_admin_action_reports_what_is_missing(admin_client, frontier_sou
     assert frontier_source.tier.slug == "frontier"
 
 
-def test_source_admin_shows_the_evidence_fields(admin_client, frontier_source):
+def test_source_admin_shows_the_evidence_fields(
+    admin_client: Client, frontier_source: Source
+) -> None:
     page = admin_client.get(f"/admin/catalog/source/{frontier_source.pk}/change/").content.decode()
     for name in ["evidence_spec_url", "evidence_implementation_url", "evidence_measurement_url"]:
         assert f'name="{name}"' in page
@@ -449,7 +511,9 @@ def test_source_admin_shows_the_evidence_fields(admin_client, frontier_source):
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_two_tabs_accepting_at_once_create_one_source(reader, small_catalog):
+def test_two_tabs_accepting_at_once_create_one_source(
+    reader: User, small_catalog: SmallCatalog
+) -> None:
     """Two requests racing: the row lock makes the second wait, then see the decision."""
     import threading
 
@@ -461,7 +525,7 @@ def test_two_tabs_accepting_at_once_create_one_source(reader, small_catalog):
     barrier = threading.Barrier(2)
     outcomes = []
 
-    def tab():
+    def tab() -> None:
         try:
             barrier.wait()
             accept_proposal(proposal=proposal, by=chief)

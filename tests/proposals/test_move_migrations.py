@@ -3,9 +3,10 @@
 import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
+from django.db.migrations.state import StateApps
 
 
-def _before_the_move():
+def _before_the_move() -> list[tuple[str, str]]:
     """The catalog migration just before proposals left it (found by name, whatever its number)."""
     graph = MigrationExecutor(connection).loader.graph
     (move_out,) = [
@@ -14,18 +15,18 @@ def _before_the_move():
     return [parent.key for parent in graph.node_map[move_out].parents]
 
 
-def _migrate(targets):
+def _migrate(targets: list[tuple[str, str]]) -> StateApps:
     executor = MigrationExecutor(connection)
     executor.loader.build_graph()
     executor.migrate(targets)
     return executor.loader.project_state(targets).apps
 
 
-def _latest():
+def _latest() -> list[tuple[str, str]]:
     return MigrationExecutor(connection).loader.graph.leaf_nodes()
 
 
-def _old_rows(apps):
+def _old_rows(apps: StateApps) -> dict[str, object]:
     """Rows as the catalog app stored them, written through its historical models."""
     User = apps.get_model("accounts", "User")
     Tier = apps.get_model("catalog", "Tier")
@@ -58,7 +59,7 @@ def _old_rows(apps):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_migrating_from_before_the_move_keeps_every_row():
+def test_migrating_from_before_the_move_keeps_every_row() -> None:
     try:
         content_type_id = _old_rows(_migrate(_before_the_move()))
         _migrate(_latest())

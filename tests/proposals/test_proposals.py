@@ -1,13 +1,19 @@
 """Readers propose sources: the form, its checks, their own proposals, limits and the public log."""
 
+from datetime import timedelta
+
 import pytest
 from django.db import IntegrityError, transaction
+from django.test import Client
 from django.utils import timezone
+from pytest_django import DjangoAssertNumQueries, Settings
 
+from accounts.models import User
 from proposals.duplicates import find_duplicates
 from proposals.models import Proposal
 from proposals.services import accept_proposal, reject_proposal, request_changes
 from tests.factories import UserFactory
+from tests.hints import Grow, SmallCatalog
 
 from .helpers import CLAIM, form_data, make_proposal
 
@@ -17,13 +23,13 @@ pytestmark = pytest.mark.django_db
 # The propose page
 
 
-def test_propose_needs_login(client, small_catalog):
+def test_propose_needs_login(client: Client, small_catalog: SmallCatalog) -> None:
     response = client.get("/propose/")
     assert response.status_code == 302
     assert response["Location"].startswith("/accounts/login/?next=/propose/")
 
 
-def test_propose_page_states_the_rules(signed_in, small_catalog):
+def test_propose_page_states_the_rules(signed_in: Client, small_catalog: SmallCatalog) -> None:
     page = signed_in.get("/propose/").content.decode()
     assert "What mechanism or idea it teaches" in page
     assert "Why it is a primary source" in page
@@ -35,7 +41,9 @@ def test_propose_page_states_the_rules(signed_in, small_catalog):
     assert 'hx-post="/propose/check/"' in page
 
 
-def test_reader_submits_a_proposal(signed_in, reader, small_catalog):
+def test_reader_submits_a_proposal(
+    signed_in: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     data = form_data(small_catalog, **CLAIM)
     response = signed_in.post("/propose/", data, follow=True)
     assert response.redirect_chain[-1][0] == "/proposals/"
@@ -48,7 +56,7 @@ def test_reader_submits_a_proposal(signed_in, reader, small_catalog):
     assert "is waiting for a maintainer" in response.content.decode()
 
 
-def test_url_is_stored_canonical(signed_in, small_catalog):
+def test_url_is_stored_canonical(signed_in: Client, small_catalog: SmallCatalog) -> None:
     data = form_data(small_catalog, url="HTTPS://arxiv.org/pdf/2405.01234v3.pdf")
     signed_in.post("/propose/", data)
     assert Proposal.objects.get().url == "https://arxiv.org/abs/2405.01234"
@@ -66,7 +74,9 @@ def test_url_is_stored_canonical(signed_in, small_catalog):
     ],
     ids=["empty", "not-a-url", "ftp", "javascript", "no-host", "too-long"],
 )
-def test_bad_urls_are_refused_with_a_clear_message(signed_in, small_catalog, url, message):
+def test_bad_urls_are_refused_with_a_clear_message(
+    signed_in: Client, small_catalog: SmallCatalog, url: str, message: str
+) -> None:
     data = form_data(small_catalog, url=url, title="Kept title")
     response = signed_in.post("/propose/", data)
     assert response.status_code == 200
@@ -87,7 +97,9 @@ def test_bad_urls_are_refused_with_a_clear_message(signed_in, small_catalog, url
         ("topics", "Pick at least one topic."),
     ],
 )
-def test_missing_answers_are_named_and_typed_answers_kept(signed_in, small_catalog, field, message):
+def test_missing_answers_are_named_and_typed_answers_kept(
+    signed_in: Client, small_catalog: SmallCatalog, field: str, message: str
+) -> None:
     data = form_data(small_catalog, **{field: ""}, conflict_of_interest="I wrote a blog post")
     if field == "topics":
         data.pop("topics")
@@ -99,7 +111,9 @@ def test_missing_answers_are_named_and_typed_answers_kept(signed_in, small_catal
     assert not Proposal.objects.exists()
 
 
-def test_partial_performance_claim_is_refused(signed_in, small_catalog):
+def test_partial_performance_claim_is_refused(
+    signed_in: Client, small_catalog: SmallCatalog
+) -> None:
     partial = dict(CLAIM, baseline="", correctness_method="")
     response = signed_in.post("/propose/", form_data(small_catalog, **partial))
     page = response.content.decode()
@@ -108,7 +122,9 @@ def test_partial_performance_claim_is_refused(signed_in, small_catalog):
     assert not Proposal.objects.exists()
 
 
-def test_partial_claim_is_refused_by_the_database(reader, small_catalog):
+def test_partial_claim_is_refused_by_the_database(
+    reader: User, small_catalog: SmallCatalog
+) -> None:
     proposal = make_proposal(small_catalog, reader)
     with pytest.raises(IntegrityError), transaction.atomic():
         Proposal.objects.filter(pk=proposal.pk).update(workload="only this")
@@ -123,7 +139,9 @@ def test_partial_claim_is_refused_by_the_database(reader, small_catalog):
         "https://www.arxiv.org/html/2205.14135v3/",
     ],
 )
-def test_source_in_catalog_cannot_be_proposed_again(signed_in, small_catalog, variant):
+def test_source_in_catalog_cannot_be_proposed_again(
+    signed_in: Client, small_catalog: SmallCatalog, variant: str
+) -> None:
     small_catalog["flash"].url = "https://arxiv.org/abs/2205.14135"
     small_catalog["flash"].save()
     response = signed_in.post("/propose/", form_data(small_catalog, url=variant))
@@ -133,7 +151,9 @@ def test_source_in_catalog_cannot_be_proposed_again(signed_in, small_catalog, va
     assert not Proposal.objects.exists()
 
 
-def test_source_already_proposed_cannot_be_proposed_again(signed_in, other_reader, small_catalog):
+def test_source_already_proposed_cannot_be_proposed_again(
+    signed_in: Client, other_reader: User, small_catalog: SmallCatalog
+) -> None:
     make_proposal(small_catalog, other_reader, title="Someone else's secret title")
     response = signed_in.post("/propose/", form_data(small_catalog))
     page = response.content.decode()
@@ -142,7 +162,9 @@ def test_source_already_proposed_cannot_be_proposed_again(signed_in, other_reade
     assert Proposal.objects.count() == 1
 
 
-def test_open_url_is_unique_in_the_database(reader, other_reader, small_catalog):
+def test_open_url_is_unique_in_the_database(
+    reader: User, other_reader: User, small_catalog: SmallCatalog
+) -> None:
     first = make_proposal(small_catalog, reader)
     with pytest.raises(IntegrityError), transaction.atomic():
         Proposal.objects.create(
@@ -157,7 +179,9 @@ def test_open_url_is_unique_in_the_database(reader, other_reader, small_catalog)
         )
 
 
-def test_rejected_url_may_be_proposed_again(signed_in, reader, maintainer, small_catalog):
+def test_rejected_url_may_be_proposed_again(
+    signed_in: Client, reader: User, maintainer: User, small_catalog: SmallCatalog
+) -> None:
     first = make_proposal(small_catalog, reader)
     reject_proposal(proposal=first, by=maintainer, reason="No code published yet.")
     signed_in.post("/propose/", form_data(small_catalog))
@@ -167,7 +191,9 @@ def test_rejected_url_may_be_proposed_again(signed_in, reader, maintainer, small
 # The live duplicate check
 
 
-def test_check_reports_catalog_duplicate_with_link(signed_in, small_catalog):
+def test_check_reports_catalog_duplicate_with_link(
+    signed_in: Client, small_catalog: SmallCatalog
+) -> None:
     small_catalog["flash"].url = "https://arxiv.org/abs/2205.14135"
     small_catalog["flash"].save()
     response = signed_in.get(
@@ -183,7 +209,9 @@ def test_check_reports_catalog_duplicate_with_link(signed_in, small_catalog):
     assert response["Vary"].count("HX-Request") == 1
 
 
-def test_check_reports_own_open_proposal_with_link(signed_in, reader, small_catalog):
+def test_check_reports_own_open_proposal_with_link(
+    signed_in: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     proposal = make_proposal(small_catalog, reader)
     response = signed_in.get(
         "/propose/check/", {"url": proposal.url + "/"}, headers={"HX-Request": "true"}
@@ -193,7 +221,9 @@ def test_check_reports_own_open_proposal_with_link(signed_in, reader, small_cata
     assert f'href="/proposals/{proposal.pk}/"' in page
 
 
-def test_check_hides_whose_proposal_it_is(signed_in, other_reader, small_catalog):
+def test_check_hides_whose_proposal_it_is(
+    signed_in: Client, other_reader: User, small_catalog: SmallCatalog
+) -> None:
     proposal = make_proposal(small_catalog, other_reader, title="Private working title")
     response = signed_in.get(
         "/propose/check/", {"url": proposal.url}, headers={"HX-Request": "true"}
@@ -205,7 +235,9 @@ def test_check_hides_whose_proposal_it_is(signed_in, other_reader, small_catalog
     assert f"/proposals/{proposal.pk}/" not in page
 
 
-def test_check_new_url_is_fine_and_similar_titles_warn(signed_in, small_catalog):
+def test_check_new_url_is_fine_and_similar_titles_warn(
+    signed_in: Client, small_catalog: SmallCatalog
+) -> None:
     response = signed_in.get(
         "/propose/check/",
         {"url": "https://example.org/brand-new", "title": "FlashAttention 2"},
@@ -218,12 +250,14 @@ def test_check_new_url_is_fine_and_similar_titles_warn(signed_in, small_catalog)
     assert "disabled" not in page
 
 
-def test_check_explains_invalid_url(signed_in, small_catalog):
+def test_check_explains_invalid_url(signed_in: Client, small_catalog: SmallCatalog) -> None:
     response = signed_in.get("/propose/check/", {"url": "ftp://x"}, headers={"HX-Request": "true"})
     assert "http:// or https://" in response.content.decode()
 
 
-def test_check_without_javascript_renders_the_form_with_what_was_typed(signed_in, small_catalog):
+def test_check_without_javascript_renders_the_form_with_what_was_typed(
+    signed_in: Client, small_catalog: SmallCatalog
+) -> None:
     small_catalog["flash"].url = "https://arxiv.org/abs/2205.14135"
     small_catalog["flash"].save()
     data = form_data(small_catalog, url="https://arxiv.org/pdf/2205.14135", mechanism="Typed words")
@@ -234,7 +268,7 @@ def test_check_without_javascript_renders_the_form_with_what_was_typed(signed_in
     assert "Typed words" in page
 
 
-def test_check_sends_anonymous_htmx_to_login(client, small_catalog):
+def test_check_sends_anonymous_htmx_to_login(client: Client, small_catalog: SmallCatalog) -> None:
     response = client.get(
         "/propose/check/", {"url": "https://x.org"}, headers={"HX-Request": "true"}
     )
@@ -242,8 +276,10 @@ def test_check_sends_anonymous_htmx_to_login(client, small_catalog):
 
 
 def test_duplicate_check_runs_constant_queries(
-    small_catalog, many_sources, django_assert_max_num_queries
-):
+    small_catalog: SmallCatalog,
+    many_sources: Grow,
+    django_assert_max_num_queries: DjangoAssertNumQueries,
+) -> None:
     first = many_sources(10)[0]
     # Identifiers, open proposals, then candidate titles and candidate list labels.
     with django_assert_max_num_queries(4):
@@ -259,8 +295,8 @@ def test_duplicate_check_runs_constant_queries(
 
 
 def test_my_proposals_show_status_reason_and_resulting_source(
-    signed_in, reader, maintainer, small_catalog
-):
+    signed_in: Client, reader: User, maintainer: User, small_catalog: SmallCatalog
+) -> None:
     accepted = make_proposal(
         small_catalog, reader, url="https://example.org/a", title="Accepted one"
     )
@@ -280,7 +316,9 @@ def test_my_proposals_show_status_reason_and_resulting_source(
     assert f"/proposals/{rejected.pk}/edit/" not in page
 
 
-def test_readers_never_see_other_readers_proposals(signed_in, other_reader, small_catalog):
+def test_readers_never_see_other_readers_proposals(
+    signed_in: Client, other_reader: User, small_catalog: SmallCatalog
+) -> None:
     theirs = make_proposal(small_catalog, other_reader, title="Their pending idea")
     assert "Their pending idea" not in signed_in.get("/proposals/").content.decode()
     assert signed_in.get(f"/proposals/{theirs.pk}/").status_code == 404
@@ -289,14 +327,14 @@ def test_readers_never_see_other_readers_proposals(signed_in, other_reader, smal
     assert "Their pending idea" not in signed_in.get("/proposals/decisions/").content.decode()
 
 
-def test_proposals_pages_need_login(client, small_catalog):
+def test_proposals_pages_need_login(client: Client, small_catalog: SmallCatalog) -> None:
     for url in ["/proposals/", "/proposals/1/", "/proposals/1/edit/"]:
         assert client.get(url)["Location"].startswith("/accounts/login/")
 
 
 def test_changes_requested_proposal_is_edited_and_resubmitted(
-    signed_in, reader, maintainer, small_catalog
-):
+    signed_in: Client, reader: User, maintainer: User, small_catalog: SmallCatalog
+) -> None:
     proposal = make_proposal(small_catalog, reader)
     request_changes(proposal=proposal, by=maintainer, reason="Add the claim details.")
     page = signed_in.get(f"/proposals/{proposal.pk}/edit/").content.decode()
@@ -311,18 +349,22 @@ def test_changes_requested_proposal_is_edited_and_resubmitted(
     assert proposal.baseline == CLAIM["baseline"]
 
 
-def test_edit_check_does_not_flag_the_proposal_itself(signed_in, reader, maintainer, small_catalog):
+def test_edit_check_does_not_flag_the_proposal_itself(
+    signed_in: Client, reader: User, maintainer: User, small_catalog: SmallCatalog
+) -> None:
     proposal = make_proposal(small_catalog, reader)
     request_changes(proposal=proposal, by=maintainer, reason="More detail.")
     response = signed_in.get(
         "/propose/check/",
-        {"url": proposal.url, "proposal": proposal.pk},
+        {"url": proposal.url, "proposal": str(proposal.pk)},
         headers={"HX-Request": "true"},
     )
     assert "Not in the catalog or proposed yet." in response.content.decode()
 
 
-def test_pending_proposal_cannot_be_edited(signed_in, reader, small_catalog):
+def test_pending_proposal_cannot_be_edited(
+    signed_in: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     proposal = make_proposal(small_catalog, reader)
     response = signed_in.post(
         f"/proposals/{proposal.pk}/edit/", form_data(small_catalog), follow=True
@@ -333,7 +375,9 @@ def test_pending_proposal_cannot_be_edited(signed_in, reader, small_catalog):
 # Abuse limits
 
 
-def test_pending_limit_gives_a_clear_message(signed_in, reader, small_catalog, settings):
+def test_pending_limit_gives_a_clear_message(
+    signed_in: Client, reader: User, small_catalog: SmallCatalog, settings: Settings
+) -> None:
     settings.PROPOSALS_MAX_PENDING = 2
     for n in range(2):
         make_proposal(small_catalog, reader, url=f"https://example.org/p{n}")
@@ -345,19 +389,25 @@ def test_pending_limit_gives_a_clear_message(signed_in, reader, small_catalog, s
     assert Proposal.objects.count() == 2
 
 
-def test_daily_limit_gives_a_clear_message(signed_in, reader, maintainer, small_catalog, settings):
+def test_daily_limit_gives_a_clear_message(
+    signed_in: Client,
+    reader: User,
+    maintainer: User,
+    small_catalog: SmallCatalog,
+    settings: Settings,
+) -> None:
     settings.PROPOSALS_MAX_PER_DAY = 3
     for n in range(3):
         proposal = make_proposal(small_catalog, reader, url=f"https://example.org/d{n}")
         reject_proposal(proposal=proposal, by=maintainer, reason="No.")
     response = signed_in.post("/propose/", form_data(small_catalog))
     assert "the daily limit (3)" in response.content.decode()
-    Proposal.objects.update(created=timezone.now() - timezone.timedelta(days=2))
+    Proposal.objects.update(created=timezone.now() - timedelta(days=2))
     signed_in.post("/propose/", form_data(small_catalog))
     assert Proposal.objects.pending().count() == 1
 
 
-def test_default_limits_are_settings(settings):
+def test_default_limits_are_settings(settings: Settings) -> None:
     assert settings.PROPOSALS_MAX_PENDING == 10
     assert settings.PROPOSALS_MAX_PER_DAY == 20
 
@@ -366,8 +416,8 @@ def test_default_limits_are_settings(settings):
 
 
 def test_decision_log_lists_accepted_and_rejected_publicly(
-    client, reader, maintainer, small_catalog
-):
+    client: Client, reader: User, maintainer: User, small_catalog: SmallCatalog
+) -> None:
     accepted = make_proposal(small_catalog, reader, url="https://example.org/a", title="Good one")
     rejected = make_proposal(small_catalog, reader, url="https://example.org/b", title="Weak one")
     asked = make_proposal(small_catalog, reader, url="https://example.org/c", title="Unfinished")
@@ -387,7 +437,9 @@ def test_decision_log_lists_accepted_and_rejected_publicly(
     assert pending.status == "pending"
 
 
-def test_decision_log_is_paginated(client, reader, maintainer, small_catalog, settings):
+def test_decision_log_is_paginated(
+    client: Client, reader: User, maintainer: User, small_catalog: SmallCatalog, settings: Settings
+) -> None:
     settings.CATALOG_PAGE_SIZE = 2
     for n in range(3):
         proposal = make_proposal(
@@ -402,7 +454,7 @@ def test_decision_log_is_paginated(client, reader, maintainer, small_catalog, se
 # Query counts stay flat
 
 
-def _grow(catalog, maintainer, count, start):
+def _grow(catalog: SmallCatalog, maintainer: User, count: int, start: int) -> None:
     for n in range(start, start + count):
         proposer = UserFactory()
         proposal = make_proposal(
@@ -415,8 +467,11 @@ def _grow(catalog, maintainer, count, start):
 
 
 def test_decision_log_queries_are_flat(
-    client, maintainer, small_catalog, django_assert_max_num_queries
-):
+    client: Client,
+    maintainer: User,
+    small_catalog: SmallCatalog,
+    django_assert_max_num_queries: DjangoAssertNumQueries,
+) -> None:
     _grow(small_catalog, maintainer, 4, 0)
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -430,14 +485,19 @@ def test_decision_log_queries_are_flat(
 
 
 def test_my_proposals_queries_are_flat(
-    signed_in, reader, maintainer, small_catalog, django_assert_max_num_queries, settings
-):
+    signed_in: Client,
+    reader: User,
+    maintainer: User,
+    small_catalog: SmallCatalog,
+    django_assert_max_num_queries: DjangoAssertNumQueries,
+    settings: Settings,
+) -> None:
     settings.PROPOSALS_MAX_PENDING = 100
     settings.PROPOSALS_MAX_PER_DAY = 100
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    def grow(start, count):
+    def grow(start: int, count: int) -> None:
         for n in range(start, start + count):
             proposal = make_proposal(small_catalog, reader, url=f"https://example.org/m{n}")
             if n % 3 == 0:

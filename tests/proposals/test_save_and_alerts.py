@@ -6,18 +6,22 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from django.core import mail
 from django.core.management import call_command
+from django.test import Client
 from django.utils import timezone
+from pytest_django import DjangoCaptureOnCommitCallbacks, Settings
 
+from accounts.models import User
 from library.models import Bookmark
 from proposals.alerts import send_daily_alerts
 from proposals.models import MaintainerAlert
+from tests.hints import SmallCatalog
 
 from .helpers import make_proposal
 
 pytestmark = pytest.mark.django_db
 
 
-def test_the_bookmarklet_only_navigates_to_this_site(client, settings):
+def test_the_bookmarklet_only_navigates_to_this_site(client: Client, settings: Settings) -> None:
     settings.SITE_DOMAIN = "reading.example.org"
     page = client.get("/save/bookmarklet/").content.decode()
     assert 'href="javascript:(function(){' in page
@@ -26,7 +30,9 @@ def test_the_bookmarklet_only_navigates_to_this_site(client, settings):
     assert "drag" in page.lower()
 
 
-def test_a_catalogued_page_gets_its_bookmark_control(signed_in, reader, small_catalog):
+def test_a_catalogued_page_gets_its_bookmark_control(
+    signed_in: Client, reader: User, small_catalog: SmallCatalog
+) -> None:
     flash = small_catalog["flash"]
     flash.url = "https://arxiv.org/abs/2205.14135"
     flash.save()
@@ -39,7 +45,9 @@ def test_a_catalogued_page_gets_its_bookmark_control(signed_in, reader, small_ca
     assert Bookmark.objects.get(user=reader).source == flash
 
 
-def test_an_unknown_page_opens_the_proposal_form_prefilled(signed_in, small_catalog):
+def test_an_unknown_page_opens_the_proposal_form_prefilled(
+    signed_in: Client, small_catalog: SmallCatalog
+) -> None:
     response = signed_in.get(
         "/save/", {"url": "https://example.org/post/", "title": "A  good <post>"}
     )
@@ -55,24 +63,29 @@ def test_an_unknown_page_opens_the_proposal_form_prefilled(signed_in, small_cata
     assert "A good &lt;post&gt;" in page
 
 
-def test_save_refuses_what_is_not_a_web_address(signed_in, small_catalog):
+def test_save_refuses_what_is_not_a_web_address(
+    signed_in: Client, small_catalog: SmallCatalog
+) -> None:
     response = signed_in.get("/save/", {"url": "javascript:alert(1)"})
     assert response.status_code == 400
     assert "http://" in response.content.decode()
 
 
-def test_save_needs_a_reader(client, small_catalog):
+def test_save_needs_a_reader(client: Client, small_catalog: SmallCatalog) -> None:
     response = client.get("/save/", {"url": "https://example.org/x"})
     assert response["Location"].startswith("/accounts/login/")
 
 
-def _opt_in(user):
+def _opt_in(user: User) -> None:
     MaintainerAlert.objects.update_or_create(user=user, defaults={"daily_email": True})
 
 
 def test_maintainers_who_opt_in_get_one_email_a_day(
-    reader, maintainer, small_catalog, django_capture_on_commit_callbacks
-):
+    reader: User,
+    maintainer: User,
+    small_catalog: SmallCatalog,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+) -> None:
     _opt_in(maintainer)
     make_proposal(small_catalog, reader, title="Paged attention, explained")
     call_command("notify_maintainers", verbosity=0)
@@ -85,7 +98,9 @@ def test_maintainers_who_opt_in_get_one_email_a_day(
     assert "/admin/proposals/proposal/" in message.body
 
 
-def test_the_next_email_lists_only_newer_proposals(reader, maintainer, small_catalog):
+def test_the_next_email_lists_only_newer_proposals(
+    reader: User, maintainer: User, small_catalog: SmallCatalog
+) -> None:
     _opt_in(maintainer)
     make_proposal(small_catalog, reader, title="First")
     send_daily_alerts()
@@ -97,7 +112,9 @@ def test_the_next_email_lists_only_newer_proposals(reader, maintainer, small_cat
     assert "First" not in mail.outbox[1].body
 
 
-def test_no_email_without_opting_in_or_without_proposals(reader, maintainer, small_catalog):
+def test_no_email_without_opting_in_or_without_proposals(
+    reader: User, maintainer: User, small_catalog: SmallCatalog
+) -> None:
     send_daily_alerts()
     _opt_in(reader)  # not a maintainer: never emailed
     make_proposal(small_catalog, reader)
@@ -105,7 +122,9 @@ def test_no_email_without_opting_in_or_without_proposals(reader, maintainer, sma
     assert mail.outbox == []
 
 
-def test_a_maintainer_opts_in_on_a_page_readers_cannot_see(client, reader, maintainer):
+def test_a_maintainer_opts_in_on_a_page_readers_cannot_see(
+    client: Client, reader: User, maintainer: User
+) -> None:
     client.force_login(reader)
     assert client.get("/proposals/alerts/").status_code == 404
     client.force_login(maintainer)

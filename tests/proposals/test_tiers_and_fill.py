@@ -1,16 +1,23 @@
 """The form fits the tier, on the page and on the server, and fills itself from a link."""
 
-import pytest
+from typing import Any
 
+import pytest
+from django.test import Client
+from pytest_django import Settings
+
+from accounts.models import User
 from proposals.models import Proposal
 from proposals.services import submit_proposal
+from tests.hints import SmallCatalog, Tiers
+from tests.proposals.metadata_server import MetadataServer
 
 from .helpers import form_data
 
 pytestmark = pytest.mark.django_db
 
 
-def further_reading(catalog, **changes):
+def further_reading(catalog: SmallCatalog, **changes: object) -> dict[str, Any]:
     data = form_data(
         catalog,
         url="https://example.org/blog/how-attention-kernels-work",
@@ -27,7 +34,9 @@ def further_reading(catalog, **changes):
     return data
 
 
-def test_tier_comes_first_with_explanations_and_nothing_chosen(signed_in, small_catalog):
+def test_tier_comes_first_with_explanations_and_nothing_chosen(
+    signed_in: Client, small_catalog: SmallCatalog
+) -> None:
     page = signed_in.get("/propose/").content.decode()
     assert page.index('name="tier"') < page.index('name="url"')
     assert "checked" not in page.split('name="url"')[0].split("tier-choice")[1]
@@ -36,8 +45,8 @@ def test_tier_comes_first_with_explanations_and_nothing_chosen(signed_in, small_
 
 
 def test_a_further_reading_article_is_proposed_without_primary_source_answers(
-    signed_in, small_catalog
-):
+    signed_in: Client, small_catalog: SmallCatalog
+) -> None:
     response = signed_in.post("/propose/", further_reading(small_catalog))
     assert response.status_code == 302
     proposal = Proposal.objects.get()
@@ -46,19 +55,25 @@ def test_a_further_reading_article_is_proposed_without_primary_source_answers(
     assert proposal.worth_reading.startswith("The clearest walk")
 
 
-def test_further_reading_must_say_why_it_is_worth_reading(signed_in, small_catalog):
+def test_further_reading_must_say_why_it_is_worth_reading(
+    signed_in: Client, small_catalog: SmallCatalog
+) -> None:
     response = signed_in.post("/propose/", further_reading(small_catalog, worth_reading=""))
     assert "Say why it is worth a reader&#x27;s time." in response.content.decode()
     assert not Proposal.objects.exists()
 
 
-def test_further_reading_drops_answers_its_tier_does_not_ask(signed_in, small_catalog):
+def test_further_reading_drops_answers_its_tier_does_not_ask(
+    signed_in: Client, small_catalog: SmallCatalog
+) -> None:
     data = further_reading(small_catalog, basis="mechanism-paper", mechanism="Hidden text")
     signed_in.post("/propose/", data)
     assert Proposal.objects.get().mechanism == ""
 
 
-def test_core_still_needs_the_contribution_rules_answers(signed_in, small_catalog):
+def test_core_still_needs_the_contribution_rules_answers(
+    signed_in: Client, small_catalog: SmallCatalog
+) -> None:
     data = form_data(small_catalog, mechanism="", basis="", basis_explanation="")
     page = signed_in.post("/propose/", data).content.decode()
     assert "Say what mechanism or idea it teaches." in page
@@ -66,7 +81,9 @@ def test_core_still_needs_the_contribution_rules_answers(signed_in, small_catalo
     assert not Proposal.objects.exists()
 
 
-def test_the_service_enforces_the_tier_rules_too(reader, small_catalog, tiers):
+def test_the_service_enforces_the_tier_rules_too(
+    reader: User, small_catalog: SmallCatalog, tiers: Tiers
+) -> None:
     with pytest.raises(Exception, match="Say which kind of primary source"):
         submit_proposal(
             proposer=reader,
@@ -87,18 +104,22 @@ def test_the_service_enforces_the_tier_rules_too(reader, small_catalog, tiers):
     ],
 )
 def test_belongs_after_is_typed_and_resolved_with_a_clear_error(
-    signed_in, small_catalog, typed, message
-):
+    signed_in: Client, small_catalog: SmallCatalog, typed: str, message: str
+) -> None:
     page = signed_in.post("/propose/", form_data(small_catalog, after_source=typed))
     assert message in page.content.decode()
 
 
-def test_belongs_after_accepts_a_title_in_any_case_or_an_alias(signed_in, small_catalog):
+def test_belongs_after_accepts_a_title_in_any_case_or_an_alias(
+    signed_in: Client, small_catalog: SmallCatalog
+) -> None:
     signed_in.post("/propose/", form_data(small_catalog, after_source="fa1"))
     assert Proposal.objects.get().after_source == small_catalog["flash"]
 
 
-def test_belongs_after_names_both_sources_when_a_title_is_ambiguous(signed_in, small_catalog):
+def test_belongs_after_names_both_sources_when_a_title_is_ambiguous(
+    signed_in: Client, small_catalog: SmallCatalog
+) -> None:
     from tests.factories import SourceFactory
 
     SourceFactory(
@@ -109,7 +130,9 @@ def test_belongs_after_names_both_sources_when_a_title_is_ambiguous(signed_in, s
     assert "flashattention-talk" in page
 
 
-def test_topics_and_titles_are_compact_choices(signed_in, small_catalog):
+def test_topics_and_titles_are_compact_choices(
+    signed_in: Client, small_catalog: SmallCatalog
+) -> None:
     page = signed_in.get("/propose/").content.decode()
     assert '<details class="form-row topics-choice"' in page
     assert 'list="catalog-titles"' in page
@@ -118,8 +141,8 @@ def test_topics_and_titles_are_compact_choices(signed_in, small_catalog):
 
 
 def test_fill_from_link_without_javascript_rerenders_the_form_filled(
-    signed_in, small_catalog, metadata_server
-):
+    signed_in: Client, small_catalog: SmallCatalog, metadata_server: MetadataServer
+) -> None:
     data = {"url": "2205.14135", "tier": "core", "mechanism": "Kept as typed"}
     page = signed_in.post("/propose/fill/", data).content.decode()
     assert "Filled from arXiv" in page
@@ -131,8 +154,8 @@ def test_fill_from_link_without_javascript_rerenders_the_form_filled(
 
 
 def test_fill_tells_the_reader_it_is_already_in_the_catalog(
-    signed_in, small_catalog, metadata_server
-):
+    signed_in: Client, small_catalog: SmallCatalog, metadata_server: MetadataServer
+) -> None:
     small_catalog["flash"].url = "https://arxiv.org/abs/2205.14135"
     small_catalog["flash"].save()
     page = signed_in.post(
@@ -145,7 +168,9 @@ def test_fill_tells_the_reader_it_is_already_in_the_catalog(
     assert 'href="/sources/flashattention/"' in page
 
 
-def test_fill_without_the_network_keeps_the_form_usable(signed_in, small_catalog, settings):
+def test_fill_without_the_network_keeps_the_form_usable(
+    signed_in: Client, small_catalog: SmallCatalog, settings: Settings
+) -> None:
     settings.METADATA_ALLOWED_HOSTS = []
     page = signed_in.post("/propose/fill/", {"url": "http://127.0.0.1:9/x", "title": "Mine"})
     text = page.content.decode()
@@ -155,8 +180,8 @@ def test_fill_without_the_network_keeps_the_form_usable(signed_in, small_catalog
 
 
 def test_submitting_after_a_fill_keeps_the_fetched_metadata(
-    signed_in, small_catalog, metadata_server
-):
+    signed_in: Client, small_catalog: SmallCatalog, metadata_server: MetadataServer
+) -> None:
     signed_in.post("/propose/fill/", {"url": "2205.14135"})
     data = form_data(
         small_catalog, url="https://arxiv.org/abs/2205.14135", title="FlashAttention v1"
@@ -167,7 +192,7 @@ def test_submitting_after_a_fill_keeps_the_fetched_metadata(
     assert fetched["authors"] == "Tri Dao et al."
 
 
-def test_the_query_string_prefills_the_form(signed_in, small_catalog):
+def test_the_query_string_prefills_the_form(signed_in: Client, small_catalog: SmallCatalog) -> None:
     page = signed_in.get(
         "/propose/", {"url": "https://example.org/post", "title": "A <b>post</b>"}
     ).content.decode()
@@ -176,8 +201,12 @@ def test_the_query_string_prefills_the_form(signed_in, small_catalog):
 
 
 def test_a_maintainer_accepts_with_the_fetched_metadata_in_view(
-    client, reader, maintainer, small_catalog, metadata_server
-):
+    client: Client,
+    reader: User,
+    maintainer: User,
+    small_catalog: SmallCatalog,
+    metadata_server: MetadataServer,
+) -> None:
     client.force_login(reader)
     client.post("/propose/fill/", {"url": "2205.14135"})
     url = "https://arxiv.org/abs/2205.14135"
@@ -205,12 +234,13 @@ def test_a_maintainer_accepts_with_the_fetched_metadata_in_view(
     }
     client.post(f"/admin/proposals/proposal/{proposal.pk}/accept/", data)
     source = Proposal.objects.get().resulting_source
+    assert source is not None
     assert (source.authors, source.year, source.venue) == ("Tri Dao et al.", 2022, "NeurIPS")
 
 
 def test_an_accepted_further_reading_article_is_not_a_primary_source(
-    signed_in, reader, maintainer, small_catalog
-):
+    signed_in: Client, reader: User, maintainer: User, small_catalog: SmallCatalog
+) -> None:
     from proposals.services import accept_proposal
 
     signed_in.post("/propose/", further_reading(small_catalog))
@@ -221,8 +251,8 @@ def test_an_accepted_further_reading_article_is_not_a_primary_source(
 
 
 def test_editing_shows_the_saved_tier_and_the_source_it_follows(
-    signed_in, reader, maintainer, small_catalog
-):
+    signed_in: Client, reader: User, maintainer: User, small_catalog: SmallCatalog
+) -> None:
     from proposals.services import request_changes
 
     from .helpers import make_proposal
@@ -234,7 +264,9 @@ def test_editing_shows_the_saved_tier_and_the_source_it_follows(
     assert 'name="after_source" value="FlashAttention"' in page
 
 
-def test_the_proposer_sees_a_further_reading_answer_on_the_proposal_page(signed_in, small_catalog):
+def test_the_proposer_sees_a_further_reading_answer_on_the_proposal_page(
+    signed_in: Client, small_catalog: SmallCatalog
+) -> None:
     signed_in.post("/propose/", further_reading(small_catalog, authors="Ada Writer"))
     proposal = Proposal.objects.get()
     page = signed_in.get(f"/proposals/{proposal.pk}/").content.decode()

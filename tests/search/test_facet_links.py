@@ -24,14 +24,16 @@ TAG = Template("{% querystring current change page=None %}")
         ("q=a%3Db%23c&list=x", {"list": "y"}),
     ],
 )
-def test_a_link_is_what_the_querystring_tag_writes(current, change):
+def test_a_link_is_what_the_querystring_tag_writes(
+    current: str, change: dict[str, str | list[str] | None]
+) -> None:
     query = QueryDict(current)
     expected = TAG.render(Context({"current": query, "change": change}))
     base = {key: values for key, values in query.lists() if key != "page"}
     assert escape(query_string(base, change)) == expected
 
 
-def test_every_facet_item_gets_its_link():
+def test_every_facet_item_gets_its_link() -> None:
     facets = Facets(
         topics=[FacetItem("a", "A", 3, selected=True, change={"topic": []})],
         tiers=[FacetItem("core", "Core", 2, change={"tier": "core"})],

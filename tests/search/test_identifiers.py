@@ -2,14 +2,17 @@
 a DOI or arXiv URL."""
 
 import pytest
+from django.test import Client
 
+from catalog.models.sources import Source
 from tests.factories import SourceFactory
+from tests.hints import SmallCatalog, Tiers
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def sarathi(small_catalog, tiers):
+def sarathi(small_catalog: SmallCatalog, tiers: Tiers) -> Source:
     SourceFactory(slug="decoy", title="Throughput 2403 notes", summary="2403.02310 is cited here.")
     return SourceFactory(
         slug="sarathi-serve",
@@ -33,7 +36,7 @@ def sarathi(small_catalog, tiers):
         "doi:10.5555/3691938.3691945",
     ],
 )
-def test_an_identifier_finds_its_source_first(client, sarathi, query):
+def test_an_identifier_finds_its_source_first(client: Client, sarathi: Source, query: str) -> None:
     response = client.get("/sources/", {"q": query})
     assert response.status_code == 200
     page = response.content.decode()
@@ -44,7 +47,7 @@ def test_an_identifier_finds_its_source_first(client, sarathi, query):
         assert position == -1 or position > first, (query, other)
 
 
-def test_words_are_not_taken_for_identifiers(client, sarathi):
+def test_words_are_not_taken_for_identifiers(client: Client, sarathi: Source) -> None:
     page = client.get("/sources/", {"q": "throughput notes"}).content.decode()
     assert 'href="/sources/decoy/"' in page
     assert 'href="/sources/sarathi-serve/"' not in page

@@ -3,22 +3,24 @@
 import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
+from django.db.migrations.state import StateApps
+from django.test import Client
 
 BEFORE_THE_MOVE = [("catalog", "0017_source_keywords")]
 
 
-def _migrate(targets):
+def _migrate(targets: list[tuple[str, str]]) -> StateApps:
     executor = MigrationExecutor(connection)
     executor.loader.build_graph()
     executor.migrate(targets)
     return executor.loader.project_state(targets).apps
 
 
-def _latest():
+def _latest() -> list[tuple[str, str]]:
     return MigrationExecutor(connection).loader.graph.leaf_nodes()
 
 
-def _old_rows(apps):
+def _old_rows(apps: StateApps) -> int:
     """A published source written through the catalog's historical models, and the content
     type the catalog app gave its search entries."""
     Tier = apps.get_model("catalog", "Tier")
@@ -38,7 +40,9 @@ def _old_rows(apps):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_migrating_from_before_the_move_keeps_the_entries_and_their_content_type(client):
+def test_migrating_from_before_the_move_keeps_the_entries_and_their_content_type(
+    client: Client,
+) -> None:
     try:
         content_type_id = _old_rows(_migrate(BEFORE_THE_MOVE))
         _migrate(_latest())

@@ -4,10 +4,11 @@ import pytest
 from django.db import connection
 
 from catalog.models import Source
+from catalog.services import LoadReport
 from search.names import name_level, query_keys, source_names
 
 
-def test_a_sources_names_cover_title_short_title_aliases_acronym_and_version_base():
+def test_a_sources_names_cover_title_short_title_aliases_acronym_and_version_base() -> None:
     names = source_names("FlashAttention-3: Fast and Accurate Attention", "FA3, flash3")
     assert {"flashattention3", "fa3", "flash3", "~flashattention", "~fa"} <= names
     assert "flashattention3fastandaccurateattention" in names
@@ -15,7 +16,7 @@ def test_a_sources_names_cover_title_short_title_aliases_acronym_and_version_bas
     assert source_names("vLLM", "") == {"vllm"}  # one capital hump is no acronym
 
 
-def test_the_name_level_puts_the_exact_name_above_versions_and_lower_versions_first():
+def test_the_name_level_puts_the_exact_name_above_versions_and_lower_versions_first() -> None:
     original = source_names("EAGLE", "")
     second, third = source_names("EAGLE-2: Faster", ""), source_names("EAGLE-3", "")
     assert name_level(original, "eagle") == 2
@@ -31,7 +32,7 @@ def test_the_name_level_puts_the_exact_name_above_versions_and_lower_versions_fi
     assert query_keys("a") == []
 
 
-def test_a_version_is_the_same_however_it_is_written_and_an_original_is_version_one():
+def test_a_version_is_the_same_however_it_is_written_and_an_original_is_version_one() -> None:
     third = source_names("FlashAttention-3: Fast", "FA3")
     assert name_level(third, "flashattentionv3") == name_level(third, "flashattention3") == 2
     assert name_level(source_names("DeepSeek-V3", ""), "deepseek3") == 2
@@ -42,7 +43,9 @@ def test_a_version_is_the_same_however_it_is_written_and_an_original_is_version_
 
 
 @pytest.mark.postgres
-def test_the_stored_names_are_the_python_names_for_every_shipped_source(full_catalog):
+def test_the_stored_names_are_the_python_names_for_every_shipped_source(
+    full_catalog: LoadReport,
+) -> None:
     with connection.cursor() as cursor:
         cursor.execute("SELECT id, search_names FROM catalog_source")
         in_sql = {pk: set(names) for pk, names in cursor.fetchall()}
@@ -53,7 +56,7 @@ def test_the_stored_names_are_the_python_names_for_every_shipped_source(full_cat
 
 
 @pytest.mark.postgres
-def test_looking_a_query_up_uses_the_names_index(full_catalog):
+def test_looking_a_query_up_uses_the_names_index(full_catalog: LoadReport) -> None:
     with connection.cursor() as cursor:
         cursor.execute("SET enable_seqscan = off")
         cursor.execute("EXPLAIN SELECT id FROM catalog_source WHERE search_names && ARRAY['pmpp']")

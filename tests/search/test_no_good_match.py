@@ -5,10 +5,14 @@ catalog gap (words only, grouped), which maintainers read in the admin."""
 import re
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
+from accounts.models import User
+from catalog.models import Source
 from search.models import CatalogGap
 from tests.factories import SourceFactory
+from tests.hints import Response, Tiers
 
 pytestmark = pytest.mark.django_db
 
@@ -17,7 +21,7 @@ HBM = "hbm bandwidth accelerators memory"
 
 
 @pytest.fixture
-def catalog(tiers):
+def catalog(tiers: Tiers) -> list[Source]:
     """Enough sources for a latent index: two subjects, twelve sources each."""
     return [
         SourceFactory(title=f"Study {number}", summary=summary, tier=tiers["core"])
@@ -25,12 +29,14 @@ def catalog(tiers):
     ]
 
 
-def notice(response) -> str:
+def notice(response: Response) -> str:
     found = re.search(r'<div id="no-good-match".*?</div>', response.content.decode(), re.S)
     return found.group() if found else ""
 
 
-def test_a_need_the_catalog_does_not_cover_says_so_and_offers_a_proposal(client, catalog):
+def test_a_need_the_catalog_does_not_cover_says_so_and_offers_a_proposal(
+    client: Client, catalog: list[Source]
+) -> None:
     response = client.get("/sources/", {"q": "gradient boosted trees for tabular memory"})
     assert response.status_code == 200
     shown = notice(response)
@@ -41,18 +47,20 @@ def test_a_need_the_catalog_does_not_cover_says_so_and_offers_a_proposal(client,
     assert "/propose/?title=gradient%20boosted%20trees%20for%20tabular%20memory" in shown
 
 
-def test_a_need_the_catalog_covers_has_no_notice(client, catalog):
+def test_a_need_the_catalog_covers_has_no_notice(client: Client, catalog: list[Source]) -> None:
     for query in ("paging kv cache", "why is memory paging fragmented", "hbm bandwidth"):
         response = client.get("/sources/", {"q": query})
         assert notice(response) == "", query
     assert not CatalogGap.objects.exists()
 
 
-def test_nothing_found_at_all_is_no_good_answer_too(client, catalog):
+def test_nothing_found_at_all_is_no_good_answer_too(client: Client, catalog: list[Source]) -> None:
     assert notice(client.get("/sources/", {"q": "xylophone"}))
 
 
-def test_gaps_are_counted_by_their_words_and_keep_nothing_about_the_reader(client, catalog, reader):
+def test_gaps_are_counted_by_their_words_and_keep_nothing_about_the_reader(
+    client: Client, catalog: list[Source], reader: User
+) -> None:
     client.get("/sources/", {"q": "Gradient boosted  trees for tabular memory"})
     client.force_login(reader)
     client.get("/sources/", {"q": "gradient boosted trees for tabular memory"})
@@ -63,7 +71,7 @@ def test_gaps_are_counted_by_their_words_and_keep_nothing_about_the_reader(clien
     assert fields == {"id", "text", "searches", "first_seen", "last_seen"}
 
 
-def test_maintainers_read_the_gaps_most_searched_first(client, maintainer):
+def test_maintainers_read_the_gaps_most_searched_first(client: Client, maintainer: User) -> None:
     CatalogGap.objects.create(text="tabular boosting", searches=2)
     CatalogGap.objects.create(text="battery drain", searches=7)
     client.force_login(maintainer)

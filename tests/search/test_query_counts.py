@@ -3,13 +3,17 @@
 import pytest
 from django.core.cache import cache
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from pytest_django import DjangoAssertNumQueries, Settings
+
+from tests.hints import Grow, Response
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def _memory_cache(settings):
+def _memory_cache(settings: Settings) -> None:
     # Count the search's own queries, not those of a database-backed page cache.
     memory = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     settings.CACHES = {"default": memory, "pages": {**memory, "LOCATION": "pages"}}
@@ -25,12 +29,12 @@ def _memory_cache(settings):
 MAX_QUERIES = 9
 
 
-def warm(client, url):
+def warm(client: Client, url: str) -> None:
     """The first described query after a catalog change builds the index: not counted."""
     client.get(url)
 
 
-def run(client, url):
+def run(client: Client, url: str) -> tuple[int, Response]:
     with CaptureQueriesContext(connection) as ctx:
         response = client.get(url)
     assert response.status_code == 200
@@ -61,10 +65,13 @@ def run(client, url):
     ],
 )
 def test_search_queries_are_flat_between_20_and_400_sources(
-    client, many_sources, url, django_assert_max_num_queries
-):
+    client: Client,
+    many_sources: Grow,
+    url: str,
+    django_assert_max_num_queries: DjangoAssertNumQueries,
+) -> None:
     sources = many_sources(20)
-    url = url.format(list=sources[0].entries.first().section.reading_list.slug)
+    url = url.format(list=sources[0].entries.get().section.reading_list.slug)
     warm(client, url)
     small, response = run(client, url)
     assert small <= MAX_QUERIES
@@ -76,7 +83,7 @@ def test_search_queries_are_flat_between_20_and_400_sources(
         assert response.content.decode().count('class="card source-card') > 0
 
 
-def search_statements(client, url):
+def search_statements(client: Client, url: str) -> tuple[list[str], list[str], Response]:
     """The statements a search ran: what it read before matching (the tiers and the sources the
     query names, with the vocabulary and the counts: postgres_match.lookup_sql()), and its facet
     statements (facets.FACET_SQL)."""
@@ -91,7 +98,9 @@ def search_statements(client, url):
 
 
 @pytest.mark.postgres
-def test_a_thin_page_costs_no_more_statements_than_a_full_one(client, many_sources):
+def test_a_thin_page_costs_no_more_statements_than_a_full_one(
+    client: Client, many_sources: Grow
+) -> None:
     many_sources(30)  # every title is "Source number N", which "number source" does not name
     lookups, facets, response = search_statements(client, "/sources/?q=number+source")
     assert (len(lookups), len(facets)) == (1, 1)

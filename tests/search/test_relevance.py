@@ -6,15 +6,19 @@ they are skipped on SQLite, whose backend only requires every word somewhere in 
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from html import unescape
+from typing import Any
 
 import pytest
 from django.core.cache import cache
+from django.test import Client
 
 from catalog.catalog_file import read_catalog
 from search.names import acronym, base_name, normalised, source_names
 from search.page import search_sources
 from search.parsing import SearchParams
+from tests.hints import found as expect_match
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
@@ -58,20 +62,22 @@ CASES = [
     ("query", "expected"),
     [pytest.param(q, e, marks=[m] if m else [], id=q) for q, e, m in CASES],
 )
-def test_expected_source_in_top_three(shipped_catalog, query, expected):
+def test_expected_source_in_top_three(
+    shipped_catalog: None, query: str, expected: set[str]
+) -> None:
     page = search_sources(SearchParams(q=query)).page
     top = [source.slug for source in page.object_list[:3]]
     assert expected & set(top), f"{query!r}: top 3 were {top}"
 
 
 @pytest.mark.postgres
-def test_excluded_word_removes_sources(shipped_catalog):
+def test_excluded_word_removes_sources(shipped_catalog: None) -> None:
     slugs = {s.slug for s in search_sources(SearchParams(q="flashattention -hopper")).page}
     assert "flashattention-3" not in slugs
     assert "flashattention" in slugs
 
 
-def test_primary_sources_rank_above_commentary_for_the_same_name(shipped_catalog):
+def test_primary_sources_rank_above_commentary_for_the_same_name(shipped_catalog: None) -> None:
     top = search_sources(SearchParams(q="pagedattention")).page.object_list[0]
     assert top.slug == "pagedattention" and top.is_primary
 
@@ -113,7 +119,7 @@ def failures_of(queries: list[tuple[str, set[str]]]) -> list[str]:
     return failed
 
 
-def test_a_trusted_sources_title_and_aliases_find_it_first(shipped_catalog):
+def test_a_trusted_sources_title_and_aliases_find_it_first(shipped_catalog: None) -> None:
     """Navigational: for every Start-here and core source, its title, short title, title with
     spaces removed or hyphens as spaces, and each alias put a source of that name first."""
     queries = [
@@ -126,12 +132,12 @@ def test_a_trusted_sources_title_and_aliases_find_it_first(shipped_catalog):
     assert not failures_of(queries)
 
 
-def test_every_sources_exact_title_finds_it_first(shipped_catalog):
+def test_every_sources_exact_title_finds_it_first(shipped_catalog: None) -> None:
     queries = [(s["title"], named_exactly(s["title"])) for s in SOURCES]
     assert not failures_of(queries)
 
 
-def test_an_acronym_of_the_title_finds_the_source_first(shipped_catalog):
+def test_an_acronym_of_the_title_finds_the_source_first(shipped_catalog: None) -> None:
     """ "PMPP", "FA3": the initials of the title's capitalised words and humps, with its version."""
     queries = []
     for source in SOURCES:
@@ -158,14 +164,14 @@ def test_an_acronym_of_the_title_finds_the_source_first(shipped_catalog):
         ("transformer", "attention-is-all-you-need"),
     ],
 )
-def test_named_queries_from_the_issue(shipped_catalog, query, slug):
+def test_named_queries_from_the_issue(shipped_catalog: None, query: str, slug: str) -> None:
     assert top_slugs(query, 1) == [slug]
 
 
 def version_families() -> dict[str, list[dict]]:
     """Sources whose short title is another's plus a version ("EAGLE-2", "FlashAttention-3"),
     grouped by that base name."""
-    families = {}
+    families: dict[str, list[dict[str, Any]]] = {}
     for source in SOURCES:
         short = normalised(source["title"].split(":", 1)[0])
         if base := base_name(short):
@@ -179,10 +185,12 @@ def version_families() -> dict[str, list[dict]]:
 
 
 def version_of(source: dict) -> int:
-    return int(re.search(r"[0-9]+$", normalised(source["title"].split(":", 1)[0])).group())
+    return int(
+        expect_match(re.search(r"[0-9]+$", normalised(source["title"].split(":", 1)[0]))).group()
+    )
 
 
-def test_originals_come_before_their_successors(shipped_catalog):
+def test_originals_come_before_their_successors(shipped_catalog: None) -> None:
     """The base name ("eagle", "flashattention", "deepseek") puts the original first, then its
     versions in order."""
     families = version_family_queries()
@@ -224,14 +232,14 @@ def version_spellings() -> list[tuple[str, set[str]]]:
     return queries
 
 
-def test_a_version_written_any_way_finds_that_version_first(shipped_catalog):
+def test_a_version_written_any_way_finds_that_version_first(shipped_catalog: None) -> None:
     queries = version_spellings()
     asked = {query.casefold() for query, _ in queries}
     assert {"flashattention v3", "eagle 1", "deepseek 3"} <= asked
     assert not failures_of(queries)
 
 
-def test_a_title_after_an_article_finds_its_source_first(shipped_catalog):
+def test_a_title_after_an_article_finds_its_source_first(shipped_catalog: None) -> None:
     """ "The Transformer", "a roofline model": an article in front of a name changes nothing."""
     queries = [
         (f"{article} {source['title'].split(':', 1)[0]}", named_exactly(source["title"]))
@@ -261,14 +269,16 @@ def suggested(query: str) -> list[str]:
     ],
 )
 def test_a_name_with_a_word_its_source_lacks_suggests_the_source_first(
-    shipped_catalog, query, expected
-):
+    shipped_catalog: None, query: str, expected: set[str]
+) -> None:
     """Every word is required, so nothing may match; then the source the rest of the query names
     is what the page suggests first."""
     assert suggested(query)[0] in expected
 
 
-def test_a_trusted_sources_name_with_one_more_word_finds_or_suggests_it(shipped_catalog):
+def test_a_trusted_sources_name_with_one_more_word_finds_or_suggests_it(
+    shipped_catalog: None,
+) -> None:
     queries = []
     for source in SOURCES:
         short = source["title"].split(":", 1)[0]
@@ -286,7 +296,7 @@ def test_a_trusted_sources_name_with_one_more_word_finds_or_suggests_it(shipped_
     assert not failed
 
 
-def test_a_comparison_of_two_names_finds_both_first(shipped_catalog):
+def test_a_comparison_of_two_names_finds_both_first(shipped_catalog: None) -> None:
     """A comparison ("X vs Y", "difference between X and Y") names two sources, whatever else
     mentions both: each side that names a source puts it first, as the name alone would."""
     names = sorted(
@@ -308,14 +318,14 @@ def test_a_comparison_of_two_names_finds_both_first(shipped_catalog):
 
 
 @pytest.mark.postgres
-def test_a_name_inside_a_query_that_matches_changes_nothing(shipped_catalog):
+def test_a_name_inside_a_query_that_matches_changes_nothing(shipped_catalog: None) -> None:
     # "flash attention" names FlashAttention, but only FlashAttention-3 is about Hopper.
     assert top_slugs("flash attention hopper", 1) == ["flashattention-3"]
     assert top_slugs("flashattention hopper", 1) == ["flashattention-3"]
     assert "flashattention" not in top_slugs("flash attention hopper")
 
 
-def test_broad_word_puts_the_original_mechanism_first(shipped_catalog):
+def test_broad_word_puts_the_original_mechanism_first(shipped_catalog: None) -> None:
     top = top_slugs("attention")
     assert top.index("attention-is-all-you-need") < top.index("native-sparse-attention")
     assert top.index("attention-is-all-you-need") < top.index("ring-attention")
@@ -336,7 +346,7 @@ def broad_title_words() -> list[str]:
     )
 
 
-def test_a_broad_word_puts_a_trusted_source_first(shipped_catalog):
+def test_a_broad_word_puts_a_trusted_source_first(shipped_catalog: None) -> None:
     """For a word many titles share, Start-here and core sources come before the rest."""
     words = broad_title_words()
     assert len(words) >= 10
@@ -352,10 +362,10 @@ def test_a_broad_word_puts_a_trusted_source_first(shipped_catalog):
 
 
 @pytest.fixture
-def page_html(shipped_catalog, client):
+def page_html(shipped_catalog: None, client: Client) -> Callable[..., str]:
     cache.clear()  # pages cached by earlier tests were rendered from another catalog
 
-    def fetch(query: str, **extra) -> str:
+    def fetch(query: str, **extra: str) -> str:
         response = client.get("/sources/", {"q": query, **extra})
         assert response.status_code == 200
         return response.content.decode()
@@ -372,7 +382,9 @@ def text_of(fragment: str) -> str:
 
 
 @pytest.mark.postgres
-def test_a_corrected_query_says_so_and_links_to_the_words_as_typed(page_html):
+def test_a_corrected_query_says_so_and_links_to_the_words_as_typed(
+    page_html: Callable[..., str],
+) -> None:
     html = page_html("flashatention")
     assert "Showing results for <strong>flashattention</strong>" in html
     link = re.search(r'Search instead for <a href="([^"]+)">flashatention</a>', html)
@@ -384,7 +396,9 @@ def test_a_corrected_query_says_so_and_links_to_the_words_as_typed(page_html):
 
 
 @pytest.mark.postgres
-def test_a_name_or_a_correctly_spelled_query_is_not_announced_as_corrected(page_html):
+def test_a_name_or_a_correctly_spelled_query_is_not_announced_as_corrected(
+    page_html: Callable[..., str],
+) -> None:
     for query in ("flashattention", "TPUv4", "attention", "eagle 2"):
         assert "Showing results for" not in page_html(query), query
 
@@ -392,14 +406,20 @@ def test_a_name_or_a_correctly_spelled_query_is_not_announced_as_corrected(page_
 SNIPPET_QUERIES = ["attention", "kv cache", "hopper", "serving", "quantization", "kernel"]
 
 
-def test_snippets_cut_at_words_with_an_ellipsis_wherever_text_is_cut(page_html):
+def test_snippets_cut_at_words_with_an_ellipsis_wherever_text_is_cut(
+    page_html: Callable[..., str],
+) -> None:
     summaries = {s["slug"]: " ".join(s["summary"].split()) for s in SOURCES}
     checked = 0
     for query in SNIPPET_QUERIES:
         for card in cards_of(page_html(query)):
-            slug = re.search(r'id="src-\d+"><a href="/sources/([^/"]+)/"', card).group(1)
+            slug = expect_match(
+                re.search(r'id="src-\d+"><a href="/sources/([^/"]+)/"', card)
+            ).group(1)
             snippet = " ".join(
-                text_of(re.search(r'<p class="snippet">(.*?)</p>', card, re.S).group(1)).split()
+                text_of(
+                    expect_match(re.search(r'<p class="snippet">(.*?)</p>', card, re.S)).group(1)
+                ).split()
             )
             summary = summaries[slug]
             if not snippet.startswith("…"):
@@ -419,7 +439,9 @@ def test_snippets_cut_at_words_with_an_ellipsis_wherever_text_is_cut(page_html):
     assert checked >= 30
 
 
-def test_every_card_has_the_same_layout_with_or_without_a_match_in_its_summary(page_html):
+def test_every_card_has_the_same_layout_with_or_without_a_match_in_its_summary(
+    page_html: Callable[..., str],
+) -> None:
     # "attention": some summaries say it (a marked snippet), some only the title does.
     cards = cards_of(page_html("attention"))
     layouts = {tuple(re.findall(r'<(?:p|h3) class="([^"]+)"', card)) for card in cards}
@@ -429,19 +451,23 @@ def test_every_card_has_the_same_layout_with_or_without_a_match_in_its_summary(p
     assert any("<mark>" not in card.split('<p class="snippet">')[1] for card in cards)
 
 
-def test_sources_with_the_same_title_are_told_apart_on_their_cards(page_html):
+def test_sources_with_the_same_title_are_told_apart_on_their_cards(
+    page_html: Callable[..., str],
+) -> None:
     by_title = Counter(s["title"].casefold() for s in SOURCES)
     shared = sorted({s["title"] for s in SOURCES if by_title[s["title"].casefold()] > 1})
     assert "SGLang" in shared
     for title in shared:
         headings = [
-            text_of(re.search(r"<h3.*?</h3>", card, re.S).group())
+            text_of(expect_match(re.search(r"<h3.*?</h3>", card, re.S)).group())
             for card in cards_of(page_html(title))
-            if text_of(re.search(r"<h3.*?</h3>", card, re.S).group()).startswith(title)
+            if text_of(expect_match(re.search(r"<h3.*?</h3>", card, re.S)).group()).startswith(
+                title
+            )
         ]
         assert len(headings) >= 2 and len(set(headings)) == len(headings), headings
     sglang = [
-        text_of(re.search(r"<h3.*?</h3>", c, re.S).group()).strip()
+        text_of(expect_match(re.search(r"<h3.*?</h3>", c, re.S)).group()).strip()
         for c in cards_of(page_html("SGLang"))
     ]
     assert "SGLang (Paper)" in sglang and "SGLang (Repository, github.com)" in sglang

@@ -6,14 +6,20 @@ PostgreSQL only: SQLite's backend corrects nothing.
 
 import re
 from collections import defaultdict
+from typing import Any
 
 import pytest
+from django.core.paginator import Page
 from django.db import connection
+from django.test import Client
+from pytest_django import DjangoDbBlocker
 
 from catalog.catalog_file import read_catalog
+from catalog.models import Source
 from search.corrections import closest, edit_distance, near_misses, splits, unlikely_typo
 from search.page import search_sources
 from search.parsing import SearchParams
+from search.shared import Matched
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres, pytest.mark.slow]
 
@@ -38,22 +44,24 @@ def typos(word: str) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def vocabulary(shipped_catalog, django_db_blocker):
+def vocabulary(shipped_catalog: None, django_db_blocker: DjangoDbBlocker) -> set[str]:
     with django_db_blocker.unblock(), connection.cursor() as cursor:
         cursor.execute("SELECT word FROM catalog_search_word")
         return {word for (word,) in cursor.fetchall()}
 
 
-def search(q, **kwargs):
+def search(q: str, **kwargs: Any) -> tuple[Matched, list[str], Page[Source]]:
     result = search_sources(SearchParams(q=q, **kwargs))
     return result.query, [source.slug for source in result.page.object_list], result.page
 
 
-def test_the_generated_typos_cover_many_title_words():
+def test_the_generated_typos_cover_many_title_words() -> None:
     assert len(RARE_TITLE_WORDS) > 100
 
 
-def test_every_typo_of_a_title_word_is_announced_as_that_word(shipped_catalog, vocabulary):
+def test_every_typo_of_a_title_word_is_announced_as_that_word(
+    shipped_catalog: None, vocabulary: set[str]
+) -> None:
     """For every rare title word: each typo is corrected, the correction is announced and names
     the word, and the results are those of the word itself."""
     failures, checked = [], 0
@@ -73,7 +81,9 @@ def test_every_typo_of_a_title_word_is_announced_as_that_word(shipped_catalog, v
     assert len(failures) <= checked // 50, "\n".join(failures)
 
 
-def test_the_typo_of_a_rare_title_word_finds_its_source(shipped_catalog, vocabulary):
+def test_the_typo_of_a_rare_title_word_finds_its_source(
+    shipped_catalog: None, vocabulary: set[str]
+) -> None:
     """Where the word itself puts its source in the top 3, so does each of its typos."""
     missed, checked = [], 0
     for word in RARE_TITLE_WORDS:
@@ -114,7 +124,9 @@ CASES = [
 
 
 @pytest.mark.parametrize(("typed", "corrected", "expected"), CASES, ids=[c[0] for c in CASES])
-def test_correction_is_announced(shipped_catalog, typed, corrected, expected):
+def test_correction_is_announced(
+    shipped_catalog: None, typed: str, corrected: str, expected: set[str]
+) -> None:
     query, slugs, _ = search(typed)
     assert query.corrected == corrected
     assert expected & set(slugs[:3]), f"{typed!r}: top 3 were {slugs[:3]}"
@@ -124,7 +136,9 @@ def test_correction_is_announced(shipped_catalog, typed, corrected, expected):
     "typed",
     ["spec decoding", "pagedatt", "flash attention hopper", "kv", "fa3", "deepseek v3", "wgmma"],
 )
-def test_no_correction_where_the_words_are_known_or_being_typed(shipped_catalog, typed):
+def test_no_correction_where_the_words_are_known_or_being_typed(
+    shipped_catalog: None, typed: str
+) -> None:
     """A known word, a name, or the start of longer words ("spec", "pagedatt") is searched as
     typed, with the prefix where it starts words: nothing is announced and nothing replaced."""
     query, slugs, _ = search(typed)
@@ -132,14 +146,14 @@ def test_no_correction_where_the_words_are_known_or_being_typed(shipped_catalog,
     assert slugs, f"{typed!r} found nothing"
 
 
-def test_a_word_that_starts_known_words_is_not_corrected_to_another(shipped_catalog):
+def test_a_word_that_starts_known_words_is_not_corrected_to_another(shipped_catalog: None) -> None:
     """ "spec" once became "special" and found nothing; it is the start of "speculative"."""
     _, slugs, _ = search("spec decoding")
     assert "speculative-decoding-leviathan" in slugs[:3]
 
 
 @pytest.mark.parametrize("typed", [c[0] for c in CASES])
-def test_search_instead_searches_the_typed_words(shipped_catalog, typed):
+def test_search_instead_searches_the_typed_words(shipped_catalog: None, typed: str) -> None:
     """exact=1 (the "Search instead" link) corrects nothing, and the correction found at least
     every source the typed words find."""
     exact, _, exact_page = search(typed, exact=True)
@@ -148,7 +162,7 @@ def test_search_instead_searches_the_typed_words(shipped_catalog, typed):
     assert page.paginator.count >= exact_page.paginator.count
 
 
-def test_correction_is_announced_on_the_page(client, shipped_catalog):
+def test_correction_is_announced_on_the_page(client: Client, shipped_catalog: None) -> None:
     html = client.get("/sources/", {"q": "flashinfr"}).content.decode()
     assert "Showing results for <strong>flashinfer</strong>" in html
     assert "exact=1" in html and ">flashinfr</a>" in html
@@ -163,11 +177,11 @@ def test_correction_is_announced_on_the_page(client, shipped_catalog):
     ("a", "b", "distance"),
     [("transfromer", "transformer", 1), ("transfromer", "transfer", 3), ("sglnag", "sglang", 1)],
 )
-def test_edit_distance_counts_a_swap_as_one(a, b, distance):
+def test_edit_distance_counts_a_swap_as_one(a: str, b: str, distance: int) -> None:
     assert edit_distance(a, b) == distance
 
 
-def test_near_misses_and_splits():
+def test_near_misses_and_splits() -> None:
     assert {"cache"} <= set(near_misses("cahce")) and {"medusa"} <= set(near_misses("medusaa"))
     assert ("kv", "cache") in splits("kvcache")
 
@@ -183,14 +197,16 @@ def test_near_misses_and_splits():
         ("cod", ("cox",), None),  # a short word corrects only a likely slip
     ],
 )
-def test_closest_prefers_the_likely_slip(typed, candidates, meant):
+def test_closest_prefers_the_likely_slip(
+    typed: str, candidates: tuple[str, str] | tuple[str, str, str] | tuple[str], meant: str | None
+) -> None:
     found = closest(typed, candidates)
     assert (found[1] if found else None) == meant
     assert not unlikely_typo("medusaa", "medusa") and unlikely_typo("gemms", "gemm")
 
 
 @pytest.mark.postgres
-def test_a_correction_that_finds_nothing_is_not_announced(shipped_catalog):
+def test_a_correction_that_finds_nothing_is_not_announced(shipped_catalog: None) -> None:
     page = search_sources(SearchParams(q="drop table zzqv"))
     # "drop" is a word of the catalog: a partial match may show, but no correction is announced.
     assert page.query.corrected == ""

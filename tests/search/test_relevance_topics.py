@@ -64,7 +64,7 @@ def acceptable_first(slug: str, word: str) -> bool:
     return source["basis"] == "mechanism-paper" and word in name_words(source)
 
 
-def test_a_broad_word_puts_a_trusted_or_originating_source_first(shipped_catalog):
+def test_a_broad_word_puts_a_trusted_or_originating_source_first(shipped_catalog: None) -> None:
     candidates = broad_words()
     assert len(candidates) >= 50
     assert {"scheduling", "memory", "attention"} <= set(candidates)
@@ -85,7 +85,9 @@ def test_a_broad_word_puts_a_trusted_or_originating_source_first(shipped_catalog
         ("mixture of experts", {"sparsely-gated-moe"}),
     ],
 )
-def test_the_mechanism_source_comes_first(shipped_catalog, query, expected):
+def test_the_mechanism_source_comes_first(
+    shipped_catalog: None, query: str, expected: set[str]
+) -> None:
     assert top_slugs(query, 1)[0] in expected
 
 
@@ -93,7 +95,9 @@ def test_the_mechanism_source_comes_first(shipped_catalog, query, expected):
 @pytest.mark.parametrize(
     "query", ["memory", "gpu", "amd", "profiling", "experts", "traces", "tensor", "cache"]
 )
-def test_a_broad_word_does_not_put_a_peripheral_source_first(shipped_catalog, query):
+def test_a_broad_word_does_not_put_a_peripheral_source_first(
+    shipped_catalog: None, query: str
+) -> None:
     """Frontier and further-reading sources that merely mention the word come after."""
     top = top_slugs(query, 1)
     assert top and BY_SLUG[top[0]]["tier"] in TRUSTED_TIERS, top
@@ -102,7 +106,7 @@ def test_a_broad_word_does_not_put_a_peripheral_source_first(shipped_catalog, qu
 ACRONYM_PLURAL = re.compile(r"\b([A-Z]{2,}[0-9]*)s\b")
 
 
-def test_an_acronym_in_the_singular_finds_titles_with_its_plural(shipped_catalog):
+def test_an_acronym_in_the_singular_finds_titles_with_its_plural(shipped_catalog: None) -> None:
     """ "gpu" finds "Benchmarking GPUs…": the stemmer keeps 'gpus' whole."""
     queries = {
         (match.group(1), s["slug"])

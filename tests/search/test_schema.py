@@ -1,8 +1,11 @@
 """The search schema: PostgreSQL gets search entries kept by the declared triggers, a vocabulary
 and indexes; SQLite is left alone."""
 
+from typing import Any
+
 import pytest
 from django.db import connection
+from pytest_django import Settings
 
 from catalog.models import ListSection, ReadingList, Source
 from search.document import SEARCH_DOCUMENT, Field
@@ -18,29 +21,34 @@ from tests.factories import (
     SourceFactory,
     TopicFactory,
 )
+from tests.hints import Tiers
 
 pytestmark = pytest.mark.django_db
 
 
-def tables():
+def tables() -> set[str]:
     with connection.cursor() as cursor:
         return set(connection.introspection.table_names(cursor))
 
 
-def entry(source, columns="document::text, tier_id, kind, year, is_primary, topic_ids"):
+def entry(
+    source: Source, columns: str = "document::text, tier_id, kind, year, is_primary, topic_ids"
+) -> tuple[Any, ...]:
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT {columns} FROM catalog_search_entry WHERE source_id = %s", [source.pk]
         )
-        return cursor.fetchone()
+        row = cursor.fetchone()
+    assert row is not None, f"no search entry for {source.slug}"
+    return row
 
 
-def test_sqlite_schema_has_no_postgresql_parts():
+def test_sqlite_schema_has_no_postgresql_parts() -> None:
     assert ("catalog_search_entry" in tables()) == (connection.vendor == "postgresql")
 
 
 @pytest.mark.postgres
-def test_document_is_weighted_and_kept_in_the_same_transaction(tiers):
+def test_document_is_weighted_and_kept_in_the_same_transaction(tiers: Tiers) -> None:
     topic = TopicFactory(name="Collectives")
     source = SourceFactory(
         title="RingFlow kernels",
@@ -72,7 +80,7 @@ def test_document_is_weighted_and_kept_in_the_same_transaction(tiers):
     assert remembered == 1
 
 
-def installed_functions():
+def installed_functions() -> dict[str, str]:
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT p.proname, p.prosrc FROM pg_proc p"
@@ -82,7 +90,7 @@ def installed_functions():
         return {name: body.strip() for name, body in cursor.fetchall()}
 
 
-def installed_triggers():
+def installed_triggers() -> set[str]:
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT pg_get_triggerdef(t.oid) FROM pg_trigger t"
@@ -93,7 +101,7 @@ def installed_triggers():
 
 
 @pytest.mark.postgres
-def test_installed_functions_and_triggers_are_the_declared_ones():
+def test_installed_functions_and_triggers_are_the_declared_ones() -> None:
     """The database runs exactly what search/ declares: no trigger left from an older
     schema, none missing, and every function body as generated from SEARCH_DOCUMENT."""
     declared = {function.name: function.body.strip() for function in declared_functions()}
@@ -102,7 +110,7 @@ def test_installed_functions_and_triggers_are_the_declared_ones():
 
 
 @pytest.mark.postgres
-def test_a_changed_declaration_no_longer_matches_the_database():
+def test_a_changed_declaration_no_longer_matches_the_database() -> None:
     title_at_b = tuple(
         Field("title", "B") if getattr(part, "name", "") == "title" else part
         for part in SEARCH_DOCUMENT
@@ -114,7 +122,7 @@ def test_a_changed_declaration_no_longer_matches_the_database():
 
 
 @pytest.mark.postgres
-def test_indexes_exist():
+def test_indexes_exist() -> None:
     with connection.cursor() as cursor:
         cursor.execute("SELECT indexname FROM pg_indexes WHERE tablename LIKE 'catalog_s%%'")
         names = {row[0] for row in cursor.fetchall()}
@@ -127,7 +135,7 @@ def test_indexes_exist():
 
 
 @pytest.mark.postgres
-def test_entry_follows_what_facets_count_and_only_published_sources(tiers):
+def test_entry_follows_what_facets_count_and_only_published_sources(tiers: Tiers) -> None:
     topic, other = TopicFactory(), TopicFactory()
     source = SourceFactory(kind="paper", year=2020, basis="none")
     source.topics.set([other, topic])
@@ -151,12 +159,12 @@ def test_entry_follows_what_facets_count_and_only_published_sources(tiers):
     assert entry(deleted) is None
 
 
-def listed(source):
+def listed(source: Source) -> tuple[Any, ...]:
     return entry(source, "list_ids, first_list, first_section, first_position")
 
 
 @pytest.mark.postgres
-def test_entry_follows_the_lists_that_cite_the_source(tiers):
+def test_entry_follows_the_lists_that_cite_the_source(tiers: Tiers) -> None:
     early = ReadingListFactory(position=1)
     late = ReadingListFactory(position=5)
     source = SourceFactory()
@@ -199,7 +207,9 @@ def test_entry_follows_the_lists_that_cite_the_source(tiers):
 
 
 @pytest.mark.postgres
-def test_list_order_from_the_entries_matches_the_sources_list_order(tiers, settings):
+def test_list_order_from_the_entries_matches_the_sources_list_order(
+    tiers: Tiers, settings: Settings
+) -> None:
     settings.CATALOG_PAGE_SIZE = 4
     lists = [ReadingListFactory(position=p) for p in (2, 1)]
     sections = [ListSectionFactory(reading_list=rl, position=p) for rl in lists for p in (1, 2)]
@@ -219,7 +229,9 @@ def test_list_order_from_the_entries_matches_the_sources_list_order(tiers, setti
 
 @pytest.mark.postgres
 @pytest.mark.parametrize("sort", ["relevance", "list", "newest", "title", "year"])
-def test_pages_picked_by_the_facet_statement_follow_the_orm_ordering(tiers, settings, sort):
+def test_pages_picked_by_the_facet_statement_follow_the_orm_ordering(
+    tiers: Tiers, settings: Settings, sort: str
+) -> None:
     """postgres_rank.PAGE_ORDERS restates each ordering in SQL: the two must agree."""
     settings.CATALOG_PAGE_SIZE = 4
     for n in range(10):

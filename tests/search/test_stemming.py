@@ -8,7 +8,7 @@ import snowballstemmer
 from search.described import stem
 
 
-def test_threads_stemming_at_once_get_the_stems_a_lone_stemmer_gives():
+def test_threads_stemming_at_once_get_the_stems_a_lone_stemmer_gives() -> None:
     # Switch threads often, as a busy server does, so that stemming calls interleave.
     previous = sys.getswitchinterval()
     sys.setswitchinterval(1e-6)

@@ -11,9 +11,11 @@ from search.postgres_match import lookup_sql
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
 
-def test_known_words_are_looked_up_through_the_btree(shipped_catalog):
+def test_known_words_are_looked_up_through_the_btree(shipped_catalog: None) -> None:
     words = ("why", "is", "my", "decode", "step", "memory", "bound", "kernel")
-    params = {"keys": [], **vocabulary_params(words)}
+    looked_up = vocabulary_params(words)
+    assert looked_up is not None
+    params = {"keys": [], **looked_up}
     with connection.cursor() as cursor:
         cursor.execute("EXPLAIN " + lookup_sql(vocabulary=True, counted=False), params)
         plan = "\n".join(row[0] for row in cursor.fetchall())

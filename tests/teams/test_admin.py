@@ -1,16 +1,21 @@
 import pytest
 from django.core import mail
+from django.test import Client
 
+from accounts.models import User
+from teams.models import Team
 from tests.factories import UserFactory
 
 
 @pytest.fixture
-def logged_in_maintainer(client, maintainer):
+def logged_in_maintainer(client: Client, maintainer: User) -> Client:
     client.force_login(maintainer)
     return client
 
 
-def test_maintainers_list_and_edit_readers_without_passwords(logged_in_maintainer, reader):
+def test_maintainers_list_and_edit_readers_without_passwords(
+    logged_in_maintainer: Client, reader: User
+) -> None:
     client = logged_in_maintainer
     assert "reader@example.com" in client.get("/admin/accounts/user/").content.decode()
     page = client.get(f"/admin/accounts/user/{reader.pk}/change/").content.decode()
@@ -26,7 +31,7 @@ def test_maintainers_list_and_edit_readers_without_passwords(logged_in_maintaine
     assert reader.display_name == "Renamed"
 
 
-def test_maintainers_cannot_edit_staff(logged_in_maintainer):
+def test_maintainers_cannot_edit_staff(logged_in_maintainer: Client) -> None:
     admin_user = UserFactory(email="root@example.com", is_staff=True, is_superuser=True)
     client = logged_in_maintainer
     response = client.post(
@@ -38,13 +43,15 @@ def test_maintainers_cannot_edit_staff(logged_in_maintainer):
     assert response.status_code in (302, 403)
 
 
-def test_maintainers_manage_teams(logged_in_maintainer, team, owner):
+def test_maintainers_manage_teams(logged_in_maintainer: Client, team: Team, owner: User) -> None:
     page = logged_in_maintainer.get(f"/admin/teams/team/{team.pk}/change/").content.decode()
     assert "Inference" in page
     assert f'<option value="{owner.pk}" selected>' in page  # the membership inline
 
 
-def test_maintainers_change_only_name_zone_and_activity(logged_in_maintainer, reader):
+def test_maintainers_change_only_name_zone_and_activity(
+    logged_in_maintainer: Client, reader: User
+) -> None:
     """Every field of the reader's page, posted with a new value: only the harmless ones stick."""
     reader.set_password("the reader's own")
     reader.save()
@@ -82,7 +89,9 @@ def test_maintainers_change_only_name_zone_and_activity(logged_in_maintainer, re
     assert reader.date_joined.year != 2020 and reader.last_login is None
 
 
-def test_maintainers_cannot_take_over_by_email_and_password_reset(logged_in_maintainer, reader):
+def test_maintainers_cannot_take_over_by_email_and_password_reset(
+    logged_in_maintainer: Client, reader: User
+) -> None:
     logged_in_maintainer.post(
         f"/admin/accounts/user/{reader.pk}/change/",
         {

@@ -3,7 +3,10 @@ the members who stay are mailed the new address, and whoever left is not."""
 
 import pytest
 from django.core import mail
+from django.test import Client
+from pytest_django import DjangoCaptureOnCommitCallbacks
 
+from accounts.models import User
 from teams.models import Team
 
 ROTATE = "/teams/inference/calendar/rotate/"
@@ -14,7 +17,7 @@ def feed(team: Team) -> str:
 
 
 @pytest.fixture
-def old_feed(team, member):
+def old_feed(team: Team, member: User) -> str:
     return feed(team)
 
 
@@ -22,7 +25,9 @@ def mailed_addresses() -> list[str]:
     return sorted(message.to[0] for message in mail.outbox)
 
 
-def test_members_neither_see_nor_use_the_rotate_button(client, team, member, old_feed):
+def test_members_neither_see_nor_use_the_rotate_button(
+    client: Client, team: Team, member: User, old_feed: str
+) -> None:
     client.force_login(member)
     page = client.get("/teams/inference/")
     assert "Give the calendar a new secret address" not in page.text
@@ -33,8 +38,13 @@ def test_members_neither_see_nor_use_the_rotate_button(client, team, member, old
 
 
 def test_owner_rotates_and_every_member_gets_the_new_address(
-    client, team, owner, member, old_feed, django_capture_on_commit_callbacks
-):
+    client: Client,
+    team: Team,
+    owner: User,
+    member: User,
+    old_feed: str,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+) -> None:
     client.force_login(owner)
     assert "Give the calendar a new secret address" in client.get("/teams/inference/").text
     with django_capture_on_commit_callbacks(execute=True):
@@ -48,8 +58,13 @@ def test_owner_rotates_and_every_member_gets_the_new_address(
 
 
 def test_removing_a_member_retires_the_address_they_had(
-    client, team, owner, member, old_feed, django_capture_on_commit_callbacks
-):
+    client: Client,
+    team: Team,
+    owner: User,
+    member: User,
+    old_feed: str,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+) -> None:
     client.force_login(owner)
     with django_capture_on_commit_callbacks(execute=True):
         client.post(f"/teams/inference/members/{member.pk}/remove/")
@@ -65,8 +80,13 @@ def test_removing_a_member_retires_the_address_they_had(
 
 
 def test_leaving_retires_the_address_too(
-    client, team, owner, member, old_feed, django_capture_on_commit_callbacks
-):
+    client: Client,
+    team: Team,
+    owner: User,
+    member: User,
+    old_feed: str,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+) -> None:
     client.force_login(member)
     with django_capture_on_commit_callbacks(execute=True):
         client.post("/teams/inference/leave/")
@@ -75,12 +95,14 @@ def test_leaving_retires_the_address_too(
     assert mailed_addresses() == ["owner@example.com"]
 
 
-def test_one_failing_address_does_not_stop_the_others(monkeypatch, team, owner, member):
+def test_one_failing_address_does_not_stop_the_others(
+    monkeypatch: pytest.MonkeyPatch, team: Team, owner: User, member: User
+) -> None:
     from teams import emails, tasks
 
     real_send = emails.send_mail
 
-    def send_or_fail(subject, body, sender, recipients):
+    def send_or_fail(subject: str, body: str, sender: str | None, recipients: list[str]) -> int:
         if recipients == ["owner@example.com"]:
             raise OSError("mail server unreachable")
         return real_send(subject, body, sender, recipients)

@@ -7,22 +7,28 @@ import pytest
 from allauth.account.models import EmailAddress
 from django.core import mail
 from django.core.management import call_command
+from django.test import Client
+from pytest_django import Settings
 
+from accounts.models import User
 from teams import domains
-from teams.models import Membership, TeamDomain
+from teams.models import Membership, Team, TeamDomain
 from tests.conftest import PASSWORD
 from tests.factories import UserFactory
+from tests.hints import found
 from tests.teams.conftest import proved_domain
 
 ADD = "/teams/inference/domains/"
 
 
-def verified(user, email=None):
+def verified(user: User, email: str | None = None) -> User:
     EmailAddress.objects.create(user=user, email=email or user.email, verified=True, primary=True)
     return user
 
 
-def test_owner_with_a_verified_address_there_proves_the_domain_at_once(client, team, owner):
+def test_owner_with_a_verified_address_there_proves_the_domain_at_once(
+    client: Client, team: Team, owner: User
+) -> None:
     verified(owner)
     client.force_login(owner)
     response = client.post(ADD, {"domain": "@Example.COM"}, follow=True)
@@ -31,7 +37,9 @@ def test_owner_with_a_verified_address_there_proves_the_domain_at_once(client, t
     assert (row.domain, row.verified_by, row.is_active) == ("example.com", "email", True)
 
 
-def test_unverified_owner_address_does_not_prove_it(client, team, owner):
+def test_unverified_owner_address_does_not_prove_it(
+    client: Client, team: Team, owner: User
+) -> None:
     client.force_login(owner)
     response = client.post(ADD, {"domain": "example.com"}, follow=True)
     row = team.domains.get()
@@ -42,7 +50,9 @@ def test_unverified_owner_address_does_not_prove_it(client, team, owner):
     assert domains.join_teams_by_domain(user=reader, email=reader.email) == []
 
 
-def test_another_domain_than_the_owners_waits_for_dns(client, team, owner):
+def test_another_domain_than_the_owners_waits_for_dns(
+    client: Client, team: Team, owner: User
+) -> None:
     verified(owner)
     client.force_login(owner)
     client.post(ADD, {"domain": "competitor.example"})
@@ -50,7 +60,9 @@ def test_another_domain_than_the_owners_waits_for_dns(client, team, owner):
 
 
 @pytest.mark.parametrize("domain", ["gmail.com", "outlook.com", "proton.me", "GMX.de"])
-def test_public_email_providers_are_refused(client, team, owner, domain):
+def test_public_email_providers_are_refused(
+    client: Client, team: Team, owner: User, domain: str
+) -> None:
     verified(owner, f"owner@{domain.lower()}")
     client.force_login(owner)
     response = client.post(ADD, {"domain": domain})
@@ -61,14 +73,16 @@ def test_public_email_providers_are_refused(client, team, owner, domain):
 
 
 @pytest.mark.parametrize("domain", ["localhost", "exa mple.com", "a@b.com", "-bad.com", "x..com"])
-def test_malformed_domains_get_a_clear_error(client, team, owner, domain):
+def test_malformed_domains_get_a_clear_error(
+    client: Client, team: Team, owner: User, domain: str
+) -> None:
     client.force_login(owner)
     response = client.post(ADD, {"domain": domain})
     assert response.status_code == 400
     assert "is not a domain such as example.com" in response.text
 
 
-def test_members_cannot_add_or_remove_domains(client, team, member):
+def test_members_cannot_add_or_remove_domains(client: Client, team: Team, member: User) -> None:
     row = proved_domain(team, "example.com")
     client.force_login(member)
     assert client.post(ADD, {"domain": "example.org"}).status_code == 404
@@ -76,7 +90,7 @@ def test_members_cannot_add_or_remove_domains(client, team, member):
     assert list(team.domains.values_list("domain", flat=True)) == ["example.com"]
 
 
-def test_dns_record_proves_the_domain(team, owner):
+def test_dns_record_proves_the_domain(team: Team, owner: User) -> None:
     row = TeamDomain.objects.create(team=team, domain="corp.example", added_by=owner)
     other = TeamDomain.objects.create(team=team, domain="other.example", added_by=owner)
     records = {"corp.example": ["v=spf1 -all", row.txt_value], "other.example": ["wrong"]}
@@ -93,7 +107,9 @@ def test_dns_record_proves_the_domain(team, owner):
     assert domains.join_teams_by_domain(user=lookalike, email=lookalike.email) == []
 
 
-def test_verify_command_reports_each_domain(monkeypatch, team, owner):
+def test_verify_command_reports_each_domain(
+    monkeypatch: pytest.MonkeyPatch, team: Team, owner: User
+) -> None:
     TeamDomain.objects.create(team=team, domain="corp.example", added_by=owner)
     monkeypatch.setattr(domains, "dns_txt_records", lambda domain: [])
     out = StringIO()
@@ -102,10 +118,12 @@ def test_verify_command_reports_each_domain(monkeypatch, team, owner):
     assert "0 domain(s) verified, 1 still waiting." in out.getvalue()
 
 
-def test_a_dns_timeout_is_no_answer_and_a_missing_domain_has_no_record(monkeypatch):
+def test_a_dns_timeout_is_no_answer_and_a_missing_domain_has_no_record(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     import dns.resolver
 
-    def fail(domain, *args, **kwargs):
+    def fail(domain: str, *args: object, **kwargs: object) -> None:
         if domain == "gone.example":
             raise dns.resolver.NXDOMAIN
         raise dns.resolver.LifetimeTimeout(timeout=5.0, errors=[])
@@ -116,7 +134,9 @@ def test_a_dns_timeout_is_no_answer_and_a_missing_domain_has_no_record(monkeypat
     assert domains.dns_txt_records("gone.example") == []
 
 
-def test_revoked_domain_admits_nobody_and_cannot_be_added_back(client, team, owner):
+def test_revoked_domain_admits_nobody_and_cannot_be_added_back(
+    client: Client, team: Team, owner: User
+) -> None:
     row = proved_domain(team, "example.com")
     assert domains.revoke([row]) == 1
     reader = verified(UserFactory(email="reader@example.com"))
@@ -128,7 +148,9 @@ def test_revoked_domain_admits_nobody_and_cannot_be_added_back(client, team, own
     assert not team.domains.get().is_active
 
 
-def test_maintainers_revoke_domains_in_the_admin(client, maintainer, team):
+def test_maintainers_revoke_domains_in_the_admin(
+    client: Client, maintainer: User, team: Team
+) -> None:
     row = proved_domain(team, "example.com")
     client.force_login(maintainer)
     assert "example.com" in client.get("/admin/teams/teamdomain/").text
@@ -143,7 +165,9 @@ def test_maintainers_revoke_domains_in_the_admin(client, maintainer, team):
     assert client.get("/admin/teams/teamdomain/add/").status_code == 403
 
 
-def test_reader_who_joins_by_domain_is_told_which_team_and_can_leave(client, settings, team):
+def test_reader_who_joins_by_domain_is_told_which_team_and_can_leave(
+    client: Client, settings: Settings, team: Team
+) -> None:
     settings.ACCOUNT_EMAIL_VERIFICATION = "mandatory"
     proved_domain(team, "example.com")
     client.post(
@@ -151,7 +175,9 @@ def test_reader_who_joins_by_domain_is_told_which_team_and_can_leave(client, set
         {"email": "new@example.com", "password1": PASSWORD, "password2": PASSWORD},
     )
     (confirmation,) = mail.outbox
-    link = re.search(r"https?://[^/\s]+(/accounts/confirm-email/\S+/)", confirmation.body)
+    link = found(
+        re.search(r"https?://[^/\s]+(/accounts/confirm-email/\S+/)", str(confirmation.body))
+    )
     response = client.post(link.group(1), follow=True)
 
     assert "You joined the team Inference because your address new@example.com" in response.text
@@ -163,7 +189,7 @@ def test_reader_who_joins_by_domain_is_told_which_team_and_can_leave(client, set
 
 
 @pytest.fixture
-def no_dns_server(monkeypatch):
+def no_dns_server(monkeypatch: pytest.MonkeyPatch) -> None:
     """DNS questions go to a loopback port nothing listens on, as on a machine whose network is
     down: no lookup is ever answered."""
     import socket
@@ -179,7 +205,9 @@ def no_dns_server(monkeypatch):
     monkeypatch.setattr(domains, "DNS_LIFETIME_SECONDS", 0.3)
 
 
-def test_verifying_without_a_network_says_so_and_exits_non_zero(no_dns_server, team, owner):
+def test_verifying_without_a_network_says_so_and_exits_non_zero(
+    no_dns_server: None, team: Team, owner: User
+) -> None:
     from django.core.management.base import CommandError
 
     TeamDomain.objects.create(team=team, domain="corp.example", added_by=owner)
@@ -197,13 +225,15 @@ def test_verifying_without_a_network_says_so_and_exits_non_zero(no_dns_server, t
     assert not TeamDomain.objects.filter(verified_at__isnull=False).exists()
 
 
-def test_one_unanswered_domain_among_answering_ones_is_still_waiting(monkeypatch, team, owner):
+def test_one_unanswered_domain_among_answering_ones_is_still_waiting(
+    monkeypatch: pytest.MonkeyPatch, team: Team, owner: User
+) -> None:
     import dns.resolver
 
     proved = TeamDomain.objects.create(team=team, domain="corp.example", added_by=owner)
     TeamDomain.objects.create(team=team, domain="slow.example", added_by=owner)
 
-    def resolve(domain, *args, **kwargs):
+    def resolve(domain: str, *args: object, **kwargs: object) -> list[object]:
         if domain == "slow.example":
             raise dns.resolver.LifetimeTimeout(timeout=5.0, errors=[])
         return [type("Record", (), {"strings": [proved.txt_value.encode()]})()]

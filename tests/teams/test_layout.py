@@ -4,11 +4,15 @@ where they were sent from, and addresses come with copy buttons."""
 import re
 
 from django.core import mail
+from django.test import Client
+
+from accounts.models import User
+from teams.models import Team
 
 TEAM = "/teams/inference/"
 
 
-def test_a_new_team_opens_at_its_invite_panel(client, owner):
+def test_a_new_team_opens_at_its_invite_panel(client: Client, owner: User) -> None:
     client.force_login(owner)
     response = client.post("/teams/", {"name": "Kernels"})
     assert response["Location"] == "/teams/kernels/#invite"
@@ -17,7 +21,7 @@ def test_a_new_team_opens_at_its_invite_panel(client, owner):
     assert "Kernels is created. Invite your colleagues here." in page
 
 
-def test_an_invitation_confirms_in_place_with_htmx(client, team, owner):
+def test_an_invitation_confirms_in_place_with_htmx(client: Client, team: Team, owner: User) -> None:
     client.force_login(owner)
     response = client.post(
         TEAM + "invite/", {"email": "grace@example.com"}, headers={"HX-Request": "true"}
@@ -29,7 +33,9 @@ def test_an_invitation_confirms_in_place_with_htmx(client, team, owner):
     assert len(mail.outbox) == 1
 
 
-def test_a_refused_invitation_keeps_what_was_typed_in_place(client, team, owner, member):
+def test_a_refused_invitation_keeps_what_was_typed_in_place(
+    client: Client, team: Team, owner: User, member: User
+) -> None:
     client.force_login(owner)
     response = client.post(
         TEAM + "invite/", {"email": "member@example.com"}, headers={"HX-Request": "true"}
@@ -40,13 +46,17 @@ def test_a_refused_invitation_keeps_what_was_typed_in_place(client, team, owner,
     assert mail.outbox == []
 
 
-def test_without_javascript_the_invitation_returns_to_the_panel(client, team, owner):
+def test_without_javascript_the_invitation_returns_to_the_panel(
+    client: Client, team: Team, owner: User
+) -> None:
     client.force_login(owner)
     response = client.post(TEAM + "invite/", {"email": "grace@example.com"})
     assert response["Location"] == TEAM + "#invite"
 
 
-def test_join_link_and_calendar_address_have_copy_buttons(client, team, owner):
+def test_join_link_and_calendar_address_have_copy_buttons(
+    client: Client, team: Team, owner: User
+) -> None:
     client.force_login(owner)
     client.post(TEAM + "links/")
     page = client.get(TEAM).text
@@ -55,7 +65,9 @@ def test_join_link_and_calendar_address_have_copy_buttons(client, team, owner):
     assert "js/copy.js" in page
 
 
-def test_the_calendar_is_offered_as_a_one_click_webcal_link(client, team, member):
+def test_the_calendar_is_offered_as_a_one_click_webcal_link(
+    client: Client, team: Team, member: User
+) -> None:
     client.force_login(member)
     page = client.get(TEAM).text
     address = re.search(r'id="calendar-address"[^>]*value="https?://([^"]+)"', page)

@@ -4,16 +4,18 @@ shows it, and its `<time datetime>` carries UTC."""
 from datetime import UTC, datetime
 
 import pytest
+from django.test import Client
 
+from accounts.models import User
 from notes.models import Note
-from teams.models import Session
+from teams.models import Session, Team
 from tests.factories import SourceFactory
 
 WRITTEN = datetime(2026, 12, 1, 23, 6, tzinfo=UTC)
 
 
 @pytest.fixture
-def note(team, member):
+def note(team: Team, member: User) -> Note:
     member.time_zone = "Europe/Paris"
     member.save()
     source = SourceFactory(slug="flashattention", title="FlashAttention")
@@ -28,7 +30,9 @@ def note(team, member):
     "page",
     ["/teams/inference/", "/notes/team/", "/library/notes/", "/sources/flashattention/", "note"],
 )
-def test_a_note_shows_one_time_in_the_readers_zone_everywhere(client, member, note, page):
+def test_a_note_shows_one_time_in_the_readers_zone_everywhere(
+    client: Client, member: User, note: Note, page: str
+) -> None:
     client.force_login(member)
     url = f"/notes/{note.pk}/" if page == "note" else page
     text = client.get(url).text
@@ -37,7 +41,7 @@ def test_a_note_shows_one_time_in_the_readers_zone_everywhere(client, member, no
     assert "1 Dec 2026, 23:06" not in text
 
 
-def test_sessions_name_the_zone_and_carry_utc(client, team, member):
+def test_sessions_name_the_zone_and_carry_utc(client: Client, team: Team, member: User) -> None:
     member.time_zone = "Europe/Paris"
     member.save()
     Session.objects.create(team=team, title="Week 1", starts_at="2030-01-01T10:00Z")

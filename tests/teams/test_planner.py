@@ -4,16 +4,20 @@ suggested by the catalog's search as the planner types), and records place, link
 from datetime import timedelta
 
 import pytest
+from django.test import Client
 from django.utils import timezone
 
-from teams.models import Session
+from accounts.models import User
+from catalog.models import Source
+from teams.models import Session, Team
 from tests.factories import SourceFactory
+from tests.hints import Response
 
 NEW = "/teams/inference/sessions/new/"
 
 
 @pytest.fixture
-def catalog(db):
+def catalog(db: None) -> dict[str, Source]:
     return {
         "vllm": SourceFactory(
             slug="vllm", title="FlashAttention, PagedAttention and vLLM", aliases="vLLM paper"
@@ -23,12 +27,14 @@ def catalog(db):
     }
 
 
-def plan(client, sources: str, **extra):
+def plan(client: Client, sources: str, **extra: str) -> Response:
     data = {"title": "Serving night", "starts_at": "2030-06-01T18:30", "source_slugs": sources}
     return client.post(NEW, data | extra)
 
 
-def test_titles_aliases_slugs_and_addresses_all_name_sources(client, team, owner, catalog):
+def test_titles_aliases_slugs_and_addresses_all_name_sources(
+    client: Client, team: Team, owner: User, catalog: dict[str, Source]
+) -> None:
     client.force_login(owner)
     typed = "FlashAttention, PagedAttention and vLLM\nroofline model\nhttps://x.test/sources/flashattention/"
     response = plan(client, typed)
@@ -41,7 +47,9 @@ def test_titles_aliases_slugs_and_addresses_all_name_sources(client, team, owner
     ]
 
 
-def test_a_line_of_names_separated_by_commas(client, team, owner, catalog):
+def test_a_line_of_names_separated_by_commas(
+    client: Client, team: Team, owner: User, catalog: dict[str, Source]
+) -> None:
     client.force_login(owner)
     assert plan(client, "Roofline, FlashAttention").status_code == 302
     assert sorted(Session.objects.get().sources.values_list("slug", flat=True)) == [
@@ -50,7 +58,9 @@ def test_a_line_of_names_separated_by_commas(client, team, owner, catalog):
     ]
 
 
-def test_unknown_and_ambiguous_names_are_explained_and_input_kept(client, team, owner, catalog):
+def test_unknown_and_ambiguous_names_are_explained_and_input_kept(
+    client: Client, team: Team, owner: User, catalog: dict[str, Source]
+) -> None:
     SourceFactory(slug="roofline-2", title="Roofline")
     client.force_login(owner)
     response = plan(client, "Roofline\nNo such paper")
@@ -61,13 +71,15 @@ def test_unknown_and_ambiguous_names_are_explained_and_input_kept(client, team, 
     assert not Session.objects.exists()
 
 
-def test_the_planner_leads_by_default(client, team, owner):
+def test_the_planner_leads_by_default(client: Client, team: Team, owner: User) -> None:
     client.force_login(owner)
     page = client.get(NEW).text
     assert f'<option value="{owner.pk}" selected>' in page
 
 
-def test_place_meeting_link_and_duration_are_saved(client, team, owner, catalog):
+def test_place_meeting_link_and_duration_are_saved(
+    client: Client, team: Team, owner: User, catalog: dict[str, Source]
+) -> None:
     client.force_login(owner)
     response = plan(
         client,
@@ -85,7 +97,9 @@ def test_place_meeting_link_and_duration_are_saved(client, team, owner, catalog)
     )
 
 
-def test_duration_left_empty_is_an_hour_and_a_bad_link_is_refused(client, team, owner):
+def test_duration_left_empty_is_an_hour_and_a_bad_link_is_refused(
+    client: Client, team: Team, owner: User
+) -> None:
     client.force_login(owner)
     response = plan(client, "", meeting_url="not a link")
     assert response.status_code == 400
@@ -94,7 +108,9 @@ def test_duration_left_empty_is_an_hour_and_a_bad_link_is_refused(client, team, 
     assert Session.objects.get().duration_minutes == 60
 
 
-def test_suggestions_use_the_catalog_search(client, team, member, catalog):
+def test_suggestions_use_the_catalog_search(
+    client: Client, team: Team, member: User, catalog: dict[str, Source]
+) -> None:
     client.force_login(member)
     response = client.get("/teams/inference/sessions/sources/?find=roofline")
     assert response.status_code == 200
@@ -103,12 +119,16 @@ def test_suggestions_use_the_catalog_search(client, team, member, catalog):
     assert 'id="source-suggestions"' in response.text
 
 
-def test_suggestions_answer_404_outside_the_team(client, other_team, catalog):
+def test_suggestions_answer_404_outside_the_team(
+    client: Client, other_team: Team, catalog: dict[str, Source]
+) -> None:
     client.force_login(other_team.memberships.get().user)
     assert client.get("/teams/inference/sessions/sources/?find=roofline").status_code == 404
 
 
-def test_editing_shows_chosen_sources_as_chips(client, team, owner, catalog):
+def test_editing_shows_chosen_sources_as_chips(
+    client: Client, team: Team, owner: User, catalog: dict[str, Source]
+) -> None:
     client.force_login(owner)
     plan(client, "Roofline")
     session = Session.objects.get()
@@ -117,7 +137,9 @@ def test_editing_shows_chosen_sources_as_chips(client, team, owner, catalog):
     assert "Roofline</textarea>" in page
 
 
-def test_a_new_session_in_the_past_is_refused_and_the_form_kept(client, team, owner):
+def test_a_new_session_in_the_past_is_refused_and_the_form_kept(
+    client: Client, team: Team, owner: User
+) -> None:
     client.force_login(owner)
     response = client.post(
         "/teams/inference/sessions/new/",
@@ -129,7 +151,9 @@ def test_a_new_session_in_the_past_is_refused_and_the_form_kept(client, team, ow
     assert not team.sessions.exists()
 
 
-def test_a_session_planned_an_hour_late_is_still_recorded(client, team, owner):
+def test_a_session_planned_an_hour_late_is_still_recorded(
+    client: Client, team: Team, owner: User
+) -> None:
     client.force_login(owner)
     an_hour_ago = timezone.localtime(timezone.now() - timedelta(hours=1))
     response = client.post(
@@ -140,7 +164,7 @@ def test_a_session_planned_an_hour_late_is_still_recorded(client, team, owner):
     assert team.sessions.filter(title="Just met").exists()
 
 
-def test_a_past_session_can_still_be_edited(client, team, owner):
+def test_a_past_session_can_still_be_edited(client: Client, team: Team, owner: User) -> None:
     session = team.sessions.create(
         title="Long ago", starts_at=timezone.now() - timedelta(days=400), facilitator=owner
     )
@@ -158,7 +182,7 @@ def test_a_past_session_can_still_be_edited(client, team, owner):
     assert session.title == "Long ago, with notes"
 
 
-def test_many_unknown_sources_make_one_error_line(client, team, owner):
+def test_many_unknown_sources_make_one_error_line(client: Client, team: Team, owner: User) -> None:
     client.force_login(owner)
     typos = "\n".join(f"typo {number}" for number in range(40))
     response = client.post(

@@ -1,21 +1,32 @@
 """Every team URL answers 404 to anyone outside the team, and owner URLs to plain members."""
 
-import pytest
+from typing import TypedDict
 
+import pytest
+from django.test import Client
+
+from accounts.models import User
 from teams import services
-from teams.models import Session
+from teams.models import JoinLink, Session, Team
 from tests.factories import UserFactory
 
 
+class Setup(TypedDict):
+    link: JoinLink
+    session: Session
+    b: User
+    member: User
+
+
 @pytest.fixture
-def setup(team, owner, member, other_team):
+def setup(team: Team, owner: User, member: User, other_team: Team) -> Setup:
     link = services.create_join_link(team=team, by=owner)
     session = Session.objects.create(team=team, title="Week 1", starts_at="2030-01-01T10:00Z")
     outsider_b = other_team.memberships.get().user
     return {"link": link, "session": session, "b": outsider_b, "member": member}
 
 
-def team_urls(team, setup):
+def team_urls(team: Team, setup: Setup) -> list[tuple[str, str]]:
     member = setup["member"]
     return [
         ("get", "/teams/inference/"),
@@ -35,7 +46,9 @@ def team_urls(team, setup):
 
 
 @pytest.mark.parametrize("viewer", ["member of B", "nobody's member", "anonymous"])
-def test_outsiders_get_404_everywhere(client, team, setup, viewer):
+def test_outsiders_get_404_everywhere(
+    client: Client, team: Team, setup: Setup, viewer: str
+) -> None:
     if viewer == "member of B":
         client.force_login(setup["b"])
     elif viewer == "nobody's member":
@@ -54,7 +67,7 @@ def test_outsiders_get_404_everywhere(client, team, setup, viewer):
     assert team.memberships.count() == 2
 
 
-def test_plain_members_get_404_on_owner_urls(client, team, setup):
+def test_plain_members_get_404_on_owner_urls(client: Client, team: Team, setup: Setup) -> None:
     client.force_login(setup["member"])
     owner_only = [url for method, url in team_urls(team, setup) if method == "post"][:6]
     for url in owner_only:
@@ -63,7 +76,7 @@ def test_plain_members_get_404_on_owner_urls(client, team, setup):
     assert not setup["link"].__class__.objects.get(pk=setup["link"].pk).revoked
 
 
-def test_member_of_a_sees_team_a(client, team, setup):
+def test_member_of_a_sees_team_a(client: Client, team: Team, setup: Setup) -> None:
     client.force_login(setup["member"])
     assert client.get("/teams/inference/").status_code == 200
     assert client.get("/teams/kernels/").status_code == 404

@@ -5,20 +5,22 @@ from datetime import timedelta
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.models import User
+from catalog.models import ReadingList, Source
 from library.models import Bookmark
 from library.team_progress import team_progress
-from teams.models import FollowedList, Membership
+from teams.models import FollowedList, Membership, Team
 from tests.factories import ListEntryFactory, ListSectionFactory, ReadingListFactory, SourceFactory
 
 TEAM = "/teams/inference/"
 
 
 @pytest.fixture
-def path(db):
+def path(db: None) -> tuple[ReadingList, list[Source]]:
     reading_list = ReadingListFactory(slug="serving", title="Serving path")
     section = ListSectionFactory(reading_list=reading_list, position=1)
     steps = [
@@ -28,7 +30,7 @@ def path(db):
     return reading_list, steps
 
 
-def add_readers(team, count: int, steps) -> None:
+def add_readers(team: Team, count: int, steps: list[Source]) -> None:
     """`count` members: all finished the first step in 2 days, a third are reading the second."""
     users = User.objects.bulk_create(
         User(email=f"reader{n}@example.com", display_name=f"Reader {n:04}") for n in range(count)
@@ -54,8 +56,8 @@ def progress_section(page: str) -> str:
 
 
 def test_an_owner_follows_a_list_and_members_see_where_the_team_stalls(
-    client, team, owner, member, path
-):
+    client: Client, team: Team, owner: User, member: User, path: tuple[ReadingList, list[Source]]
+) -> None:
     reading_list, steps = path
     add_readers(team, 4, steps)
     client.force_login(owner)
@@ -80,7 +82,9 @@ def test_an_owner_follows_a_list_and_members_see_where_the_team_stalls(
     assert "Stop following" not in line and "Follow this list" not in line
 
 
-def test_the_step_table_is_paged_and_private_to_the_team(client, team, member, other_reader):
+def test_the_step_table_is_paged_and_private_to_the_team(
+    client: Client, team: Team, member: User, other_reader: User
+) -> None:
     reading_list = ReadingListFactory(slug="long", title="Long path")
     section = ListSectionFactory(reading_list=reading_list, position=1)
     for n in range(60):
@@ -98,26 +102,30 @@ def test_the_step_table_is_paged_and_private_to_the_team(client, team, member, o
     assert client.get(table).status_code == 404
 
 
-def test_members_cannot_choose_lists(client, team, member, path):
+def test_members_cannot_choose_lists(
+    client: Client, team: Team, member: User, path: tuple[ReadingList, list[Source]]
+) -> None:
     client.force_login(member)
     assert client.post(TEAM + "progress/", {"reading_list": path[0].pk}).status_code == 404
     assert not FollowedList.objects.exists()
 
 
-def test_an_owner_stops_following(client, team, owner, path):
+def test_an_owner_stops_following(
+    client: Client, team: Team, owner: User, path: tuple[ReadingList, list[Source]]
+) -> None:
     followed = FollowedList.objects.create(team=team, reading_list=path[0])
     client.force_login(owner)
     client.post(f"{TEAM}progress/{followed.pk}/remove/")
     assert not FollowedList.objects.exists()
 
 
-def test_an_unknown_list_is_refused_clearly(client, team, owner):
+def test_an_unknown_list_is_refused_clearly(client: Client, team: Team, owner: User) -> None:
     client.force_login(owner)
     response = client.post(TEAM + "progress/", {"reading_list": "9999"}, follow=True)
     assert "Choose one of the reading lists the team does not follow yet." in response.text
 
 
-def page_queries(client, user) -> int:
+def page_queries(client: Client, user: User) -> int:
     client.force_login(user)
     # Warms what the layout keeps per reader (the header's unread count), as every later visit
     # finds it: the two sizes are then compared on the team page's own reads.
@@ -128,7 +136,9 @@ def page_queries(client, user) -> int:
 
 
 @pytest.mark.django_db
-def test_the_team_page_costs_the_same_queries_at_10_and_1000_members(client, team, owner, path):
+def test_the_team_page_costs_the_same_queries_at_10_and_1000_members(
+    client: Client, team: Team, owner: User, path: tuple[ReadingList, list[Source]]
+) -> None:
     FollowedList.objects.create(team=team, reading_list=path[0])
     add_readers(team, 10, path[1])
     small = page_queries(client, owner)
@@ -144,7 +154,9 @@ def test_the_team_page_costs_the_same_queries_at_10_and_1000_members(client, tea
     assert page_queries(client, owner) == small
 
 
-def test_medians_and_names_come_from_the_middle_and_the_first_five(team, owner, path):
+def test_medians_and_names_come_from_the_middle_and_the_first_five(
+    team: Team, owner: User, path: tuple[ReadingList, list[Source]]
+) -> None:
     """The database sends the middle bookmark(s) and five names a step; the page shows the same
     median and names as reading every row would."""
     reading_list, steps = path

@@ -2,11 +2,13 @@
 sign-ups race for it, and the hourly invitation limit is exact when owners send at once."""
 
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.db import connection
 from django.test import Client
+from pytest_django import Settings
 
 from accounts.models import User
 from teams import services
@@ -19,10 +21,10 @@ PARALLEL = 8
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 
-def in_threads(work, count: int) -> list:
+def in_threads[T](work: Callable[[int], T], count: int) -> list[T | BaseException]:
     start = threading.Barrier(count)
 
-    def run(index):
+    def run(index: int) -> T:
         try:
             start.wait()
             return work(index)
@@ -33,7 +35,7 @@ def in_threads(work, count: int) -> list:
         return list(pool.map(run, range(count)))
 
 
-def test_one_shareable_invitation_admits_one_account(settings, fresh_cache):
+def test_one_shareable_invitation_admits_one_account(settings: Settings, fresh_cache: None) -> None:
     settings.ACCOUNT_SIGNUP_MODE = "invitation"
     owner = UserFactory(email="owner@example.com")
     team = services.create_team(name="Inference", owner=owner)
@@ -42,7 +44,7 @@ def test_one_shareable_invitation_admits_one_account(settings, fresh_cache):
     for client in clients:
         client.get(f"/teams/invitations/{token}/")
 
-    def sign_up(index):
+    def sign_up(index: int) -> int:
         data = {"email": f"racer{index}@example.org", "password1": PASSWORD, "password2": PASSWORD}
         return clients[index].post("/accounts/signup/", data).status_code
 
@@ -55,12 +57,12 @@ def test_one_shareable_invitation_admits_one_account(settings, fresh_cache):
     assert set(statuses) <= {302, 200, 409, 429}
 
 
-def test_hourly_invitation_limit_is_exact_under_concurrency(settings):
+def test_hourly_invitation_limit_is_exact_under_concurrency(settings: Settings) -> None:
     settings.TEAMS_INVITES_PER_HOUR = 5
     owner = UserFactory(email="owner@example.com")
     team = services.create_team(name="Inference", owner=owner)
 
-    def invite(index):
+    def invite(index: int) -> str:
         try:
             services.invite(team=team, by=owner, email=f"guest{index}@example.com")
         except services.TeamError:

@@ -7,24 +7,27 @@ from datetime import timedelta
 import pytest
 from django.core import mail
 from django.core.management import call_command
+from django.test import Client
 from django.utils import timezone
 from icalendar import Calendar
+from pytest_django import Settings
 
+from accounts.models import User
 from library.models import Bookmark
-from teams.models import ReminderSettings, Session
+from teams.models import ReminderSettings, Session, Team
 from tests.factories import SourceFactory
 
 OFF_LINK = re.compile(r"https?://[^/\s]+(/reminders/off/\S+/)")
 
 
-def wants_reminders(reader):
+def wants_reminders(reader: User):
     """Readers without settings of their own get reminders."""
     row = ReminderSettings.objects.filter(user=reader).first()
     return row is None or row.session_reminders
 
 
 @pytest.fixture
-def session(team, owner, member):
+def session(team: Team, owner: User, member: User):
     session = Session.objects.create(
         team=team,
         title="Serving night",
@@ -45,7 +48,9 @@ def reminder_to(email: str):
     return message
 
 
-def test_a_reminder_links_the_session_and_says_what_the_reader_read(settings, session):
+def test_a_reminder_links_the_session_and_says_what_the_reader_read(
+    settings: Settings, session
+) -> None:
     settings.TEAMS_REMINDER_DAYS = 1
     call_command("send_session_reminders", verbosity=0)
     body = reminder_to("member@example.com").body
@@ -58,7 +63,9 @@ def test_a_reminder_links_the_session_and_says_what_the_reader_read(settings, se
     assert "- FlashAttention (not started yet)" in reminder_to("owner@example.com").body
 
 
-def test_one_click_from_the_mail_turns_reminders_off(client, settings, session, member):
+def test_one_click_from_the_mail_turns_reminders_off(
+    client: Client, settings: Settings, session, member: User
+) -> None:
     settings.TEAMS_REMINDER_DAYS = 1
     call_command("send_session_reminders", verbosity=0)
     link = OFF_LINK.search(reminder_to("member@example.com").body).group(1)
@@ -76,11 +83,11 @@ def test_one_click_from_the_mail_turns_reminders_off(client, settings, session, 
     assert [message.to for message in mail.outbox] == [["owner@example.com"]]
 
 
-def test_a_tampered_link_is_refused(client, member):
+def test_a_tampered_link_is_refused(client: Client, member: User) -> None:
     assert client.get("/reminders/off/not-a-signed-token/").status_code == 404
 
 
-def test_the_profile_turns_reminders_off_and_on(client, member):
+def test_the_profile_turns_reminders_off_and_on(client: Client, member: User) -> None:
     client.force_login(member)
     page = client.get("/accounts/profile/").text
     assert "Email me before my teams&#x27; reading-group sessions" in page
@@ -92,7 +99,9 @@ def test_the_profile_turns_reminders_off_and_on(client, member):
     assert wants_reminders(member)
 
 
-def test_calendar_events_carry_the_session_place_length_and_reading(client, team, session):
+def test_calendar_events_carry_the_session_place_length_and_reading(
+    client: Client, team: Team, session
+) -> None:
     response = client.get(f"/teams/inference/calendar/{team.calendar_token}.ics")
     (event,) = Calendar.from_ical(response.content).walk("VEVENT")
     assert str(event["url"]) == f"https://readinglist.test/teams/inference/sessions/{session.pk}/"

@@ -1,9 +1,15 @@
 """Who may do what to a team: a matrix of every owner action against every kind of visitor,
 and the confirmation page each destructive action asks on before it happens."""
 
+from typing import TypedDict
+
 import pytest
 from django.core import mail
+from django.test import Client
+from pytest_django import DjangoCaptureOnCommitCallbacks
 
+from accounts.models import User
+from catalog.models import ReadingList
 from notes.models import Note
 from teams import services
 from teams.models import (
@@ -21,8 +27,17 @@ from tests.teams.conftest import proved_domain
 TEAM = "/teams/inference/"
 
 
+class World(TypedDict):
+    colleague: User
+    link: JoinLink
+    domain: TeamDomain
+    session: Session
+    followed: FollowedList
+    unfollowed: ReadingList
+
+
 @pytest.fixture
-def world(team, owner, member):
+def world(team: Team, owner: User, member: User) -> World:
     """A team with something for every owner action to change."""
     colleague = UserFactory(email="colleague@example.com")
     Membership.objects.create(team=team, user=colleague)
@@ -40,7 +55,7 @@ def world(team, owner, member):
     }
 
 
-def owner_actions(world) -> list[tuple[str, dict, bool]]:
+def owner_actions(world: World) -> list[tuple[str, dict[str, str], bool]]:
     """(path, data to POST, whether it has a page of its own to GET): forms on the team page
     have none; the actions that cannot be undone ask on a confirmation page first."""
     colleague = world["colleague"].pk
@@ -54,7 +69,7 @@ def owner_actions(world) -> list[tuple[str, dict, bool]]:
         (f"members/{colleague}/remove/", {}, True),
         (f"members/{colleague}/promote/", {}, True),
         ("calendar/rotate/", {}, True),
-        ("progress/", {"reading_list": world["unfollowed"].pk}, False),
+        ("progress/", {"reading_list": str(world["unfollowed"].pk)}, False),
         (f"progress/{world['followed'].pk}/remove/", {}, False),
         ("sessions/new/", {"title": "Taken over", "starts_at": "2030-02-01T10:00"}, True),
         (f"sessions/{world['session'].pk}/edit/", {"title": "Taken over"}, True),
@@ -76,7 +91,7 @@ def snapshot(team: Team) -> dict:
     }
 
 
-def log_in_as(client, role: str, team: Team, member) -> None:
+def log_in_as(client: Client, role: str, team: Team, member: User) -> None:
     if role == "member":
         client.force_login(member)
     elif role == "non-member":
@@ -86,7 +101,9 @@ def log_in_as(client, role: str, team: Team, member) -> None:
 
 
 @pytest.mark.parametrize("role", ["member", "non-member", "anonymous", "maintainer"])
-def test_only_owners_act_on_a_team(client, team, member, world, role):
+def test_only_owners_act_on_a_team(
+    client: Client, team: Team, member: User, world: World, role: str
+) -> None:
     log_in_as(client, role, team, member)
     before = snapshot(team)
     for path, data, has_page in owner_actions(world):
@@ -112,7 +129,9 @@ OWNER_CONTROLS = [
 MEMBER_PAGE_CONTROLS = ["Remove colleague", "an owner…"]
 
 
-def test_members_see_no_owner_control(client, team, member, world):
+def test_members_see_no_owner_control(
+    client: Client, team: Team, member: User, world: World
+) -> None:
     client.force_login(member)
     page = client.get(TEAM).text
     for control in OWNER_CONTROLS:
@@ -124,7 +143,7 @@ def test_members_see_no_owner_control(client, team, member, world):
         assert control not in members, control
 
 
-def test_owners_see_every_control(client, team, owner, world):
+def test_owners_see_every_control(client: Client, team: Team, owner: User, world: World) -> None:
     world["colleague"].display_name = "colleague"
     world["colleague"].save()
     client.force_login(owner)
@@ -136,7 +155,9 @@ def test_owners_see_every_control(client, team, owner, world):
         assert control in members, control
 
 
-def test_a_sole_owner_is_not_offered_to_leave(client, team, owner, member):
+def test_a_sole_owner_is_not_offered_to_leave(
+    client: Client, team: Team, owner: User, member: User
+) -> None:
     client.force_login(owner)
     assert "Leave Inference" not in client.get(TEAM).text
     page = client.get(TEAM + "leave/")
@@ -145,7 +166,7 @@ def test_a_sole_owner_is_not_offered_to_leave(client, team, owner, member):
     assert 'type="submit"' not in page.text.split("<main", 1)[-1].split("</main>")[0]
 
 
-def test_a_revoked_join_link_shows_no_address(client, team, owner):
+def test_a_revoked_join_link_shows_no_address(client: Client, team: Team, owner: User) -> None:
     link = services.create_join_link(team=team, by=owner)
     services.revoke_join_link(link=link, by=owner)
     client.force_login(owner)
@@ -166,8 +187,8 @@ def test_a_revoked_join_link_shows_no_address(client, team, owner):
     ],
 )
 def test_each_destructive_action_asks_first_and_changes_nothing(
-    client, team, owner, world, path, question
-):
+    client: Client, team: Team, owner: User, world: World, path: str, question: str
+) -> None:
     world["colleague"].display_name = "colleague"
     world["colleague"].save()
     url = TEAM + path.format(
@@ -183,7 +204,7 @@ def test_each_destructive_action_asks_first_and_changes_nothing(
     assert snapshot(team) == before
 
 
-def test_a_member_confirms_leaving(client, team, member):
+def test_a_member_confirms_leaving(client: Client, team: Team, member: User) -> None:
     client.force_login(member)
     page = client.get(TEAM + "leave/")
     assert "<h1>Leave Inference?</h1>" in page.text
@@ -194,8 +215,13 @@ def test_a_member_confirms_leaving(client, team, member):
 
 
 def test_an_owner_deletes_a_team_notes_stay_private_and_members_are_told(
-    client, team, owner, member, world, django_capture_on_commit_callbacks
-):
+    client: Client,
+    team: Team,
+    owner: User,
+    member: User,
+    world: World,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+) -> None:
     source = SourceFactory()
     shared = Note.objects.create(
         user=member, source=source, body="Tiling matters.", visibility="team", team=team

@@ -1,15 +1,20 @@
 """A session planned from a path's or list's next steps: the form comes with them chosen."""
 
 import pytest
+from django.test import Client
 
+from accounts.models import User
 from catalog.models import Source
+from teams.models import Team
 from tests.factories import SourceFactory
 
 TEAM = "/teams/inference/"
 
 
 @pytest.mark.django_db
-def test_the_form_is_prefilled_with_the_named_sources_in_order(client, team, owner):
+def test_the_form_is_prefilled_with_the_named_sources_in_order(
+    client: Client, team: Team, owner: User
+) -> None:
     first, second = SourceFactory(title="GEMM tiling"), SourceFactory(title="Roofline")
     hidden = SourceFactory(title="Withdrawn work", status=Source.Status.RETIRED)
     client.force_login(owner)
@@ -22,7 +27,9 @@ def test_the_form_is_prefilled_with_the_named_sources_in_order(client, team, own
 
 
 @pytest.mark.django_db
-def test_a_prefill_names_one_source_where_two_share_its_title(client, team, owner):
+def test_a_prefill_names_one_source_where_two_share_its_title(
+    client: Client, team: Team, owner: User
+) -> None:
     paper, repository = SourceFactory(title="SGLang"), SourceFactory(title="SGLang")
     client.force_login(owner)
     page = client.get(f"{TEAM}sessions/new/?sources={repository.pk}").text
@@ -42,7 +49,7 @@ def test_a_prefill_names_one_source_where_two_share_its_title(client, team, owne
 
 
 @pytest.mark.django_db
-def test_a_prefilled_form_saves_the_sources(client, team, owner):
+def test_a_prefilled_form_saves_the_sources(client: Client, team: Team, owner: User) -> None:
     source = SourceFactory(title="FlashAttention")
     client.force_login(owner)
     response = client.post(
@@ -59,7 +66,7 @@ def test_a_prefilled_form_saves_the_sources(client, team, owner):
 
 
 @pytest.mark.django_db
-def test_members_are_still_refused(client, team, member):
+def test_members_are_still_refused(client: Client, team: Team, member: User) -> None:
     source = SourceFactory()
     client.force_login(member)
     assert client.get(f"{TEAM}sessions/new/?sources={source.pk}").status_code == 404

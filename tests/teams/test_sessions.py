@@ -4,15 +4,18 @@ from datetime import timedelta
 import pytest
 from django.core import mail
 from django.core.management import call_command
+from django.test import Client
 from django.utils import timezone
 from icalendar import Calendar
+from pytest_django import Settings
 
-from teams.models import Session
+from accounts.models import User
+from teams.models import Session, Team
 from tests.factories import SourceFactory
 
 
 @pytest.fixture
-def week_one(team, owner):
+def week_one(team: Team, owner: User) -> Session:
     session = Session.objects.create(
         team=team,
         title="Week 1: <attention>",
@@ -24,7 +27,7 @@ def week_one(team, owner):
     return session
 
 
-def test_owner_plans_a_session_in_their_time_zone(client, team, owner):
+def test_owner_plans_a_session_in_their_time_zone(client: Client, team: Team, owner: User) -> None:
     owner.time_zone = "Europe/Paris"
     owner.save()
     source = SourceFactory(slug="roofline", title="Roofline")
@@ -45,7 +48,9 @@ def test_owner_plans_a_session_in_their_time_zone(client, team, owner):
     assert list(session.sources.all()) == [source]
 
 
-def test_session_form_reports_unknown_sources_and_keeps_input(client, team, owner):
+def test_session_form_reports_unknown_sources_and_keeps_input(
+    client: Client, team: Team, owner: User
+) -> None:
     client.force_login(owner)
     response = client.post(
         "/teams/inference/sessions/new/",
@@ -56,7 +61,9 @@ def test_session_form_reports_unknown_sources_and_keeps_input(client, team, owne
     assert "No source is called “nope”." in page and "Kept title" in page
 
 
-def test_members_see_next_session_with_sanitised_agenda(client, team, member, week_one):
+def test_members_see_next_session_with_sanitised_agenda(
+    client: Client, team: Team, member: User, week_one: Session
+) -> None:
     client.force_login(member)
     page = client.get("/teams/inference/").content.decode()
     assert "Next session:" in page and "Week 1: &lt;attention&gt;" in page
@@ -64,7 +71,7 @@ def test_members_see_next_session_with_sanitised_agenda(client, team, member, we
     assert "<strong>Discuss</strong>" in page and "<script>" not in page
 
 
-def test_calendar_feed_parses_back(client, team, week_one):
+def test_calendar_feed_parses_back(client: Client, team: Team, week_one: Session) -> None:
     response = client.get(f"/teams/inference/calendar/{team.calendar_token}.ics")
     assert response["Content-Type"].startswith("text/calendar")
     calendar = Calendar.from_ical(response.content)
@@ -81,14 +88,18 @@ def test_calendar_feed_parses_back(client, team, week_one):
         ("Kernels Reading Group", "Kernels Reading Group"),
     ],
 )
-def test_the_calendar_says_reading_group_once(client, team, name, calendar):
+def test_the_calendar_says_reading_group_once(
+    client: Client, team: Team, name: str, calendar: str
+) -> None:
     team.name = name
     team.save(update_fields=["name"])
     response = client.get(f"/teams/inference/calendar/{team.calendar_token}.ics")
     assert str(Calendar.from_ical(response.content)["x-wr-calname"]) == calendar
 
 
-def test_rotating_the_calendar_token_kills_the_old_url(client, team, owner, week_one):
+def test_rotating_the_calendar_token_kills_the_old_url(
+    client: Client, team: Team, owner: User, week_one: Session
+) -> None:
     old = f"/teams/inference/calendar/{team.calendar_token}.ics"
     client.force_login(owner)
     client.post("/teams/inference/calendar/rotate/")
@@ -97,7 +108,9 @@ def test_rotating_the_calendar_token_kills_the_old_url(client, team, owner, week
     assert client.get(f"/teams/inference/calendar/{team.calendar_token}.ics").status_code == 200
 
 
-def test_reminder_command_sends_once(settings, team, member, week_one):
+def test_reminder_command_sends_once(
+    settings: Settings, team: Team, member: User, week_one: Session
+) -> None:
     settings.TEAMS_REMINDER_DAYS = 1
     Session.objects.create(team=team, title="Later", starts_at=timezone.now() + timedelta(days=5))
     call_command("send_session_reminders", verbosity=0)
@@ -111,7 +124,9 @@ def test_reminder_command_sends_once(settings, team, member, week_one):
     assert len(mail.outbox) == 2
 
 
-def test_moving_a_session_rearms_its_reminder(client, settings, team, owner, week_one):
+def test_moving_a_session_rearms_its_reminder(
+    client: Client, settings: Settings, team: Team, owner: User, week_one: Session
+) -> None:
     call_command("send_session_reminders", verbosity=0)
     client.force_login(owner)
     client.post(
@@ -122,7 +137,9 @@ def test_moving_a_session_rearms_its_reminder(client, settings, team, owner, wee
     assert week_one.reminder_sent_at is None
 
 
-def test_facilitator_may_edit_their_session_only(client, team, member, week_one):
+def test_facilitator_may_edit_their_session_only(
+    client: Client, team: Team, member: User, week_one: Session
+) -> None:
     week_one.facilitator = member
     week_one.save()
     client.force_login(member)
@@ -131,7 +148,9 @@ def test_facilitator_may_edit_their_session_only(client, team, member, week_one)
     assert client.get(f"/teams/inference/sessions/{other.pk}/edit/").status_code == 404
 
 
-def test_profile_sets_the_time_zone_sessions_are_shown_in(client, team, member, week_one):
+def test_profile_sets_the_time_zone_sessions_are_shown_in(
+    client: Client, team: Team, member: User, week_one: Session
+) -> None:
     client.force_login(member)
     client.post("/accounts/profile/", {"display_name": "", "time_zone": "Asia/Tokyo"})
     member.refresh_from_db()
@@ -142,7 +161,9 @@ def test_profile_sets_the_time_zone_sessions_are_shown_in(client, team, member, 
     assert "Select a valid choice" in bad.content.decode()
 
 
-def test_the_team_page_lists_a_few_sessions_and_links_to_them_all(client, team, owner, member):
+def test_the_team_page_lists_a_few_sessions_and_links_to_them_all(
+    client: Client, team: Team, owner: User, member: User
+) -> None:
     now = timezone.now()
     Session.objects.bulk_create(
         Session(team=team, title=f"Week {n:02}", starts_at=now + timedelta(weeks=n - 10, hours=1))
@@ -161,7 +182,7 @@ def test_the_team_page_lists_a_few_sessions_and_links_to_them_all(client, team, 
     assert re.findall(r"<strong>(Week \d+)</strong>", later)[-1] == "Week 00"
 
 
-def test_the_sessions_page_is_for_members(client, team, other_reader):
+def test_the_sessions_page_is_for_members(client: Client, team: Team, other_reader: User) -> None:
     assert client.get("/teams/inference/sessions/").status_code == 302
     client.force_login(other_reader)
     assert client.get("/teams/inference/sessions/").status_code == 404

@@ -9,8 +9,11 @@ from django.core import mail
 from django.core.management import call_command
 from django.db import IntegrityError, connection, transaction
 from django.db.migrations.executor import MigrationExecutor
+from django.test import Client
 from django.utils import timezone
+from pytest_django import Settings
 
+from accounts.models import User
 from teams import emails, sessions
 from teams.models import Invitation, Session, Team
 from tests.factories import UserFactory
@@ -19,7 +22,7 @@ BROKEN = ["Line one\nBcc: victim@example.com", "Tab\there", "Carriage\rreturn", 
 
 
 @pytest.mark.parametrize("name", BROKEN)
-def test_team_form_refuses_a_name_with_a_line_break(client, owner, name):
+def test_team_form_refuses_a_name_with_a_line_break(client: Client, owner: User, name: str) -> None:
     client.force_login(owner)
     response = client.post("/teams/", {"name": name, "description": ""})
     assert response.status_code == 400
@@ -27,7 +30,7 @@ def test_team_form_refuses_a_name_with_a_line_break(client, owner, name):
     assert not Team.objects.filter(name=name).exists()
 
 
-def test_session_form_refuses_a_multi_line_title(client, team, owner):
+def test_session_form_refuses_a_multi_line_title(client: Client, team: Team, owner: User) -> None:
     client.force_login(owner)
     response = client.post(
         f"/teams/{team.slug}/sessions/new/",
@@ -37,7 +40,7 @@ def test_session_form_refuses_a_multi_line_title(client, team, owner):
     assert not Session.objects.exists()
 
 
-def test_profile_form_refuses_a_multi_line_display_name(client, member):
+def test_profile_form_refuses_a_multi_line_display_name(client: Client, member: User) -> None:
     client.force_login(member)
     response = client.post("/accounts/profile/", {"display_name": "Ann\nBcc: x@example.com"})
     assert "Use one line, without line breaks" in response.text
@@ -51,10 +54,12 @@ def test_profile_form_refuses_a_multi_line_display_name(client, member):
 )
 @pytest.mark.parametrize("breaking", ["\n", "\r", "\t", "\x7f", "\u2028"])
 def test_database_refuses_line_breaks_written_around_the_forms(
-    team, member, model, field, breaking
-):
-    row = {Team: team, Session: None}.get(model, member)
-    if model is Session:
+    team: Team, member: User, model: type[Team | Session | User], field: str, breaking: str
+) -> None:
+    row: Team | Session | User = member
+    if model is Team:
+        row = team
+    elif model is Session:
         row = Session.objects.create(team=team, title="Fine", starts_at=timezone.now())
     with pytest.raises(IntegrityError), transaction.atomic():
         model.objects.filter(pk=row.pk).update(**{field: f"two{breaking}lines"})
@@ -62,7 +67,7 @@ def test_database_refuses_line_breaks_written_around_the_forms(
     model.objects.filter(pk=row.pk).update(**{field: "Café · Zürich readers"})
 
 
-def test_mail_subject_stays_one_line_whatever_the_stored_name(team, owner):
+def test_mail_subject_stays_one_line_whatever_the_stored_name(team: Team, owner: User) -> None:
     # A name read before the constraint existed, or from another writer, still mails.
     team.name = "Inference\nBcc: victim@example.com"
     owner.display_name = "Ann\r\nX-Evil: 1"
@@ -76,20 +81,22 @@ def test_mail_subject_stays_one_line_whatever_the_stored_name(team, owner):
 
 
 @pytest.fixture
-def due_session(team, member):
+def due_session(team: Team, member: User) -> Session:
     return Session.objects.create(
         team=team, title="Week 1", starts_at=timezone.now() + timedelta(hours=2)
     )
 
 
-def test_one_failing_reminder_does_not_stop_the_others(monkeypatch, settings, due_session, team):
+def test_one_failing_reminder_does_not_stop_the_others(
+    monkeypatch: pytest.MonkeyPatch, settings: Settings, due_session: Session, team: Team
+) -> None:
     later_team_owner = UserFactory(email="later@example.com")
     later = Team.objects.create(name="Later team", slug="later-team")
     later.memberships.create(user=later_team_owner, role="owner")
     Session.objects.create(team=later, title="Other", starts_at=timezone.now() + timedelta(hours=3))
     real_send = emails.send_mail
 
-    def send_or_fail(subject, body, sender, recipients):
+    def send_or_fail(subject: str, body: str, sender: str | None, recipients: list[str]) -> int:
         if recipients == ["owner@example.com"]:
             raise smtplib.SMTPRecipientsRefused({"owner@example.com": (550, b"no such user")})
         return real_send(subject, body, sender, recipients)
@@ -109,8 +116,10 @@ def test_one_failing_reminder_does_not_stop_the_others(monkeypatch, settings, du
     assert len(mail.outbox) == 2
 
 
-def test_an_invitation_whose_mail_fails_is_not_kept(monkeypatch, client, team, owner):
-    def refuse(*args, **kwargs):
+def test_an_invitation_whose_mail_fails_is_not_kept(
+    monkeypatch: pytest.MonkeyPatch, client: Client, team: Team, owner: User
+) -> None:
+    def refuse(*args: object, **kwargs: object) -> None:
         raise smtplib.SMTPServerDisconnected("Connection unexpectedly closed")
 
     monkeypatch.setattr(emails, "send_mail", refuse)
@@ -123,7 +132,7 @@ def test_an_invitation_whose_mail_fails_is_not_kept(monkeypatch, client, team, o
 
 
 @pytest.mark.django_db(transaction=True)
-def test_migration_flattens_existing_multi_line_names():
+def test_migration_flattens_existing_multi_line_names() -> None:
     before = [("teams", "0002_maintainer_permissions"), ("accounts", "0006_bookmark_note_move_out")]
     executor = MigrationExecutor(connection)
     executor.migrate(before)

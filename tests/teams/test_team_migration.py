@@ -1,11 +1,13 @@
 """A database with today's team notes migrates to teams without anyone losing what they read."""
 
+from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
 from django.contrib.contenttypes.models import ContentType
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
+from django.db.migrations.state import ProjectState, StateApps
 from django.utils import timezone
 
 from accounts.models import User
@@ -17,27 +19,27 @@ from tests.factories import SourceFactory, UserFactory
 MOVE = "team_notes_to_everyone"
 
 
-def before_the_move():
+def before_the_move() -> tuple[str, str]:
     graph = MigrationExecutor(connection).loader.graph
     (move,) = [key for key in graph.nodes if key[0] == "notes" and key[1].endswith(MOVE)]
     (previous,) = [p.key for p in graph.node_map[move].parents if p.key[0] == "notes"]
     return previous
 
 
-def migrate(targets):
+def migrate(targets: list[tuple[str, str]]) -> ProjectState:
     state = MigrationExecutor(connection).migrate(targets)
     ContentType.objects.clear_cache()
     return state
 
 
 @pytest.fixture
-def before(transactional_db):
+def before(transactional_db: None) -> Iterator[StateApps]:
     state = migrate([before_the_move()])
     yield state.apps
     migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
 
 
-def test_team_notes_move_to_a_team_every_existing_reader_joins(before):
+def test_team_notes_move_to_a_team_every_existing_reader_joins(before: StateApps) -> None:
     source = SourceFactory(slug="flash")
     OldUser = before.get_model("accounts", "User")
     OldNote = before.get_model("notes", "Note")
@@ -81,6 +83,6 @@ def test_team_notes_move_to_a_team_every_existing_reader_joins(before):
     assert staff.pk in everyone.members.values_list("pk", flat=True)
 
 
-def test_a_site_without_readers_gets_no_team(before):
+def test_a_site_without_readers_gets_no_team(before: StateApps) -> None:
     migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
     assert not Team.objects.exists()

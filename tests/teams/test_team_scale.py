@@ -1,24 +1,30 @@
 """The team's page costs the same for a handful of members and for a crowd; the full member
 list lives on its own paginated page."""
 
+from collections.abc import Callable
+
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from pytest_django import DjangoAssertNumQueries
 
+from accounts.models import User
 from library.models import Bookmark
 from library.reading import team_recent_activity
 from teams.members import MEMBERS_PAGE_SIZE
-from teams.models import Membership
+from teams.models import Membership, Team
 from tests.factories import SourceFactory, UserFactory
+from tests.hints import Tiers
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("render_every_time")]
 
 
 @pytest.fixture
-def grow_team(team, tiers):
+def grow_team(team: Team, tiers: Tiers) -> Callable[[int], list[User]]:
     sources = SourceFactory.create_batch(3, tier=tiers["core"])
 
-    def grow(count):
+    def grow(count: int) -> list[User]:
         readers = UserFactory.create_batch(count)
         Membership.objects.bulk_create([Membership(team=team, user=r) for r in readers])
         Bookmark.objects.bulk_create(
@@ -29,7 +35,7 @@ def grow_team(team, tiers):
     return grow
 
 
-def queries_and_html(client, url):
+def queries_and_html(client: Client, url: str) -> tuple[int, str]:
     with CaptureQueriesContext(connection) as ctx:
         response = client.get(url)
     assert response.status_code == 200, url
@@ -38,8 +44,12 @@ def queries_and_html(client, url):
 
 @pytest.mark.parametrize("url", ["/teams/inference/", "/teams/inference/members/"])
 def test_team_pages_run_the_same_queries_for_5_and_80_members(
-    client, owner, grow_team, url, django_assert_max_num_queries
-):
+    client: Client,
+    owner: User,
+    grow_team: Callable[[int], list[User]],
+    url: str,
+    django_assert_max_num_queries: DjangoAssertNumQueries,
+) -> None:
     client.force_login(owner)
     grow_team(4)
     baseline, _ = queries_and_html(client, url)
@@ -48,7 +58,9 @@ def test_team_pages_run_the_same_queries_for_5_and_80_members(
         assert client.get(url).status_code == 200
 
 
-def test_team_page_summarises_members_instead_of_listing_them(client, owner, grow_team):
+def test_team_page_summarises_members_instead_of_listing_them(
+    client: Client, owner: User, grow_team: Callable[[int], list[User]]
+) -> None:
     readers = grow_team(60)
     client.force_login(owner)
     _, html = queries_and_html(client, "/teams/inference/")
@@ -59,7 +71,9 @@ def test_team_page_summarises_members_instead_of_listing_them(client, owner, gro
     assert "Remove " not in html
 
 
-def test_most_active_members_are_those_behind_the_latest_changes(client, owner, team, tiers):
+def test_most_active_members_are_those_behind_the_latest_changes(
+    client: Client, owner: User, team: Team, tiers: Tiers
+) -> None:
     busy, quiet = UserFactory(display_name="Busy Bee"), UserFactory(display_name="Quiet One")
     Membership.objects.create(team=team, user=busy)
     Membership.objects.create(team=team, user=quiet)
@@ -74,7 +88,9 @@ def test_most_active_members_are_those_behind_the_latest_changes(client, owner, 
     assert "(3 changes)" in html and "(1 change)" in html
 
 
-def test_members_page_is_paginated_with_owner_actions(client, owner, grow_team):
+def test_members_page_is_paginated_with_owner_actions(
+    client: Client, owner: User, grow_team: Callable[[int], list[User]]
+) -> None:
     grow_team(MEMBERS_PAGE_SIZE + 10)
     client.force_login(owner)
     _, first = queries_and_html(client, "/teams/inference/members/")
@@ -87,7 +103,9 @@ def test_members_page_is_paginated_with_owner_actions(client, owner, grow_team):
     assert "Page 1 of 2" in bad
 
 
-def test_member_sees_the_list_without_actions(client, grow_team, member):
+def test_member_sees_the_list_without_actions(
+    client: Client, grow_team: Callable[[int], list[User]], member: User
+) -> None:
     grow_team(3)
     client.force_login(member)
     _, html = queries_and_html(client, "/teams/inference/members/")
@@ -95,14 +113,18 @@ def test_member_sees_the_list_without_actions(client, grow_team, member):
     assert "Owner" in html and ">Remove " not in html and "Make " not in html
 
 
-def test_members_page_is_404_outside_the_team(client, team, other_reader):
+def test_members_page_is_404_outside_the_team(
+    client: Client, team: Team, other_reader: User
+) -> None:
     client.force_login(other_reader)
     assert client.get("/teams/inference/members/").status_code == 404
     client.logout()
     assert client.get("/teams/inference/members/").status_code == 302
 
 
-def test_owner_action_returns_to_the_members_page(client, owner, member):
+def test_owner_action_returns_to_the_members_page(
+    client: Client, owner: User, member: User
+) -> None:
     client.force_login(owner)
     response = client.post(f"/teams/inference/members/{member.pk}/promote/", follow=True)
     assert response.redirect_chain[-1][0] == "/teams/inference/members/"
@@ -110,7 +132,7 @@ def test_owner_action_returns_to_the_members_page(client, owner, member):
 
 
 @pytest.mark.postgres
-def test_recent_activity_walks_the_updated_index(team, tiers):
+def test_recent_activity_walks_the_updated_index(team: Team, tiers: Tiers) -> None:
     """With statistics like a real team's, PostgreSQL reads the newest bookmarks through the
     index and stops at the tenth, instead of sorting every member's bookmarks."""
     sources = SourceFactory.create_batch(40, tier=tiers["core"])

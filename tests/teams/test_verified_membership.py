@@ -5,26 +5,34 @@ import re
 import pytest
 from allauth.account.models import EmailAddress
 from django.core import mail
+from django.test import Client
+from pytest_django import Settings
 
+from accounts.models import User
 from teams import services
-from teams.models import JoinLink, Membership
+from teams.models import JoinLink, Membership, Team
 from tests.conftest import PASSWORD
 from tests.factories import UserFactory
+from tests.hints import found
 
 
 def confirmation_path() -> str:
     message = mail.outbox[-1]
-    return re.search(r"https?://[^/\s]+(/accounts/confirm-email/\S+/)", message.body).group(1)
+    return found(
+        re.search(r"https?://[^/\s]+(/accounts/confirm-email/\S+/)", str(message.body))
+    ).group(1)
 
 
 @pytest.fixture
-def unverified(db):
+def unverified(db: None) -> User:
     user = UserFactory(email="claimed@example.com")
     EmailAddress.objects.create(user=user, email=user.email, verified=False, primary=True)
     return user
 
 
-def test_join_link_asks_an_unverified_reader_to_verify_then_joins(client, team, owner, unverified):
+def test_join_link_asks_an_unverified_reader_to_verify_then_joins(
+    client: Client, team: Team, owner: User, unverified: User
+) -> None:
     link = services.create_join_link(team=team, by=owner)
     client.force_login(unverified)
 
@@ -46,7 +54,9 @@ def test_join_link_asks_an_unverified_reader_to_verify_then_joins(client, team, 
     assert "Welcome to Inference" in client.get(landed["Location"]).text
 
 
-def test_shareable_invitation_waits_for_verification(client, team, owner, unverified):
+def test_shareable_invitation_waits_for_verification(
+    client: Client, team: Team, owner: User, unverified: User
+) -> None:
     _, token = services.invite(team=team, by=owner, email="x@example.com", any_email=True)
     client.force_login(unverified)
     response = client.post(f"/teams/invitations/{token}/")
@@ -56,7 +66,9 @@ def test_shareable_invitation_waits_for_verification(client, team, owner, unveri
     assert Membership.objects.filter(team=team, user=unverified).exists()
 
 
-def test_invitation_to_the_readers_own_address_verifies_it(client, team, owner, unverified):
+def test_invitation_to_the_readers_own_address_verifies_it(
+    client: Client, team: Team, owner: User, unverified: User
+) -> None:
     _, token = services.invite(team=team, by=owner, email="Claimed@example.com")
     client.force_login(unverified)
     assert client.post(f"/teams/invitations/{token}/")["Location"] == "/teams/inference/"
@@ -64,8 +76,8 @@ def test_invitation_to_the_readers_own_address_verifies_it(client, team, owner, 
 
 
 def test_invitation_only_sign_up_with_another_address_joins_after_verifying(
-    client, settings, team, owner
-):
+    client: Client, settings: Settings, team: Team, owner: User
+) -> None:
     settings.ACCOUNT_SIGNUP_MODE = "invitation"
     _, token = services.invite(team=team, by=owner, email="x@example.com", any_email=True)
     client.get(f"/teams/invitations/{token}/")

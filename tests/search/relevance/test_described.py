@@ -4,6 +4,7 @@ import re
 
 import pytest
 from django.core.cache import cache
+from django.test import Client
 
 from catalog.models import Source
 from search.described import document_stems, query_stems
@@ -14,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def _no_page_cache():
+def _no_page_cache() -> None:
     cache.clear()
 
 
@@ -36,11 +37,13 @@ def top(query: str, count: int = 10) -> list[str]:
         ("what is grouped query attention", "gqa"),
     ],
 )
-def test_questions_and_descriptions_find_their_subject(shipped_catalog, query, expected):
+def test_questions_and_descriptions_find_their_subject(
+    shipped_catalog: None, query: str, expected: str
+) -> None:
     assert expected in top(query, 3)
 
 
-def test_x_vs_y_finds_both(shipped_catalog):
+def test_x_vs_y_finds_both(shipped_catalog: None) -> None:
     assert {"gptq", "awq"} <= set(top("gptq vs awq", 2))
     assert {"sglang", "vllm"} <= set(top("sglang vs vllm", 5))
 
@@ -52,7 +55,7 @@ def test_x_vs_y_finds_both(shipped_catalog):
         "serving long context requests without running out of memory",
     ],
 )
-def test_every_result_has_a_meaningful_word_of_the_query(shipped_catalog, query):
+def test_every_result_has_a_meaningful_word_of_the_query(shipped_catalog: None, query: str) -> None:
     wanted = set(query_stems(query))
     page = search_sources(SearchParams(q=query))
     assert page.query.partial and page.page.object_list
@@ -81,19 +84,23 @@ def test_every_result_has_a_meaningful_word_of_the_query(shipped_catalog, query)
         ("sm_90", None, {"blackwell-tuning-guide", "cutlass-blackwell-docs"}),
     ],
 )
-def test_formats_and_chips_are_distinct_words(shipped_catalog, query, first, never):
+def test_formats_and_chips_are_distinct_words(
+    shipped_catalog: None, query: str, first: str | None, never: set[str]
+) -> None:
     slugs = top(query, 25)
     if first:
         assert slugs[0] == first
     assert not set(slugs) & never
 
 
-def test_the_umbrella_specification_ranks_for_each_format_it_covers(shipped_catalog):
+def test_the_umbrella_specification_ranks_for_each_format_it_covers(shipped_catalog: None) -> None:
     for member in ("FP6", "FP4", "INT8", "FP8"):
         assert "ocp-mx" in top(member), member
 
 
-def test_a_thin_page_offers_nearest_topics_and_a_prefilled_proposal(client, shipped_catalog):
+def test_a_thin_page_offers_nearest_topics_and_a_prefilled_proposal(
+    client: Client, shipped_catalog: None
+) -> None:
     html = client.get("/sources/", {"q": "why is my decode step memory bound"}).content.decode()
     help_block = html[html.index('class="search-help"') :]
     assert 'href="/topics/fundamentals/"' in help_block
@@ -113,14 +120,16 @@ def test_a_thin_page_offers_nearest_topics_and_a_prefilled_proposal(client, ship
         ("FP6", "fp8"),
     ],
 )
-def test_no_correction_makes_a_non_word_or_another_term(shipped_catalog, query, not_shown):
+def test_no_correction_makes_a_non_word_or_another_term(
+    shipped_catalog: None, query: str, not_shown: str
+) -> None:
     page = search_sources(SearchParams(q=query))
     assert not_shown not in page.query.corrected.split(" ") or not_shown == page.query.corrected
     assert not re.search(rf"\b{not_shown}\b", page.query.corrected)
 
 
 @pytest.mark.postgres
-def test_a_typo_is_still_corrected_and_announced(client, shipped_catalog):
+def test_a_typo_is_still_corrected_and_announced(client: Client, shipped_catalog: None) -> None:
     html = client.get("/sources/", {"q": "how does speculative decodng work"}).content.decode()
     assert "Showing results for <strong>how does speculative decoding work</strong>" in html
     assert "Search instead for" in html

@@ -24,18 +24,18 @@ def top(query: str, count: int = 10) -> list[str]:
     return [source.slug for source in page.page.object_list][:count]
 
 
-def test_an_abbreviation_counts_as_what_it_stands_for():
+def test_an_abbreviation_counts_as_what_it_stands_for() -> None:
     assert alternatives(("kv", "cache")) == {"kv": ("key value",)}
     assert alternatives(("ttft",))["ttft"][0] == "time to first token"
 
 
-def test_words_that_spell_a_form_out_each_count_as_its_abbreviation():
+def test_words_that_spell_a_form_out_each_count_as_its_abbreviation() -> None:
     found = alternatives(("what", "mixture", "expert", "routing"))
     assert found["mixture"] == found["expert"] == ("moe",)
     assert "routing" not in found
 
 
-def test_words_side_by_side_in_another_order_spell_a_form_out():
+def test_words_side_by_side_in_another_order_spell_a_form_out() -> None:
     # "latency of the first token": the stop words gone, its words spell "first token latency".
     found = alternatives(("reduce", "latency", "first", "token"))
     assert found["latency"] == found["first"] == found["token"] == ("ttft", "time to first token")
@@ -44,12 +44,12 @@ def test_words_side_by_side_in_another_order_spell_a_form_out():
     assert alternatives(("tensor", "cores", "parallel", "code")) == {}
 
 
-def test_a_word_alone_does_not_spell_a_phrase_out():
+def test_a_word_alone_does_not_spell_a_phrase_out() -> None:
     # "memory" is a word of "out of memory", which alone it does not mean.
     assert "memory" not in alternatives(("gpu", "memory"))
 
 
-def test_british_spellings_and_comparatives_find_the_catalogs_words():
+def test_british_spellings_and_comparatives_find_the_catalogs_words() -> None:
     assert spellings("quantisation") == ("quantization",)
     assert spellings("analysed") == ("analyzed",)
     assert spellings("behaviour") == ("behavior",)
@@ -59,7 +59,7 @@ def test_british_spellings_and_comparatives_find_the_catalogs_words():
     assert spellings("server") == ()  # "serv" is no adjective the table compares
 
 
-def test_each_word_of_the_query_is_searched_as_itself_or_its_forms():
+def test_each_word_of_the_query_is_searched_as_itself_or_its_forms() -> None:
     assert with_forms("(kv) & (cache)", ("kv", "cache")) == "((kv | key <-> value)) & (cache)"
     assert with_forms("(paged) & (attention)", ("paged", "attention")) == ("(paged) & (attention)")
     both = with_forms("(mixture) & (experts)", ("mixture", "experts"))
@@ -69,7 +69,7 @@ def test_each_word_of_the_query_is_searched_as_itself_or_its_forms():
     assert with_forms("(fp6 | mxfp6 | nvfp6)", ("fp6",)) == "(fp6 | mxfp6 | nvfp6)"
 
 
-def test_camel_case_names_are_split_as_the_postgresql_document_splits_them():
+def test_camel_case_names_are_split_as_the_postgresql_document_splits_them() -> None:
     assert camel_parts("FlashAttention-3, LMCache and SGLang on GPUs") == (
         "Flash Attention LM Cache SG Lang"
     )
@@ -78,7 +78,7 @@ def test_camel_case_names_are_split_as_the_postgresql_document_splits_them():
     assert "gpu" in text_stems("GPUs")
 
 
-def test_a_common_word_widens_only_with_every_other_word():
+def test_a_common_word_widens_only_with_every_other_word() -> None:
     terms = weighted_terms({"kernel": COMMON, "occupancy": COMMON, "warp": 40}, 100_000)
     assert [term.widens for term in terms] == [False, False, True]
     assert widening_text(terms) == "(warp) | ((kernel) & (occupancy) & (warp))"
@@ -86,7 +86,7 @@ def test_a_common_word_widens_only_with_every_other_word():
     assert widening_text(common) == "((kernel) & (occupancy))"
 
 
-def test_or_joins_the_words_beside_it_as_websearch_does():
+def test_or_joins_the_words_beside_it_as_websearch_does() -> None:
     query = parse_query("limited by compute or memory bandwidth")
     assert query.any_of
     assert query.any_of_groups == (("limited",), ("by",), ("compute", "memory"), ("bandwidth",))
@@ -107,12 +107,14 @@ def test_or_joins_the_words_beside_it_as_websearch_does():
         ("find out whether my kernel is limited by compute or memory bandwidth", {"roofline"}),
     ],
 )
-def test_described_needs_in_other_words_find_their_sources(shipped_catalog, query, expected):
+def test_described_needs_in_other_words_find_their_sources(
+    shipped_catalog: None, query: str, expected: set[str]
+) -> None:
     assert expected & set(top(query, 3))
 
 
 @pytest.mark.django_db
-def test_the_readers_own_word_comes_before_an_equivalent_form(shipped_catalog):
+def test_the_readers_own_word_comes_before_an_equivalent_form(shipped_catalog: None) -> None:
     # "gemm" counts as "matmul", but the sources that say matmul come first.
     sources = {s.slug: s for s in Source.objects.all()}
     found = [s.slug for s in matching_sources(SearchParams(q="matmul"), limit=100)]

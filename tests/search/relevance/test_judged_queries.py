@@ -11,12 +11,15 @@ PostgreSQL scores a little higher than SQLite (see docs/search.md): its all-word
 and corrects typos, while SQLite's requires each word as a substring and has no corrections.
 """
 
+from pathlib import Path
+
 import pytest
 from django.db import connection
 
 from bench.relevance import (
     FRESH_QUERIES,
     HELDOUT_QUERIES,
+    Figures,
     bm25_ranker,
     evaluate,
     judged_queries,
@@ -57,12 +60,12 @@ HELDOUT_FLOORS = {HELDOUT_QUERIES: 0.765, FRESH_QUERIES: 0.8}
 
 
 @pytest.fixture(scope="module")
-def figures(shipped_catalog):
+def figures(shipped_catalog: None) -> tuple[dict[str, Figures], dict[str, Figures]]:
     queries = judged_queries()
     return evaluate(queries, search_ranker()), evaluate(queries, bm25_ranker())
 
 
-def test_the_set_has_at_least_120_described_queries_in_four_groups():
+def test_the_set_has_at_least_120_described_queries_in_four_groups() -> None:
     queries = judged_queries()
     described = [query for query in queries if query.group in DESCRIBED_GROUPS]
     assert len(described) >= 120
@@ -70,7 +73,9 @@ def test_the_set_has_at_least_120_described_queries_in_four_groups():
     assert all(1 <= grade <= 5 for query in queries for grade in query.grades.values())
 
 
-def test_described_queries_meet_the_targets(figures):
+def test_described_queries_meet_the_targets(
+    figures: tuple[dict[str, Figures], dict[str, Figures]],
+) -> None:
     ours, _ = figures
     described = ours["described"]
     assert described.ndcg >= OVERALL_TARGET, described.worst
@@ -80,7 +85,9 @@ def test_described_queries_meet_the_targets(figures):
 
 
 @pytest.mark.parametrize("group", [*DESCRIBED_GROUPS, "described"])
-def test_each_group_holds_its_figure_and_keeps_up_with_bm25(figures, group):
+def test_each_group_holds_its_figure_and_keeps_up_with_bm25(
+    figures: tuple[dict[str, Figures], dict[str, Figures]], group: str
+) -> None:
     ours, baseline = figures
     assert ours[group].ndcg >= FLOORS[connection.vendor][group], (group, ours[group].worst)
     if group == "described":
@@ -90,7 +97,9 @@ def test_each_group_holds_its_figure_and_keeps_up_with_bm25(figures, group):
 
 
 @pytest.mark.parametrize("path", list(HELDOUT_FLOORS), ids=lambda path: path.stem)
-def test_queries_nobody_tuned_on_hold_their_figure_and_beat_bm25(shipped_catalog, path):
+def test_queries_nobody_tuned_on_hold_their_figure_and_beat_bm25(
+    shipped_catalog: None, path: Path
+) -> None:
     queries = judged_queries(path)
     ours = evaluate(queries, search_ranker())["described"]
     baseline = evaluate(queries, bm25_ranker())["described"]
@@ -99,7 +108,9 @@ def test_queries_nobody_tuned_on_hold_their_figure_and_beat_bm25(shipped_catalog
     assert ours.empty_rate <= MAX_EMPTY_SHARE
 
 
-def test_navigational_queries_still_find_the_named_source_first(figures):
+def test_navigational_queries_still_find_the_named_source_first(
+    figures: tuple[dict[str, Figures], dict[str, Figures]],
+) -> None:
     ours, _ = figures
     assert ours["navigational"].ndcg >= NAVIGATIONAL_FLOOR
     assert ours["navigational"].mrr == 1.0

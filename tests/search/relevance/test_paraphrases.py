@@ -42,7 +42,7 @@ def catalog_texts() -> dict[str, str]:
     }
 
 
-def test_paraphrases_share_no_word_stem_with_the_sources_that_answer_them():
+def test_paraphrases_share_no_word_stem_with_the_sources_that_answer_them() -> None:
     texts = catalog_texts()
     queries = judged_queries(PARAPHRASE_QUERIES)
     assert len(queries) >= 40
@@ -56,7 +56,7 @@ def test_paraphrases_share_no_word_stem_with_the_sources_that_answer_them():
     assert shared == {}
 
 
-def test_the_uncovered_needs_are_at_least_thirty_with_no_relevant_source():
+def test_the_uncovered_needs_are_at_least_thirty_with_no_relevant_source() -> None:
     queries = judged_queries(UNCOVERED_QUERIES)
     assert len(queries) >= 30
     assert all(query.grades == {} for query in queries)
@@ -64,7 +64,9 @@ def test_the_uncovered_needs_are_at_least_thirty_with_no_relevant_source():
 
 @pytest.mark.slow
 @pytest.mark.django_db
-def test_the_page_says_so_for_uncovered_needs_and_almost_never_for_covered_ones(shipped_catalog):
+def test_the_page_says_so_for_uncovered_needs_and_almost_never_for_covered_ones(
+    shipped_catalog: None,
+) -> None:
     uncovered = evaluate(judged_queries(UNCOVERED_QUERIES), search_ranker())["uncovered"]
     assert uncovered.flagged_rate >= MIN_FLAGGED_UNCOVERED
     covered = [

@@ -4,17 +4,20 @@ query's partial matches use it, and what happens without it."""
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from pytest_django import DjangoCaptureOnCommitCallbacks
 
 from bench.relevance import evaluate, judged_queries, search_ranker
+from catalog.models import Source
 from readinglist.pagecache import bump_catalog_version
 from search import index_updates, semantic
 from search.page import search_sources
 from search.parsing import SearchParams, parse_query
 from search.tasks import rebuild_latent_index
 from tests.factories import SourceFactory
+from tests.hints import Tiers
 
 
-def stems(text):
+def stems(text: str) -> tuple[str, ...]:
     return parse_query(text).stems
 
 
@@ -32,13 +35,15 @@ def subject_texts() -> tuple[list[int], list[str]]:
 
 
 @pytest.fixture
-def two_dimensions(monkeypatch):
+def two_dimensions(monkeypatch: pytest.MonkeyPatch) -> None:
     # A latent space as wide as the catalog has subjects: the full 50 would keep every word
     # apart in a catalog of 24 sources, which is no test of what the dimensions share.
     monkeypatch.setattr(semantic, "DIMENSIONS", 2)
 
 
-def test_a_source_of_the_query_s_subject_is_closer_than_one_sharing_a_word(two_dimensions):
+def test_a_source_of_the_query_s_subject_is_closer_than_one_sharing_a_word(
+    two_dimensions: None,
+) -> None:
     index = semantic.build_index(*subject_texts())
     assert index is not None
     nearest = index.nearest(stems("why is memory paging slow"))
@@ -50,7 +55,7 @@ def test_a_source_of_the_query_s_subject_is_closer_than_one_sharing_a_word(two_d
     assert nearest.get(9, 0.0) > max(hbm_with_memory)
 
 
-def test_nothing_is_near_words_the_catalog_lacks_or_a_catalog_too_small():
+def test_nothing_is_near_words_the_catalog_lacks_or_a_catalog_too_small() -> None:
     index = semantic.build_index(*subject_texts())
     assert index is not None
     assert index.nearest(stems("quantum annealing")) == {}
@@ -59,7 +64,7 @@ def test_nothing_is_near_words_the_catalog_lacks_or_a_catalog_too_small():
     assert semantic.build_index(list(range(30)), ["..."] * 30) is None
 
 
-def test_nearest_keeps_the_closest_and_positive_only():
+def test_nearest_keeps_the_closest_and_positive_only() -> None:
     index = semantic.build_index(*subject_texts())
     assert index is not None
     nearest = index.nearest(stems("paging kv cache"), limit=5)
@@ -69,7 +74,7 @@ def test_nearest_keeps_the_closest_and_positive_only():
 
 
 @pytest.fixture
-def subjects(db, tiers):
+def subjects(db: None, tiers: Tiers) -> list[Source]:
     return [
         SourceFactory(
             # Titles put the HBM sources first when nothing but the words decides.
@@ -85,7 +90,9 @@ def slugs(query: str) -> list[str]:
     return [source.slug for source in search_sources(SearchParams(q=query)).page.object_list]
 
 
-def test_a_described_query_ranks_partial_matches_of_its_subject_first(two_dimensions, subjects):
+def test_a_described_query_ranks_partial_matches_of_its_subject_first(
+    two_dimensions: None, subjects: list[Source]
+) -> None:
     found = slugs("why is memory paging slow")
     kv_with_memory = {subjects[2].slug, subjects[3].slug}
     hbm_with_memory = {source.slug for source in subjects[4:8]}
@@ -96,7 +103,9 @@ def test_a_described_query_ranks_partial_matches_of_its_subject_first(two_dimens
     assert len(found) == 8
 
 
-def test_without_the_index_the_words_alone_decide(two_dimensions, subjects, monkeypatch):
+def test_without_the_index_the_words_alone_decide(
+    two_dimensions: None, subjects: list[Source], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(semantic, "trusted_catalog_version", lambda: None)  # the cache is down
     found = slugs("why is memory paging slow")
     assert set(found[2:6]) == {source.slug for source in subjects[4:8]}  # by title
@@ -111,7 +120,9 @@ def statements(using: str = "default") -> tuple[int, int]:
     return sum("catalog_source" in s for s in sql), sum("search_latentindex" in s for s in sql)
 
 
-def test_a_process_reads_the_stored_index_once_per_catalog_version(subjects, monkeypatch):
+def test_a_process_reads_the_stored_index_once_per_catalog_version(
+    subjects: list[Source], monkeypatch: pytest.MonkeyPatch
+) -> None:
     bump_catalog_version()
     # Nothing stored yet (no worker ran): the first reader builds it once and stores it.
     built, stored = statements()
@@ -127,12 +138,14 @@ def test_a_process_reads_the_stored_index_once_per_catalog_version(subjects, mon
 
 
 def test_a_catalog_change_enqueues_one_rebuild_when_it_commits(
-    subjects, django_capture_on_commit_callbacks, monkeypatch
-):
+    subjects: list[Source],
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     enqueued = []
 
     class Task:
-        def enqueue(self):
+        def enqueue(self) -> None:
             enqueued.append(1)
 
     monkeypatch.setattr(index_updates, "rebuild_latent_index", Task())
@@ -148,7 +161,7 @@ def test_a_catalog_change_enqueues_one_rebuild_when_it_commits(
     assert enqueued == [1]
 
 
-def test_the_stored_index_is_the_index_built(subjects):
+def test_the_stored_index_is_the_index_built(subjects: list[Source]) -> None:
     built = semantic.build_index(*semantic.source_texts("default"))
     assert built is not None
     again = semantic.SemanticIndex.from_bytes(built.to_bytes())
@@ -157,7 +170,9 @@ def test_the_stored_index_is_the_index_built(subjects):
     assert again.vocabulary == built.vocabulary
 
 
-def test_a_catalog_past_the_limit_is_not_indexed(subjects, monkeypatch):
+def test_a_catalog_past_the_limit_is_not_indexed(
+    subjects: list[Source], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(semantic, "MAX_SOURCES", len(subjects) - 1)
     bump_catalog_version()
     assert semantic.catalog_index("default") is None
@@ -165,7 +180,9 @@ def test_a_catalog_past_the_limit_is_not_indexed(subjects, monkeypatch):
 
 
 @pytest.mark.slow
-def test_meaning_lifts_the_judged_described_queries(shipped_catalog, monkeypatch):
+def test_meaning_lifts_the_judged_described_queries(
+    shipped_catalog: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     queries = judged_queries()
     with_meaning = evaluate(queries, search_ranker())["described"].ndcg
     monkeypatch.setattr(semantic, "catalog_index", lambda using: None)
