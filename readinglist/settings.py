@@ -71,6 +71,8 @@ INSTALLED_APPS = [
     "teams",
     # Team threads on sources, replies, mentions, notifications and the session's questions.
     "discussions",
+    # A team's own sources: private catalog rows, uploaded files, the team's search.
+    "teamsources",
     "candidates",
     # Readers' and teams' own ordered paths, their forks, follows and progress.
     "paths",
@@ -251,6 +253,9 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = Path(env.str("STATIC_ROOT", default="") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Uploaded files (a team's own PDFs and Markdown) go through the default storage; no URL serves
+# this folder: every download passes the team check in teamsources.views.
+MEDIA_ROOT = Path(env.str("MEDIA_ROOT", default="") or BASE_DIR / "media")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -303,6 +308,12 @@ CATALOG_PAGE_MEMORY_BYTES = env.int("CATALOG_PAGE_MEMORY_BYTES", default=32 * 10
 
 # Catalog settings.
 CATALOG_PAGE_SIZE = 25
+# A team's own sources: the largest file a member may upload, and how much of it is read for
+# the team's search (a PDF that inflates past these is cut short).
+TEAM_SOURCE_MAX_BYTES = env.int("TEAM_SOURCE_MAX_BYTES", default=20 * 1024 * 1024)
+TEAM_SOURCE_MAX_PAGES = env.int("TEAM_SOURCE_MAX_PAGES", default=500)
+TEAM_SOURCE_MAX_TEXT = env.int("TEAM_SOURCE_MAX_TEXT", default=2_000_000)
+
 FRONTIER_STALE_AFTER_DAYS = env.int("FRONTIER_STALE_AFTER_DAYS", default=120)
 
 # Proposals: abuse limits per reader.

@@ -17,7 +17,13 @@ from ..identity import (
     check_repository,
     work_keys_or_empty,
 )
-from ..querysets import ReadingListQuerySet, SourceQuerySet, TierQuerySet, TopicQuerySet
+from ..querysets import (
+    PublicSourceManager,
+    ReadingListQuerySet,
+    SourceQuerySet,
+    TierQuerySet,
+    TopicQuerySet,
+)
 from ..urlcanon import canonical_url_or_error
 
 MIN_YEAR, MAX_YEAR = 1900, 2100
@@ -163,6 +169,9 @@ class Source(models.Model):
     class Status(models.TextChoices):
         PUBLISHED = "published", "Published"
         RETIRED = "retired", "Retired"
+        # Seen only by those a registered rule names (catalog.querysets.register_private_rule);
+        # the default manager never returns it, so every listing leaves it out unasked.
+        PRIVATE = "private", "Private"
 
     LinkStatus = SourceLinkStatus
 
@@ -252,12 +261,22 @@ class Source(models.Model):
     created = models.DateTimeField(default=timezone.now, editable=False)
     updated = models.DateTimeField(auto_now=True)
 
-    objects = SourceQuerySet.as_manager()
+    # The first manager is the default: private sources are left out of every query through it
+    # (listings, related managers, dumpdata without --all). `all_objects.visible_to(reader)` is
+    # the one way to reach them; foreign keys reach them through the plain base manager.
+    objects = PublicSourceManager()
+    all_objects = SourceQuerySet.as_manager()
 
     class Meta:
         ordering = ["title"]
+        base_manager_name = "all_objects"
         constraints = [
-            models.UniqueConstraint(fields=["url"], condition=~Q(url=""), name="source_unique_url"),
+            # Private sources may repeat a URL: two teams may each keep the same intranet page.
+            models.UniqueConstraint(
+                fields=["url"],
+                condition=~Q(url="") & ~Q(status="private"),
+                name="source_unique_url",
+            ),
             models.CheckConstraint(condition=~Q(url__contains=" "), name="source_url_has_no_space"),
             models.CheckConstraint(
                 condition=Q(year__isnull=True) | Q(year__gte=MIN_YEAR, year__lte=MAX_YEAR),
@@ -353,6 +372,10 @@ class Source(models.Model):
     @property
     def is_retired(self) -> bool:
         return self.status == self.Status.RETIRED
+
+    @property
+    def is_private(self) -> bool:
+        return self.status == self.Status.PRIVATE
 
     def age_in_days(self, today: date | None = None) -> int | None:
         if not self.verified_on:

@@ -8,9 +8,11 @@ from readinglist.requests import HtmxHttpRequest
 from search import gaps
 from search.forms import SearchForm
 from search.page import search_sources
+from teamsources.lookup import team_matches
 
 
-@page_cache(shared=True, reader=True, params=SearchForm.base_fields)
+# team=True: a member's results show their teams' own sources, which teammates add.
+@page_cache(shared=True, reader=True, team=True, params=SearchForm.base_fields)
 @require_GET
 @vary_on_headers("HX-Request")
 def source_list(request: HtmxHttpRequest) -> HttpResponse:
@@ -25,5 +27,12 @@ def source_list(request: HtmxHttpRequest) -> HttpResponse:
     template = "pages/source_list.html"
     if request.htmx:
         template += "#results"
-    context = {"form": form, "params": params, "results": results, "page": results.page}
+    context = {
+        "form": form,
+        "params": params,
+        "results": results,
+        "page": results.page,
+        # Labelled and kept apart from the ranked results, so public ranking is unchanged.
+        "team_results": team_matches(request.user, params.q) if results.page.number == 1 else [],
+    }
     return render(request, template, context, status=200 if valid else 400)
