@@ -175,8 +175,11 @@ def test_a_note_on_it_cannot_be_shared_with_another_team(client, world, team, ot
         f"/sources/{row.source.slug}/notes/new/",
         {"body": "Leaky", "visibility": other_team.slug},
     )
-    assert response.status_code == 400
+    assert response.status_code in {200, 400}
     assert "shared with that team only" in response.content.decode()
+    from notes.models import Note
+
+    assert not Note.objects.filter(body="Leaky").exists()
 
 
 def test_the_default_manager_and_search_never_hold_it(world):
@@ -199,3 +202,35 @@ def test_a_thread_on_it_cannot_start_in_another_team(client, world, other_team):
     from discussions.models import Thread
 
     assert not Thread.objects.exists()
+
+
+def test_leaving_the_team_takes_it_out_of_the_readers_library_and_notes(client, world, team):
+    row, viewers = world
+    former = viewers["former member"]
+    _as(client, former)
+    client.post(f"/library/bookmarks/{row.source.slug}/", {"status": "reading"})
+    client.post(f"/sources/{row.source.slug}/notes/new/", {"body": "Mine", "visibility": "private"})
+    assert SECRET in client.get("/library/").content.decode()
+    assert SECRET in client.get("/library/notes/").content.decode()
+    _remove_former(team, viewers)
+    for url in (
+        "/library/",
+        "/library/notes/",
+        "/library/notes/export.md",
+        "/library/notes/export.json",
+        "/library/export.csv",
+    ):
+        assert SECRET not in client.get(url).content.decode(), url
+
+
+def test_another_teams_page_does_not_show_a_shared_members_reading(
+    client, world, other_team, outsider
+):
+    row, viewers = world
+    member = viewers["member"]
+    Membership.objects.create(team=other_team, user=member)
+    _as(client, member)
+    client.post(f"/library/bookmarks/{row.source.slug}/", {"status": "reading"})
+    _as(client, outsider)
+    page = client.get(f"/teams/{other_team.slug}/").content.decode()
+    assert SECRET not in page
