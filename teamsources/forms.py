@@ -36,9 +36,11 @@ class TeamSourceForm(forms.Form):
     year = forms.IntegerField(required=False, min_value=1900, max_value=2100)
     summary = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
 
-    def __init__(self, *args: Any, team: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, team: Any, too_large: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.team = team
+        # The upload handler dropped a file past the limit before the form saw it.
+        self.too_large = too_large
         self.extracted: Extracted | None = None
         # The catalog's own source, when the reader adds one it already has.
         self.in_catalog: Source | None = None
@@ -55,11 +57,11 @@ class TeamSourceForm(forms.Form):
 
     def clean_file(self) -> Any:
         upload = self.cleaned_data.get("file")
-        if not upload:
-            return upload
-        if upload.size > settings.TEAM_SOURCE_MAX_BYTES:
+        if self.too_large or (upload and upload.size > settings.TEAM_SOURCE_MAX_BYTES):
             limit = filesizeformat(settings.TEAM_SOURCE_MAX_BYTES)
             raise forms.ValidationError(f"This file is larger than {limit}: upload a smaller one.")
+        if not upload:
+            return upload
         try:
             self.extracted = extract(upload, upload.name or "")
         except UnreadableFile as exc:
@@ -74,7 +76,7 @@ class TeamSourceForm(forms.Form):
             raise forms.ValidationError("Give the source's URL, or upload its file.")
         if url:
             self._check_duplicates(url)
-        if self.errors.get("file") is None and self.files.get("file") and self.errors:
+        if "file" not in self.errors and self.files.get("file") and self.errors:
             # Browsers never keep a chosen file when a form comes back: say so.
             self.add_error("file", "Choose the file again: browsers do not keep it.")
         return data

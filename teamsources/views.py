@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.requests import AuthenticatedHttpRequest
@@ -16,6 +17,7 @@ from teams.access import member_team
 from .forms import TeamSourceForm
 from .models import TeamSource
 from .services import NoTier, add_team_source
+from .uploads import limit_uploads, upload_was_too_large
 
 CONTENT_TYPES = {
     TeamSource.FileType.PDF: "application/pdf",
@@ -23,13 +25,24 @@ CONTENT_TYPES = {
 }
 
 
+# The size limit's upload handler must be in place before the CSRF check reads the body, so
+# the check runs inside, on the same request (Django's documented pattern).
+@csrf_exempt
 @login_required
 @require_http_methods(["GET", "POST"])
 def team_sources(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
+    limit_uploads(request)
+    return _team_sources(request, slug)
+
+
+@csrf_protect
+def _team_sources(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     team, member = member_team(request, slug)
     status = 200
     if request.method == "POST":
-        form = TeamSourceForm(request.POST, request.FILES, team=team)
+        form = TeamSourceForm(
+            request.POST, request.FILES, team=team, too_large=upload_was_too_large(request)
+        )
         if form.is_valid():
             try:
                 row = add_team_source(

@@ -21,7 +21,10 @@ def source_list(request: HtmxHttpRequest) -> HttpResponse:
     valid = form.is_valid()
     params = form.params()
     results = search_sources(params)
-    if results.no_good_match:
+    team_results = team_matches(request.user, params.q) if results.page.number == 1 else []
+    # A query that found the reader's team's own source is not a gap in the catalog: recording
+    # it would show maintainers words only the team should read.
+    if results.no_good_match and not team_results:
         gaps.record(params.q)
     results.facets.link(form.link_base())
     template = "pages/source_list.html"
@@ -33,6 +36,6 @@ def source_list(request: HtmxHttpRequest) -> HttpResponse:
         "results": results,
         "page": results.page,
         # Labelled and kept apart from the ranked results, so public ranking is unchanged.
-        "team_results": team_matches(request.user, params.q) if results.page.number == 1 else [],
+        "team_results": team_results,
     }
     return render(request, template, context, status=200 if valid else 400)

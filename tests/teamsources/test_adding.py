@@ -152,3 +152,37 @@ def test_proposing_to_the_catalog_prefills_the_proposal_form_only(client, team, 
     assert response["Location"].startswith("/propose/?")
     assert "open-writeup" in response["Location"] and "team-sources" not in response["Location"]
     assert Source.objects.count() == 0  # nothing published
+
+
+def test_the_form_still_needs_its_csrf_token(team, member):
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(member)
+    assert add(client, team, url="http://wiki.corp.internal/x").status_code == 403
+    assert not TeamSource.objects.exists()
+
+
+def test_an_upload_past_the_limit_is_dropped_while_it_arrives(team, member, settings):
+    from django.test import Client
+
+    from teamsources.uploads import SizeLimitHandler
+
+    settings.TEAM_SOURCE_MAX_BYTES = 1000
+    seen = []
+    original = SizeLimitHandler.receive_data_chunk
+
+    def spy(self, raw_data, start):
+        seen.append(start)
+        return original(self, raw_data, start)
+
+    client = Client()
+    client.force_login(member)
+    big = SimpleUploadedFile("big.md", b"a" * 200_000, "text/markdown")
+    from unittest import mock
+
+    with mock.patch.object(SizeLimitHandler, "receive_data_chunk", spy):
+        response = add(client, team, file=big)
+    assert response.status_code == 400
+    assert "This file is larger than" in response.content.decode()
+    assert seen == [0]  # refused at the first chunk: nothing past it was kept
