@@ -31,13 +31,15 @@ ENV PATH=/venv/bin:$PATH \
     PYTHONDONTWRITEBYTECODE=1 \
     PORT=8000 \
     BACKUP_DIR=/backups \
+    MEDIA_ROOT=/media \
     GUNICORN_WORKER_TMP_DIR=/dev/shm \
     HEARTBEAT_DIR=/dev/shm
 # /backups is where `manage backup` writes without --output (BACKUP_DIR). A named volume mounted
 # there starts as a copy of this folder, owner and mode included, so the app user can write to
 # it and nobody else can read the backups (they hold password hashes and private notes).
+# /media holds teams' uploaded files (MEDIA_ROOT) on the same terms: only the app reads them.
 RUN useradd --create-home --uid 10001 --shell /usr/sbin/nologin app \
-    && install --directory --owner app --group app --mode 0700 /backups
+    && install --directory --owner app --group app --mode 0700 /backups /media
 WORKDIR /app
 COPY --from=build /venv /venv
 COPY --from=build --chown=root:root /app /app

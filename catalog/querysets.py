@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from django.db import models
@@ -38,9 +38,64 @@ def identity_filter(keys: WorkKeys) -> Q:
     return match
 
 
+PRIVATE = "private"
+# Who may see a private source is decided by the app that keeps it (a team's own sources);
+# the catalog only asks. With no rule registered nobody sees one: the lookups fail closed.
+_private_rules: list[Callable[[Any], Q]] = []
+
+
+def register_private_rule(rule: Callable[[Any], Q]) -> None:
+    """`rule(user)` is a filter on sources naming the private ones `user` may see (an anonymous
+    visitor included); called from the owning app's AppConfig.ready()."""
+    if rule not in _private_rules:
+        _private_rules.append(rule)
+
+
+# Which teams' shared rows (notes, threads) may concern a private source: only those whose every
+# member may see it. Registered beside the rule; with none registered, no team may.
+_private_audiences: list[Callable[[Any], Iterable[int]]] = []
+
+
+def register_private_audience(audience: Callable[[Any], Iterable[int]]) -> None:
+    if audience not in _private_audiences:
+        _private_audiences.append(audience)
+
+
+def private_audience(source: Source) -> set[int] | None:
+    """The ids of the teams that may share notes and threads on `source`; None for a source
+    that is not private (any team may)."""
+    if source.status != PRIVATE:
+        return None
+    return {team for audience in _private_audiences for team in audience(source)}
+
+
+def visible_source(user: Any, field: str = "source") -> Q:
+    """A filter on rows that name a source through `field`: the ones whose source `user` may
+    see. For listings of rows (bookmarks, notes) shown to `user`."""
+    public = ~Q(**{f"{field}__status": PRIVATE})
+    return public | Q(**{f"{field}__in": models.Subquery(_private_ids(user))})
+
+
+def _private_ids(user: Any) -> models.QuerySet[Any]:
+    from .models import Source
+
+    return Source.all_objects.filter(private_sources_visible_to(user)).values("pk")
+
+
+def private_sources_visible_to(user: Any) -> Q:
+    match = Q(pk__in=[])
+    for rule in _private_rules:
+        match |= rule(user)
+    return Q(status=PRIVATE) & match
+
+
 class SourceQuerySet(models.QuerySet["Source"]):
     def published(self) -> SourceQuerySet:
         return self.filter(status="published")
+
+    def visible_to(self, user: Any) -> SourceQuerySet:
+        """Every source but the private ones `user` may not see (call it on all_objects)."""
+        return self.filter(~Q(status=PRIVATE) | private_sources_visible_to(user))
 
     def identified_by(self, keys: WorkKeys) -> list[tuple[Source, str]]:
         """The sources the work's keys name, with how, most specific match first (one query)."""
@@ -89,6 +144,14 @@ class SourceQuerySet(models.QuerySet["Source"]):
             .annotate(shared=Count("topics", distinct=True))
             .order_by("-shared", "title")
         )
+
+
+# mypy cannot take a class built at run time (from_queryset) as a base: hence the ignore.
+class PublicSourceManager(models.Manager.from_queryset(SourceQuerySet)):  # type: ignore[misc]
+    """Sources anyone may see: the default manager, so a query that forgets to ask is safe."""
+
+    def get_queryset(self) -> SourceQuerySet:
+        return super().get_queryset().exclude(status=PRIVATE)
 
 
 def each_once(sources: Iterable[Source]) -> list[Source]:

@@ -7,6 +7,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 
 from catalog.models import Source
+from catalog.querysets import private_audience
 from library.reading import viewer_teams
 
 from .forms import ThreadForm
@@ -32,6 +33,10 @@ def source_discussion_context(
         )
         threads, more = found[:SOURCE_PAGE_THREADS], len(found) > SOURCE_PAGE_THREADS
     teams = viewer_teams(request)
+    audience = private_audience(source)
+    if audience is not None:
+        # A team's own source is discussed by that team only.
+        teams = [team for team in teams if team.pk in audience]
     if form is None and teams:
         form = ThreadForm(teams=teams, prefix_id="thread-new")
     return {

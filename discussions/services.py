@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from catalog.models import Source
+from catalog.querysets import private_audience
 from readinglist import pagecache
 from teams.models import Membership, Session, Team
 
@@ -85,6 +86,9 @@ def start_thread(
 ) -> tuple[Thread, mentions.Mentions]:
     if not Membership.objects.filter(team=team, user=author).exists():
         raise PermissionError("only a team's members start its threads")
+    audience = private_audience(source)
+    if audience is not None and team.pk not in audience:
+        raise PermissionError("a team's own source is discussed by that team only")
     found = mentions.resolve(f"{title}\n{body}", team_id=team.pk)
     thread = Thread.objects.create(
         team=team,

@@ -112,7 +112,8 @@ def thread_view(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 def source_threads_view(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """GET: every thread the reader's teams have on the source. POST: start one."""
     user = _reader(request)
-    source = get_object_or_404(Source.objects.only("pk", "slug", "title", "url"), slug=slug)
+    visible = Source.all_objects.visible_to(user).only("pk", "slug", "title", "url", "status")
+    source = get_object_or_404(visible, slug=slug)
     if request.method == "POST":
         return _start_thread(request, user, source)
     threads = Thread.objects.listed_for(user).filter(source=source).for_display().newest()

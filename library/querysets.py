@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 from django.db import models
 from django.db.models import Min, Q
 
+from catalog.querysets import visible_source
+
 if TYPE_CHECKING:
     from accounts.models import User
     from catalog.models import ReadingList, Tier, Topic
@@ -14,7 +16,8 @@ if TYPE_CHECKING:
 
 class BookmarkQuerySet(models.QuerySet):
     def of(self, user: User) -> BookmarkQuerySet:
-        return self.filter(user=user)
+        # A team's own source leaves the reader's library when they leave the team.
+        return self.filter(visible_source(user), user=user)
 
     def for_cards(self) -> BookmarkQuerySet:
         """Everything a library card shows (cards show no topics), in one query."""

@@ -241,7 +241,9 @@ def _team_bookmarks_newest_first(team: Team) -> BookmarkQuerySet:
     # Ordered like the bookmark_updated_desc index, so the database walks it newest first,
     # keeps the rows whose reader is in the team and stops at the limit: the rows read grow
     # with what the page shows, not with the team's size.
-    return Bookmark.objects.filter(user__memberships__team=team).order_by("-updated", "-pk")
+    # A team's own sources stay out: a member may belong to other teams, whose pages show this.
+    found = Bookmark.objects.filter(user__memberships__team=team).exclude(source__status="private")
+    return found.order_by("-updated", "-pk")
 
 
 def team_recent_activity(team: Team, limit: int = 10) -> list[Bookmark]:

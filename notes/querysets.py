@@ -11,6 +11,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from catalog.models import Source
+from catalog.querysets import visible_source
 from teams.models import Membership
 
 if TYPE_CHECKING:
@@ -41,7 +42,8 @@ class NoteQuerySet(models.QuerySet):
     def owned_by(self, user: Reader) -> NoteQuerySet:
         if not user.is_authenticated:
             return self.none()
-        return self.live().filter(user=user)
+        # A note on a team's own source goes with the source when its author leaves the team.
+        return self.live().filter(visible_source(user), user=user)
 
     def shared_with_teams_of(self, user: Reader) -> NoteQuerySet:
         """Notes shared with any team `user` belongs to (their own included)."""
@@ -57,7 +59,7 @@ class NoteQuerySet(models.QuerySet):
         """A reader sees their own notes and the notes shared with their teams; visitors none."""
         if not user.is_authenticated:
             return self.none()
-        return self.live().filter(Q(user=user) | _in_teams_of(user))
+        return self.live().filter(Q(user=user) | _in_teams_of(user)).filter(visible_source(user))
 
     def restorable_by(self, user: Reader, now: datetime | None = None) -> NoteQuerySet:
         """The reader's own deleted notes that can still be restored."""

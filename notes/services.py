@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from catalog.models import Source
+from catalog.querysets import private_audience
 from readinglist import pagecache
 from teams.models import Membership, Team
 
@@ -25,6 +26,13 @@ def _clean(note: Note) -> None:
     to the database, which enforces them on save anyway: Django would ask it about each one in a
     query of its own (seven per save); a refusal is reported as they would be (_refused)."""
     note.full_clean(exclude=_LOADED_RELATIONS, validate_constraints=False)
+    # A team's own source: its notes are shared with that team or nobody, so no other team's
+    # pages ever name it.
+    audience = private_audience(note.source)
+    if audience is not None and note.team_id is not None and note.team_id not in audience:
+        raise ValidationError(
+            {"visibility": "A note on a team's own source is shared with that team only."}
+        )
 
 
 def _refused(error: IntegrityError) -> ValidationError | None:

@@ -97,7 +97,7 @@ def _blank_add_form(request: HttpRequest, source: Source, teams: list[Team]) -> 
 @require_http_methods(["GET", "POST"])
 def note_create_view(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     # The form and the note show the source's title and link to it by slug: nothing else is read.
-    source = source_for_write(slug)
+    source = source_for_write(slug, request.user)
     form = NoteForm(request.POST or None, user=request.user, prefix_id="note-new")
     note = None
     if request.method == "POST" and form.is_valid():

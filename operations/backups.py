@@ -104,6 +104,8 @@ def _dump(path: str, using: str) -> dict[str, list[str]]:
             format=FORMAT,
             natural_foreign=True,
             exclude=EXCLUDED,
+            # Every row, whatever a model's default manager leaves out (private sources).
+            use_base_manager=True,
             output=path,
             database=using,
             verbosity=0,

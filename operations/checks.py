@@ -160,8 +160,7 @@ def _probe_caches(*, database: bool) -> list[CheckMessage]:
 @register(deploy=True)
 def storage_writable(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -> list[CheckMessage]:
     """Where the site writes files while serving: uploads too big for memory (a library or path
-    import) go to the upload folder; the default storage only when MEDIA_ROOT says where it is
-    (nothing of the site's own stores files there, so the image leaves it unset)."""
+    import) go to the upload folder, and teams' own files to the default storage."""
     found: list[CheckMessage] = []
     upload_dir = settings.FILE_UPLOAD_TEMP_DIR or tempfile.gettempdir()
     try:
@@ -171,14 +170,13 @@ def storage_writable(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -> 
         found.append(
             _unwritable(f"the upload folder {upload_dir!r}", error, "FILE_UPLOAD_TEMP_DIR")
         )
-    if settings.MEDIA_ROOT:
-        try:
-            name = default_storage.save(
-                f"operations-check-{secrets.token_hex(8)}.txt", ContentFile(b"probe")
-            )
-            default_storage.delete(name)
-        except Exception as error:  # a storage backend's own errors are not all OSErrors
-            found.append(_unwritable(f"MEDIA_ROOT {settings.MEDIA_ROOT!r}", error, "MEDIA_ROOT"))
+    try:
+        name = default_storage.save(
+            f"operations-check-{secrets.token_hex(8)}.txt", ContentFile(b"probe")
+        )
+        default_storage.delete(name)
+    except Exception as error:  # a storage backend's own errors are not all OSErrors
+        found.append(_unwritable(f"MEDIA_ROOT {settings.MEDIA_ROOT!r}", error, "MEDIA_ROOT"))
     return found
 
 

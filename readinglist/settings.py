@@ -71,6 +71,8 @@ INSTALLED_APPS = [
     "teams",
     # Team threads on sources, replies, mentions, notifications and the session's questions.
     "discussions",
+    # A team's own sources: private catalog rows, uploaded files, the team's search.
+    "teamsources",
     "candidates",
     # Readers' and teams' own ordered paths, their forks, follows and progress.
     "paths",
@@ -251,6 +253,8 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = Path(env.str("STATIC_ROOT", default="") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Teams' uploaded files; no URL serves this folder (downloads pass teamsources' team check).
+MEDIA_ROOT = Path(env.str("MEDIA_ROOT", default="") or BASE_DIR / "media")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -303,6 +307,10 @@ CATALOG_PAGE_MEMORY_BYTES = env.int("CATALOG_PAGE_MEMORY_BYTES", default=32 * 10
 
 # Catalog settings.
 CATALOG_PAGE_SIZE = 25
+# A team's own sources: the largest upload, and how much of it the team's search reads.
+TEAM_SOURCE_MAX_BYTES = env.int("TEAM_SOURCE_MAX_BYTES", default=20 * 1024 * 1024)
+TEAM_SOURCE_MAX_PAGES = env.int("TEAM_SOURCE_MAX_PAGES", default=500)
+TEAM_SOURCE_MAX_TEXT = env.int("TEAM_SOURCE_MAX_TEXT", default=2_000_000)
 FRONTIER_STALE_AFTER_DAYS = env.int("FRONTIER_STALE_AFTER_DAYS", default=120)
 
 # Proposals: abuse limits per reader.

@@ -38,6 +38,7 @@ urlpatterns = [
     path("library/", include("library.urls")),
     path("", include("library.save_urls")),
     path("", include("teams.urls")),
+    path("", include("teamsources.urls")),
     path("paths/", include("paths.urls")),
     path("", include("discussions.urls")),
     path("", include("pages.urls")),

@@ -3,7 +3,8 @@
 Generated from the document declaration (`document.py`) and the entry's columns, so the whole
 set can be read here. Statement-level triggers with transition tables refresh the entries of
 every source a statement touched, in the same transaction. An entry is refreshed by delete and
-insert, so a source that is not published simply has none.
+insert, so a source that is not published simply has none; a private source's words stay out of
+the vocabulary too, so no correction can spell them.
 """
 
 from .document import SEARCH_DOCUMENT, Related, document_sql, related_parts, source_fields
@@ -63,7 +64,7 @@ def source_functions(document: tuple = SEARCH_DOCUMENT) -> list[Function]:
     inserted = f"""
 BEGIN
   {remember}
-  FROM new_rows;
+  FROM new_rows WHERE status <> 'private';
   PERFORM catalog_refresh_search_entries(ARRAY(SELECT id FROM new_rows));
   RETURN NULL;
 END"""
@@ -78,7 +79,7 @@ BEGIN
         ({_columns("o.", watched)});
   IF ids IS NOT NULL THEN
     {remember}
-    FROM new_rows WHERE id = ANY (ids);
+    FROM new_rows WHERE id = ANY (ids) AND status <> 'private';
     PERFORM catalog_refresh_search_entries(ids);
   END IF;
   RETURN NULL;

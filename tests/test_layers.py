@@ -26,6 +26,8 @@ ALLOWED: dict[str, set[str]] = {
     "notes": {"catalog", "library", "teams"},
     # Team threads on sources; the reader's teams come from the library's per-request lookup.
     "discussions": {"catalog", "library", "teams"},
+    # A team's own sources: private catalog rows the team's membership decides who sees.
+    "teamsources": {"catalog", "teams"},
     "candidates": {"catalog", "proposals"},
     # A path's steps are catalog sources; a team owns its paths; the goal draft reads search;
     # progress along a path is the library's bookmarks; an import offers to propose what the
@@ -56,6 +58,7 @@ ALLOWED: dict[str, set[str]] = {
         "operations",
         "paths",
         "discussions",
+        "teamsources",
     },
 }
 # Modules that break their app's row until they move, each with where it goes: the search

@@ -32,6 +32,7 @@ LIBRARIES = {
     "paths_tags": "paths",
     "path_follows": "paths",
     "path_forks": "paths",
+    "teamsources": "teamsources",
 }
 NAMESPACES = {
     "catalog": "catalog",
@@ -43,6 +44,7 @@ NAMESPACES = {
     "proposals": "proposals",
     "paths": "paths",
     "discussions": "discussions",
+    "teamsources": "teamsources",
 }
 # Django's and allauth's own: any template may use them.
 SHARED_LIBRARIES = {
@@ -70,8 +72,8 @@ PUBLIC_NAMESPACES = {"pages"}
 # so the Python stays one-way (docs/architecture.md, "Template seams").
 SEAMS: dict[str, set[str]] = {
     # A team page shows members' progress, the notes shared with the team, its open questions
-    # and the paths it follows.
-    "teams": {"library", "notes", "discussions", "paths"},
+    # and the paths it follows, and its own sources with the form that adds one.
+    "teams": {"library", "notes", "discussions", "paths", "teamsources"},
     # The profile page shows the reader's choice of notification email, a form the discussions
     # app renders and saves.
     "accounts": {"discussions"},

@@ -1,7 +1,8 @@
 from ..related.models import SourceNeighbour
 from .changes import ChangeLogEntry, ChangeLogSeen
 from .citing import CitationPreference
-from .sources import ListEntry, ListSection, ReadingList, Source, Tier, Topic
+from .lists import ListEntry, ListSection, ReadingList
+from .sources import Source, Tier, Topic
 
 __all__ = [
     "ChangeLogEntry",

@@ -17,7 +17,12 @@ from ..identity import (
     check_repository,
     work_keys_or_empty,
 )
-from ..querysets import ReadingListQuerySet, SourceQuerySet, TierQuerySet, TopicQuerySet
+from ..querysets import (
+    PublicSourceManager,
+    SourceQuerySet,
+    TierQuerySet,
+    TopicQuerySet,
+)
 from ..urlcanon import canonical_url_or_error
 
 MIN_YEAR, MAX_YEAR = 1900, 2100
@@ -85,54 +90,6 @@ class Topic(models.Model):
             raise ValidationError({"parent": "A topic cannot be its own parent."})
 
 
-class ReadingList(models.Model):
-    slug = models.SlugField(unique=True)
-    title = models.CharField(max_length=200)
-    publisher = models.CharField(max_length=200, blank=True)
-    url = models.URLField(max_length=2000, blank=True)
-    licence = models.CharField(max_length=60, blank=True)
-    description = models.TextField(blank=True)
-    contribution_rules = models.TextField(blank=True)
-    verified_on = models.DateField(null=True, blank=True)
-    position = models.PositiveSmallIntegerField(default=0)
-
-    objects = ReadingListQuerySet.as_manager()
-
-    class Meta:
-        ordering = ["position", "title"]
-
-    def __str__(self) -> str:
-        return self.title
-
-    def get_absolute_url(self) -> str:
-        return reverse("pages:list-detail", args=[self.slug])
-
-
-class ListSection(models.Model):
-    reading_list = models.ForeignKey(ReadingList, on_delete=models.CASCADE, related_name="sections")
-    slug = models.SlugField()
-    title = models.CharField(max_length=200)
-    description = models.TextField(blank=True)
-    position = models.PositiveSmallIntegerField()
-
-    class Meta:
-        ordering = ["reading_list", "position"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["reading_list", "slug"], name="section_unique_slug_in_list"
-            ),
-            models.UniqueConstraint(
-                fields=["reading_list", "position"], name="section_unique_position_in_list"
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.reading_list.title}: {self.title}"
-
-    def get_absolute_url(self) -> str:
-        return f"{self.reading_list.get_absolute_url()}#{self.slug}"
-
-
 class SourceLinkStatus(models.TextChoices):
     UNCHECKED = "unchecked", "Not checked yet"
     OK = "ok", "Works"
@@ -163,6 +120,9 @@ class Source(models.Model):
     class Status(models.TextChoices):
         PUBLISHED = "published", "Published"
         RETIRED = "retired", "Retired"
+        # Seen only by those a registered rule names (catalog.querysets.register_private_rule);
+        # the default manager never returns it, so every listing leaves it out unasked.
+        PRIVATE = "private", "Private"
 
     LinkStatus = SourceLinkStatus
 
@@ -252,12 +212,22 @@ class Source(models.Model):
     created = models.DateTimeField(default=timezone.now, editable=False)
     updated = models.DateTimeField(auto_now=True)
 
-    objects = SourceQuerySet.as_manager()
+    # The first manager is the default: private sources are left out of every query through it
+    # (listings, related managers, dumpdata without --all). `all_objects.visible_to(reader)` is
+    # the one way to reach them; foreign keys reach them through the plain base manager.
+    objects = PublicSourceManager()
+    all_objects = SourceQuerySet.as_manager()
 
     class Meta:
         ordering = ["title"]
+        base_manager_name = "all_objects"
         constraints = [
-            models.UniqueConstraint(fields=["url"], condition=~Q(url=""), name="source_unique_url"),
+            # Private sources may repeat a URL: two teams may each keep the same intranet page.
+            models.UniqueConstraint(
+                fields=["url"],
+                condition=~Q(url="") & ~Q(status="private"),
+                name="source_unique_url",
+            ),
             models.CheckConstraint(condition=~Q(url__contains=" "), name="source_url_has_no_space"),
             models.CheckConstraint(
                 condition=Q(year__isnull=True) | Q(year__gte=MIN_YEAR, year__lte=MAX_YEAR),
@@ -354,6 +324,10 @@ class Source(models.Model):
     def is_retired(self) -> bool:
         return self.status == self.Status.RETIRED
 
+    @property
+    def is_private(self) -> bool:
+        return self.status == self.Status.PRIVATE
+
     def age_in_days(self, today: date | None = None) -> int | None:
         if not self.verified_on:
             return None
@@ -375,31 +349,3 @@ class Source(models.Model):
             return False
         days = (timezone.localdate() - timezone.localdate(self.link_failing_since)).days
         return days >= settings.LINKCHECK_WARN_AFTER_DAYS
-
-
-class ListEntry(models.Model):
-    section = models.ForeignKey(ListSection, on_delete=models.CASCADE, related_name="entries")
-    source = models.ForeignKey(Source, on_delete=models.PROTECT, related_name="entries")
-    position = models.PositiveSmallIntegerField()
-    label = models.CharField(
-        max_length=300, blank=True, help_text="How this list names the source, when it differs."
-    )
-
-    class Meta:
-        ordering = ["section__reading_list", "section__position", "position"]
-        verbose_name_plural = "list entries"
-        constraints = [
-            models.UniqueConstraint(
-                fields=["section", "position"], name="entry_unique_position_in_section"
-            ),
-            models.UniqueConstraint(
-                fields=["section", "source"], name="entry_unique_source_in_section"
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.section}: {self.position}. {self.display_title}"
-
-    @property
-    def display_title(self) -> str:
-        return self.label or self.source.title

@@ -40,7 +40,7 @@ def safe_next(request: HttpRequest, candidate: str | None, fallback: str) -> str
 def bookmark(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The bookmark control: set a reading status, or remove the source from the library."""
     # The control shows the title and links by slug: the source's other columns stay unread.
-    return _bookmark(request, source_for_write(slug), request.POST)
+    return _bookmark(request, source_for_write(slug, request.user), request.POST)
 
 
 @require_POST

@@ -19,6 +19,8 @@ from catalog.models import Source
 from catalog.services import LoadReport
 from library.models import Bookmark
 from operations.backups import empty_database, non_empty_tables
+from teams.services import create_team
+from teamsources.models import TeamSource
 from tests.hints import SmallCatalog
 from tests.production.test_security import run_python
 
@@ -48,6 +50,16 @@ def populated(full_catalog: LoadReport, reader: User, maintainer: User) -> list[
         Bookmark.objects.create(user=reader, source=source, status=status)
     reader.display_name = "Ada ✓ <b>not html</b>"
     reader.save()
+    # A team's own source: private, so the default manager leaves it out; backups keep it.
+    team = create_team(name="Inference", owner=reader)
+    private = Source.all_objects.create(
+        slug="design-notes-1a2b",
+        title="Design notes",
+        kind="documentation",
+        tier=sources[0].tier,
+        status=Source.Status.PRIVATE,
+    )
+    TeamSource.objects.create(source=private, team=team, added_by=reader, text="notes")
     return sources
 
 
@@ -69,7 +81,9 @@ def test_backup_and_restore_round_trip_is_lossless(
     after = dump(tmp_path / "after.json.gz")
     assert after == before
     after_counts = row_counts()
-    for label in ("catalog.Source", "accounts.User", "library.Bookmark", "auth.Group"):
+    assert Source.all_objects.filter(status="private").count() == 1
+    labels = ("catalog.Source", "accounts.User", "library.Bookmark", "auth.Group")
+    for label in (*labels, "teamsources.TeamSource"):
         assert after_counts[label] == before_counts[label] > 0
     # A restored maintainer can still curate: the group and its permissions came back by name.
     # Users travel by natural key (their email), so look them up by it, not by the old id.

@@ -60,14 +60,14 @@ def test_the_test_runs_caches_answer(db: None) -> None:
 
 def test_an_upload_folder_nobody_may_write_is_a_warning(settings: Settings, tmp_path: Path) -> None:
     settings.FILE_UPLOAD_TEMP_DIR = str(tmp_path)
-    settings.MEDIA_ROOT = ""
+    settings.MEDIA_ROOT = str(tmp_path / "media")
     assert checks.storage_writable(None) == []
     settings.FILE_UPLOAD_TEMP_DIR = str(tmp_path / "missing")
     (warning,) = checks.storage_writable(None)
     assert warning.id == "operations.W006" and "FILE_UPLOAD_TEMP_DIR" in warning.hint
 
 
-def test_media_root_is_probed_when_set_and_left_clean(settings: Settings, tmp_path: Path) -> None:
+def test_media_root_is_probed_and_left_clean(settings: Settings, tmp_path: Path) -> None:
     settings.FILE_UPLOAD_TEMP_DIR = str(tmp_path)
     settings.MEDIA_ROOT = str(tmp_path / "media")
     assert checks.storage_writable(None) == []

@@ -1,0 +1,11 @@
+from django.urls import path
+
+from . import views
+
+app_name = "teamsources"
+
+urlpatterns = [
+    path("teams/<slug:slug>/sources/", views.team_sources, name="list"),
+    path("teams/<slug:slug>/sources/<int:pk>/file/", views.download, name="file"),
+    path("teams/<slug:slug>/sources/<int:pk>/propose/", views.propose, name="propose"),
+]

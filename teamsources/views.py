@@ -1,0 +1,104 @@
+"""A team's own sources under /teams/<slug>/sources/: the list and the form that adds one, and
+the file, served to members only. Nobody else learns that any of it exists: 404."""
+
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import FileResponse, Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
+from django.views.decorators.http import require_GET, require_http_methods
+
+from accounts.requests import AuthenticatedHttpRequest
+from teams.access import member_team
+
+from .forms import TeamSourceForm
+from .models import TeamSource
+from .services import NoTier, add_team_source
+from .uploads import limit_uploads, upload_was_too_large
+
+CONTENT_TYPES = {
+    TeamSource.FileType.PDF: "application/pdf",
+    TeamSource.FileType.MARKDOWN: "text/markdown; charset=utf-8",
+}
+
+
+# The size limit's upload handler must be in place before the CSRF check reads the body, so
+# the check runs inside, on the same request (Django's documented pattern).
+@csrf_exempt
+@login_required
+@require_http_methods(["GET", "POST"])
+def team_sources(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
+    limit_uploads(request)
+    return _team_sources(request, slug)
+
+
+@csrf_protect
+def _team_sources(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
+    team, member = member_team(request, slug)
+    status = 200
+    if request.method == "POST":
+        form = TeamSourceForm(
+            request.POST, request.FILES, team=team, too_large=upload_was_too_large(request)
+        )
+        if form.is_valid():
+            try:
+                row = add_team_source(
+                    team=team, user=request.user, data=form.cleaned_data, extracted=form.extracted
+                )
+            except NoTier:
+                form.add_error(None, "The catalog has no tiers yet: ask a maintainer to load it.")
+            else:
+                messages.success(request, f"Added “{row.source.title}” for {team.name}.")
+                return redirect(row.source)
+        status = 400
+    else:
+        form = TeamSourceForm(team=team)
+    rows = TeamSource.objects.filter(team=team).select_related("source", "added_by")
+    context = {"team": team, "member": member, "form": form, "rows": rows[:200]}
+    return render(request, "teamsources/team_sources.html", context, status=status)
+
+
+@login_required
+@require_GET
+def download(request: AuthenticatedHttpRequest, slug: str, pk: int) -> FileResponse:
+    team, _ = member_team(request, slug)
+    row = get_object_or_404(TeamSource.objects.exclude(file=""), pk=pk, team=team)
+    try:
+        handle = row.file.open("rb")
+    except FileNotFoundError:
+        raise Http404("No file here.") from None
+    # Always a download, never rendered by the site's origin: a PDF or Markdown file could
+    # otherwise carry script the browser would run as the site.
+    response = FileResponse(
+        handle,
+        as_attachment=True,
+        filename=row.file_name or f"source.{row.file_type}",
+        content_type=CONTENT_TYPES.get(row.file_type, "application/octet-stream"),
+    )
+    response["X-Content-Type-Options"] = "nosniff"
+    response["Cache-Control"] = "private, no-store"
+    response["Content-Security-Policy"] = "sandbox; default-src 'none'"
+    return response
+
+
+@login_required
+@require_GET
+def propose(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
+    """The catalog's proposal form, filled from the team's source. Only the fields travel: the
+    file stays the team's, and nothing is public until a maintainer accepts the proposal."""
+    team, _ = member_team(request, slug)
+    row = get_object_or_404(TeamSource.objects.select_related("source"), pk=pk, team=team)
+    source = row.source
+    fields = {
+        "title": source.title,
+        "url": source.url,
+        "kind": source.kind,
+        "authors": source.authors,
+        "year": source.year or "",
+        "summary": source.summary,
+    }
+    query = urlencode({name: value for name, value in fields.items() if value})
+    return redirect(f"{reverse('proposals:propose')}?{query}")
