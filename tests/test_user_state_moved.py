@@ -1,12 +1,14 @@
 """The user row keeps identity only: when each reader last saw the change log moved to catalog,
 and their choice of session reminders to teams, every row's value with it."""
 
+from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
 from django.contrib.contenttypes.models import ContentType
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
+from django.db.migrations.state import StateApps
 from django.utils import timezone
 
 from accounts.models import User
@@ -18,7 +20,7 @@ BEFORE = [
 ]
 
 
-def _migrate(targets):
+def _migrate(targets: list[tuple[str, str]]) -> StateApps:
     executor = MigrationExecutor(connection)
     executor.migrate(targets)
     ContentType.objects.clear_cache()
@@ -26,7 +28,7 @@ def _migrate(targets):
 
 
 @pytest.fixture
-def old_apps(transactional_db: None):
+def old_apps(transactional_db: None) -> Iterator[StateApps]:
     """The schema with both fields on the user row; migrated forward again whatever happens."""
     yield _migrate(BEFORE)
     _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
@@ -37,7 +39,7 @@ def test_the_user_row_holds_neither_field() -> None:
     assert not names & {"last_seen_changes_at", "session_reminders"}
 
 
-def test_moving_the_fields_keeps_every_readers_values(old_apps) -> None:
+def test_moving_the_fields_keeps_every_readers_values(old_apps: StateApps) -> None:
     OldUser = old_apps.get_model("accounts", "User")
     seen = timezone.now() - timedelta(days=3)
     OldUser.objects.create(email="seen@example.com", password="!", last_seen_changes_at=seen)
@@ -57,7 +59,7 @@ def test_moving_the_fields_keeps_every_readers_values(old_apps) -> None:
     assert chosen == {"seen@example.com": True, "quiet@example.com": False, "new@example.com": True}
 
 
-def test_moving_back_restores_the_user_row(old_apps) -> None:
+def test_moving_back_restores_the_user_row(old_apps: StateApps) -> None:
     OldUser = old_apps.get_model("accounts", "User")
     seen = timezone.now() - timedelta(days=1)
     OldUser.objects.create(email="seen@example.com", password="!", last_seen_changes_at=seen)

@@ -10,7 +10,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from catalog.catalog_document import CatalogFileError
+from catalog.catalog_document import CatalogDocument, CatalogFileError
 from catalog.catalog_file import DEFAULT_CATALOG, read_catalog
 from catalog.catalog_needs import NEEDS_FILE
 from catalog.models import Source
@@ -23,7 +23,7 @@ beta = ["  pack more users on one card  ", "stuck waiting on the card"]
 """
 
 
-def write(tmp_path: Path, catalog: str, needs: str | None) -> object:
+def write(tmp_path: Path, catalog: str, needs: str | None) -> Path:
     path = tmp_path / "catalog.toml"
     path.write_text(MINIMAL + catalog, encoding="utf-8")
     if needs is not None:
@@ -31,7 +31,7 @@ def write(tmp_path: Path, catalog: str, needs: str | None) -> object:
     return path
 
 
-def keywords(doc) -> dict[str, str]:
+def keywords(doc: CatalogDocument) -> dict[str, str]:
     return {source["slug"]: source["keywords"] for source in doc["sources"]}
 
 

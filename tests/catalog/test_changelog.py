@@ -1,4 +1,5 @@
 import datetime
+from collections.abc import Iterable
 from datetime import timedelta
 
 import pytest
@@ -9,6 +10,7 @@ from django.utils import timezone
 from pytest_django import DjangoAssertNumQueries, DjangoCaptureOnCommitCallbacks, Settings
 
 from accounts.models import User
+from catalog.catalog_document import CatalogDocument, CatalogItem
 from catalog.changelog import (
     changes_between,
     changes_since_last_visit,
@@ -25,7 +27,7 @@ from tests.hints import Grow, Response, SmallCatalog, Tiers
 Kind, Via = ChangeLogEntry.Kind, ChangeLogEntry.Via
 
 
-def kinds(entries):
+def kinds(entries: Iterable[ChangeLogEntry]) -> list[str]:
     return [entry.kind for entry in entries]
 
 
@@ -90,11 +92,11 @@ class TestRecording:
         assert changes_between(snapshot(source), snapshot(source)) == []
 
 
-def kinds_of(pairs):
+def kinds_of(pairs: list[tuple[str, str]]) -> list[str]:
     return [kind for kind, _ in pairs]
 
 
-def _doc(sources: list[Source], tiers_doc=None):
+def _doc(sources: list[CatalogItem], tiers_doc: list[CatalogItem] | None = None) -> CatalogDocument:
     return {
         "tiers": tiers_doc
         or [
@@ -109,8 +111,8 @@ def _doc(sources: list[Source], tiers_doc=None):
     }
 
 
-def _source(slug: str, **overrides: object) -> dict[str, object]:
-    values = {
+def _source(slug: str, **overrides: object) -> CatalogItem:
+    values: CatalogItem = {
         "slug": slug,
         "title": slug.title(),
         "url": f"https://example.org/{slug}",
@@ -207,8 +209,8 @@ class TestLoader:
         assert not Source.objects.filter(slug="beta").exists()
 
 
-def _admin_form(source: Source, **changes: object):
-    data = {
+def _admin_form(source: Source, **changes: object) -> dict[str, object]:
+    data: dict[str, object] = {
         "title": source.title,
         "slug": source.slug,
         "url": source.url,
@@ -364,7 +366,7 @@ class TestSinceLastVisit:
         tiers: Tiers,
         django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
     ) -> None:
-        def visit():
+        def visit() -> tuple[datetime.datetime | None, list[str]]:
             # Commit hooks run, as outside a test transaction (they replace cache versions).
             with (
                 django_capture_on_commit_callbacks(execute=True),
@@ -393,7 +395,7 @@ class TestSinceLastVisit:
         with django_capture_on_commit_callbacks(execute=True):
             record_change(source=SourceFactory(), kind=Kind.REVERIFIED, via=Via.LOADER)
         third, _ = visit()
-        assert third > first
+        assert third is not None and third > first
 
     def test_anonymous_home_has_no_change_panel(
         self, client: Client, small_catalog: SmallCatalog
@@ -525,6 +527,6 @@ def test_accepting_a_proposal_logs_the_new_source_and_the_one_it_replaces(
     )
 
 
-def seen_in_database(reader: User):
+def seen_in_database(reader: User) -> datetime.datetime | None:
     """The reader's stored moment, read afresh (a refreshed reader forgets its cached row)."""
     return last_seen_changes(type(reader).objects.get(pk=reader.pk))

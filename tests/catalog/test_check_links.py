@@ -39,15 +39,15 @@ FAST = CheckConfig(
 
 
 class Handler(BaseHTTPRequestHandler):
-    hits = Counter()
-    agents = []
-    body_sent = Counter()
-    concurrent = Counter()
-    peak = Counter()
+    hits: Counter[tuple[str, str]] = Counter()  # (method, path)
+    agents: list[str] = []
+    body_sent: Counter[str] = Counter()
+    concurrent: Counter[str] = Counter()
+    peak: Counter[str] = Counter()
     lock = threading.Lock()
     # The server of the running test: requests an earlier test left running (against its own,
     # older server) must not count in this test's in-flight figures.
-    current_server = None
+    current_server: ThreadingHTTPServer | None = None
 
     def log_message(self, *args: object) -> None:
         pass
@@ -100,7 +100,7 @@ class Handler(BaseHTTPRequestHandler):
                 self.concurrent[self.path] -= 1
                 self.concurrent["*"] -= 1
 
-    def route(self, path) -> None:
+    def route(self, path: str) -> None:
         if path == "/ok":
             return self._reply(200)
         if path == "/missing":
@@ -156,7 +156,7 @@ def _loopback_may_be_checked(settings: Settings) -> None:
     settings.METADATA_ALLOWED_HOSTS = ["127.0.0.1", "localhost"]
 
 
-def _serve(server) -> Thread:
+def _serve(server: ThreadingHTTPServer) -> Thread:
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     return thread
@@ -214,7 +214,7 @@ def tls_server(tmp_path: Path) -> Iterator[str]:
     httpd.server_close()
 
 
-def check(url: str, config=FAST) -> LinkResult:
+def check(url: str, config: CheckConfig = FAST) -> LinkResult:
     return LinkChecker(config).check(url)
 
 
@@ -331,7 +331,7 @@ class TestChecker:
 
 @pytest.mark.django_db
 class TestCommand:
-    def run(self, **options: object):
+    def run(self, **options: object) -> tuple[str, str]:
         out, err = io.StringIO(), io.StringIO()
         defaults = {
             "connect_timeout": 1.0,
@@ -377,7 +377,7 @@ class TestCommand:
         self.run()
         source.refresh_from_db()
         assert source.link_failing_since == long_ago
-        assert source.link_checked_at > long_ago
+        assert source.link_checked_at is not None and source.link_checked_at > long_ago
         Source.objects.filter(pk=source.pk).update(url=f"{base}/ok")
         self.run(status="broken")
         source.refresh_from_db()
@@ -444,7 +444,7 @@ class TestWhatPeopleSee:
         SourceFactory(title="Old core", tier=tiers["core"], verified_on=today - timedelta(days=900))
         client.force_login(maintainer)
 
-        def titles(query: str):
+        def titles(query: str) -> set[str]:
             html = client.get("/admin/catalog/source/?" + query).content.decode()
             return {
                 t

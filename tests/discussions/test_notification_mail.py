@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from allauth.account.models import EmailAddress
 from django.core import mail
+from django.core.mail import EmailMultiAlternatives
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
@@ -16,7 +17,7 @@ from pytest_django import DjangoCaptureOnCommitCallbacks
 from accounts.models import User
 from catalog.models import Source
 from discussions import emails
-from discussions.models import EmailMode, Notification, NotificationSettings
+from discussions.models import EmailMode, Notification, NotificationSettings, Reply, Thread
 from discussions.services import add_reply, start_thread
 from teams import services as team_services
 from teams.models import Team
@@ -36,22 +37,24 @@ def _verified(people: dict[str, User]) -> None:
 
 
 @pytest.fixture
-def thread(team: Team, people: dict[str, User], flash: Source):
+def thread(team: Team, people: dict[str, User], flash: Source) -> Thread:
     started, _ = start_thread(author=people["member"], team=team, source=flash, title="Tiles")
     return started
 
 
-def choose(user: User, mode) -> None:
+def choose(user: User, mode: EmailMode) -> None:
     NotificationSettings.objects.update_or_create(user=user, defaults={"email_mode": mode})
 
 
-def reply(thread, author: User, body: str, capture):
+def reply(
+    thread: Thread, author: User, body: str, capture: DjangoCaptureOnCommitCallbacks
+) -> Reply:
     with capture(execute=True):
         return add_reply(thread=thread, author=author, body=body)[0]
 
 
 def test_at_once_mails_after_commit_with_one_click_headers(
-    thread,
+    thread: Thread,
     people: dict[str, User],
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
@@ -62,11 +65,13 @@ def test_at_once_mails_after_commit_with_one_click_headers(
     for callback in callbacks:
         callback()
     [message] = mail.outbox
+    assert isinstance(message, EmailMultiAlternatives)  # a plain text and an HTML part
     assert message.to == ["max@example.com"]
     assert message.subject == "Olive replied in “Tiles”"
     link = reverse("discussions:thread", args=[thread.pk])
     assert link in message.body and "Tiles fit in *SRAM*." in message.body
     html, kind = message.alternatives[0]
+    assert isinstance(html, str)
     assert kind == "text/html" and link in html
     assert "Tiles fit in *SRAM*. <b>x</b>" in message.body  # one line of plain text
     assert "&lt;b&gt;x&lt;/b&gt;" in html and "<b>x</b>" not in html
@@ -78,7 +83,7 @@ def test_at_once_mails_after_commit_with_one_click_headers(
 
 
 def test_a_burst_sends_one_mail_and_the_rest_together_after_the_interval(
-    thread,
+    thread: Thread,
     people: dict[str, User],
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
@@ -97,7 +102,7 @@ def test_a_burst_sends_one_mail_and_the_rest_together_after_the_interval(
 
 
 def test_the_daily_digest_carries_unread_notifications_once(
-    thread,
+    thread: Thread,
     people: dict[str, User],
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
@@ -120,7 +125,7 @@ def test_the_daily_digest_carries_unread_notifications_once(
 
 
 def test_the_hourly_command_sends_the_due_digests(
-    thread,
+    thread: Thread,
     people: dict[str, User],
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
     capsys: pytest.CaptureFixture[str],
@@ -131,7 +136,7 @@ def test_the_hourly_command_sends_the_due_digests(
 
 
 def test_never_sends_nothing(
-    thread,
+    thread: Thread,
     people: dict[str, User],
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
@@ -143,7 +148,7 @@ def test_never_sends_nothing(
 
 
 def test_no_mail_about_a_team_the_reader_has_left(
-    thread,
+    thread: Thread,
     people: dict[str, User],
     team: Team,
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
@@ -162,7 +167,7 @@ def test_no_mail_about_a_team_the_reader_has_left(
 
 
 def test_a_deleted_thread_is_not_mailed(
-    thread,
+    thread: Thread,
     people: dict[str, User],
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
@@ -173,7 +178,7 @@ def test_a_deleted_thread_is_not_mailed(
 
 
 def test_unverified_addresses_get_no_mail(
-    thread,
+    thread: Thread,
     people: dict[str, User],
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
@@ -184,14 +189,14 @@ def test_unverified_addresses_get_no_mail(
 
 
 def test_a_mail_that_fails_is_tried_again(
-    thread,
+    thread: Thread,
     people: dict[str, User],
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     choose(people["member"], EmailMode.AT_ONCE)
 
-    def refuse(self, fail_silently: bool = False) -> None:
+    def refuse(self: EmailMultiAlternatives, fail_silently: bool = False) -> None:
         raise OSError("mail server down")
 
     with monkeypatch.context() as patched:
@@ -293,7 +298,7 @@ def test_a_tampered_or_foreign_token_is_404(client: Client, people: dict[str, Us
 
 
 def test_a_held_mail_is_deferred_once_to_the_end_of_the_interval(
-    thread,
+    thread: Thread,
     people: dict[str, User],
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
     monkeypatch: pytest.MonkeyPatch,
@@ -304,20 +309,20 @@ def test_a_held_mail_is_deferred_once_to_the_end_of_the_interval(
 
     choose(people["member"], EmailMode.AT_ONCE)
     reply(thread, people["owner"], "first", django_capture_on_commit_callbacks)
-    deferred = []
+    deferred: list[datetime] = []
 
     class Deferring:
         supports_defer = True
 
     class Stub:
-        def get_backend(self):
+        def get_backend(self) -> Deferring:
             return Deferring()
 
-        def using(self, run_after):
+        def using(self, run_after: datetime) -> "Stub":
             deferred.append(run_after)
             return self
 
-        def enqueue(self, user_ids) -> None:
+        def enqueue(self, user_ids: list[int]) -> None:
             assert user_ids == [people["member"].pk]
 
     monkeypatch.setattr(tasks, "mail_at_once", Stub())
@@ -326,4 +331,5 @@ def test_a_held_mail_is_deferred_once_to_the_end_of_the_interval(
         assert result.outcome == "held"
         tasks._send_later(people["member"].pk, result)
     last = NotificationSettings.objects.get(user=people["member"]).last_mailed_at
+    assert last is not None
     assert deferred == [last + emails.AT_ONCE_INTERVAL]

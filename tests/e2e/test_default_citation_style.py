@@ -1,12 +1,24 @@
 """A reader's default citation style, chosen on a cite page without JavaScript: the source page's
 Cite, the cite page without a style and the library's cite page then use it."""
 
-from playwright.sync_api import expect
+from collections.abc import Callable
+
+from playwright.sync_api import Browser, Page, expect
+from pytest_django.live_server_helper import LiveServer
+
+from accounts.models import User
+from tests.hints import SmallCatalog
 
 from .conftest import DESKTOP
 
 
-def test_a_reader_makes_ieee_their_default(browser, live_server, small_catalog, reader, log_in):
+def test_a_reader_makes_ieee_their_default(
+    browser: Browser,
+    live_server: LiveServer,
+    small_catalog: SmallCatalog,
+    reader: User,
+    log_in: Callable[[Page, User], None],
+) -> None:
     context = browser.new_context(
         viewport=DESKTOP, base_url=live_server.url, java_script_enabled=False
     )
@@ -36,7 +48,7 @@ def test_a_reader_makes_ieee_their_default(browser, live_server, small_catalog, 
         context.close()
 
 
-def test_a_visitor_is_offered_no_default(page, small_catalog):
+def test_a_visitor_is_offered_no_default(page: Page, small_catalog: SmallCatalog) -> None:
     page.goto("/sources/flashattention/cite/?style=ieee")
     expect(page.get_by_role("heading", name="IEEE", exact=True)).to_be_visible()
     expect(page.get_by_role("button", name="Make IEEE my default")).to_have_count(0)

@@ -8,15 +8,16 @@ from django.test import Client
 from playwright.sync_api import Page, expect
 
 from accounts.models import User
-from catalog.models import ListEntry, ListSection
+from catalog.models import ListEntry, ListSection, Source
 from catalog.services import LoadReport
 from library.models import Bookmark
+from tests.hints import present
 
 WAFER = "wafer-gpu-performance"
 HX = {"HX-Request": "true"}
 
 
-def twice_listed(reading_list_slug):
+def twice_listed(reading_list_slug: str) -> tuple[Source, list[str]]:
     """A source that two sections of the list hold, with those sections' slugs in page order."""
     entries = ListEntry.objects.filter(section__reading_list__slug=reading_list_slug).order_by(
         "section__position", "position"
@@ -24,7 +25,7 @@ def twice_listed(reading_list_slug):
     counts = Counter(entry.source_id for entry in entries)
     source_id = next(pk for pk, count in counts.items() if count > 1)
     sections = [entry.section.slug for entry in entries if entry.source_id == source_id]
-    return entries.filter(source_id=source_id).first().source, sections
+    return present(entries.filter(source_id=source_id).first()).source, sections
 
 
 def test_every_copy_of_a_control_has_its_own_ids(

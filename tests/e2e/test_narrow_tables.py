@@ -1,9 +1,13 @@
 """Tables on a phone: headings break between words, the curator's inbox fits the screen, and the
 admin's proposal page names every column; an invitation says only what the newcomer will meet."""
 
-from django.utils import timezone
-from playwright.sync_api import expect
+from collections.abc import Callable
 
+from django.utils import timezone
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+from pytest_django.live_server_helper import LiveServer
+
+from accounts.models import User
 from candidates.models import Candidate
 from proposals.models import Decision
 from teams import services as teams
@@ -18,6 +22,7 @@ from tests.factories import (
     SourceFactory,
     UserFactory,
 )
+from tests.hints import SmallCatalog
 from tests.proposals.helpers import make_proposal
 
 # For each header cell, whether its text is broken inside a word: a word wider than the cell.
@@ -36,11 +41,11 @@ BROKEN_HEADINGS = """() => Array.from(document.querySelectorAll('thead th')).fil
 }).map(th => th.textContent.trim())"""
 
 
-def phone_context(browser, live_server):
+def phone_context(browser: Browser, live_server: LiveServer) -> BrowserContext:
     return browser.new_context(viewport=PHONE, base_url=live_server.url, bypass_csp=True)
 
 
-def admin_log_in(page, user) -> None:
+def admin_log_in(page: Page, user: User) -> None:
     page.goto("/admin/login/")
     page.locator("#id_username").fill(user.email)
     page.locator("#id_password").fill(PASSWORD)
@@ -48,7 +53,7 @@ def admin_log_in(page, user) -> None:
     page.wait_for_load_state()
 
 
-def serious_axe(page) -> list[str]:
+def serious_axe(page: Page) -> list[str]:
     page.add_script_tag(path=str(AXE))
     result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
     return [
@@ -57,7 +62,9 @@ def serious_axe(page) -> list[str]:
     ]
 
 
-def test_progress_headings_break_between_words_on_a_phone(browser, live_server, log_in, db):
+def test_progress_headings_break_between_words_on_a_phone(
+    browser: Browser, live_server: LiveServer, log_in: Callable[[Page, User], None], db: None
+) -> None:
     owner = UserFactory(email="lead@example.com", display_name="Lead")
     team = teams.create_team(name="Inference", owner=owner)
     reading_list = ReadingListFactory(slug="serving", title="Serving path")
@@ -78,7 +85,9 @@ def test_progress_headings_break_between_words_on_a_phone(browser, live_server, 
         context.close()
 
 
-def test_the_candidate_inbox_fits_a_phone(browser, live_server, small_catalog):
+def test_the_candidate_inbox_fits_a_phone(
+    browser: Browser, live_server: LiveServer, small_catalog: SmallCatalog
+) -> None:
     curator = UserFactory(email="curator@example.com", is_staff=True, is_superuser=True)
     for n in range(3):
         Candidate.objects.create(
@@ -101,15 +110,19 @@ def test_the_candidate_inbox_fits_a_phone(browser, live_server, small_catalog):
         table = page.locator("#result_list")
         expect(table.get_by_role("columnheader", name="Status")).to_be_in_viewport()
         box = table.bounding_box()
+        assert box is not None  # shown, so laid out
         assert box["x"] + box["width"] <= PHONE["width"], f"the table is {box['width']:.0f} px"
         # ...and not by squeezing titles to a letter a line.
         title = table.locator("td.field-title_link").first.bounding_box()
+        assert title is not None
         assert title["width"] >= 140, f"the title column is {title['width']:.0f} px"
     finally:
         context.close()
 
 
-def test_the_proposal_admin_names_every_column(browser, live_server, small_catalog, reader):
+def test_the_proposal_admin_names_every_column(
+    browser: Browser, live_server: LiveServer, small_catalog: SmallCatalog, reader: User
+) -> None:
     curator = UserFactory(email="curator@example.com", is_staff=True, is_superuser=True)
     proposal = make_proposal(small_catalog, reader)
     Decision.objects.create(

@@ -1,18 +1,22 @@
 """The session planner without JavaScript shows no finder that cannot find: the titles typed in
 "Sources to read" are the picker, and a session planned that way lists its sources."""
 
+from collections.abc import Callable
 from datetime import timedelta
 
 from django.utils import timezone
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, Page, expect
+from pytest_django.live_server_helper import LiveServer
 
+from accounts.models import User
 from teams import services as teams
 from tests.factories import UserFactory
+from tests.hints import SmallCatalog
 
 from .conftest import DESKTOP
 
 
-def planner_page(browser, live_server, *, javascript: bool):
+def planner_page(browser: Browser, live_server: LiveServer, *, javascript: bool) -> Page:
     context = browser.new_context(
         viewport=DESKTOP, base_url=live_server.url, java_script_enabled=javascript
     )
@@ -21,7 +25,12 @@ def planner_page(browser, live_server, *, javascript: bool):
     return page
 
 
-def test_without_javascript_the_titles_are_the_picker(browser, live_server, small_catalog, log_in):
+def test_without_javascript_the_titles_are_the_picker(
+    browser: Browser,
+    live_server: LiveServer,
+    small_catalog: SmallCatalog,
+    log_in: Callable[[Page, User], None],
+) -> None:
     owner = UserFactory(email="lead@example.com", display_name="Lead")
     team = teams.create_team(name="Kernels", owner=owner)
     page = planner_page(browser, live_server, javascript=False)
@@ -43,7 +52,12 @@ def test_without_javascript_the_titles_are_the_picker(browser, live_server, smal
         page.context.close()
 
 
-def test_with_javascript_the_finder_adds_a_title(browser, live_server, small_catalog, log_in):
+def test_with_javascript_the_finder_adds_a_title(
+    browser: Browser,
+    live_server: LiveServer,
+    small_catalog: SmallCatalog,
+    log_in: Callable[[Page, User], None],
+) -> None:
     owner = UserFactory(email="lead@example.com", display_name="Lead")
     team = teams.create_team(name="Kernels", owner=owner)
     page = planner_page(browser, live_server, javascript=True)

@@ -5,7 +5,7 @@ question answered by that reply; the team's next session lists the question stil
 
 import functools
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -13,7 +13,7 @@ from urllib.parse import unquote
 
 import pytest
 from django.utils import timezone
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 from pytest_django import Settings
 from pytest_django.live_server_helper import LiveServer
 
@@ -41,7 +41,7 @@ bandwidth memory and on-chip SRAM.</p></div>
 
 
 @pytest.fixture
-def arxiv_copy(tmp_path: Path):
+def arxiv_copy(tmp_path: Path) -> Iterator[str]:
     """The paper's HTML on 127.0.0.1 (the live server is `localhost`: another origin)."""
     (tmp_path / "paper.html").write_text(PAPER)
     handler = functools.partial(QuietHandler, directory=str(tmp_path))
@@ -54,18 +54,18 @@ def arxiv_copy(tmp_path: Path):
 
 
 class QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, format, *args: object) -> None:
+    def log_message(self, format: str, *args: object) -> None:
         pass
 
 
-def new_page(browser, live_server: LiveServer):
+def new_page(browser: Browser, live_server: LiveServer) -> tuple[BrowserContext, Page]:
     context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=live_server.url)
     page = context.new_page()
     page.set_default_timeout(15_000)
     return context, page
 
 
-def select_passage(page) -> None:
+def select_passage(page: Page) -> None:
     page.evaluate(
         """passage => {
             const text = document.getElementById("abstract").firstChild;
@@ -87,7 +87,7 @@ def test_a_quoted_question_reaches_the_teammate_and_the_next_session(
     live_server: LiveServer,
     small_catalog: SmallCatalog,
     log_in: Callable[[Page, User], None],
-    arxiv_copy,
+    arxiv_copy: str,
     settings: Settings,
 ) -> None:
     settings.SITE_DOMAIN = live_server.url.removeprefix("http://")
@@ -109,7 +109,9 @@ def test_a_quoted_question_reaches_the_teammate_and_the_next_session(
     ana_context, page = new_page(browser, live_server)
     log_in(page, ana)
     page.goto("/save/bookmarklet/")
-    code = unquote(page.locator("#bookmarklet").get_attribute("href").removeprefix("javascript:"))
+    href = page.locator("#bookmarklet").get_attribute("href")
+    assert href is not None
+    code = unquote(href.removeprefix("javascript:"))
     page.goto(arxiv_copy)
     select_passage(page)
     with page.expect_navigation():

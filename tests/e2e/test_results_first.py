@@ -3,21 +3,25 @@ result's Save, a finished search puts focus on its summary, and a phone shows th
 without scrolling."""
 
 import re
+from collections.abc import Callable
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, Locator, Page, expect
+from pytest_django.live_server_helper import LiveServer
 
+from accounts.models import User
 from tests.e2e.conftest import PHONE
+from tests.hints import SmallCatalog
 
 SEARCH = "/sources/?q=attention"
 
 
-def first_save(page):
+def first_save(page: Page) -> Locator:
     card = page.locator("#results > li").first
     return card.locator(".save-link, .status-button").first
 
 
-def presses_to(page, target, limit: int = 60) -> int:
+def presses_to(page: Page, target: Locator, limit: int = 60) -> int:
     for presses in range(1, limit + 1):
         page.keyboard.press("Tab")
         if target.evaluate("element => element === document.activeElement"):
@@ -25,7 +29,7 @@ def presses_to(page, target, limit: int = 60) -> int:
     raise AssertionError(f"{limit} Tab presses never reached {target}")
 
 
-def follow_skip_link(page) -> None:
+def follow_skip_link(page: Page) -> None:
     page.keyboard.press("Tab")
     skip = page.locator(".skip-link")
     expect(skip).to_be_focused()
@@ -34,8 +38,12 @@ def follow_skip_link(page) -> None:
 
 @pytest.mark.parametrize("signed_in", [False, True], ids=["visitor", "reader"])
 def test_the_first_save_is_a_few_presses_past_the_skip_link(
-    page, small_catalog, reader, log_in, signed_in
-):
+    page: Page,
+    small_catalog: SmallCatalog,
+    reader: User,
+    log_in: Callable[[Page, User], None],
+    signed_in: bool,
+) -> None:
     if signed_in:
         log_in(page, reader)
     page.goto(SEARCH)
@@ -44,7 +52,9 @@ def test_the_first_save_is_a_few_presses_past_the_skip_link(
     assert presses_to(page, first_save(page)) <= 5
 
 
-def test_a_submitted_search_puts_focus_on_its_summary(desktop_page, small_catalog):
+def test_a_submitted_search_puts_focus_on_its_summary(
+    desktop_page: Page, small_catalog: SmallCatalog
+) -> None:
     page = desktop_page
     page.goto("/sources/")
     page.get_by_label("Search titles, authors and topics").fill("flashattention")
@@ -63,7 +73,7 @@ def test_a_submitted_search_puts_focus_on_its_summary(desktop_page, small_catalo
     assert presses_to(page, page.locator("#results .card-title a").first) <= 4
 
 
-def test_typing_keeps_focus_in_the_box(desktop_page, small_catalog):
+def test_typing_keeps_focus_in_the_box(desktop_page: Page, small_catalog: SmallCatalog) -> None:
     page = desktop_page
     page.goto("/sources/")
     box = page.get_by_label("Search titles, authors and topics")
@@ -72,7 +82,9 @@ def test_typing_keeps_focus_in_the_box(desktop_page, small_catalog):
     expect(box).to_be_focused()
 
 
-def test_a_phone_shows_the_first_result_without_scrolling(browser, live_server, small_catalog):
+def test_a_phone_shows_the_first_result_without_scrolling(
+    browser: Browser, live_server: LiveServer, small_catalog: SmallCatalog
+) -> None:
     context = browser.new_context(
         viewport=PHONE, base_url=live_server.url, has_touch=True, is_mobile=True
     )
@@ -81,7 +93,9 @@ def test_a_phone_shows_the_first_result_without_scrolling(browser, live_server, 
         page.goto(SEARCH)
         first = page.locator("#results > li").first
         expect(first).to_be_visible()
-        top = first.bounding_box()["y"]
+        box = first.bounding_box()
+        assert box is not None  # visible, so laid out
+        top = box["y"]
         assert top < PHONE["height"] - 100, f"the first result starts {top:.0f} px down"
         # Keyboard shortcuts are not offered on a touch screen.
         assert "arrow keys" not in page.locator("#search-help").inner_text()

@@ -15,7 +15,7 @@ from catalog.models import Source
 from library import reading
 from library.controls import CONTROL_TEMPLATE
 from library.models import Bookmark
-from tests.hints import SmallCatalog
+from tests.hints import SmallCatalog, found
 
 pytestmark = pytest.mark.django_db
 
@@ -24,11 +24,11 @@ TAG = engines["django"].from_string(
 )
 
 
-def without_tokens(html: str):
+def without_tokens(html: str) -> str:
     return re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", html)
 
 
-def direct(source: Source, request: HttpRequest, status, compact):
+def direct(source: Source, request: HttpRequest, status: str, compact: bool) -> str:
     """The control rendered straight from its template, as the inclusion tag used to."""
     return get_template(CONTROL_TEMPLATE).render(
         {
@@ -72,7 +72,9 @@ def test_each_request_gets_its_own_csrf_token(
         request = RequestFactory().get("/")
         request.user = reader
         html = TAG.render({"sources": [source], "compact": False}, request)
-        tokens.append(re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1))
+        tokens.append(
+            found(re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)).group(1)
+        )
         assert "Slot" not in html
     assert tokens[0] != tokens[1]
 

@@ -1,5 +1,7 @@
 """Following topics, tiers, lists and searches, and what the home page then shows."""
 
+from datetime import timedelta
+
 import pytest
 from django.test import Client
 from django.utils import timezone
@@ -127,9 +129,7 @@ def test_unfollow_only_your_own(
 def test_home_shows_changes_in_what_the_reader_follows(
     client: Client, reader: User, small_catalog: SmallCatalog
 ) -> None:
-    ChangeLogSeen.objects.create(
-        user=reader, seen_at=timezone.now() - timezone.timedelta(minutes=5)
-    )
+    ChangeLogSeen.objects.create(user=reader, seen_at=timezone.now() - timedelta(minutes=5))
     Follow.objects.create(user=reader, kind="topic", target="kernels")
     inside = SourceFactory(title="Paged kernels", topics=[small_catalog["topics"][1]])
     outside = SourceFactory(title="Unfollowed thing", topics=[TopicFactory(name="Other")])

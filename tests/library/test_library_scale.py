@@ -5,6 +5,8 @@ still reaching every bookmark."""
 import csv
 import io
 import itertools
+from collections.abc import Sequence
+from typing import Protocol
 
 import pytest
 from django.db import connection
@@ -22,13 +24,15 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("render_every_time"
 HX = {"HX-Request": "true"}
 
 
+class Save(Protocol):
+    def __call__(self, count: int, statuses: Sequence[str] = ...) -> list[Source]: ...
+
+
 @pytest.fixture
-def saved(many_sources: Grow, reader: User):
+def saved(many_sources: Grow, reader: User) -> Save:
     """Put `count` new sources in the reader's library, statuses in turn; newest last."""
 
-    def save(
-        count: int, statuses: tuple[str, str, str] = ("to_read", "reading", "read")
-    ) -> list[Source]:
+    def save(count: int, statuses: Sequence[str] = ("to_read", "reading", "read")) -> list[Source]:
         sources = many_sources(count)
         status = itertools.cycle(statuses)
         Bookmark.objects.bulk_create(
@@ -43,7 +47,9 @@ def cards(html: str) -> int:
     return html.count('class="library-item"')
 
 
-def test_first_response_for_200_saved_is_under_150_kb(client: Client, reader: User, saved) -> None:
+def test_first_response_for_200_saved_is_under_150_kb(
+    client: Client, reader: User, saved: Save
+) -> None:
     saved(200)
     client.force_login(reader)
     response = client.get("/library/")
@@ -58,7 +64,9 @@ def test_first_response_for_200_saved_is_under_150_kb(client: Client, reader: Us
     assert 'data-hx-target="#more-to_read"' in html and "(57 more)" in html
 
 
-def test_show_more_appends_the_groups_next_page_only(client: Client, reader: User, saved) -> None:
+def test_show_more_appends_the_groups_next_page_only(
+    client: Client, reader: User, saved: Save
+) -> None:
     sources = saved(2 * GROUP_SIZE + 5, statuses=["read"])
     client.force_login(reader)
     response = client.get("/library/?status=read&page=2", headers=HX | {"HX-Target": "more-read"})
@@ -75,7 +83,7 @@ def test_show_more_appends_the_groups_next_page_only(client: Client, reader: Use
     assert cards(last) == 5 and "Show more" not in last
 
 
-def test_without_javascript_a_group_turns_pages(client: Client, reader: User, saved) -> None:
+def test_without_javascript_a_group_turns_pages(client: Client, reader: User, saved: Save) -> None:
     saved(2 * GROUP_SIZE + 5, statuses=["reading"])
     client.force_login(reader)
     html = client.get("/library/?status=reading&page=3").content.decode()
@@ -86,7 +94,7 @@ def test_without_javascript_a_group_turns_pages(client: Client, reader: User, sa
     assert cards(client.get("/library/?status=reading&page=x").content.decode()) == GROUP_SIZE
 
 
-def test_show_more_keeps_the_filters(client: Client, reader: User, saved) -> None:
+def test_show_more_keeps_the_filters(client: Client, reader: User, saved: Save) -> None:
     saved(2 * GROUP_SIZE, statuses=["to_read"])
     client.force_login(reader)
     html = client.get("/library/?q=source&sort=title").content.decode()
@@ -94,7 +102,7 @@ def test_show_more_keeps_the_filters(client: Client, reader: User, saved) -> Non
 
 
 def test_bulk_change_reaches_bookmarks_beyond_the_first_page(
-    client: Client, reader: User, saved
+    client: Client, reader: User, saved: Save
 ) -> None:
     saved(2 * GROUP_SIZE, statuses=["to_read"])
     client.force_login(reader)
@@ -110,7 +118,7 @@ def test_bulk_change_reaches_bookmarks_beyond_the_first_page(
     assert oldest.status == "read"
 
 
-def test_exports_still_hold_every_bookmark(client: Client, reader: User, saved) -> None:
+def test_exports_still_hold_every_bookmark(client: Client, reader: User, saved: Save) -> None:
     saved(3 * GROUP_SIZE + 7)
     client.force_login(reader)
     rows = list(csv.DictReader(io.StringIO(client.get("/library/export.csv").content.decode())))
@@ -121,7 +129,7 @@ def test_exports_still_hold_every_bookmark(client: Client, reader: User, saved) 
 def test_library_queries_flat_between_30_and_200_saved(
     client: Client,
     reader: User,
-    saved,
+    saved: Save,
     url: str,
     django_assert_max_num_queries: DjangoAssertNumQueries,
 ) -> None:

@@ -25,13 +25,16 @@ def finish(reader: User, *slugs: object) -> None:
         Bookmark.objects.create(user=reader, source=Source.objects.get(slug=slug), status="read")
 
 
-def slugs_of(reader: User):
+def slugs_of(reader: User) -> list[str]:
     return [pick.source.slug for pick in recommendations_for(reader).picks]
 
 
-def dismiss(client: Client, slug: str, reason: str = "not_relevant", **headers: object) -> Response:
+def dismiss(
+    client: Client, slug: str, reason: str = "not_relevant", *, hx: bool = False
+) -> Response:
     url = reverse("library:dismiss", args=[slug])
-    return client.post(url, {"reason": reason, "next": FOR_YOU}, **headers)
+    headers = {"HX-Request": "true"} if hx else {}
+    return client.post(url, {"reason": reason, "next": FOR_YOU}, headers=headers)
 
 
 @pytest.fixture
@@ -60,7 +63,7 @@ def test_a_dismissed_source_does_not_come_back(client: Client, attention_reader:
     assert Dismissal.objects.get(user=attention_reader).reason == "too_advanced"
 
 
-def _score(reader: User, slug: str, dismissed) -> float:
+def _score(reader: User, slug: str, dismissed: dict[int, str]) -> float:
     vectors = catalog_vectors()
     saved = dict(Bookmark.objects.filter(user=reader).values_list("source_id", "status"))
     row = vectors.row_of[Source.objects.get(slug=slug).pk]
@@ -69,7 +72,7 @@ def _score(reader: User, slug: str, dismissed) -> float:
     )
 
 
-def _closest_other_pick(reader: User, slug: str, picks):
+def _closest_other_pick(reader: User, slug: str, picks: list[str]) -> str:
     """The pick (other than `slug`) whose text is closest to `slug`'s."""
     vectors = catalog_vectors()
     target = vectors.matrix[vectors.row_of[Source.objects.get(slug=slug).pk]]
@@ -110,7 +113,7 @@ def test_the_next_page_changes_beyond_the_one_left_out(
 
 
 def test_htmx_swaps_the_card_for_a_notice_with_undo(client: Client, attention_reader: User) -> None:
-    response = dismiss(client, "flashattention-4", "too_basic", HTTP_HX_REQUEST="true")
+    response = dismiss(client, "flashattention-4", "too_basic", hx=True)
     html = response.content.decode()
     assert response.status_code == 200
     assert 'role="status"' in html and "(too basic)" in html

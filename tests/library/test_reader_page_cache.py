@@ -6,7 +6,10 @@ of each write; one test runs outside a test transaction altogether.
 """
 
 import re
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from datetime import timedelta
+from typing import Protocol
 
 import pytest
 from allauth.account.models import EmailAddress
@@ -40,7 +43,7 @@ from readinglist.pagecache.versions import (
 )
 from teams.models import Team
 from tests.factories import NoteFactory, join_team
-from tests.hints import Response, SmallCatalog
+from tests.hints import Response, SmallCatalog, found, present
 
 from .controls import pressed
 
@@ -61,14 +64,26 @@ READER_PAGES = [
 ]
 
 
+# `with commits(): ...`: the commit hooks of the writes inside run at the end.
+Commits = Callable[[], AbstractContextManager[object]]
+
+
+class Watch(Protocol):
+    """`with watch(user) as seen:`; seen() is then the version keys the writes replaced."""
+
+    def __call__(self, user: User = ...) -> AbstractContextManager[Callable[[], set[str]]]: ...
+
+
 @pytest.fixture
-def commits(django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks):
+def commits(django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks) -> Commits:
     """`with commits(): ...` runs the commit hooks of the writes inside, as a commit would."""
     return lambda: django_capture_on_commit_callbacks(execute=True)
 
 
 @pytest.fixture
-def catalog(small_catalog: SmallCatalog, reader: User, other_reader: User, commits):
+def catalog(
+    small_catalog: SmallCatalog, reader: User, other_reader: User, commits: Commits
+) -> SmallCatalog:
     with commits():
         reader.display_name = "Alice Reader"
         reader.save()
@@ -78,42 +93,42 @@ def catalog(small_catalog: SmallCatalog, reader: User, other_reader: User, commi
 
 
 @pytest.fixture
-def alice(client: Client, reader: User, catalog):
+def alice(client: Client, reader: User, catalog: SmallCatalog) -> Client:
     client.force_login(reader)
     return client
 
 
 @pytest.fixture
-def bob(other_reader: User, catalog):
+def bob(other_reader: User, catalog: SmallCatalog) -> Client:
     client = Client()
     client.force_login(other_reader)
     return client
 
 
-def get(client: Client, url: str, **headers: object):
+def get(client: Client, url: str, **headers: str) -> Response:
     response = client.get(url, headers=headers)
     assert response.status_code == 200, url
     return response
 
 
-def html(response: Response):
+def html(response: Response) -> str:
     return response.content.decode()
 
 
-def account(response: Response):
-    return re.search(r'title="Your account">([^<]+)</a>', html(response)).group(1)
+def account(response: Response) -> str:
+    return found(re.search(r'title="Your account">([^<]+)</a>', html(response))).group(1)
 
 
-def state(response: Response, source: Source):
+def state(response: Response, source: Source) -> list[str]:
     return pressed(html(response), source)
 
 
-def without_slots(content: str):
+def without_slots(content: bytes) -> bytes:
     return re.sub(rb'("x-csrftoken": "|nonce="|value=")[^"]*"', b"", content)
 
 
 @pytest.mark.parametrize("url", READER_PAGES)
-def test_a_readers_second_visit_is_served_from_their_cache(alice, url) -> None:
+def test_a_readers_second_visit_is_served_from_their_cache(alice: Client, url: str) -> None:
     first = get(alice, url)
     assert first["X-Page-Cache"] == "miss"
     with CaptureQueriesContext(connection) as queries:
@@ -127,7 +142,7 @@ def test_a_readers_second_visit_is_served_from_their_cache(alice, url) -> None:
 
 
 def test_a_session_that_no_longer_authenticates_gets_no_cached_page(
-    alice, reader: User, commits
+    alice: Client, reader: User, commits: Commits
 ) -> None:
     elsewhere = Client()
     elsewhere.force_login(reader)
@@ -144,7 +159,9 @@ def test_a_session_that_no_longer_authenticates_gets_no_cached_page(
     assert "_auth_user_id" not in elsewhere.session
 
 
-def test_another_reader_never_gets_a_readers_page(alice, bob, reader: User, catalog) -> None:
+def test_another_reader_never_gets_a_readers_page(
+    alice: Client, bob: Client, reader: User, catalog: SmallCatalog
+) -> None:
     flash = catalog["flash"]
     set_status(user=reader, source=flash, status="read")
     NoteFactory(user=reader, source=flash, body="Alice's own thoughts")
@@ -170,7 +187,9 @@ def test_another_reader_never_gets_a_readers_page(alice, bob, reader: User, cata
         assert mine["X-Page-Cache"] == "hit" and account(mine) == "Alice Reader"
 
 
-def test_a_bookmark_click_shows_on_the_readers_next_page(alice, catalog, commits) -> None:
+def test_a_bookmark_click_shows_on_the_readers_next_page(
+    alice: Client, catalog: SmallCatalog, commits: Commits
+) -> None:
     flash = catalog["flash"]
     pages = ["/sources/?q=FlashAttention", SOURCE, "/lists/wafer/", "/library/"]
     for url in pages:
@@ -188,7 +207,7 @@ def test_a_bookmark_click_shows_on_the_readers_next_page(alice, catalog, commits
 
 
 def test_a_teammates_team_note_and_progress_show_on_the_next_request(
-    alice, bob, catalog, commits
+    alice: Client, bob: Client, catalog: SmallCatalog, commits: Commits
 ) -> None:
     flash = catalog["flash"]
     for url in (SOURCE, "/lists/wafer/"):
@@ -196,7 +215,9 @@ def test_a_teammates_team_note_and_progress_show_on_the_next_request(
         assert get(alice, url)["X-Page-Cache"] == "hit"
     with commits():
         bob.post(
-            f"{SOURCE}notes/new/", {"body": "Read section 3 first.", "visibility": "readers"}, **HX
+            f"{SOURCE}notes/new/",
+            {"body": "Read section 3 first.", "visibility": "readers"},
+            headers=HX,
         )
     page = html(get(alice, SOURCE))
     assert "Read section 3 first." in page and "Bob Teammate" in page
@@ -207,10 +228,14 @@ def test_a_teammates_team_note_and_progress_show_on_the_next_request(
     assert "Readers: 1 teammate finished" in html(get(alice, "/lists/wafer/"))
 
 
-def test_a_teammates_private_note_never_shows(alice, bob, catalog, commits) -> None:
+def test_a_teammates_private_note_never_shows(
+    alice: Client, bob: Client, catalog: SmallCatalog, commits: Commits
+) -> None:
     get(alice, SOURCE)
     with commits():
-        bob.post(f"{SOURCE}notes/new/", {"body": "Only for me.", "visibility": "private"}, **HX)
+        bob.post(
+            f"{SOURCE}notes/new/", {"body": "Only for me.", "visibility": "private"}, headers=HX
+        )
     assert Note.objects.filter(body="Only for me.").exists()
     assert "Only for me." not in html(get(alice, SOURCE))
     cache.clear()
@@ -221,7 +246,7 @@ def test_a_teammates_private_note_never_shows(alice, bob, catalog, commits) -> N
 
 
 def test_a_maintainers_edit_shows_on_every_reader_page(
-    alice, reader: User, catalog, commits
+    alice: Client, reader: User, catalog: SmallCatalog, commits: Commits
 ) -> None:
     flash = catalog["flash"]
     set_status(user=reader, source=flash, status="to_read")
@@ -238,7 +263,9 @@ def test_a_maintainers_edit_shows_on_every_reader_page(
         assert "FlashAttention, the IO-aware paper" in html(get(alice, url)), url
 
 
-def test_after_logging_out_the_same_url_is_not_the_readers_page(alice, commits) -> None:
+def test_after_logging_out_the_same_url_is_not_the_readers_page(
+    alice: Client, commits: Commits
+) -> None:
     for url in ("/", SOURCE):
         get(alice, url)
         assert get(alice, url)["X-Page-Cache"] == "hit"
@@ -250,7 +277,9 @@ def test_after_logging_out_the_same_url_is_not_the_readers_page(alice, commits) 
         assert not re.search(r'aria-label="Your progress', html(page))
 
 
-def test_flash_messages_are_never_cached(alice, catalog, commits) -> None:
+def test_flash_messages_are_never_cached(
+    alice: Client, catalog: SmallCatalog, commits: Commits
+) -> None:
     get(alice, SOURCE)
     assert get(alice, SOURCE)["X-Page-Cache"] == "hit"
     with commits():
@@ -277,7 +306,9 @@ def test_flash_messages_are_never_cached(alice, catalog, commits) -> None:
     assert "A word from the team." not in html(get(alice, SOURCE))
 
 
-def test_a_bulk_change_shows_on_the_next_page(alice, bob, reader: User, catalog, commits) -> None:
+def test_a_bulk_change_shows_on_the_next_page(
+    alice: Client, bob: Client, reader: User, catalog: SmallCatalog, commits: Commits
+) -> None:
     path = catalog["path"]
     bookmarks = [set_status(user=reader, source=s, status="to_read") for s in path]
     for client, url in ((alice, "/library/"), (bob, "/lists/wafer/")):
@@ -324,7 +355,9 @@ def test_changes_since_the_last_visit_show_once(
     assert later["X-Page-Cache"] == "hit" and "Changed summary." not in html(later)
 
 
-def test_the_csrf_token_in_a_cached_page_is_the_visitors(reader: User, catalog) -> None:
+def test_the_csrf_token_in_a_cached_page_is_the_visitors(
+    reader: User, catalog: SmallCatalog
+) -> None:
     first, second = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
     first.force_login(reader)
     second.force_login(reader)  # the same reader in another browser
@@ -336,7 +369,7 @@ def test_the_csrf_token_in_a_cached_page_is_the_visitors(reader: User, catalog) 
     )
     assert len(tokens) == 1
     token = tokens.pop()
-    own = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html(get(first, SOURCE)))
+    own = found(re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html(get(first, SOURCE))))
     assert own.group(1) != token
     response = second.post(
         f"/library/bookmarks/{catalog['flash'].slug}/",
@@ -348,12 +381,12 @@ def test_the_csrf_token_in_a_cached_page_is_the_visitors(reader: User, catalog) 
 
 
 def test_a_page_offering_to_undo_a_deletion_is_not_kept(
-    alice, reader: User, catalog, commits
+    alice: Client, reader: User, catalog: SmallCatalog, commits: Commits
 ) -> None:
     note = NoteFactory(user=reader, source=catalog["flash"], body="Changed my mind.")
     get(alice, SOURCE)
     with commits():
-        alice.post(f"/notes/{note.pk}/delete/", **{"HTTP_HX_REQUEST": "true"})
+        alice.post(f"/notes/{note.pk}/delete/", headers=HX)
     for _ in range(2):
         page = get(alice, SOURCE)
         assert "Note deleted." in html(page) and page["X-Page-Cache"] == "miss"
@@ -362,7 +395,7 @@ def test_a_page_offering_to_undo_a_deletion_is_not_kept(
     assert "Note deleted." not in html(get(alice, SOURCE))
 
 
-def test_htmx_fragments_are_kept_apart_by_their_target(alice) -> None:
+def test_htmx_fragments_are_kept_apart_by_their_target(alice: Client) -> None:
     counts = get(alice, "/library/", **HX, **{"HX-Target": "library-counts"})
     results = get(alice, "/library/", **HX, **{"HX-Target": "library-results"})
     assert results["X-Page-Cache"] == "miss"
@@ -373,7 +406,7 @@ def test_htmx_fragments_are_kept_apart_by_their_target(alice) -> None:
     assert again["X-Page-Cache"] == "hit" and 'id="library-results"' not in html(again)
 
 
-def test_the_switch_turns_the_reader_cache_off(alice, settings: Settings) -> None:
+def test_the_switch_turns_the_reader_cache_off(alice: Client, settings: Settings) -> None:
     settings.CATALOG_PAGE_CACHE = False
     get(alice, "/")
     assert "X-Page-Cache" not in get(alice, "/")
@@ -388,11 +421,11 @@ def _teammates(reader: User, other_reader: User) -> None:
     join_team(reader, other_reader)
 
 
-def team_key():
+def team_key() -> str:
     return TEAMS_VERSION_KEY.format(Team.objects.get(slug="readers").pk)
 
 
-def versions(user: User):
+def versions(user: User) -> dict[str, str]:
     keys = [
         VERSION_KEY,
         READERS_EPOCH_KEY,
@@ -401,22 +434,22 @@ def versions(user: User):
         team_key(),
     ]
     # As a page reads them: missing ones are created.
-    return dict(zip(keys, page_versions(keys)[1:], strict=True))
+    return dict(zip(keys, present(page_versions(keys))[1:], strict=True))
 
 
-def changed(before, after):
+def changed(before: dict[str, str], after: dict[str, str]) -> set[str]:
     return {key for key in before if before[key] != after[key]}
 
 
 @pytest.fixture
-def watch(reader: User, commits):
+def watch(reader: User, commits: Commits) -> Watch:
     """`with watch() as seen: ...`; then seen() is the set of version keys the writes replaced."""
     from contextlib import contextmanager
 
     @contextmanager
-    def watching(user: User | None = reader):
+    def watching(user: User = reader) -> Iterator[Callable[[], set[str]]]:
         before = versions(user)
-        result = {}
+        result: dict[str, set[str]] = {}
         with commits():
             yield lambda: result["changed"]
         result["changed"] = changed(before, versions(user))
@@ -424,17 +457,19 @@ def watch(reader: User, commits):
     return watching
 
 
-def reader_key(user: User):
+def reader_key(user: User) -> str:
     return READER_VERSION_KEY.format(user.pk)
 
 
-def test_signing_in_changes_the_readers_pages_only(reader: User, watch, client: Client) -> None:
+def test_signing_in_changes_the_readers_pages_only(
+    reader: User, watch: Watch, client: Client
+) -> None:
     with watch() as seen:
         client.force_login(reader)  # writes last_login
     assert seen() == {reader_key(reader)}
 
 
-def test_a_new_display_name_changes_the_teams_pages(reader: User, watch) -> None:
+def test_a_new_display_name_changes_the_teams_pages(reader: User, watch: Watch) -> None:
     with watch() as seen:
         reader.display_name = "Renamed"
         reader.save()
@@ -442,7 +477,7 @@ def test_a_new_display_name_changes_the_teams_pages(reader: User, watch) -> None
 
 
 def test_a_private_note_changes_its_authors_pages_only(
-    reader: User, other_reader: User, watch, catalog
+    reader: User, other_reader: User, watch: Watch, catalog: SmallCatalog
 ) -> None:
     with watch(other_reader) as seen:
         note = NoteFactory(user=reader, source=catalog["flash"], visibility="private")
@@ -464,7 +499,7 @@ def test_a_private_note_changes_its_authors_pages_only(
 
 
 def test_team_notes_and_bookmarks_change_the_teams_pages(
-    reader: User, other_reader: User, watch, catalog
+    reader: User, other_reader: User, watch: Watch, catalog: SmallCatalog
 ) -> None:
     with watch(other_reader) as seen:
         NoteFactory(user=reader, source=catalog["flash"], visibility="team")
@@ -478,7 +513,7 @@ def test_team_notes_and_bookmarks_change_the_teams_pages(
 
 
 def test_one_statement_bookmark_writes_change_the_readers_and_teams_pages(
-    reader: User, other_reader: User, watch, catalog
+    reader: User, other_reader: User, watch: Watch, catalog: SmallCatalog
 ) -> None:
     """set_status and remove_bookmark send no signal: they bump the same versions themselves."""
     with watch() as seen:
@@ -495,12 +530,12 @@ def test_one_statement_bookmark_writes_change_the_readers_and_teams_pages(
     assert seen() == set()
 
 
-def membership_lookups(queries):
+def membership_lookups(queries: list[dict[str, str]]) -> list[dict[str, str]]:
     return [q for q in queries if q["sql"].startswith('SELECT "teams_membership"."team_id"')]
 
 
 def test_a_readers_team_ids_outlive_their_writes_but_not_their_memberships(
-    alice, reader: User, catalog, commits
+    alice: Client, reader: User, catalog: SmallCatalog, commits: Commits
 ) -> None:
     """The team ids a page is keyed by are read from the database once: neither the reader's
     bookmark (its bump included) nor their next page asks again, until a membership changes."""
@@ -520,7 +555,7 @@ def test_a_readers_team_ids_outlive_their_writes_but_not_their_memberships(
 
 
 def test_email_addresses_and_groups_change_their_readers_pages(
-    reader: User, other_reader: User, watch
+    reader: User, other_reader: User, watch: Watch
 ) -> None:
     with watch() as seen:
         EmailAddress.objects.create(user=reader, email="alice@example.org")
@@ -534,7 +569,9 @@ def test_email_addresses_and_groups_change_their_readers_pages(
     assert seen() == {reader_key(other_reader)}
 
 
-def test_a_change_with_no_single_owner_changes_every_readers_pages(reader: User, watch) -> None:
+def test_a_change_with_no_single_owner_changes_every_readers_pages(
+    reader: User, watch: Watch
+) -> None:
     group = Group.objects.create(name="curators")
     with watch() as seen:
         group.permissions.add(Permission.objects.get(codename="view_source"))
@@ -544,7 +581,7 @@ def test_a_change_with_no_single_owner_changes_every_readers_pages(reader: User,
     assert seen() == {READERS_EPOCH_KEY, TEAM_VERSION_KEY}
 
 
-def test_sessions_change_no_page(reader: User, watch, client: Client) -> None:
+def test_sessions_change_no_page(reader: User, watch: Watch, client: Client) -> None:
     client.force_login(reader)
     with watch() as seen:
         session = Session.objects.get()
@@ -553,7 +590,9 @@ def test_sessions_change_no_page(reader: User, watch, client: Client) -> None:
 
 
 def test_versions_change_only_after_commit(
-    reader: User, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks, catalog
+    reader: User,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+    catalog: SmallCatalog,
 ) -> None:
     before = versions(reader)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
@@ -564,7 +603,7 @@ def test_versions_change_only_after_commit(
     assert changed(before, versions(reader)) == {reader_key(reader), team_key()}
 
 
-def test_versions_are_read_before_the_readers_own_row(alice) -> None:
+def test_versions_are_read_before_the_readers_own_row(alice: Client) -> None:
     """The home page shows the changes since the reader last saw them: the user row and that
     moment, like every other row a page shows, are read after the versions they are stored
     under."""
@@ -578,7 +617,12 @@ def test_versions_are_read_before_the_readers_own_row(alice) -> None:
 
 
 def test_reader_text_that_looks_like_a_slot_renders_the_same_on_a_hit(
-    alice, bob, reader: User, catalog, commits, monkeypatch: pytest.MonkeyPatch
+    alice: Client,
+    bob: Client,
+    reader: User,
+    catalog: SmallCatalog,
+    commits: Commits,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Placeholders come from the template alone: a team note quoting the markup around the
     per-visitor values, or the placeholder itself, is text on a hit exactly as on a miss."""

@@ -7,7 +7,11 @@ from datetime import date, timedelta
 import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.core.handlers.wsgi import WSGIRequest
-from django.middleware.csrf import _unmask_cipher_token, get_token
+from django.http import HttpRequest
+from django.middleware.csrf import (  # type: ignore[attr-defined]  # private, not in the stubs
+    _unmask_cipher_token,
+    get_token,
+)
 from django.template import engines
 from django.template.loader import get_template
 from django.test import RequestFactory
@@ -34,7 +38,7 @@ def remembering(settings: Settings) -> None:
     settings.DEBUG = False  # DEBUG renders every card afresh
 
 
-def page_request(user: User, path: str = "/sources/?q=flash") -> WSGIRequest:
+def page_request(user: User | AnonymousUser, path: str = "/sources/?q=flash") -> WSGIRequest:
     request = RequestFactory().get(path)
     request.user = user
     get_token(request)
@@ -43,7 +47,7 @@ def page_request(user: User, path: str = "/sources/?q=flash") -> WSGIRequest:
 
 def render(
     sources: list[Source],
-    request: pytest.FixtureRequest,
+    request: HttpRequest,
     label: str = "",
     snippet: str = "",
     hide: bool = False,
@@ -54,7 +58,7 @@ def render(
 
 def direct(
     source: Source,
-    request: pytest.FixtureRequest,
+    request: HttpRequest,
     label: str = "",
     snippet: str = "",
     hide: bool = False,
@@ -68,14 +72,14 @@ def without_tokens(html: str) -> str:
     return re.sub(r'("x-csrftoken": "|value=")[A-Za-z0-9]{32,64}"', "", html)
 
 
-def secret_in(html: str):
+def secret_in(html: str) -> str:
     """The CSRF secret behind the (masked, so different each time) token in a card."""
     return _unmask_cipher_token(
         found(re.search(r'csrfmiddlewaretoken" value="([^"]+)"', html)).group(1)
     )
 
 
-def secret_of(request: pytest.FixtureRequest):
+def secret_of(request: HttpRequest) -> str:
     return _unmask_cipher_token(get_token(request))
 
 

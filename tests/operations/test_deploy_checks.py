@@ -1,16 +1,17 @@
 """The deployment checks of caches, file storage, mail and the outbound limits: each warns about
 one mistake and is quiet about a sound setting."""
 
+from collections.abc import Iterable
 from pathlib import Path
 
-from django.core.checks import Tags
+from django.core.checks import CheckMessage, Tags
 from django.core.checks.registry import registry
 from pytest_django import Settings
 
 from operations import checks
 
 
-def ids(messages) -> list[str]:
+def ids(messages: Iterable[CheckMessage]) -> list[str | None]:
     return [message.id for message in messages]
 
 
@@ -64,7 +65,7 @@ def test_an_upload_folder_nobody_may_write_is_a_warning(settings: Settings, tmp_
     assert checks.storage_writable(None) == []
     settings.FILE_UPLOAD_TEMP_DIR = str(tmp_path / "missing")
     (warning,) = checks.storage_writable(None)
-    assert warning.id == "operations.W006" and "FILE_UPLOAD_TEMP_DIR" in warning.hint
+    assert warning.id == "operations.W006" and "FILE_UPLOAD_TEMP_DIR" in (warning.hint or "")
 
 
 def test_media_root_is_probed_and_left_clean(settings: Settings, tmp_path: Path) -> None:
@@ -111,7 +112,7 @@ def test_outbound_limits_that_fail_every_fetch_are_a_warning(settings: Settings)
 class ForgetfulCache:
     """A cache that accepts every write and keeps none, as a fail-open Redis does when down."""
 
-    def __init__(self, location, params) -> None:
+    def __init__(self, location: str, params: dict[str, object]) -> None:
         pass
 
     def set(self, *args: object, **kwargs: object) -> None:

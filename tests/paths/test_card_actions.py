@@ -2,12 +2,14 @@
 and For you, as under the topic, tier and search cards: a POST of the source to /paths/add/."""
 
 import re
+from collections.abc import Callable
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
+from catalog.models import Source
 from catalog.related.models import SourceNeighbour
 from library.models import Bookmark
 from tests.hints import SmallCatalog
@@ -22,11 +24,11 @@ FORM = re.compile(
 )
 
 
-def offered(html: str):
+def offered(html: str) -> set[str]:
     return {match["slug"] for match in FORM.finditer(html)}
 
 
-def related_to_flash(small_catalog):
+def related_to_flash(small_catalog: SmallCatalog) -> tuple[str, Source]:
     flash, roofline = small_catalog["flash"], small_catalog["path"][2]
     SourceNeighbour.objects.create(
         source=flash, neighbour=roofline, rank=1, score=1.0, reason_kind="section"
@@ -34,12 +36,16 @@ def related_to_flash(small_catalog):
     return flash.get_absolute_url(), roofline
 
 
-def bookmarked(small_catalog, author: User):
+def bookmarked(small_catalog: SmallCatalog, author: User | None) -> tuple[str, Source]:
+    assert author is not None  # My library is a reader's page only
     Bookmark.objects.create(user=author, source=small_catalog["flash"], status="reading")
     return reverse("library:index"), small_catalog["flash"]
 
 
-SURFACES = {
+# Where a card is shown: the page's URL and the source whose card it shows, for a reader (or None).
+Surface = Callable[[SmallCatalog, User | None], tuple[str, Source]]
+
+SURFACES: dict[str, Surface] = {
     "home": lambda catalog, author: ("/", catalog["flash"]),
     "related sources": lambda catalog, author: related_to_flash(catalog),
     "my library": bookmarked,
@@ -54,7 +60,7 @@ def test_each_card_offers_add_to_path_to_a_reader_with_a_path(
     make_path: MakePath,
     small_catalog: SmallCatalog,
     render_every_time: None,
-    surface,
+    surface: str,
 ) -> None:
     path = make_path(1, title="Attention kernels")
     url, source = SURFACES[surface](small_catalog, author)
@@ -79,7 +85,7 @@ def test_visitors_are_offered_no_path_form(
 
 @pytest.mark.parametrize("surface", SURFACES)
 def test_a_reader_without_paths_is_offered_none(
-    client: Client, author: User, small_catalog: SmallCatalog, render_every_time: None, surface
+    client: Client, author: User, small_catalog: SmallCatalog, render_every_time: None, surface: str
 ) -> None:
     url, _ = SURFACES[surface](small_catalog, author)
     client.force_login(author)

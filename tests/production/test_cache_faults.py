@@ -20,7 +20,6 @@ import pytest
 from django.urls import reverse
 from pytest_django import DjangoDbBlocker
 
-from accounts.models import User
 from readinglist.local_server import collect_static, gunicorn, production_env
 from tests.hints import found
 
@@ -33,7 +32,7 @@ TEAMMATE = "teammate@example.com"
 REQUESTS_PER_SERVER = 6
 
 
-def create_user(env, email: str) -> None:
+def create_user(env: dict[str, str], email: str) -> None:
     manage(
         env,
         "shell",
@@ -41,6 +40,10 @@ def create_user(env, email: str) -> None:
         "from django.contrib.auth import get_user_model; "
         f"get_user_model().objects.create_user({email!r}, {PASSWORD!r})",
     )
+
+
+# A browser sharing one session, for the server at the address given.
+BrowserFor = Callable[[str], Browser]
 
 
 class Cluster(TypedDict):
@@ -95,7 +98,7 @@ def cluster(
         redis_server.stop()
 
 
-def on_every_worker(cluster, browser_for, path):
+def on_every_worker(cluster: Cluster, browser_for: BrowserFor, path: str) -> list[str]:
     """The page from REQUESTS_PER_SERVER requests to each server."""
     pages = []
     for server in cluster["servers"]:
@@ -107,12 +110,12 @@ def on_every_worker(cluster, browser_for, path):
     return pages
 
 
-def signed_in(cluster, email: str = EMAIL):
+def signed_in(cluster: Cluster, email: str = EMAIL) -> tuple[Browser, BrowserFor]:
     """One session, usable on both servers (sessions live in the shared cache and database)."""
     first = Browser(cluster["servers"][0])
     first.log_in() if email == EMAIL else log_in_as(first, email)
 
-    def browser_for(server) -> Browser:
+    def browser_for(server: str) -> Browser:
         browser = Browser(server)
         browser.cookies = first.cookies
         return browser
@@ -159,7 +162,7 @@ def test_a_readers_bookmark_shows_on_their_pages_on_both_servers(cluster: Cluste
     assert all(link in page for page in on_every_worker(cluster, browser_for, library))
 
 
-def create_team(env, name: str, owner: User, member: User) -> None:
+def create_team(env: dict[str, str], name: str, owner: str, member: str) -> None:
     """A team owned by `owner` with `member` in it; its slug is the slugified name."""
     manage(
         env,
@@ -191,7 +194,13 @@ def test_a_teammates_team_note_shows_on_both_servers(cluster: Cluster) -> None:
     assert all(text in page for page in on_every_worker(cluster, browser_for, path))
 
 
-def load(servers, paths, cookies, stop, statuses) -> None:
+def load(
+    servers: list[str],
+    paths: list[str],
+    cookies: dict[str, str],
+    stop: threading.Event,
+    statuses: Counter[int | str],
+) -> None:
     while not stop.is_set():
         for server in servers:
             for path in paths:
@@ -207,10 +216,12 @@ def test_a_redis_outage_under_load_gives_no_500_and_caching_resumes(cluster: Clu
     _, browser_for = signed_in(cluster)
     cookies = browser_for(cluster["servers"][0]).cookies
     paths = [reverse("pages:source-detail", args=[s]) for s in cluster["slugs"]] + ["/"]
-    statuses, stop = Counter(), threading.Event()
+    statuses: Counter[int | str] = Counter()
+    stop = threading.Event()
+    jars: list[dict[str, str]] = [{}, cookies, {}, cookies]
     threads = [
         threading.Thread(target=load, args=(cluster["servers"], paths, jar, stop, statuses))
-        for jar in ({}, cookies, {}, cookies)
+        for jar in jars
     ]
     for thread in threads:
         thread.start()
@@ -246,7 +257,8 @@ def test_probes_answer_in_time_while_the_database_is_unreachable(cluster: Cluste
     ):
         probe = Browser(server)
         assert probe.request("GET", "/readyz").status == 200
-        statuses, stop = Counter(), threading.Event()
+        statuses: Counter[int | str] = Counter()
+        stop = threading.Event()
         # Ordinary pages waiting on the database meanwhile, fewer than the server's threads.
         pages = [f"/sources/?q=outage{n}" for n in range(3)]
         threads = [

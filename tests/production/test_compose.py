@@ -5,6 +5,7 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.urls import reverse
@@ -16,12 +17,16 @@ from tests.hints import found
 yaml = pytest.importorskip("yaml")
 
 
+# compose.yaml's services as YAML reads them: names to mappings of whatever the file holds.
+Services = dict[str, dict[str, Any]]
+
+
 @pytest.fixture(scope="module")
-def services():
+def services() -> Services:
     return yaml.safe_load((BASE_DIR / "compose.yaml").read_text())["services"]
 
 
-def test_web_scales_behind_one_published_address(services) -> None:
+def test_web_scales_behind_one_published_address(services: Services) -> None:
     # A published port on web would make `--scale web=3` fail on the second replica.
     assert "ports" not in services["web"]
     assert services["proxy"]["ports"] == ["${PORT:-8000}:8000"]
@@ -29,14 +34,14 @@ def test_web_scales_behind_one_published_address(services) -> None:
     assert (BASE_DIR / mounted).is_file()
 
 
-def test_every_app_process_shares_redis(services) -> None:
+def test_every_app_process_shares_redis(services: Services) -> None:
     # The worker too: its recomputes bump the catalog version the web replicas' caches read.
     for name in ("web", "migrate", "worker"):
         assert services[name]["environment"]["REDIS_URL"] == "redis://redis:6379/0"
         assert services[name]["depends_on"]["redis"] == {"condition": "service_healthy"}
 
 
-def test_a_worker_runs_the_tasks_web_requests_enqueue(services) -> None:
+def test_a_worker_runs_the_tasks_web_requests_enqueue(services: Services) -> None:
     assert services["worker"]["command"] == ["worker"]
     assert services["worker"]["depends_on"]["migrate"] == {
         "condition": "service_completed_successfully"
@@ -55,7 +60,7 @@ def test_the_caddyfile_is_valid() -> None:
     assert result.returncode == 0, result.stderr
 
 
-def _caddy_compression():
+def _caddy_compression() -> tuple[list[str], list[str], list[str]]:
     """The encode directive's formats, the content types it matches and the paths it skips."""
     text = (BASE_DIR / "deploy" / "Caddyfile").read_text()
     skipped = found(re.search(r"^\s*@compressible not path (.+)$", text, re.M)).group(1).split()
@@ -103,12 +108,14 @@ def compose_environment(service: dict, **given: str) -> dict[str, str]:
     return {name: resolve(value) for name, value in service["environment"].items()}
 
 
-def test_the_quick_start_emails_links_that_open(services, tmp_path: Path) -> None:
+def test_the_quick_start_emails_links_that_open(services: Services, tmp_path: Path) -> None:
     """Sign-up confirmations, password resets and invitations point where the proxy answers:
     plain HTTP on the published port, not https."""
     from tests.production.test_security import run_python
 
-    environment = compose_environment(services["web"], SECRET_KEY="compose-quick-start")
+    environment: dict[str, str | None] = dict(
+        compose_environment(services["web"], SECRET_KEY="compose-quick-start")
+    )
     environment |= {"DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}", "REDIS_URL": None}
     code = (
         "import django; django.setup(); from django.conf import settings; "
@@ -124,7 +131,7 @@ def test_the_quick_start_emails_links_that_open(services, tmp_path: Path) -> Non
     assert services["proxy"]["ports"] == ["${PORT:-8000}:8000"]
 
 
-def test_backups_without_output_land_in_a_volume(services) -> None:
+def test_backups_without_output_land_in_a_volume(services: Services) -> None:
     """`manage backup` writes into BACKUP_DIR; in the stack that is a named volume, so the file
     outlives the container, and the image makes the folder the app user's own."""
     volumes = yaml.safe_load((BASE_DIR / "compose.yaml").read_text())["volumes"]
@@ -143,7 +150,7 @@ def healthcheck_command(service: dict) -> list[str]:
     return test[1:]
 
 
-def test_each_app_service_has_a_check_that_fits_it(services) -> None:
+def test_each_app_service_has_a_check_that_fits_it(services: Services) -> None:
     # web keeps the image's HTTP check on the port it serves; the others serve no port.
     assert "healthcheck" not in services["web"]
     assert "HEALTHCHECK --interval=30s" in (BASE_DIR / "Dockerfile").read_text()
@@ -167,7 +174,7 @@ def run_healthcheck(service: dict, **env: str | None) -> subprocess.CompletedPro
 
 
 def test_the_cron_check_runs_and_follows_the_schedulers_heartbeat(
-    services, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    services: Services, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from operations import liveness
 
@@ -181,7 +188,7 @@ def test_the_cron_check_runs_and_follows_the_schedulers_heartbeat(
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_worker_check_runs_against_the_database(services, settings: Settings) -> None:
+def test_the_worker_check_runs_against_the_database(services: Services, settings: Settings) -> None:
     from datetime import timedelta
 
     from tests.operations.test_healthcheck import waiting_task

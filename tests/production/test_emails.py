@@ -4,6 +4,7 @@ and opens."""
 
 import html
 import re
+from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
@@ -33,7 +34,7 @@ LINK = re.compile(r"https?://[^\s\"'<>]+")
 
 
 @pytest.fixture
-def console(settings: Settings, capsys: pytest.CaptureFixture[str]):
+def console(settings: Settings, capsys: pytest.CaptureFixture[str]) -> Callable[[], str]:
     """The console transport, with links in the site's plain-HTTP address; returns a reader of
     what it printed since the last call."""
     settings.MAILERS = {"default": {"BACKEND": "readinglist.mail.ConsoleEmailBackend"}}
@@ -73,7 +74,9 @@ def signed_in(user: User) -> Client:
     return client
 
 
-def test_sign_up_confirmation(console, client: Client, db: None, settings: Settings) -> None:
+def test_sign_up_confirmation(
+    console: Callable[[], str], client: Client, db: None, settings: Settings
+) -> None:
     settings.ACCOUNT_EMAIL_VERIFICATION = "mandatory"
     client.post(
         "/accounts/signup/",
@@ -85,7 +88,7 @@ def test_sign_up_confirmation(console, client: Client, db: None, settings: Setti
     assert any("/accounts/confirm-email/" in link for link in links)
 
 
-def test_password_reset(console, client: Client, reader: User) -> None:
+def test_password_reset(console: Callable[[], str], client: Client, reader: User) -> None:
     client.post(
         "/accounts/password/reset/", {"email": reader.email}, headers={"host": "readinglist.test"}
     )
@@ -95,7 +98,7 @@ def test_password_reset(console, client: Client, reader: User) -> None:
     assert b"password1" in page.content  # the form to choose a new password, not "bad token"
 
 
-def test_team_invitation(console, db: None) -> None:
+def test_team_invitation(console: Callable[[], str], db: None) -> None:
     owner = UserFactory(email="owner@example.com")
     team = teams.create_team(name="Inference", owner=owner)
     signed_in(owner).post(
@@ -107,7 +110,7 @@ def test_team_invitation(console, db: None) -> None:
     assert any("/teams/invitations/" in link for link in links)
 
 
-def test_digest(console, small_catalog: SmallCatalog) -> None:
+def test_digest(console: Callable[[], str], small_catalog: SmallCatalog) -> None:
     follower = UserFactory(email="follower@example.com")
     EmailAddress.objects.create(user=follower, email=follower.email, verified=True, primary=True)
     Follow.objects.create(user=follower, kind="topic", target="attention")
@@ -120,7 +123,7 @@ def test_digest(console, small_catalog: SmallCatalog) -> None:
     assert any("/library/digest/unsubscribe/" in link for link in links)
 
 
-def test_session_reminder(console, small_catalog: SmallCatalog) -> None:
+def test_session_reminder(console: Callable[[], str], small_catalog: SmallCatalog) -> None:
     owner = UserFactory(email="owner@example.com")
     team = teams.create_team(name="Inference", owner=owner)
     member = UserFactory(email="member@example.com")
@@ -135,7 +138,7 @@ def test_session_reminder(console, small_catalog: SmallCatalog) -> None:
 
 
 def test_maintainer_alert(
-    console, reader: User, maintainer: User, small_catalog: SmallCatalog
+    console: Callable[[], str], reader: User, maintainer: User, small_catalog: SmallCatalog
 ) -> None:
     MaintainerAlert.objects.update_or_create(user=maintainer, defaults={"daily_email": True})
     make_proposal(small_catalog, reader, title="Paged attention, explained")
@@ -144,7 +147,7 @@ def test_maintainer_alert(
     assert any("/admin/proposals/proposal/" in link for link in links)
 
 
-def test_a_link_longer_than_a_mail_line_is_sent_whole(console, db: None) -> None:
+def test_a_link_longer_than_a_mail_line_is_sent_whole(console: Callable[[], str], db: None) -> None:
     long_path = "/teams/invitations/" + "x" * 120 + "/"
     mail.send_mail("Link", f"Open http://readinglist.test{long_path} to join.", None, ["a@b.c"])
     printed = console()

@@ -10,18 +10,20 @@ import sys
 import time
 import urllib.parse
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from http.client import HTTPResponse
 from http.cookies import SimpleCookie
+from typing import TypedDict
 
 import psycopg
 import pytest
 from django.conf import settings
 from django.urls import NoReverseMatch, reverse
+from psycopg.rows import TupleRow
 from pytest_django import DjangoDbBlocker
 
 from readinglist.local_server import BASE_DIR, collect_static, gunicorn, production_env
-from tests.hints import found
+from tests.hints import found, present
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 
@@ -29,7 +31,7 @@ PASSWORD = "fault-test-password-1"
 EMAIL = "fault@example.com"
 
 
-def admin_connection():
+def admin_connection() -> psycopg.Connection[TupleRow]:
     db = settings.DATABASES["default"]
     return psycopg.connect(
         host=db["HOST"] or "127.0.0.1",
@@ -97,27 +99,49 @@ def fault_server(
                 admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
 
 
+class Answer(HTTPResponse):
+    """A response read whole: its text, and the seconds it took."""
+
+    text: str
+    elapsed: float
+
+
+class Writes(TypedDict):
+    sessions: list[str]  # session keys
+    bookmarks: list[str]  # source slugs
+
+
 class Browser:
     """Just enough of a browser: keeps cookies (Secure ones too, on loopback), no redirects."""
 
-    def __init__(self, base) -> None:
+    def __init__(self, base: str) -> None:
         parsed = urllib.parse.urlsplit(base)
+        assert parsed.hostname is not None
         self.host, self.port = parsed.hostname, parsed.port
-        self.cookies = {}
+        self.cookies: dict[str, str] = {}
 
-    def request(self, method, path, data=None, headers=None, timeout: int = 15) -> HTTPResponse:
+    def request(
+        self,
+        method: str,
+        path: str,
+        data: Mapping[str, str] | None = None,
+        headers: Mapping[str, str] | None = None,
+        timeout: int = 15,
+    ) -> Answer:
         connection = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
-        headers = dict(headers or {})
+        connection.response_class = Answer
+        sent = dict(headers or {})
         if self.cookies:
-            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+            sent["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         body = None
         if data is not None:
             body = urllib.parse.urlencode(data)
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-            headers["X-CSRFToken"] = self.cookies.get("csrftoken", "")
+            sent["Content-Type"] = "application/x-www-form-urlencoded"
+            sent["X-CSRFToken"] = self.cookies.get("csrftoken", "")
         started = time.monotonic()
-        connection.request(method, path, body=body, headers=headers)
+        connection.request(method, path, body=body, headers=sent)
         response = connection.getresponse()
+        assert isinstance(response, Answer)
         content = response.read().decode()
         response.elapsed = time.monotonic() - started
         response.text = content
@@ -128,7 +152,7 @@ class Browser:
         connection.close()
         return response
 
-    def log_in(self):
+    def log_in(self) -> str:
         page = self.request("GET", "/accounts/login/").text
         token = found(re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)).group(1)
         response = self.request(
@@ -140,14 +164,14 @@ class Browser:
         return self.cookies["sessionid"]
 
 
-def bookmark_path(slug: str):
+def bookmark_path(slug: str) -> str | None:
     try:
         return reverse("library:bookmark", args=[slug])
     except NoReverseMatch:
         return None
 
 
-def source_slugs(dsn, count: int):
+def source_slugs(dsn: str, count: int) -> list[str]:
     with psycopg.connect(dsn.replace("postgres://", "postgresql://")) as conn:
         rows = conn.execute(
             "SELECT slug FROM catalog_source WHERE status = 'published' ORDER BY id LIMIT %s",
@@ -156,9 +180,9 @@ def source_slugs(dsn, count: int):
     return [slug for (slug,) in rows]
 
 
-def acknowledged_writes(browser: Browser, slugs, *, log_in: bool = True):
+def acknowledged_writes(browser: Browser, slugs: list[str], *, log_in: bool = True) -> Writes:
     """Writes the app said were saved: a login session, and bookmarks where the route exists."""
-    writes = {"sessions": [browser.log_in()] if log_in else [], "bookmarks": []}
+    writes: Writes = {"sessions": [browser.log_in()] if log_in else [], "bookmarks": []}
     for slug in slugs:
         path = bookmark_path(slug)
         if path is None:
@@ -169,7 +193,7 @@ def acknowledged_writes(browser: Browser, slugs, *, log_in: bool = True):
     return writes
 
 
-def assert_still_there(server, writes) -> None:
+def assert_still_there(server: dict[str, str], writes: Writes) -> None:
     with psycopg.connect(server["dsn"].replace("postgres://", "postgresql://")) as conn:
         for key in writes["sessions"]:
             assert conn.execute(
@@ -188,13 +212,16 @@ def assert_still_there(server, writes) -> None:
             assert set(writes["bookmarks"]) <= saved
 
 
-def terminate_connections(name: str):
+def terminate_connections(name: str) -> int:
     with admin_connection() as admin:
-        return admin.execute(
-            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-            "WHERE datname = %s AND pid <> pg_backend_pid()",
-            [name],
-        ).fetchone()[0]
+        (count,) = present(
+            admin.execute(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                "WHERE datname = %s AND pid <> pg_backend_pid()",
+                [name],
+            ).fetchone()
+        )
+    return int(count)
 
 
 def wait_until_ready(browser: Browser, seconds: int = 20, streak: int = 8) -> float:
@@ -250,9 +277,9 @@ def test_a_database_outage_is_a_503_page_then_recovers(fault_server: dict[str, s
         assert '<link rel="stylesheet"' in page.text
         assert browser.request("GET", "/healthz").status == 200
         # A write during the outage is reported as failed, not as saved.
-        path = bookmark_path(slugs[1])
-        if path:
-            failed = browser.request("POST", path, {"status": "read"})
+        bookmark = bookmark_path(slugs[1])
+        if bookmark:
+            failed = browser.request("POST", bookmark, {"status": "read"})
             assert failed.status == 503
             assert "it was not saved" in failed.text
     finally:
@@ -263,8 +290,8 @@ def test_a_database_outage_is_a_503_page_then_recovers(fault_server: dict[str, s
     assert recovered_at
     assert browser.request("GET", "/").status == 200
     assert_still_there(fault_server, writes)
-    if bookmark_path(slugs[1]):
-        assert browser.request("POST", bookmark_path(slugs[1]), {"status": "read"}).status in (
+    if bookmark:
+        assert browser.request("POST", bookmark, {"status": "read"}).status in (
             200,
             302,
         )

@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import pytest
 from django.core import mail
+from django.core.mail import EmailMessage
 from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
@@ -16,18 +17,19 @@ from accounts.models import User
 from library.models import Bookmark
 from teams.models import ReminderSettings, Session, Team
 from tests.factories import SourceFactory
+from tests.hints import found
 
 OFF_LINK = re.compile(r"https?://[^/\s]+(/reminders/off/\S+/)")
 
 
-def wants_reminders(reader: User):
+def wants_reminders(reader: User) -> bool:
     """Readers without settings of their own get reminders."""
     row = ReminderSettings.objects.filter(user=reader).first()
     return row is None or row.session_reminders
 
 
 @pytest.fixture
-def session(team: Team, owner: User, member: User):
+def session(team: Team, owner: User, member: User) -> Session:
     session = Session.objects.create(
         team=team,
         title="Serving night",
@@ -43,13 +45,13 @@ def session(team: Team, owner: User, member: User):
     return session
 
 
-def reminder_to(email: str):
+def reminder_to(email: str) -> EmailMessage:
     (message,) = [message for message in mail.outbox if message.to == [email]]
     return message
 
 
 def test_a_reminder_links_the_session_and_says_what_the_reader_read(
-    settings: Settings, session
+    settings: Settings, session: Session
 ) -> None:
     settings.TEAMS_REMINDER_DAYS = 1
     call_command("send_session_reminders", verbosity=0)
@@ -64,11 +66,11 @@ def test_a_reminder_links_the_session_and_says_what_the_reader_read(
 
 
 def test_one_click_from_the_mail_turns_reminders_off(
-    client: Client, settings: Settings, session, member: User
+    client: Client, settings: Settings, session: Session, member: User
 ) -> None:
     settings.TEAMS_REMINDER_DAYS = 1
     call_command("send_session_reminders", verbosity=0)
-    link = OFF_LINK.search(reminder_to("member@example.com").body).group(1)
+    link = found(OFF_LINK.search(str(reminder_to("member@example.com").body))).group(1)
     page = client.get(link)
     assert page.status_code == 200
     assert wants_reminders(member)  # a mail scanner following the link changes nothing
@@ -100,7 +102,7 @@ def test_the_profile_turns_reminders_off_and_on(client: Client, member: User) ->
 
 
 def test_calendar_events_carry_the_session_place_length_and_reading(
-    client: Client, team: Team, session
+    client: Client, team: Team, session: Session
 ) -> None:
     response = client.get(f"/teams/inference/calendar/{team.calendar_token}.ics")
     (event,) = Calendar.from_ical(response.content).walk("VEVENT")
