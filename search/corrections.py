@@ -9,7 +9,7 @@ of a typed one is announced on the page, and `exact=1` searches the words as typ
 import itertools
 from dataclasses import dataclass, field
 
-from .described import FILLER, STOP_WORDS, is_technical, term_alternatives, word_set
+from .described import FILLER, STOP_WORDS, is_technical, stem, term_alternatives, word_set
 
 # Two-letter endings of English words: "positional" is not "position al", "offload" not "off
 # load" (a stop word), whatever the vocabulary holds.
@@ -27,7 +27,10 @@ NOT_COMPOUNDED = STOP_WORDS | FILLER
 #   stop   the words and near misses English search ignores ("of", "against"): a stop word
 #          is never corrected, nor a correction, since it would match nothing;
 #   near   for each unknown word, the closest vocabulary words by trigram (the trigram index)
-#          and the shortest ones it starts ("rooflin": "roofline").
+#          and the shortest ones it starts ("rooflin": "roofline");
+#   real   each unknown word whose stem the catalog has in another form ("paging" for "paged"):
+#          a real word, whose correction into another word ("padding") must find clearly more
+#          to be made.
 # Python then picks by edit distance (a swapped pair counted as one edit), then likely slips,
 # trigram similarity and length (closest()): "transfromer" is "transformer", not "transfer".
 # Whether a string is a vocabulary word is asked with range conditions, which only the primary
@@ -39,6 +42,10 @@ WHERE EXISTS (SELECT 1 FROM catalog_search_word v WHERE v.word >= a.w AND v.word
 UNION ALL
 SELECT 'stop', s.w, 0, NULL FROM unnest(%(short)s::text[]) AS s(w)
 WHERE ts_lexize('english_stem', s.w) = '{}'
+UNION ALL
+SELECT 'real', r.w, 0, NULL FROM unnest(%(words)s::text[]) AS r(w)
+WHERE NOT EXISTS (SELECT 1 FROM catalog_search_word v WHERE v.word >= r.w AND v.word <= r.w)
+AND EXISTS (SELECT 1 FROM catalog_search_entry e WHERE e.document @@ to_tsquery('english', r.w))
 UNION ALL
 SELECT 'near', q.w, 0, ARRAY(
   (SELECT v.word FROM catalog_search_word v
@@ -147,6 +154,8 @@ class Vocabulary:
     known: frozenset[str] = frozenset()
     stop: frozenset[str] = frozenset()
     near: dict[str, tuple[str, ...]] = field(default_factory=dict)  # unknown word: candidates
+    # Unknown words whose stem the catalog has ("paging", "inaccurate"): words, not typos.
+    real: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -260,7 +269,14 @@ def words_query(words: tuple[str, ...], vocabulary: "Vocabulary") -> tuple[str, 
         shown.append(reading.shown)
         i += 1
     corrected = " ".join(shown) if shown != list(words) else ""
-    unknown = any(word in vocabulary.near for word in words)
+    # A typo: a word neither the vocabulary nor, in another form, the catalog has. Any other
+    # correction re-reads real words and is weighed against them (postgres_match.settled()).
+    # A word read as one of its own forms ("blackwel": "blackwell") is a typo too.
+    unknown = any(
+        word in vocabulary.near
+        and (word not in vocabulary.real or stem(word) == stem(reading.shown))
+        for word, reading in zip(words, readings, strict=True)
+    )
     return " & ".join(terms), " & ".join(typed_terms), corrected, unknown
 
 
@@ -286,6 +302,7 @@ def vocabulary_params(words: tuple[str, ...]) -> dict[str, list[str]] | None:
     parts = [p for w in words if vocabulary_word(w) for pair in splits(w) for p in pair]
     misses = [m for w in words if vocabulary_word(w) for m in near_misses(w)]
     return {
+        "words": [w for w in dict.fromkeys(words) if vocabulary_word(w)],
         "asked": list(dict.fromkeys([*words, *compounds, *misses, *parts])),
         "short": list(dict.fromkeys([*words, *misses, *(p for p in parts if len(p) == 2)])),
         "correctable": correctable,
@@ -301,6 +318,7 @@ def vocabulary_from(rows: list[tuple]) -> Vocabulary:
         known=frozenset(word for kind, word, _, _ in rows if kind == "known"),
         stop=frozenset(word for kind, word, _, _ in rows if kind == "stop"),
         near={word: tuple(near) for kind, word, _, near in rows if kind == "near"},
+        real=frozenset(word for kind, word, _, _ in rows if kind == "real"),
     )
 
 

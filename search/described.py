@@ -39,13 +39,15 @@ STOP_WORDS = word_set(
     only own same so than too very s t can will just don should now"""
 )
 # The words of a question or a description that say how the reader asks, not what about:
-# "how does X work", "what is a X", "why is my X slow", "X vs Y", "best way to Y".
+# "how does X work", "what is a X", "why is my X slow", "X vs Y", "best way to Y". Only
+# filler: words that can name what a source is about ("several GPUs", "one model", "type
+# system", "use case", "make", "sort") are the reader's subject and count.
 FILLER = word_set(
     """how what why which when where who does do did is are can could should would will work works
     working worked way ways best good better vs versus difference different differ compare
-    compared explain explained meaning mean means use using used get getting make need want
-    tell learn understand something thing things anything kind sort type many much lot lots
-    several one really actually exactly happen happens happening"""
+    compared explain explained meaning mean means get getting need want tell learn understand
+    something thing things anything many much lot lots really actually exactly happen happens
+    happening"""
 )
 # Words in the query: letters and digits ("sm_100" is "sm100", as names are compared).
 QUERY_TOKEN = re.compile(r"[a-z0-9]+")
@@ -117,8 +119,14 @@ def subject_words(words: tuple[str, ...]) -> tuple[str, ...]:
 def meaningful_words(words: tuple[str, ...]) -> tuple[str, ...]:
     """The subject words a source must have one of to be an any-word match."""
     tokens = [t for w in words for t in QUERY_TOKEN.findall(w.replace("_", ""))]
+    # A number keeps its meaning ("3 bit weights", "2:4 sparsity", "8 GPUs"); a lone letter
+    # other than a digit says nothing.
     return tuple(
-        dict.fromkeys(t for t in tokens if t not in FILLER and t not in STOP_WORDS and len(t) > 1)
+        dict.fromkeys(
+            t
+            for t in tokens
+            if t not in FILLER and t not in STOP_WORDS and (len(t) > 1 or t.isdigit())
+        )
     )
 
 

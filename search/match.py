@@ -13,6 +13,7 @@ from django.db import connections
 from catalog.models import Source
 
 from . import postgres_match, sqlite_match
+from .definitions import with_definitions
 from .parsing import ParsedQuery, SearchParams
 from .shared import Matched
 
@@ -29,6 +30,9 @@ def identified_sources(query: ParsedQuery, using: str) -> tuple[int, ...]:
 def match(params: SearchParams, using: str = "default") -> Matched:
     """The stage's one entry: the query read against the catalog in `using`."""
     identified = identified_sources(params.query, using)
+    matched: Matched
     if connections[using].vendor == "postgresql":
-        return postgres_match.matched(params, identified, using)
-    return sqlite_match.matched(params, identified, using)
+        matched = postgres_match.matched(params, identified, using)
+    else:
+        matched = sqlite_match.matched(params, identified, using)
+    return with_definitions(matched, using)

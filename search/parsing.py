@@ -16,7 +16,7 @@ from catalog.identity import WorkKeys, work_keys
 from catalog.models import ReadingList, Tier, Topic
 from catalog.urlcanon import InvalidURL
 
-from .described import meaningful_words, query_stems, subject_words
+from .described import FILLER, STOP_WORDS, meaningful_words, query_stems, subject_words
 from .names import names_asked
 
 MAX_QUERY_LENGTH = 200
@@ -27,6 +27,16 @@ WORD = re.compile(r"\w+")
 # "FlashAttention-3": a word joined to another by punctuation, indexed as one token too.
 JOINED_WORD = re.compile(r"\w[^\w\s\"]+\w")
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# A question that asks what one term is: "what is a tensor core", "what does CTA mean",
+# "explain occupancy", "define roofline", "warp meaning". The term is the rest, less articles.
+DEFINITION = re.compile(
+    r"(?:what(?:'s| is| are)|what does|what do|explain|define|definition of|meaning of)"
+    r"\s+(?:an?\s+|the\s+)?(?P<term>.+?)(?:\s+(?:mean|means|stand for|stands for))?\s*\??"
+    r"|(?P<before>.+?)\s+(?:meaning|definition|explained)\s*\??",
+    re.IGNORECASE,
+)
+# A term of more words than this is a description, not a term.
+MAX_TERM_WORDS = 3
 
 SORTS = {
     "list": "List order",
@@ -62,6 +72,9 @@ class ParsedQuery:
     # for when the whole names none.
     names: tuple[str, ...] = ()
     name_parts: tuple[str, ...] = ()
+    # The term a definition question asks about ("what is a tensor core": tensor, core), whose
+    # defining source comes first after the named ones (definitions.py); () for other queries.
+    defines: tuple[str, ...] = ()
 
     def __bool__(self) -> bool:
         return bool(self.words or self.phrases)
@@ -145,6 +158,10 @@ def parse_query(text: str, *, exact: bool = False) -> ParsedQuery:
     plain = not (phrases or excluded or any_of)
     subject = subject_words(unique)
     texts, parts = names_asked(text, unique) if plain else ([], [])
+    defines = defined_term(text) if plain and not exact else ()
+    if defines:
+        # "what is cutlass" names CUTLASS, which comes before the glossary that defines it.
+        texts.append(" ".join(defines))
     meaningful = meaningful_words(subject)
     return ParsedQuery(
         text=text,
@@ -159,7 +176,22 @@ def parse_query(text: str, *, exact: bool = False) -> ParsedQuery:
         stems=tuple(query_stems(text)),
         names=tuple(texts),
         name_parts=tuple(parts),
+        defines=defines,
     )
+
+
+def defined_term(text: str) -> tuple[str, ...]:
+    """The words of the one term a definition question asks about, or () when the text is
+    not one: no filler in the term (not "the difference between…", "the best way to…", nor
+    a second clause "…and how…"), and at most MAX_TERM_WORDS words besides stop words."""
+    found = DEFINITION.fullmatch(text.strip())
+    if found is None:
+        return ()
+    term = tuple(w.lower() for w in WORD.findall(found["term"] or found["before"]))
+    subject = [w for w in term if w not in STOP_WORDS]
+    if not subject or len(subject) > MAX_TERM_WORDS or set(term) & FILLER:
+        return ()
+    return term
 
 
 @dataclass

@@ -1,6 +1,7 @@
 """bench_search end to end, at a size that runs in seconds, in a database of its own."""
 
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -66,6 +67,8 @@ def test_the_benchmark_prints_its_table(smoke_database: None) -> None:
             p50, floor, ratio, sql_ratio, verdict = target_rows[name][words : words + 5]
             assert float(ratio) == pytest.approx(float(p50) / float(floor), rel=0.1)
             assert float(sql_ratio) > 0 and verdict in {"ok", "over"}
+        # A described query against a common word's page, the target the issue sets.
+        assert re.search(r"described / common-word p50: [\d.]+ / [\d.]+ ms = [\d.]+", targets)
     else:
         assert not floors and not targets
     assert "refusing" not in out
@@ -80,3 +83,15 @@ def test_the_benchmark_database_must_be_named_as_one() -> None:
     result = bench(database="readinglist")
     assert result.returncode != 0
     assert "READINGLIST_BENCH_DB must start with 'readinglist_bench'" in result.stderr
+
+
+def test_the_synthetic_vocabulary_is_as_large_as_the_shipped_catalogs():
+    """The benchmark draws its words from the shipped catalog's own, so its vocabulary (and
+    what the corrections statement knows of a query's words) is as large as the real one."""
+    from bench.search_catalog import DOMAIN, catalog_words
+
+    words = catalog_words()
+    assert words[: len(DOMAIN)] == DOMAIN  # the queries' words keep their frequencies
+    assert len(set(words)) == len(words) > 3785
+    assert "gpus" in words and "starvation" in words
+    assert catalog_words() == words  # the same on every build

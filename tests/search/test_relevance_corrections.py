@@ -211,3 +211,18 @@ def test_a_correction_that_finds_nothing_is_not_announced(shipped_catalog: None)
     # "drop" is a word of the catalog: a partial match may show, but no correction is announced.
     assert page.query.corrected == ""
     assert page.facets.total == 0 or page.query.partial
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "virtual memory paging for the kv cache",  # not "padding": "paged" is its stem
+        "paging",
+    ],
+)
+def test_a_real_word_is_not_corrected_into_another_without_a_clear_gain(shipped_catalog, typed):
+    """A word the vocabulary lacks but the catalog has in another form is a word, not a typo:
+    read as another word only when that finds clearly more, and then announced."""
+    query, slugs, _ = search(typed)
+    assert query.corrected == ""
+    assert slugs

@@ -41,6 +41,8 @@ CHILD_FLAG = "READINGLIST_BENCH_CHILD"
 CACHE_MIDDLEWARE = "readinglist.pagecache.middleware.PageCacheMiddleware"
 # A page may cost at most this many times its floors (or, for a rare word, its own SQL).
 FLOOR_BUDGET = 1.5
+# A described query may cost at most this many times a common word's page.
+DESCRIBED_BUDGET = 2.0
 # SQL and its parameters, as the view ran it: replayed on a bare cursor.
 Statement = tuple[str, Sequence[Any]]
 
@@ -326,6 +328,14 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"{name:<12} {pooled.p50('view'):7.1f} {floors:7.1f} {ratio:11.2f} "
                 f"{sql_ratio:9.2f} {'ok' if met else 'over':>5}"
+            )
+        if "described" in classes and "common" in classes:
+            described, common = pool(classes["described"]), pool(classes["common"])
+            ratio = described.p50("view") / common.p50("view")
+            self.stdout.write(
+                f"described / common-word p50: {described.p50('view'):.1f} / "
+                f"{common.p50('view'):.1f} ms = {ratio:.2f} (target <= {DESCRIBED_BUDGET}) "
+                f"{'ok' if ratio <= DESCRIBED_BUDGET else 'over'}"
             )
 
 
