@@ -124,6 +124,36 @@ def parse_query(text: str, *, exact: bool = False) -> ParsedQuery:
     Everything that is not a word character is dropped here, so `&|!:*()` and quotes can never
     reach tsquery syntax, and unbalanced quotes simply run to the end of the query.
     """
+    words, phrases, excluded, any_of, groups = _split(text)
+    unique = tuple(dict.fromkeys(words))[:MAX_WORDS]
+    plain = not (phrases or excluded or any_of)
+    subject = subject_words(unique)
+    texts, parts = names_asked(text, unique) if plain else ([], [])
+    defines = defined_term(text) if plain and not exact else ()
+    if defines:
+        # "what is cutlass" names CUTLASS, which comes before the glossary that defines it.
+        texts.append(" ".join(defines))
+    meaningful = meaningful_words(subject)
+    return ParsedQuery(
+        text=text,
+        words=unique,
+        phrases=tuple(phrases)[:MAX_WORDS],
+        excluded=tuple(excluded)[:MAX_WORDS],
+        any_of=any_of,
+        any_of_groups=tuple(tuple(group) for group in groups)[:MAX_WORDS] if any_of else (),
+        exact=exact,
+        subject=subject if plain else unique,
+        meaningful=meaningful if (not (phrases or excluded) and not exact) else (),
+        stems=tuple(query_stems(text)),
+        names=tuple(texts),
+        name_parts=tuple(parts),
+        defines=defines,
+    )
+
+
+def _split(text: str) -> tuple[list[str], list[str], list[str], bool, list[list[str]]]:
+    """The query's words, "phrases", -exclusions, whether `or` joins any, and the groups it
+    joins, in the order the reader typed them."""
     words: list[str] = []
     phrases: list[str] = []
     excluded: list[str] = []
@@ -154,30 +184,7 @@ def parse_query(text: str, *, exact: bool = False) -> ParsedQuery:
             groups[-1].append(items.pop(0))
         groups.extend([item] for item in items)
         joined = False
-    unique = tuple(dict.fromkeys(words))[:MAX_WORDS]
-    plain = not (phrases or excluded or any_of)
-    subject = subject_words(unique)
-    texts, parts = names_asked(text, unique) if plain else ([], [])
-    defines = defined_term(text) if plain and not exact else ()
-    if defines:
-        # "what is cutlass" names CUTLASS, which comes before the glossary that defines it.
-        texts.append(" ".join(defines))
-    meaningful = meaningful_words(subject)
-    return ParsedQuery(
-        text=text,
-        words=unique,
-        phrases=tuple(phrases)[:MAX_WORDS],
-        excluded=tuple(excluded)[:MAX_WORDS],
-        any_of=any_of,
-        any_of_groups=tuple(tuple(group) for group in groups)[:MAX_WORDS] if any_of else (),
-        exact=exact,
-        subject=subject if plain else unique,
-        meaningful=meaningful if (not (phrases or excluded) and not exact) else (),
-        stems=tuple(query_stems(text)),
-        names=tuple(texts),
-        name_parts=tuple(parts),
-        defines=defines,
-    )
+    return words, phrases, excluded, any_of, groups
 
 
 def defined_term(text: str) -> tuple[str, ...]:

@@ -85,7 +85,7 @@ def test_the_benchmark_database_must_be_named_as_one() -> None:
     assert "READINGLIST_BENCH_DB must start with 'readinglist_bench'" in result.stderr
 
 
-def test_the_synthetic_vocabulary_is_as_large_as_the_shipped_catalogs():
+def test_the_synthetic_vocabulary_is_as_large_as_the_shipped_catalogs() -> None:
     """The benchmark draws its words from the shipped catalog's own, so its vocabulary (and
     what the corrections statement knows of a query's words) is as large as the real one."""
     from bench.search_catalog import DOMAIN, catalog_words

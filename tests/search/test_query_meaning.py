@@ -7,11 +7,12 @@ from search.described import FILLER, meaningful_words, subject_words
 from search.page import search_sources
 from search.parsing import SearchParams, defined_term, parse_query
 from tests.factories import SourceFactory
+from tests.hints import Tiers
 
 pytestmark = pytest.mark.django_db
 
 
-def slugs(q):
+def slugs(q: str) -> list[str]:
     return [source.slug for source in search_sources(SearchParams(q=q)).page.object_list]
 
 
@@ -30,12 +31,12 @@ def slugs(q):
         ("what is the fastest way to run attention", ()),
     ],
 )
-def test_a_definition_question_has_one_term(text, term):
+def test_a_definition_question_has_one_term(text: str, term: tuple[str, ...]) -> None:
     assert defined_term(text) == term
     assert parse_query(text).defines == term
 
 
-def test_a_definition_question_puts_the_defining_source_first(tiers):
+def test_a_definition_question_puts_the_defining_source_first(tiers: Tiers) -> None:
     # Sources that use the term, trusted and with it in their titles, rank first for the bare
     # term; the glossary that defines it is a further reading.
     for number in range(4):
@@ -59,7 +60,7 @@ def test_a_definition_question_puts_the_defining_source_first(tiers):
     assert slugs("what is a warp")[0] == "glossary"
 
 
-def test_a_named_source_still_comes_before_the_defining_one(tiers):
+def test_a_named_source_still_comes_before_the_defining_one(tiers: Tiers) -> None:
     SourceFactory(slug="cutlass", title="CUTLASS", summary="Templates for GEMM kernels.")
     SourceFactory(
         slug="glossary",
@@ -71,13 +72,13 @@ def test_a_named_source_still_comes_before_the_defining_one(tiers):
     assert slugs("what is cutlass")[:2] == ["cutlass", "glossary"]
 
 
-def test_numbers_count_in_the_partial_match():
+def test_numbers_count_in_the_partial_match() -> None:
     assert meaningful_words(("3", "bit", "weights")) == ("3", "bit", "weights")
     assert meaningful_words(("2", "4", "sparsity")) == ("2", "4", "sparsity")
     assert meaningful_words(("a", "b", "gpus")) == ("gpus",)  # a lone letter says nothing
 
 
-def test_a_number_ranks_the_source_that_has_it(tiers):
+def test_a_number_ranks_the_source_that_has_it(tiers: Tiers) -> None:
     # Neither has all three words; each has two, one of them the number.
     SourceFactory(
         slug="four-bit",
@@ -95,12 +96,12 @@ def test_a_number_ranks_the_source_that_has_it(tiers):
 
 
 @pytest.mark.parametrize("word", ["several", "one", "type", "use", "kind", "make", "sort"])
-def test_content_words_are_not_filler(word):
+def test_content_words_are_not_filler(word: str) -> None:
     assert word not in FILLER
     assert subject_words(("how", "to", word, "kernels")) == (word, "kernels")
 
 
-def test_a_content_word_once_filler_ranks(tiers):
+def test_a_content_word_once_filler_ranks(tiers: Tiers) -> None:
     SourceFactory(slug="plain", title="Kernels", summary="GPU kernels.", tier=tiers["core"])
     SourceFactory(
         slug="several",

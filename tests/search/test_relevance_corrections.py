@@ -220,7 +220,9 @@ def test_a_correction_that_finds_nothing_is_not_announced(shipped_catalog: None)
         "paging",
     ],
 )
-def test_a_real_word_is_not_corrected_into_another_without_a_clear_gain(shipped_catalog, typed):
+def test_a_real_word_is_not_corrected_into_another_without_a_clear_gain(
+    shipped_catalog: None, typed: str
+) -> None:
     """A word the vocabulary lacks but the catalog has in another form is a word, not a typo:
     read as another word only when that finds clearly more, and then announced."""
     query, slugs, _ = search(typed)

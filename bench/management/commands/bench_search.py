@@ -9,14 +9,12 @@ to the real catalog.
 import logging
 import os
 import re
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 import warnings
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
@@ -28,6 +26,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.test import Client, override_settings
 
+from bench.query_times import QueryTimes, median_ratio, pool
 from bench.search_catalog import QUERIES, build_catalog
 from catalog.progress import raw_stream
 
@@ -228,7 +227,7 @@ class Command(BaseCommand):
             self.print_floors(classes)
             self.print_targets(classes)
 
-    def time_query(self, client: Client, query: str, runs: int, with_floors: bool) -> "QueryTimes":
+    def time_query(self, client: Client, query: str, runs: int, with_floors: bool) -> QueryTimes:
         url = "/sources/?" + (query if "=" in query else f"q={quote(query)}")
         statements: list[Statement] = []
 
@@ -265,7 +264,7 @@ class Command(BaseCommand):
             )
         return times
 
-    def print_pages(self, classes: dict[str, list["QueryTimes"]]) -> None:
+    def print_pages(self, classes: dict[str, list[QueryTimes]]) -> None:
         header = (
             f"{'class':<12} {'p50':>7} {'p95':>7} {'max':>7} {'SQL p50':>8} {'ratio':>6} "
             f"{'queries':>8}"
@@ -292,7 +291,7 @@ class Command(BaseCommand):
             "ratio = view time / SQL time (median per query, then median per class)."
         )
 
-    def print_floors(self, classes: dict[str, list["QueryTimes"]]) -> None:
+    def print_floors(self, classes: dict[str, list[QueryTimes]]) -> None:
         self.stdout.write(
             "\nFloors, SQL in ms: rank = the first page's ids in the page's order alone (no "
             "facets, no cards); read = every match's facet columns read once, nothing grouped"
@@ -310,7 +309,7 @@ class Command(BaseCommand):
             f"{'all':<12} {'':>9} {'':>7} {every.p50('read'):9.1f} {every.p('read', 95):7.1f}"
         )
 
-    def print_targets(self, classes: dict[str, list["QueryTimes"]]) -> None:
+    def print_targets(self, classes: dict[str, list[QueryTimes]]) -> None:
         """Each class's p50 against 1.5x its floors (rank + read), and the rare-word page
         against 1.5x its own SQL: the budgets the search page is held to."""
         self.stdout.write(
@@ -337,39 +336,6 @@ class Command(BaseCommand):
                 f"{common.p50('view'):.1f} ms = {ratio:.2f} (target <= {DESCRIBED_BUDGET}) "
                 f"{'ok' if ratio <= DESCRIBED_BUDGET else 'over'}"
             )
-
-
-@dataclass
-class QueryTimes:
-    """One query's timings (ms), or a class's pooled."""
-
-    query: str
-    statements: int
-    view: list[float] = field(default_factory=list)
-    sql: list[float] = field(default_factory=list)
-    rank: list[float] = field(default_factory=list)
-    read: list[float] = field(default_factory=list)
-
-    def p(self, name: str, percent: float) -> float:
-        return percentile(getattr(self, name), percent)
-
-    def p50(self, name: str) -> float:
-        return self.p(name, 50)
-
-    def extend(self, other: "QueryTimes") -> None:
-        for name in ("view", "sql", "rank", "read"):
-            getattr(self, name).extend(getattr(other, name))
-
-
-def pool(queries: list[QueryTimes]) -> QueryTimes:
-    pooled = QueryTimes("class", 0)
-    for times in queries:
-        pooled.extend(times)
-    return pooled
-
-
-def median_ratio(queries: list[QueryTimes]) -> float:
-    return statistics.median(q.p50("view") / q.p50("sql") for q in queries)
 
 
 def elapsed_ms(started: float) -> float:
@@ -431,9 +397,3 @@ def compact() -> None:
             cursor.execute("VACUUM FULL ANALYZE catalog_source")
         else:
             cursor.execute("VACUUM")
-
-
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, round(p / 100 * len(ordered) + 0.5) - 1))
-    return ordered[index]
