@@ -6,10 +6,12 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from pytest_django import Settings
 
+from accounts.models import User
+from catalog.models import Source
 from teams import services
 from teams.models import Membership, Team
 from tests.factories import SourceFactory, UserFactory
-from tests.hints import Tiers
+from tests.hints import Response, Tiers
 
 
 @pytest.fixture(autouse=True)
@@ -18,34 +20,34 @@ def _media(settings: Settings, tmp_path: Path) -> None:
 
 
 @pytest.fixture
-def owner(db: None):
+def owner(db: None) -> User:
     return UserFactory(email="owner@example.com")
 
 
 @pytest.fixture
-def team(owner, tiers: Tiers):
+def team(owner: User, tiers: Tiers) -> Team:
     return services.create_team(name="Inference", owner=owner)
 
 
 @pytest.fixture
-def member(team):
+def member(team: Team) -> User:
     user = UserFactory(email="member@example.com")
     Membership.objects.create(team=team, user=user)
     return user
 
 
 @pytest.fixture
-def outsider(db: None):
+def outsider(db: None) -> User:
     return UserFactory(email="outsider@example.com")
 
 
 @pytest.fixture
-def other_team(outsider):
+def other_team(outsider: User) -> Team:
     return services.create_team(name="Kernels", owner=outsider)
 
 
 @pytest.fixture
-def public_source(tiers: Tiers):
+def public_source(tiers: Tiers) -> Source:
     return SourceFactory(
         title="Attention Is All You Need",
         url="https://arxiv.org/abs/1706.03762",
@@ -55,11 +57,11 @@ def public_source(tiers: Tiers):
 
 def markdown(
     text: str = "# Postmortem\n\nThe zanzibar outage began at noon.\n", name: str = "notes.md"
-):
+) -> SimpleUploadedFile:
     return SimpleUploadedFile(name, text.encode("utf-8"), content_type="text/markdown")
 
 
-def pdf_bytes(text: str = "Quarterly zanzibar benchmark", pages: int = 1):
+def pdf_bytes(text: str = "Quarterly zanzibar benchmark", pages: int = 1) -> bytes:
     from pypdf import PdfWriter
     from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
 
@@ -84,6 +86,6 @@ def pdf_bytes(text: str = "Quarterly zanzibar benchmark", pages: int = 1):
     return out.getvalue()
 
 
-def add(client: Client, team: Team, **fields: object):
+def add(client: Client, team: Team, **fields: object) -> Response:
     data = {"title": "Zanzibar design notes", "url": "", "kind": "documentation", **fields}
     return client.post(f"/teams/{team.slug}/sources/", data)

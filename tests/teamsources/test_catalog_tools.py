@@ -8,7 +8,9 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 
+from accounts.models import User
 from catalog.models import Source
+from teams.models import Team
 from teamsources.models import TeamSource
 from tests.catalog.test_load_catalog import MINIMAL, write
 
@@ -18,7 +20,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_loading_the_catalog_keeps_team_sources(
-    client: Client, team, member, tmp_path: Path
+    client: Client, team: Team, member: User, tmp_path: Path
 ) -> None:
     client.force_login(member)
     add(client, team, title="Zanzibar design notes", url="http://wiki.corp.internal/z")

@@ -2,7 +2,11 @@
 anyone else (a visitor, a reader of another team, a former member) gets 404 or a page that
 never names it. Run with the page cache on (each page asked twice) and off."""
 
+from collections.abc import Iterator
+from typing import cast
+
 import pytest
+from django.http import FileResponse
 from django.test import Client
 from pytest_django import Settings
 
@@ -11,6 +15,7 @@ from catalog.models import Source
 from library.models import Bookmark
 from teams.models import Membership, Team
 from teamsources.models import TeamSource
+from tests.hints import present
 
 from .conftest import add, markdown
 
@@ -18,16 +23,21 @@ pytestmark = pytest.mark.django_db
 
 SECRET = "Zanzibar design notes"
 VIEWERS = ["anonymous", "outsider", "former member", "member"]
+# Who views, by role; "anonymous" is nobody signed in.
+Viewers = dict[str, User | None]
+World = tuple[TeamSource, Viewers]
 
 
 @pytest.fixture(params=["cached", "uncached"])
-def cache_mode(request: pytest.FixtureRequest, settings: Settings, fresh_cache: None):
+def cache_mode(request: pytest.FixtureRequest, settings: Settings, fresh_cache: None) -> str:
     settings.CATALOG_PAGE_CACHE = request.param == "cached"
     return request.param
 
 
 @pytest.fixture
-def world(client: Client, team, member, owner, outsider, other_team):
+def world(
+    client: Client, team: Team, member: User, owner: User, outsider: User, other_team: Team
+) -> World:
     from tests.factories import UserFactory
 
     former = UserFactory(email="former@example.com")
@@ -40,13 +50,13 @@ def world(client: Client, team, member, owner, outsider, other_team):
     return row, viewers
 
 
-def _as(client: Client, user: User) -> None:
+def _as(client: Client, user: User | None) -> None:
     client.logout()
     if user is not None:
         client.force_login(user)
 
 
-def _remove_former(team: Team, viewers) -> None:
+def _remove_former(team: Team, viewers: Viewers) -> None:
     from django.test import TestCase
 
     # The page cache's versions move when the removal commits, as in production.
@@ -54,7 +64,7 @@ def _remove_former(team: Team, viewers) -> None:
         Membership.objects.filter(team=team, user=viewers["former member"]).delete()
 
 
-def detail_urls(row):
+def detail_urls(row: TeamSource) -> list[str]:
     slug, team = row.source.slug, row.team.slug
     return [
         f"/sources/{slug}/",
@@ -87,7 +97,7 @@ LISTINGS = [
 
 @pytest.mark.parametrize("viewer", VIEWERS)
 def test_the_source_and_its_file_are_404_to_everyone_but_members(
-    client: Client, world, team, viewer: str, cache_mode
+    client: Client, world: World, team: Team, viewer: str, cache_mode: str
 ) -> None:
     row, viewers = world
     # The former member saw the pages while in the team: removal cuts access at once.
@@ -111,7 +121,7 @@ def test_the_source_and_its_file_are_404_to_everyone_but_members(
 
 @pytest.mark.parametrize("viewer", VIEWERS)
 def test_no_listing_names_it_but_a_members_search(
-    client: Client, world, team, viewer: str, cache_mode
+    client: Client, world: World, team: Team, viewer: str, cache_mode: str
 ) -> None:
     _, viewers = world
     _as(client, viewers["former member"])
@@ -126,7 +136,9 @@ def test_no_listing_names_it_but_a_members_search(
             assert shown == expected, url
 
 
-def test_members_see_it_labelled_in_search_and_on_its_page(client: Client, world, team) -> None:
+def test_members_see_it_labelled_in_search_and_on_its_page(
+    client: Client, world: World, team: Team
+) -> None:
     row, viewers = world
     _as(client, viewers["member"])
     page = client.get("/sources/?q=zanzibar").content.decode()
@@ -140,7 +152,7 @@ def test_members_see_it_labelled_in_search_and_on_its_page(client: Client, world
     assert f"/teams/{team.slug}/sources/{row.pk}/file/" in detail
 
 
-def test_the_file_is_a_checked_attachment(client: Client, world) -> None:
+def test_the_file_is_a_checked_attachment(client: Client, world: World) -> None:
     row, viewers = world
     _as(client, viewers["member"])
     response = client.get(f"/teams/{row.team.slug}/sources/{row.pk}/file/")
@@ -148,11 +160,12 @@ def test_the_file_is_a_checked_attachment(client: Client, world) -> None:
     assert response["Content-Disposition"].startswith("attachment")
     assert response["X-Content-Type-Options"] == "nosniff"
     assert "no-store" in response["Cache-Control"]
-    assert b"zanzibar outage" in b"".join(response.streaming_content)
+    assert isinstance(response, FileResponse)
+    assert b"zanzibar outage" in b"".join(cast(Iterator[bytes], response.streaming_content))
 
 
 def test_members_bookmark_note_and_discuss_it_others_cannot(
-    client: Client, world, team, outsider
+    client: Client, world: World, team: Team, outsider: User
 ) -> None:
     row, viewers = world
     slug = row.source.slug
@@ -174,10 +187,10 @@ def test_members_bookmark_note_and_discuss_it_others_cannot(
 
 
 def test_a_note_on_it_cannot_be_shared_with_another_team(
-    client: Client, world, team, other_team
+    client: Client, world: World, team: Team, other_team: Team
 ) -> None:
     row, viewers = world
-    member = viewers["member"]
+    member = present(viewers["member"])
     Membership.objects.create(team=other_team, user=member)
     _as(client, member)
     response = client.post(
@@ -191,7 +204,7 @@ def test_a_note_on_it_cannot_be_shared_with_another_team(
     assert not Note.objects.filter(body="Leaky").exists()
 
 
-def test_the_default_manager_and_search_never_hold_it(world) -> None:
+def test_the_default_manager_and_search_never_hold_it(world: World) -> None:
     row, _ = world
     assert not Source.objects.filter(pk=row.source_id).exists()
     assert Source.all_objects.filter(pk=row.source_id).exists()
@@ -204,9 +217,11 @@ def test_the_default_manager_and_search_never_hold_it(world) -> None:
         assert not SearchEntry.objects.filter(source_id=row.source_id).exists()
 
 
-def test_a_thread_on_it_cannot_start_in_another_team(client: Client, world, other_team) -> None:
+def test_a_thread_on_it_cannot_start_in_another_team(
+    client: Client, world: World, other_team: Team
+) -> None:
     row, viewers = world
-    Membership.objects.create(team=other_team, user=viewers["member"])
+    Membership.objects.create(team=other_team, user=present(viewers["member"]))
     _as(client, viewers["member"])
     response = client.post(
         f"/sources/{row.source.slug}/discussion/", {"title": "Leaky", "team": other_team.slug}
@@ -218,7 +233,7 @@ def test_a_thread_on_it_cannot_start_in_another_team(client: Client, world, othe
 
 
 def test_leaving_the_team_takes_it_out_of_the_readers_library_and_notes(
-    client: Client, world, team
+    client: Client, world: World, team: Team
 ) -> None:
     row, viewers = world
     former = viewers["former member"]
@@ -239,10 +254,10 @@ def test_leaving_the_team_takes_it_out_of_the_readers_library_and_notes(
 
 
 def test_another_teams_page_does_not_show_a_shared_members_reading(
-    client: Client, world, other_team, outsider
+    client: Client, world: World, other_team: Team, outsider: User
 ) -> None:
     row, viewers = world
-    member = viewers["member"]
+    member = present(viewers["member"])
     Membership.objects.create(team=other_team, user=member)
     _as(client, member)
     client.post(f"/library/bookmarks/{row.source.slug}/", {"status": "reading"})
