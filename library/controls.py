@@ -46,16 +46,12 @@ def control_html(
     """One control, rendered from its template. Everything it shows is in the arguments (the
     template reads only the source's pk, slug and title), so a remembered copy cannot go stale;
     the CSRF token, which changes with each request, is left as a slot."""
+    shown = _shown(pk, slug, title, status, occurrence, page_url, shared)
     return get_template(CONTROL_TEMPLATE).render(
-        {
-            "source": SimpleNamespace(pk=pk, slug=slug, title=title),
-            "status": status,
-            "choices": Bookmark.Status.choices,
-            "next": page_url,
-            "occurrence": occurrence,
+        shown
+        | {
             "csrf_token": TOKEN_SLOT if with_token else None,
             "compact": compact,
-            "shared": shared,
             "quiet": shared,
         }
     )
@@ -77,18 +73,22 @@ def fields_html(
 ) -> str:
     """The fields of one copy of a control, as a change returns them: like control_html,
     everything shown is in the arguments, and the CSRF token is a slot."""
-    return get_template(FIELDS_TEMPLATE).render(
-        {
-            "source": SimpleNamespace(pk=pk, slug=slug, title=title),
-            "status": status,
-            "choices": Bookmark.Status.choices,
-            "occurrence": occurrence,
-            "next": page_url,
-            "focus": focus,
-            "csrf_token": TOKEN_SLOT,
-            "shared": shared,
-        }
-    )
+    shown = _shown(pk, slug, title, status, occurrence, page_url, shared)
+    return get_template(FIELDS_TEMPLATE).render(shown | {"focus": focus, "csrf_token": TOKEN_SLOT})
+
+
+def _shown(
+    pk: int, slug: str, title: str, status: str, occurrence: str, page_url: str, shared: bool
+) -> dict[str, object]:
+    """What every copy of a control shows: the source, its status and the page to return to."""
+    return {
+        "source": SimpleNamespace(pk=pk, slug=slug, title=title),
+        "status": status,
+        "choices": Bookmark.Status.choices,
+        "next": page_url,
+        "occurrence": occurrence,
+        "shared": shared,
+    }
 
 
 def control_fields(

@@ -88,15 +88,8 @@ def _words_before(text: str, limit: int = CONTEXT_CHARS, *, whole: bool = True) 
 def _words_after(text: str, limit: int = CONTEXT_CHARS, *, whole: bool = True) -> str:
     """The first whole words of `text` within `limit` characters; `whole` says whether its last
     word is complete (the bookmarklet's few characters may end inside one)."""
-    words = text.split()
-    if whole and len(" ".join(words)) <= limit:
-        return " ".join(words)
-    kept: list[str] = []
-    for word in words[: len(words) if whole else -1]:
-        if len(" ".join([*kept, word])) > limit:
-            break
-        kept.append(word)
-    return " ".join(kept)
+    backwards = " ".join(reversed(text.split()))
+    return " ".join(reversed(_words_before(backwards, limit, whole=whole).split()))
 
 
 def _context(raw: str, words: Callable[..., str]) -> str:
