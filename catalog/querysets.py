@@ -61,6 +61,24 @@ def register_private_audience(audience: Callable[[Any], Iterable[int]]) -> None:
         _private_audiences.append(audience)
 
 
+# Which private sources belong to a team: `rule(team_id)` names them. Registered beside the rule;
+# with none registered, a team owns none (team tools such as the session planner find none).
+_private_team_rules: list[Callable[[int], Q]] = []
+
+
+def register_private_team_rule(rule: Callable[[int], Q]) -> None:
+    if rule not in _private_team_rules:
+        _private_team_rules.append(rule)
+
+
+def private_sources_of_team(team_id: int) -> Q:
+    """A filter on sources naming the private ones team `team_id` keeps (and nobody else's)."""
+    match = Q(pk__in=[])
+    for rule in _private_team_rules:
+        match |= rule(team_id)
+    return Q(status=PRIVATE) & match
+
+
 def private_audience(source: Source) -> set[int] | None:
     """The ids of the teams that may share notes and threads on `source`; None for a source
     that is not private (any team may)."""

@@ -5,7 +5,7 @@ from django.utils import timezone
 from icalendar import Calendar, Event
 
 from .emails import site_url
-from .models import Session, Team
+from .models import Session, Team, with_sources
 
 
 def calendar_name(team: Team) -> str:
@@ -20,7 +20,7 @@ def team_calendar(team: Team) -> bytes:
     calendar.add("version", "2.0")
     calendar.add("x-wr-calname", calendar_name(team))
     stamp = timezone.now()
-    sessions = team.sessions.select_related("facilitator").prefetch_related("sources")
+    sessions = with_sources(team.sessions.select_related("facilitator"))
     for session in sessions:
         event = Event()
         event.add("uid", f"session-{session.pk}@{settings.SITE_DOMAIN}")

@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from accounts.validators import one_line
+from catalog.models import Source
 from readinglist import site_address
 
 from .models import Invitation, Session, Team
@@ -55,7 +56,8 @@ def send_reminder(session: Session, recipient: User) -> None:
     context = {
         "session": session,
         "reader": recipient,
-        "sources": list(session.sources.all()),
+        # Through all_objects: the related manager leaves out the team's own private sources.
+        "sources": list(Source.all_objects.filter(team_sessions=session)),
         "session_url": site_url(session.get_absolute_url()),
         "reminders_off_url": reminders_off_url(recipient),
     }

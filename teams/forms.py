@@ -157,10 +157,15 @@ class SessionForm(forms.ModelForm):
         assert isinstance(facilitator, FacilitatorField)
         facilitator.queryset = team.members.order_by("email")
         facilitator.empty_label = "Nobody yet"
+        sources = self.fields["source_slugs"]
+        assert isinstance(sources, SourcesField)
+        sources.team_id = team.pk
         self.fields["duration_minutes"].required = False
         if self.instance.pk and not self.is_bound:
             self.initial["source_slugs"] = "\n".join(
-                self.instance.sources.values_list("title", flat=True)
+                Source.all_objects.filter(team_sessions=self.instance).values_list(
+                    "title", flat=True
+                )
             )
         elif planner is not None and not self.instance.pk:
             # Whoever plans a session usually leads it.
@@ -192,10 +197,17 @@ class SessionForm(forms.ModelForm):
             return (
                 self.cleaned_data.get("source_slugs", []) if hasattr(self, "cleaned_data") else []
             )
-        return list(self.instance.sources.all()) if self.instance.pk else self.prefill
+        if self.instance.pk:
+            return list(Source.all_objects.filter(team_sessions=self.instance))
+        return self.prefill
 
     def save(self, commit: bool = True) -> Session:
         session = super().save(commit=commit)
         if commit:
-            session.sources.set(self.cleaned_data["source_slugs"])
+            chosen = self.cleaned_data["source_slugs"]
+            # Through the rows, not sources.set(): the related manager cannot see the team's
+            # private sources, so set() would never take one off.
+            links = Session.sources.through.objects.filter(session=session)
+            links.exclude(source__in=[source.pk for source in chosen]).delete()
+            session.sources.add(*chosen)
         return session

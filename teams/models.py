@@ -8,7 +8,7 @@ from typing import Any
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
-from django.db.models import Q
+from django.db.models import Prefetch, Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import SafeString
@@ -344,3 +344,12 @@ class ReminderSettings(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}: reminders {'on' if self.session_reminders else 'off'}"
+
+
+def with_sources[S: QuerySet[Any]](sessions: S) -> S:
+    """`sessions` with their sources fetched, the team's own private ones included: the related
+    manager alone leaves every private source out, and the planner lets a session name only its
+    own team's, so whoever sees the session may see them."""
+    from catalog.models import Source
+
+    return sessions.prefetch_related(Prefetch("sources", queryset=Source.all_objects.all()))

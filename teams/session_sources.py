@@ -8,6 +8,7 @@ from django import forms
 from django.db.models import Q
 
 from catalog.models import Source
+from catalog.querysets import private_sources_of_team
 from search.page import matching_sources
 from search.parsing import SearchParams
 
@@ -42,8 +43,14 @@ def _named(text: str, sources: list[Source]) -> list[Source]:
     ]
 
 
-def _candidates(lines: list[str]) -> list[Source]:
-    """Every published source a line could name, in one query."""
+def _findable(team_id: int | None) -> Q:
+    """Published sources, and the private ones of the session's own team (no other team's)."""
+    published = Q(status="published")
+    return published if team_id is None else published | private_sources_of_team(team_id)
+
+
+def _candidates(lines: list[str], team_id: int | None) -> list[Source]:
+    """Every source a line could name, in one query."""
     condition = Q()
     for line in lines:
         for part in {line, *line.split(",")}:
@@ -54,15 +61,16 @@ def _candidates(lines: list[str]) -> list[Source]:
                 )
     if not condition:
         return []
-    return list(Source.objects.published().filter(condition).only("pk", "slug", "title", "aliases"))
+    findable = Source.all_objects.filter(_findable(team_id)).filter(condition)
+    return list(findable.only("pk", "slug", "title", "aliases"))
 
 
-def resolve(text: str) -> list[Source]:
+def resolve(text: str, team_id: int | None = None) -> list[Source]:
     """The sources a planner typed, one per line. A line that names no source whole is read as
     names separated by commas, so a title with a comma in it still works. Raises
     ValidationError naming every line it could not read."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]
-    candidates = _candidates(lines)
+    candidates = _candidates(lines, team_id)
     found: dict[int, Source] = {}
     problems: list[str] = []
     unknown: list[str] = []
@@ -118,7 +126,9 @@ class SourcesField(forms.CharField):
     """Sources by title, alias, slug or page address, one per line."""
 
     widget = forms.Textarea(attrs={"rows": 3})
+    # The session's team, whose own private sources may be named too; set by the form.
+    team_id: int | None = None
 
     def clean(self, value: Any) -> list[Source]:
         text = super().clean(value)
-        return resolve(text or "")
+        return resolve(text or "", self.team_id)

@@ -12,7 +12,7 @@ from accounts.requests import AuthenticatedHttpRequest
 from . import services
 from .access import member_team, owner_action, readers_time_zone
 from .forms import SessionForm
-from .models import Session
+from .models import Session, with_sources
 from .session_sources import prefilled, suggest
 from .sessions import may_edit, save_session
 
@@ -25,7 +25,7 @@ def session_detail(request: AuthenticatedHttpRequest, slug: str, pk: int) -> Htt
     """A session: when, what to read (with the member's own status), and its discussion."""
     team, member = member_team(request, slug)
     session = get_object_or_404(
-        Session.objects.select_related("facilitator").prefetch_related("sources"), team=team, pk=pk
+        with_sources(Session.objects.select_related("facilitator")), team=team, pk=pk
     )
     with readers_time_zone(request.user):
         return render(
@@ -46,10 +46,8 @@ def session_list(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """Every session of the team, the latest first, a page at a time (the team's page shows
     only the next and the last few)."""
     team, _ = member_team(request, slug)
-    sessions = (
-        team.sessions.select_related("facilitator")
-        .prefetch_related("sources")
-        .order_by("-starts_at", "-pk")
+    sessions = with_sources(team.sessions.select_related("facilitator")).order_by(
+        "-starts_at", "-pk"
     )
     page = Paginator(sessions, SESSIONS_PAGE_SIZE).get_page(request.GET.get("page"))
     with readers_time_zone(request.user):

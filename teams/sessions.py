@@ -13,7 +13,7 @@ from accounts.models import User
 
 from .emails import send_reminder
 from .forms import SessionForm
-from .models import Membership, Session, Team
+from .models import Membership, Session, Team, with_sources
 from .services import TeamError
 
 logger = logging.getLogger(__name__)
@@ -40,21 +40,17 @@ def save_session(*, form: SessionForm, team: Team, by: User) -> Session:
 
 
 def next_session(team: Team) -> Session | None:
-    return (
-        team.sessions.filter(starts_at__gte=timezone.now())
-        .select_related("facilitator")
-        .prefetch_related("sources")
-        .first()
-    )
+    return with_sources(
+        team.sessions.filter(starts_at__gte=timezone.now()).select_related("facilitator")
+    ).first()
 
 
 def next_sessions_of(user: User, since: datetime | None = None) -> list[Session]:
     """The next session of each of the reader's teams, by start: two queries."""
     since = since or timezone.now()
-    upcoming = (
+    upcoming = with_sources(
         Session.objects.filter(team__memberships__user=user, starts_at__gte=since)
         .select_related("team")
-        .prefetch_related("sources")
         .order_by("team_id", "starts_at", "pk")
     )
     firsts: dict[int, Session] = {}

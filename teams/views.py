@@ -20,7 +20,7 @@ from .access import departure, member_team, owner_action, readers_time_zone
 from .emails import calendar_url, send_invitation, site_url, webcal_url
 from .forms import DomainForm, InviteForm, JoinLinkForm, TeamCreateForm, TeamSettingsForm
 from .members import member_summary, members_page
-from .models import Invitation, Membership, Team
+from .models import Invitation, Membership, Team, with_sources
 from .progress_views import FollowListForm
 from .sessions import may_edit, next_session
 
@@ -60,7 +60,7 @@ def team_list(request: AuthenticatedHttpRequest) -> HttpResponse:
 def _detail_context(
     request: AuthenticatedHttpRequest, team: Team, member: Membership, **forms: object
 ) -> dict[str, Any]:
-    sessions = team.sessions.select_related("facilitator").prefetch_related("sources")
+    sessions = with_sources(team.sessions.select_related("facilitator"))
     now = timezone.now()
     # One more than is shown tells whether there are others, without counting them.
     upcoming = list(sessions.filter(starts_at__gte=now)[: SESSIONS_SHOWN + 1])
