@@ -42,6 +42,9 @@ def catalog_texts() -> dict[str, str]:
     }
 
 
+GENERIC_STEMS = set(query_stems("one several make use type kind sort"))
+
+
 def test_paraphrases_share_no_word_stem_with_the_sources_that_answer_them() -> None:
     texts = catalog_texts()
     queries = judged_queries(PARAPHRASE_QUERIES)
@@ -49,7 +52,9 @@ def test_paraphrases_share_no_word_stem_with_the_sources_that_answer_them() -> N
     shared = {}
     for query in queries:
         assert query.grades and set(query.grades) <= set(texts), query.text
-        wanted = set(query_stems(query.text))
+        # Words any sentence may hold ("one", "make", "several") count in search but say nothing
+        # of what a source is about, so sharing them does not make a paraphrase a rewording.
+        wanted = set(query_stems(query.text)) - GENERIC_STEMS
         for slug in query.grades:
             if common := wanted & set(document_stems(texts[slug])):
                 shared[(query.text, slug)] = sorted(common)
