@@ -116,6 +116,7 @@ def _local_report_rows() -> dict[str, Sequence[Sequence[Any]]]:
     return rows
 
 
+POSTGRESQL_ENGINES = ("readinglist.postgresql", "django.db.backends.postgresql")
 _check_lock = threading.Lock()
 _check_running: threading.Thread | None = None
 
@@ -124,7 +125,7 @@ def _database_error() -> tuple[str | None, dict[str, Sequence[Sequence[Any]]]]:
     """Why the database is not usable, or None, and the reports' rows; answers within
     DATABASE_CHECK_SECONDS."""
     global _check_running
-    if settings.DATABASES[DEFAULT_DB_ALIAS]["ENGINE"] != "django.db.backends.postgresql":
+    if settings.DATABASES[DEFAULT_DB_ALIAS]["ENGINE"] not in POSTGRESQL_ENGINES:
         try:  # a local file: nothing to wait for
             with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
                 cursor.execute("SELECT 1")

@@ -18,6 +18,8 @@ def _tune_postgresql(env: environ.Env, database: dict[str, Any]) -> None:
     # psycopg's pool replaces persistent connections: a dead connection is checked and replaced
     # by the pool, so the app recovers from a database restart without restarting workers.
     database["CONN_MAX_AGE"] = 0
+    # Django's backend, waiting on an unreachable database once per request, not once per query.
+    database["ENGINE"] = "readinglist.postgresql"
     # A request gives up early when the database does not answer, so a worker thread is free
     # again long before gunicorn's timeout and answers 503 instead (docs/caching.md, "Timeouts").
     # gunicorn.conf.py sets the statement timeout for web workers; commands (migrate, loads,

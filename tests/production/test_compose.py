@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.urls import reverse
 from pytest_django import Settings
 
@@ -194,7 +195,7 @@ def test_the_worker_check_runs_against_the_database(services: Services, settings
     from tests.operations.test_healthcheck import waiting_task
     from tests.production.cache_servers import database_url
 
-    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+    if connection.vendor != "postgresql":
         pytest.skip("the check runs in another process, which cannot see an in-memory database")
     url = database_url(settings.DATABASES["default"]["NAME"])
     result = run_healthcheck(services["worker"], DATABASE_URL=url, REDIS_URL=None)

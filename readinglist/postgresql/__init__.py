@@ -1,0 +1,1 @@
+"""Django's PostgreSQL backend, which stops waiting on a database it has just found unreachable."""
