@@ -12,6 +12,7 @@ from django.db.models import Max
 
 from .models import ChangeAction, Path, PathSection, PathStep
 from .services import locked, record, renumber
+from .team_only import redact_history, sharing_refusal
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -20,9 +21,15 @@ if TYPE_CHECKING:
 def update_details(
     path: Path, actor: User, *, title: str, description: str, visibility: str
 ) -> list[str]:
-    """Rename, describe and share in one save; one line of history for each that changed."""
+    """Rename, describe and share in one save; one line of history for each that changed. A
+    path holding team-only steps stays inside its team (a ValidationError says which steps);
+    a path leaving its team has its history's words about team-only sources made generic."""
     with transaction.atomic():
         current = locked(path)
+        if reason := sharing_refusal(current, visibility):
+            raise ValidationError(reason)
+        if current.visibility == Path.Visibility.TEAM and visibility != current.visibility:
+            redact_history(current)
         changed: list[tuple[str, str]] = []
         if current.title != title:
             changed.append((ChangeAction.RENAMED, f"Renamed “{current.title}” to “{title}”"))

@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
 
 from .models import Path, PathChange
+from .team_only import shown_summary
 
 FEED_ITEMS = 50
 
@@ -42,11 +43,11 @@ class PathChangesFeed(Feed):
         return path.owner_name
 
     def items(self, path: Path) -> list[PathChange]:
-        changes = path.changes.select_related("actor").order_by("-at", "-pk")
+        changes = path.changes.select_related("actor", "source", "path").order_by("-at", "-pk")
         return list(changes[:FEED_ITEMS])
 
     def item_title(self, change: PathChange) -> str:
-        return change.summary or change.get_action_display()
+        return shown_summary(change, change.path)
 
     def item_description(self, change: PathChange) -> str:
         who = change.actor.public_name if change.actor else "Someone"

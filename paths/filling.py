@@ -13,6 +13,7 @@ from readinglist.markdown import render_markdown
 
 from .models import MAX_SECTIONS, MAX_STEPS, PathSection, PathStep
 from .services import locked
+from .team_only import not_placeable
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -34,6 +35,8 @@ class Filled:
     left_out: int
     # Sources already on the path (or twice in what was given), kept once.
     repeated: int
+    # Team-only sources the path may not hold (paths.team_only), left out.
+    team_only: int = 0
 
 
 def fill_path(path: Path, actor: User | None, plan: list[PlannedSection]) -> Filled:
@@ -41,6 +44,11 @@ def fill_path(path: Path, actor: User | None, plan: list[PlannedSection]) -> Fil
     with no step left to add is not created; a section beyond MAX_SECTIONS joins the last one."""
     with transaction.atomic():
         path = locked(path)
+        barred = not_placeable(path, (pk for planned in plan for pk, _ in planned.steps))
+        plan = [
+            PlannedSection(s.title, [step for step in s.steps if step[0] not in barred])
+            for s in plan
+        ]
         on_path = set(path.steps.values_list("source_id", flat=True))
         room = MAX_STEPS - len(on_path)
         section_count = path.sections.count()
@@ -83,7 +91,7 @@ def fill_path(path: Path, actor: User | None, plan: list[PlannedSection]) -> Fil
                 )
                 position += 1
         PathStep.objects.bulk_create(steps)
-    return Filled(len(steps), left_out, repeated)
+    return Filled(len(steps), left_out, repeated, len(barred))
 
 
 def left_out_message(filled: Filled) -> str:
@@ -94,9 +102,18 @@ def left_out_message(filled: Filled) -> str:
             f"{filled.left_out:,} step{'s' if filled.left_out != 1 else ''} were left out: a "
             f"path holds at most {MAX_STEPS} steps"
         )
+    if filled.team_only:
+        parts.append(team_only_message(filled.team_only))
     if filled.repeated:
         parts.append(
             f"{filled.repeated:,} source{'s' if filled.repeated != 1 else ''} already on the "
             "path were kept once"
         )
     return "; ".join(parts) + "." if parts else ""
+
+
+def team_only_message(count: int) -> str:
+    return (
+        f"{count:,} team-only step{'s were' if count != 1 else ' was'} left out: only a path "
+        "of their team seen by its members alone may hold them"
+    )

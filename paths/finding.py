@@ -7,6 +7,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
 
 from catalog.identity import InvalidIdentifier, work_keys
 from catalog.models import Source
@@ -18,12 +19,13 @@ MAX_QUERY = 500
 _SHOWN = 5
 
 
-def find_source(text: str) -> Source:
-    """The one published source `text` names, or a ValidationError that says why not."""
+def find_source(text: str, pool: QuerySet[Source] | None = None) -> Source:
+    """The one source of `pool` (published sources by default; a team's path adds the team's
+    own) `text` names, or a ValidationError that says why not."""
     text = " ".join(text.split())[:MAX_QUERY]
     if not text:
         raise ValidationError("Type a source's title, its address or its slug.")
-    published = Source.objects.published()
+    published = Source.objects.published() if pool is None else pool
     slug = _slug_in(text)
     if slug and (source := published.filter(slug=slug).first()):
         return source

@@ -22,6 +22,7 @@ from .filling import PlannedSection, fill_path
 from .models import ChangeAction, Path, PathStep
 from .ownership import title_from
 from .services import add_step, create_path, locked, record, renumber, step_source_ids
+from .team_only import not_placeable, refusal
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -32,7 +33,15 @@ if TYPE_CHECKING:
 Kind = Literal["added", "removed", "moved"]
 
 
-def fork_path(origin: Path, user: User, *, team: Team | None, visibility: str) -> Path:
+@dataclass(frozen=True)
+class Forked:
+    path: Path
+    # The origin's team-only steps the fork may not hold (it is not its team's own path seen by
+    # the team alone): the fork is made without them.
+    team_only_left_out: int
+
+
+def fork_path(origin: Path, user: User, *, team: Team | None, visibility: str) -> Forked:
     sections = list(origin.sections.order_by("position", "pk"))
     steps = origin.steps.order_by("section__position", "section_id", "position", "pk")
     by_section: dict[int, PlannedSection] = {s.pk: PlannedSection(s.title) for s in sections}
@@ -40,12 +49,13 @@ def fork_path(origin: Path, user: User, *, team: Team | None, visibility: str) -
         by_section[section_id].steps.append((source_id, note))
     with transaction.atomic():
         fork = _new_fork(origin.title, origin.description, user, team, visibility)
-        fill_path(fork, user, [by_section[s.pk] for s in sections])
+        filled = fill_path(fork, user, [by_section[s.pk] for s in sections])
         fork.forked_from = origin
+        # The team-only steps left out stay in the snapshot: not offered again as a change.
         fork.origin_snapshot = step_source_ids(origin)
         fork.save(update_fields=["forked_from", "origin_snapshot"])
         record(fork, user, ChangeAction.CREATED, f"Forked from “{origin.title}”")
-    return fork
+    return Forked(fork, filled.team_only)
 
 
 def fork_list(reading_list: ReadingList, user: User, *, team: Team | None, visibility: str) -> Path:
@@ -157,10 +167,14 @@ def longest_increasing(values: list[int]) -> set[int]:
     return chosen
 
 
-def upstream_changes(fork: Path, origin: Origin) -> list[Change]:
+def upstream_changes(fork: Path, origin: Origin, reader: Reader) -> list[Change]:
+    """The origin's changes the fork may take: a team-only source the reader may not see, or
+    the fork may not hold, is left out, so its title never shows here."""
     ids = changed_ids(list(fork.origin_snapshot or []), list(origin.source_ids))
-    sources = Source.objects.in_bulk([pk for _, pk in ids])
-    return [Change(kind, sources[pk]) for kind, pk in ids if pk in sources]
+    wanted = [pk for _, pk in ids]
+    barred = not_placeable(fork, wanted)
+    sources = Source.all_objects.visible_to(reader).in_bulk(wanted)
+    return [Change(kind, sources[pk]) for kind, pk in ids if pk in sources and pk not in barred]
 
 
 def take_change(fork: Path, actor: User, origin: Origin, kind: Kind, source_id: int) -> str:
@@ -171,7 +185,9 @@ def take_change(fork: Path, actor: User, origin: Origin, kind: Kind, source_id: 
         now = list(origin.source_ids)
         if (kind, source_id) not in changed_ids(list(fork.origin_snapshot or []), now):
             raise ValidationError("That change has already been taken, or is no longer upstream.")
-        source = Source.objects.get(pk=source_id)
+        source = Source.all_objects.filter(pk=source_id).first()
+        if source is None or refusal(fork, source, actor):
+            raise ValidationError("That change has already been taken, or is no longer upstream.")
         done = _apply(fork, actor, now, kind, source)
         fork.origin_snapshot = _snapshot_after(
             list(fork.origin_snapshot or []), now, kind, source_id
@@ -188,7 +204,10 @@ def take_all(fork: Path, actor: User, origin: Origin) -> int:
         now = list(origin.source_ids)
         changes = changed_ids(list(fork.origin_snapshot or []), now)
         changes.sort(key=lambda change: (change[0] != "removed", _place(now, change[1])))
-        sources = Source.objects.in_bulk([pk for _, pk in changes])
+        # A team-only source the fork may not hold is passed over, as it was at the fork.
+        barred = not_placeable(fork, [pk for _, pk in changes])
+        changes = [change for change in changes if change[1] not in barred]
+        sources = Source.all_objects.in_bulk([pk for _, pk in changes])
         for kind, source_id in changes:
             if source_id in sources:
                 _apply(fork, actor, now, kind, sources[source_id])

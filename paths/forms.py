@@ -6,6 +6,7 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
 
 from accounts.models import User
 from accounts.validators import validate_single_line
@@ -142,8 +143,15 @@ class AddStepForm(forms.Form):
         required=False, max_length=NOTE_MAX, widget=forms.Textarea(attrs={"rows": 2})
     )
 
-    def __init__(self, *args: Any, sections: list[PathSection], **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        sections: list[PathSection],
+        pool: QuerySet[Source] | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
+        self.pool = pool
         self.sections = {section.pk: section for section in sections}
         section = self.fields["section"]
         assert isinstance(section, forms.ChoiceField)  # declared above
@@ -151,7 +159,7 @@ class AddStepForm(forms.Form):
         self.fields["note"].label = "Why read it (optional, Markdown)"
 
     def clean_source(self) -> Source:
-        return find_source(self.cleaned_data["source"])
+        return find_source(self.cleaned_data["source"], self.pool)
 
     def clean_section(self) -> PathSection | None:
         pk = self.cleaned_data.get("section")

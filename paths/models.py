@@ -7,6 +7,7 @@ import secrets
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
@@ -119,6 +120,23 @@ class Path(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("paths:detail", args=[self.key])
+
+    def clean(self) -> None:
+        """The admin's check: a path keeps only the team-only steps its owner and visibility
+        allow (paths.team_only; the site's own forms go through the services)."""
+        super().clean()
+        if self.pk is None:
+            return
+        from .team_only import not_placeable  # it reads this module's models
+
+        held = self.steps.values_list("source_id", flat=True)
+        if not_placeable(self, held):
+            raise ValidationError(
+                {
+                    "visibility": "This path holds team-only steps: it stays its team's, seen "
+                    "by the team's members alone, until they are removed."
+                }
+            )
 
     @property
     def description_markup(self) -> SafeString:

@@ -30,6 +30,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from catalog.models import Source
+from catalog.querysets import private_sources_of_team
 from library.models import Bookmark
 from teams.models import Membership, Session
 
@@ -98,7 +99,9 @@ def reader_progress(user: User, paths: PathQuerySet | None = None) -> list[Reade
         return []
     rows = list(annotate_reader_progress(followed_paths(user) if paths is None else paths, user))
     next_ids = {row.next_source_id for row in rows if row.next_source_id}
-    sources = Source.objects.only("pk", "slug", "title").in_bulk(next_ids) if next_ids else {}
+    # A team-only next step shows to the team's members, who alone may follow its path.
+    visible = Source.all_objects.visible_to(user).only("pk", "slug", "title")
+    sources = visible.in_bulk(next_ids) if next_ids else {}
     return [
         ReaderProgress(row, row.step_total, row.step_read, sources.get(row.next_source_id))
         for row in rows
@@ -195,7 +198,10 @@ def _fill_stalls_and_sessions(team: Team, lines: list[TeamPathProgress]) -> None
     """The stalling step's source, and the next planned session that reads one of the path's
     steps, for every line at once (two queries)."""
     stall_ids = {line.stall.source_id for line in lines if line.stall}
-    sources = Source.objects.only("pk", "slug", "title").in_bulk(stall_ids) if stall_ids else {}
+    # The team's own sources too: its own team-only paths may stall on one.
+    private = Q(status=Source.Status.PRIVATE)
+    kept = Source.all_objects.filter(~private | private_sources_of_team(team.pk))
+    sources = kept.only("pk", "slug", "title").in_bulk(stall_ids) if stall_ids else {}
     upcoming = (
         Session.objects.filter(
             team=team,

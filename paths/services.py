@@ -12,6 +12,7 @@ from django.db.models import Max, QuerySet
 from django.utils import timezone
 
 from .models import MAX_SECTIONS, MAX_STEPS, ChangeAction, Path, PathChange, PathSection, PathStep
+from .team_only import refusal
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -87,9 +88,12 @@ def add_step(
     log: bool = True,
 ) -> PathStep:
     """Put `source` at the end of `section` (the last section by default). A source already on
-    the path is a clear error rather than a second step."""
+    the path is a clear error rather than a second step; so is a team-only source the path may
+    not hold (paths.team_only), checked against the path as it is under its lock."""
     with transaction.atomic():
         path = locked(path)
+        if reason := refusal(path, source, actor):
+            raise ValidationError(reason)
         if path.steps.filter(source=source).exists():
             raise ValidationError(f"“{source.title}” is already on this path.")
         if path.steps.count() >= MAX_STEPS:

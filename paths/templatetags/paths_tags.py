@@ -8,7 +8,10 @@ from typing import Any
 from django import template
 from django.db.models import Prefetch
 
+from catalog.querysets import private_audience
+
 from ..models import Path, PathSection
+from ..team_only import PRIVATE, keeps_inside_team
 
 register = template.Library()
 
@@ -28,12 +31,23 @@ def editable_paths(request: Any) -> list[Path]:
         sections = PathSection.objects.order_by("position", "pk").only("pk", "path_id", "title")
         paths = list(
             Path.objects.editable_by(user)
-            .only("pk", "key", "title", "updated")
+            .only("pk", "key", "title", "updated", "team_id", "visibility")
             .prefetch_related(Prefetch("sections", queryset=sections))
             .order_by("-updated", "-pk")[:SHOWN_PATHS]
         )
     setattr(request, _CACHE_ATTRIBUTE, paths)
     return paths
+
+
+def eligible_paths(request: Any, source: Any, owner_team: int | None = None) -> list[Path]:
+    """The reader's editable paths `source` may join: all of them for a catalog source; for a
+    team-only one, its team's paths seen by the team alone (paths.team_only). `owner_team`
+    spares the query that asks which team keeps it, where the page knows already."""
+    paths = editable_paths(request)
+    if source.status != PRIVATE or not paths:
+        return paths
+    teams = {owner_team} if owner_team else private_audience(source) or set()
+    return [path for path in paths if path.team_id in teams and keeps_inside_team(path)]
 
 
 @register.inclusion_tag("paths/includes/add_to_path.html", takes_context=True)
@@ -43,19 +57,22 @@ def add_to_path(context: template.Context, source: Any) -> dict[str, Any]:
     return {
         "source": source,
         "signed_in": signed_in,
-        "paths": editable_paths(request) if signed_in else [],
+        "team_only": source.status == PRIVATE,
+        "paths": eligible_paths(request, source) if signed_in else [],
         "csrf_token": context.get("csrf_token"),
     }
 
 
 @register.inclusion_tag("paths/includes/add_to_path_button.html", takes_context=True)
-def add_to_path_button(context: template.Context, source: Any) -> dict[str, Any]:
+def add_to_path_button(
+    context: template.Context, source: Any, owner_team: int | None = None
+) -> dict[str, Any]:
     """A card's small "Add to path…" button: it posts the source, and the reader picks the path
-    on the next page. Shown to readers with a path they may edit."""
+    on the next page. Shown to readers with a path they may edit that the source may join."""
     request = context.get("request")
     signed_in = bool(request and request.user.is_authenticated)
     return {
         "source": source,
-        "show": signed_in and bool(editable_paths(request)),
+        "show": signed_in and bool(eligible_paths(request, source, owner_team)),
         "csrf_token": context.get("csrf_token"),
     }

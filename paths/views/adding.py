@@ -32,7 +32,13 @@ def _chosen(request: AuthenticatedHttpRequest) -> tuple[Path | None, PathSection
 @login_required_htmx
 @require_POST
 def add_source(request: AuthenticatedHttpRequest) -> HttpResponse:
-    source = Source.objects.published().filter(slug=request.POST.get("source", "")).first()
+    # A team-only source is found by its team's members only: to anyone else it does not exist.
+    source = (
+        Source.all_objects.visible_to(request.user)
+        .filter(status__in=[Source.Status.PUBLISHED, Source.Status.PRIVATE])
+        .filter(slug=request.POST.get("source", ""))
+        .first()
+    )
     if source is None:
         raise Http404("That source is not in the catalog.")
     if not request.POST.get("to"):

@@ -29,6 +29,7 @@ from ..changes import (
 from ..forms import AddStepForm, EditorsForm, NoteForm, PathDetailsForm, SectionForm
 from ..models import Path, PathStep
 from ..services import add_section, add_step, move_step, move_step_to, remove_step
+from ..team_only import step_pool
 from .pages import DETAIL_TEMPLATE, detail_context
 
 
@@ -73,7 +74,9 @@ def back_to_steps(
 @require_POST
 def add_step_view(request: AuthenticatedHttpRequest, key: str) -> HttpResponse:
     path = editable_path(request, key)
-    form = AddStepForm(request.POST, sections=section_choices(path))
+    form = AddStepForm(
+        request.POST, sections=section_choices(path), pool=step_pool(path, request.user)
+    )
     if form.is_valid():
         source = form.cleaned_data["source"]
         try:
@@ -156,15 +159,19 @@ def edit(request: AuthenticatedHttpRequest, key: str) -> HttpResponse:
     form = PathDetailsForm(request.POST or None, path=path)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        update_details(
-            path,
-            request.user,
-            title=data["title"],
-            description=data["description"],
-            visibility=data["visibility"],
-        )
-        messages.success(request, "Saved the path's details.")
-        return redirect(path)
+        try:
+            update_details(
+                path,
+                request.user,
+                title=data["title"],
+                description=data["description"],
+                visibility=data["visibility"],
+            )
+        except ValidationError as error:
+            form.add_error("visibility", error)
+        else:
+            messages.success(request, "Saved the path's details.")
+            return redirect(path)
     return _edit_page(request, path, form=form, status=400 if form.errors else 200)
 
 

@@ -14,6 +14,7 @@ from accounts.requests import AuthenticatedHttpRequest
 from catalog.models import ReadingList
 from readinglist.views import login_required_htmx
 
+from ..filling import team_only_message
 from ..forking import (
     Kind,
     Origin,
@@ -27,6 +28,7 @@ from ..forking import (
 from ..models import ChangeAction, Path
 from ..ownership import OwnerForm
 from ..services import record
+from ..team_only import team_only_titles
 
 KINDS = ("added", "removed", "moved")
 
@@ -38,11 +40,15 @@ def fork(request: AuthenticatedHttpRequest, key: str) -> HttpResponse:
     origin = get_object_or_404(Path.objects.visible_to(request.user), key=key)
     form = OwnerForm(request.POST if request.method == "POST" else None, user=request.user)
     if request.method == "POST" and form.is_valid():
-        copy = fork_path(origin, request.user, team=form.team, visibility=form.path_visibility)
+        forked = fork_path(origin, request.user, team=form.team, visibility=form.path_visibility)
         messages.success(request, f"You forked “{origin.title}”. This copy is yours to change.")
-        return redirect(copy.get_absolute_url())
+        if forked.team_only_left_out:
+            messages.info(request, team_only_message(forked.team_only_left_out) + ".")
+        return redirect(forked.path.get_absolute_url())
     context = {"form": form, "origin_title": origin.title, "origin_url": origin.get_absolute_url()}
     context["action"] = request.path
+    # The origin's readers are its team's members when it holds team-only steps.
+    context["team_only"] = len(team_only_titles(origin))
     return render(request, "paths/fork_confirm.html", context)
 
 
@@ -85,7 +91,7 @@ def upstream(request: AuthenticatedHttpRequest, key: str) -> HttpResponse:
             return redirect(request.path)
         _take(request, fork_, origin)
         return redirect(request.path)
-    changes = upstream_changes(fork_, origin) if origin and origin.visible else []
+    changes = upstream_changes(fork_, origin, request.user) if origin and origin.visible else []
     context = {"path": fork_, "origin": origin, "changes": changes, "can_edit": can_edit}
     return render(request, "paths/fork_upstream.html", context)
 

@@ -19,8 +19,9 @@ from readinglist.requests import HtmxHttpRequest
 from readinglist.views import login_required_htmx
 
 from ..forms import AddStepForm, PathCreateForm
-from ..models import Path, PathChange, PathSection, PathStep
+from ..models import Path, PathSection, PathStep
 from ..services import create_path
+from ..team_only import history_for, shown_summary
 
 HISTORY_SHOWN = 20
 DETAIL_TEMPLATE = "paths/detail.html"
@@ -117,7 +118,10 @@ def detail_context(
     for section in sections:
         # The section's steps in order, for the template: an attribute the model does not declare.
         section.step_list = by_section.get(section.pk, [])  # type: ignore[attr-defined]
-    history = PathChange.objects.filter(path=path).select_related("actor")[:HISTORY_SHOWN]
+    history = list(history_for(path)[:HISTORY_SHOWN])
+    for change in history:
+        # The line as this path's readers may read it: an attribute the model does not declare.
+        change.shown = shown_summary(change, path)  # type: ignore[attr-defined]
     return {
         "path": path,
         "sections": sections,

@@ -275,7 +275,7 @@ def test_a_fork_costs_the_same_at_five_and_fifty_steps(
         for source in SourceFactory.create_batch(count, tier=tiers["core"]):
             add_step(origin, other_reader, source, log=False)
         with CaptureQueriesContext(connection) as queries:
-            fork = fork_path(origin, reader, team=None, visibility="private")
+            fork = fork_path(origin, reader, team=None, visibility="private").path
         assert fork.steps.count() == count
         return len(queries)
 
