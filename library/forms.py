@@ -28,6 +28,8 @@ class BookmarkActionForm(forms.Form):
         choices=ACTION_CHOICES, error_messages={"invalid_choice": ACTION_ERROR}
     )
     next = forms.CharField(required=False, max_length=2000)
+    # The control showed the source as not in the library: the write tries an insert first.
+    unsaved = forms.BooleanField(required=False)
 
 
 class BulkActionForm(forms.Form):

@@ -35,41 +35,57 @@ def _apply_dates(bookmark: Bookmark, status: BookmarkStatus, now: datetime) -> N
     bookmark.status = status
 
 
-def set_status(*, user: User, source: Source, status: str) -> Bookmark:
+def set_status(*, user: User, source: Source, status: str, unsaved: bool = False) -> Bookmark:
     """Save `source` in `user`'s library with `status`, creating the bookmark if needed.
 
     Idempotent: the same status again changes nothing, `updated` included, so a double submit
     keeps its dates. Written through the model: save() sets every field as the model defines
     it, and its post_save drops the reader's and their teams' cached pages after commit.
+
+    `unsaved` is the caller's word that the reader does not have the source yet (the control
+    they pressed showed it unsaved): the row is inserted at once, one statement, and read and
+    changed only when it was there after all (saved from another tab). Without it the row is
+    read first, which a status change needs anyway. Either way the result is the same.
     """
     status = Bookmark.Status(status)
-    try:
-        return _save_status(user, source, status)
-    except IntegrityError:
-        # Another request inserted the same bookmark between this one's read and its insert:
-        # read again, and change that row.
-        return _save_status(user, source, status)
+    # Each step returns None when the row is not as it expected (already there, or not yet):
+    # the next one handles it. The third covers losing a race to a concurrent insert or delete.
+    steps = (_insert, _change, _insert) if unsaved else (_change, _insert, _change)
+    for step in steps:
+        bookmark = step(user, source, status)
+        if bookmark is not None:
+            return bookmark
+    raise Bookmark.DoesNotExist("the bookmark was removed and saved again while being saved")
 
 
-def _save_status(user: User, source: Source, status: BookmarkStatus) -> Bookmark:
-    # No lock: the row is read, changed by _apply_dates and written whole, so whichever of two
-    # concurrent clicks writes last leaves a status with its own consistent dates. An update
-    # is one statement; an insert has a savepoint of its own, so that losing the race to a
-    # concurrent insert leaves a caller's transaction usable for the retry.
-    now = timezone.now()
+def _change(user: User, source: Source, status: BookmarkStatus) -> Bookmark | None:
+    """The reader's bookmark of `source` with `status`, or None when there is none.
+
+    No lock: the row is read, changed by _apply_dates and written whole, so whichever of two
+    concurrent clicks writes last leaves a status with its own consistent dates.
+    """
     try:
         bookmark = Bookmark.objects.get(user=user, source=source)
     except Bookmark.DoesNotExist:
-        bookmark = Bookmark(user=user, source=source, saved_at=now)
-    else:
-        if bookmark.status == status:
-            return bookmark
-        _apply_dates(bookmark, status, now)
+        return None
+    if bookmark.status != status:
+        _apply_dates(bookmark, status, timezone.now())
         bookmark.save()
-        return bookmark
+    return bookmark
+
+
+def _insert(user: User, source: Source, status: BookmarkStatus) -> Bookmark | None:
+    """A new bookmark of `source` with `status`, or None when the reader has it already."""
+    now = timezone.now()
+    bookmark = Bookmark(user=user, source=source, saved_at=now)
     _apply_dates(bookmark, status, now)
-    with transaction.atomic() if connection.in_atomic_block else nullcontext():
-        bookmark.save(force_insert=True)
+    try:
+        # Outside a transaction the insert is one statement; inside one it gets a savepoint, so
+        # that finding the row already there leaves the caller's transaction usable.
+        with transaction.atomic() if connection.in_atomic_block else nullcontext():
+            bookmark.save(force_insert=True)
+    except IntegrityError:
+        return None
     return bookmark
 
 
@@ -82,16 +98,18 @@ def remove_bookmark(*, user: User, source: Source) -> bool:
     return deleted > 0
 
 
-def apply_action(*, user: User, source: Source, action: str) -> Bookmark | None:
+def apply_action(
+    *, user: User, source: Source, action: str, unsaved: bool = False
+) -> Bookmark | None:
     """One control, four actions: a status, or `remove`. Returns the bookmark or None.
 
     Each action is one transaction of its own; wrapping them in another would only add a
-    savepoint (two statements) around it.
+    savepoint (two statements) around it. `unsaved`: see set_status.
     """
     if action == REMOVE:
         remove_bookmark(user=user, source=source)
         return None
-    return set_status(user=user, source=source, status=action)
+    return set_status(user=user, source=source, status=action, unsaved=unsaved)
 
 
 @transaction.atomic

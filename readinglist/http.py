@@ -1,33 +1,32 @@
 """The one outbound HTTP policy: every request this project sends to another server goes through
 `fetch()` (proposal autofill, link checks, feed collectors).
 
-- **Only http(s) to public addresses.** The host is resolved here, every address it resolves to
-  is checked, and the connection goes to the checked address itself, so a DNS answer that
-  changes between check and connect (rebinding) cannot redirect it. Redirects are followed by
-  hand and every hop is checked again.
-- **One total deadline per exchange.** DNS, connect, TLS, the request, the headers and the body
-  of every hop share it. Each socket read and write gets only the time left, so a server that
-  trickles a byte every few seconds is cut at the deadline: a per-read timeout alone is reset by
-  every byte and would hold a worker for minutes.
+- **Only http(s) to public addresses** (readinglist.http_guard). The host is resolved, every
+  address it resolves to is checked, and the connection goes to the checked address itself, so
+  a DNS answer that changes between check and connect (rebinding) cannot redirect it. Redirects
+  are followed by hand and every hop is checked again.
+- **One total deadline per exchange** (readinglist.http_deadline). DNS, connect, TLS, the
+  request, the headers and the body of every hop share it. Each socket read and write gets only
+  the time left, so a server that trickles a byte every few seconds is cut at the deadline: a
+  per-read timeout alone is reset by every byte and would hold a worker for minutes.
 - **A cap on fetches in flight per process.** When every slot is taken a fetch is refused at
   once (`Busy`), so web workers never queue behind slow servers; a batch job may wait for a slot
   within its own deadline (`wait_for_slot`).
 - **Politeness and bounds:** a User-Agent naming the site and a contact, a cap on the body read
   (the rest is never downloaded), conditional GET (ETag, Last-Modified) and an optional small
   cache in an evictable alias.
+
+Callers import every name from here; the errors (readinglist.http_errors) and the address
+check (readinglist.http_guard) live in modules of their own.
 """
 
 import functools
 import hashlib
-import ipaddress
-import socket
 import ssl
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
-from concurrent.futures import TimeoutError as ResolveTimeout
 from dataclasses import dataclass, field, replace
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urljoin
 
 import certifi
 import httpcore
@@ -35,169 +34,59 @@ from django.conf import settings
 from django.core.cache import caches
 
 from .http_deadline import Deadline, DeadlineBackend
+from .http_errors import (
+    NETWORK_ERRORS,
+    Busy,
+    FetchFailed,
+    HostNotFound,
+    OutboundError,
+    Refused,
+    Slow,
+    TimedOut,
+    TLSFailed,
+    TooManyRedirects,
+    Unreachable,
+    reached_no_host,
+)
+from .http_guard import (
+    ALLOWED_SCHEMES,
+    DEFAULT_PORTS,
+    Target,
+    check_url,
+    refusal_reason,
+    resolve,
+)
 
-ALLOWED_SCHEMES = {"http", "https"}
-DEFAULT_PORTS = {"http": 80, "https": 443}
+__all__ = [
+    "ALLOWED_SCHEMES",
+    "DEFAULT_PORTS",
+    "NETWORK_ERRORS",
+    "REDIRECTS",
+    "Busy",
+    "FetchFailed",
+    "Fetched",
+    "HostNotFound",
+    "OutboundError",
+    "Refused",
+    "Slow",
+    "TLSFailed",
+    "Target",
+    "TimedOut",
+    "TooManyRedirects",
+    "Unreachable",
+    "check_url",
+    "fetch",
+    "reached_no_host",
+    "refusal_reason",
+    "resolve",
+    "user_agent",
+]
+
 REDIRECTS = {301, 302, 303, 307, 308}
-_NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
-
-
-class OutboundError(Exception):
-    """A fetch that produced no answer; the message is for the reader."""
-
-
-class Refused(OutboundError):
-    """A URL that is not fetched: wrong scheme, credentials, or not a public address."""
-
-
-class HostNotFound(Refused):
-    """The host name does not resolve (no such host, or no network)."""
-
-
-class FetchFailed(OutboundError):
-    """The request was allowed but did not complete."""
-
-
-class TimedOut(FetchFailed):
-    """The exchange did not finish within its deadline."""
-
-
-class Slow(TimedOut):
-    """The host answered (it accepted the connection, or an earlier hop answered) but did not
-    finish within the deadline: a slow host, not a missing network."""
-
-
-class Unreachable(FetchFailed):
-    """The connection was refused, reset or could not be made."""
-
-
-class TLSFailed(FetchFailed):
-    """The server's certificate or TLS handshake was not acceptable."""
-
-
-class Busy(FetchFailed):
-    """Every outbound slot of this process is in use."""
-
-
-class TooManyRedirects(FetchFailed):
-    """The server redirected more times than the caller allows."""
-
-
-# Failures that say "the network or the host is not there", not "this page is wrong".
-NETWORK_ERRORS = (HostNotFound, Unreachable, TimedOut)
-
-
-def reached_no_host(error: BaseException) -> bool:
-    """Whether a failed fetch got no answer from any host at all: no DNS answer, no connection.
-    Batch jobs read a run of such failures as this machine's outage (readinglist.outage); a
-    slow host did answer, so it is the host's own failure."""
-    return isinstance(error, NETWORK_ERRORS) and not isinstance(error, Slow)
 
 
 def user_agent() -> str:
     return f"readinglist/1.0 (+https://{settings.SITE_DOMAIN}; {settings.LINKCHECK_CONTACT_URL})"
-
-
-# The address check.
-
-
-@dataclass(frozen=True)
-class Target:
-    """A checked URL: where to connect, and what to call the host in Host and TLS SNI."""
-
-    url: str
-    scheme: str
-    host: str
-    port: int
-    address: str
-    path: str
-
-    @property
-    def connect_url(self) -> str:
-        literal = f"[{self.address}]" if ":" in self.address else self.address
-        return f"{self.scheme}://{literal}:{self.port}{self.path}"
-
-    @property
-    def host_header(self) -> str:
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        return host if self.port == DEFAULT_PORTS[self.scheme] else f"{host}:{self.port}"
-
-
-def refusal_reason(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str:
-    """Why this address is not public, or "" when it is."""
-    if isinstance(address, ipaddress.IPv6Address):
-        # IPv6 spellings that carry an IPv4 address reach that address: judge it instead.
-        embedded = address.ipv4_mapped or address.sixtofour
-        if address in _NAT64:
-            embedded = ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
-        elif address.teredo:
-            embedded = address.teredo[1]
-        if embedded is not None:
-            return refusal_reason(embedded)
-    checks = [
-        ("a loopback address", address.is_loopback),
-        ("a link-local address", address.is_link_local),
-        ("a private address", address.is_private),
-        ("a multicast address", address.is_multicast),
-        ("a reserved address", address.is_reserved),
-        ("an unspecified address", address.is_unspecified),
-        ("not a public address", not address.is_global),
-    ]
-    for description, applies in checks:
-        if applies:
-            return f"{address} is {description}"
-    return ""
-
-
-# getaddrinfo() takes no timeout: it runs on these threads so the caller waits only its deadline.
-_resolver = ThreadPoolExecutor(max_workers=4, thread_name_prefix="outbound-dns")
-
-
-def resolve(host: str, port: int, *, timeout: float = 5.0) -> list[str]:
-    """Every address the host resolves to (IP literals in any spelling resolve to themselves)."""
-    lookup = _resolver.submit(socket.getaddrinfo, host, port, type=socket.SOCK_STREAM)
-    try:
-        infos = lookup.result(timeout=max(timeout, 0.0))
-    except ResolveTimeout as exc:
-        raise TimedOut(f"{host} took too long to answer.") from exc
-    except (OSError, UnicodeError) as exc:
-        raise HostNotFound(f"The host {host} could not be found.") from exc
-    return list(dict.fromkeys(str(info[4][0]) for info in infos))
-
-
-def check_url(url: str, *, timeout: float = 5.0) -> Target:
-    """The URL's checked target, or Refused with the reason."""
-    try:
-        parts = urlsplit(url.strip())
-        port = parts.port
-    except ValueError as exc:
-        raise Refused("This is not a valid address.") from exc
-    scheme = parts.scheme.lower()
-    if scheme not in ALLOWED_SCHEMES:
-        shown = f"{scheme}:" if scheme else "an address without http:// or https://"
-        raise Refused(f"Only http:// and https:// addresses can be fetched, not {shown}.")
-    host = (parts.hostname or "").lower()
-    if not host:
-        raise Refused("The address has no host.")
-    if parts.username or parts.password:
-        raise Refused("Addresses with a user name or password are not fetched.")
-    port = port or DEFAULT_PORTS[scheme]
-    addresses = resolve(host, port, timeout=timeout)
-    if not addresses:
-        raise HostNotFound(f"The host {host} could not be found.")
-    # Tests and a local mirror name the hosts that may resolve to private addresses.
-    if host not in settings.METADATA_ALLOWED_HOSTS:
-        for raw in addresses:
-            reason = refusal_reason(ipaddress.ip_address(raw.split("%", 1)[0]))
-            if reason:
-                raise Refused(f"{host} is not fetched: {reason}.")
-    path = parts.path or "/"
-    if parts.query:
-        path = f"{path}?{parts.query}"
-    return Target(url=url, scheme=scheme, host=host, port=port, address=addresses[0], path=path)
-
-
-# The exchange.
 
 
 @dataclass(frozen=True)

@@ -19,9 +19,7 @@ MODULE_LINES = 400
 FUNCTION_LINES = 60
 # Modules over MODULE_LINES today, each with the most lines it may have until it is split;
 # the docs name them. Remove a line when its module is split: the test then holds it to 400.
-OVER_LONG: dict[str, int] = {
-    "readinglist/http.py": 421,
-}
+OVER_LONG: dict[str, int] = {}
 
 
 def root_tokens() -> set[str]:

@@ -83,7 +83,8 @@ def _bookmark(
             )
         return login_redirect(request, back)
 
-    saved = services.apply_action(user=request.user, source=source, action=action)
+    unsaved = form.cleaned_data["unsaved"]
+    saved = services.apply_action(user=request.user, source=source, action=action, unsaved=unsaved)
     reading.forget_request_states(request)
     if request.htmx:
         status = saved.status if saved else ""
