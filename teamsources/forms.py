@@ -1,4 +1,5 @@
-"""Adding a team's own source: a title, and a URL or a file (or both), with the catalog's fields.
+"""Adding or editing a team's own source: a title, and a URL or a file (or both), with the
+catalog's fields. Editing uses the same form, given the row it changes.
 
 The URL is checked for form only; it may name an intranet host, and nothing here fetches it.
 """
@@ -36,9 +37,26 @@ class TeamSourceForm(forms.Form):
     year = forms.IntegerField(required=False, min_value=1900, max_value=2100)
     summary = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
 
-    def __init__(self, *args: Any, team: Any, too_large: bool = False, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        team: Any,
+        too_large: bool = False,
+        editing: TeamSource | None = None,
+        **kwargs: Any,
+    ) -> None:
+        if editing is not None:
+            kwargs.setdefault("initial", initial_of(editing))
         super().__init__(*args, **kwargs)
         self.team = team
+        # The row being edited: its own URL is no duplicate, and its file may stay.
+        self.editing = editing
+        if editing is not None and editing.file:
+            self.fields["file"].label = "Replace the file"
+            self.fields["file"].help_text = (
+                "Leave empty to keep the current file. A PDF or Markdown file, seen only by "
+                "the team."
+            )
         # The upload handler dropped a file past the limit before the form saw it.
         self.too_large = too_large
         self.extracted: Extracted | None = None
@@ -72,9 +90,12 @@ class TeamSourceForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         url = data.get("url", "")
-        if not url and not data.get("file") and not self.errors:
+        has_file = data.get("file") or (self.editing is not None and self.editing.file)
+        if not url and not has_file and not self.errors:
             raise forms.ValidationError("Give the source's URL, or upload its file.")
-        if url:
+        # An edit that keeps its URL is no new duplicate, even if the catalog has since
+        # gained the same source.
+        if url and (self.editing is None or url != self.editing.source.url):
             self._check_duplicates(url)
         if "file" not in self.errors and self.files.get("file") and self.errors:
             # Browsers never keep a chosen file when a form comes back: say so.
@@ -89,6 +110,8 @@ class TeamSourceForm(forms.Form):
             self.add_error("url", "The catalog already has this source: read it there.")
             return
         mine = TeamSource.objects.filter(team=self.team, source__url__iexact=url)
+        if self.editing is not None:
+            mine = mine.exclude(pk=self.editing.pk)
         self.in_team = mine.select_related("source").first()
         if self.in_team is not None:
             self.add_error("url", "Your team has already added this source.")
@@ -123,3 +146,12 @@ class FromPageForm(TeamSourceForm):
         chosen = self.cleaned_data.get("team")
         self.team = next((team for team in self.teams if team.slug == chosen), None)
         return super().clean()
+
+
+FIELDS = ("title", "url", "kind", "authors", "year", "summary")
+
+
+def initial_of(row: TeamSource) -> dict[str, Any]:
+    """The form's fields as the source has them now (the file is shown apart, never prefilled:
+    its stored name is nobody's business)."""
+    return {name: getattr(row.source, name) for name in FIELDS}

@@ -9,4 +9,6 @@ urlpatterns = [
     path("teams/<slug:slug>/sources/", views.team_sources, name="list"),
     path("teams/<slug:slug>/sources/<int:pk>/file/", views.download, name="file"),
     path("teams/<slug:slug>/sources/<int:pk>/propose/", views.propose, name="propose"),
+    path("teams/<slug:slug>/sources/<int:pk>/edit/", views.edit, name="edit"),
+    path("teams/<slug:slug>/sources/<int:pk>/delete/", views.delete, name="delete"),
 ]

@@ -1,5 +1,6 @@
 """A team's own sources under /teams/<slug>/sources/: the list and the form that adds one, and
-the file, served to members only. Nobody else learns that any of it exists: 404."""
+the file, served to members only; editing and deleting one, for the member who added it and the
+team's owners. Nobody else learns that any of it exists: 404."""
 
 from urllib.parse import urlencode
 
@@ -12,12 +13,13 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.requests import AuthenticatedHttpRequest
-from teams.access import member_team
+from teams.access import member_team, owner_action
 from teams.models import Team
 
 from .forms import FromPageForm, TeamSourceForm
 from .models import TeamSource
-from .services import NoTier, add_team_source
+from .removal import attached, delete_team_source
+from .services import NoTier, add_team_source, edit_team_source, may_manage
 from .uploads import limit_uploads, upload_was_too_large
 
 CONTENT_TYPES = {
@@ -127,3 +129,59 @@ def from_page(request: AuthenticatedHttpRequest) -> HttpResponse:
             query = urlencode({"url": row.source.url, "title": row.source.title, **passage})
             return redirect(f"{reverse('save:save')}?{query}")
     return render(request, "teamsources/from_page.html", {"form": form}, status=400)
+
+
+def _managed(request: AuthenticatedHttpRequest, slug: str, pk: int) -> TeamSource:
+    """The row, if the reader may edit and delete it; 404 otherwise, as for an owner's action
+    on a team (teams.access): a member learns no more than an outsider."""
+    team, _ = member_team(request, slug)
+    row = get_object_or_404(TeamSource.objects.select_related("source", "team"), pk=pk, team=team)
+    if not may_manage(row, request.user):
+        raise Http404("No source here.")
+    return row
+
+
+# As for adding: the size limit first, then the CSRF check on the same request.
+@csrf_exempt
+@owner_action
+@require_http_methods(["GET", "POST"])
+def edit(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
+    limit_uploads(request)
+    return _edit(request, slug, pk)
+
+
+@csrf_protect
+def _edit(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
+    row = _managed(request, slug, pk)
+    status = 200
+    if request.method == "POST":
+        form = TeamSourceForm(
+            request.POST,
+            request.FILES,
+            team=row.team,
+            editing=row,
+            too_large=upload_was_too_large(request),
+        )
+        if form.is_valid():
+            edit_team_source(row, data=form.cleaned_data, extracted=form.extracted)
+            messages.success(request, f"Saved “{row.source.title}”.")
+            return redirect(row.source)
+        status = 400
+    else:
+        form = TeamSourceForm(team=row.team, editing=row)
+    context = {"team": row.team, "row": row, "form": form}
+    return render(request, "teamsources/edit.html", context, status=status)
+
+
+@owner_action
+@require_http_methods(["GET", "POST"])
+def delete(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
+    """GET counts what goes with the source; only the POST from that page deletes."""
+    row = _managed(request, slug, pk)
+    if request.method == "POST":
+        title, team = row.source.title, row.team
+        delete_team_source(row)
+        messages.success(request, f"Deleted “{title}” and everything attached to it.")
+        return redirect(team)
+    context = {"team": row.team, "row": row, "attached": attached(row)}
+    return render(request, "teamsources/delete.html", context)

@@ -6,6 +6,7 @@ from django.template.context_processors import csrf
 
 from ..forms import FromPageForm, TeamSourceForm
 from ..models import TeamSource
+from ..services import may_manage
 
 register = template.Library()
 TEAM_PAGE_SOURCES = 10
@@ -25,6 +26,9 @@ def team_sources(context: Context, team: Any) -> dict[str, Any]:
         "rows": rows[:TEAM_PAGE_SOURCES],
         "more": len(rows) > TEAM_PAGE_SOURCES,
         "form": TeamSourceForm(team=team),
+        # The team page's own membership row: an owner manages every row, a member their own.
+        "member": context.get("member"),
+        "request": context["request"],
         **csrf(context["request"]),
     }
 
@@ -38,3 +42,9 @@ def team_source_from_page(
     initial = {"url": url, "title": title, "quote": passage.exact}
     initial |= {"prefix": passage.prefix, "suffix": passage.suffix}
     return {"form": FromPageForm(teams=teams, initial=initial), **csrf(context["request"])}
+
+
+@register.simple_tag(takes_context=True)
+def may_manage_team_source(context: Context, row: TeamSource) -> bool:
+    """Whether the reader may edit and delete this team source (one query at most)."""
+    return may_manage(row, context["request"].user)

@@ -107,6 +107,10 @@ OWNER_PAGES = [
     "path-edit",
     "path-step-edit",
     "path-delete",
+    "team-source",
+    "team-sources",
+    "team-source-edit",
+    "team-source-delete",
 ]
 
 
@@ -125,13 +129,17 @@ def owner_pages(owner: User) -> dict[str, tuple[str, bool]]:
     left = services.create_team(name="Left behind", owner=UserFactory(), by_operator=True)
     services.Membership.objects.create(team=left, user=owner)
     services.leave(team=left, user=owner)
-    return path_pages(owner, team) | {
-        "team-left": ("/teams/left-behind/", True),
-        "team-owner": ("/teams/owners/", True),
-        "team-delete": ("/teams/owners/delete/", True),
-        "session-new": ("/teams/owners/sessions/new/", True),
-        "join-logged-out": (link.get_absolute_url(), False),
-    }
+    return (
+        path_pages(owner, team)
+        | team_source_pages(owner, team)
+        | {
+            "team-left": ("/teams/left-behind/", True),
+            "team-owner": ("/teams/owners/", True),
+            "team-delete": ("/teams/owners/delete/", True),
+            "session-new": ("/teams/owners/sessions/new/", True),
+            "join-logged-out": (link.get_absolute_url(), False),
+        }
+    )
 
 
 def path_pages(owner: User, team: Team) -> dict[str, tuple[str, bool]]:
@@ -157,6 +165,21 @@ def path_pages(owner: User, team: Team) -> dict[str, tuple[str, bool]]:
         "path-edit": (f"/paths/{key}/edit/", True),
         "path-step-edit": (f"/paths/{key}/steps/{step.pk}/edit/", True),
         "path-delete": (f"/paths/{key}/delete/", True),
+    }
+
+
+def team_source_pages(owner: User, team: Team) -> dict[str, tuple[str, bool]]:
+    """A team's own source, with the pages its owner edits and deletes it on."""
+    from teamsources.services import add_team_source
+
+    data = {"title": "Design notes", "url": "http://wiki.corp.internal/d", "kind": "documentation"}
+    row = add_team_source(team=team, user=owner, data=data, extracted=None)
+    base = f"/teams/{team.slug}/sources/"
+    return {
+        "team-source": (row.source.get_absolute_url(), True),
+        "team-sources": (base, True),
+        "team-source-edit": (f"{base}{row.pk}/edit/", True),
+        "team-source-delete": (f"{base}{row.pk}/delete/", True),
     }
 
 
@@ -205,7 +228,7 @@ def discussion_pages(member: User, team: Team) -> dict[str, tuple[str, bool]]:
     }
 
 
-def team_source_pages(member: User, team: Team) -> dict[str, tuple[str, bool]]:
+def save_team_source_pages(member: User, team: Team) -> dict[str, tuple[str, bool]]:
     """The save page on a page the reader's team keeps as its own source."""
     from teamsources.services import add_team_source
 
@@ -229,7 +252,7 @@ def render_pages() -> dict[str, str]:
     reader.force_login(validator)
     documents = {}
     pages = PAGES | owner_pages(validator) | discussion_pages(validator, team)
-    pages |= team_source_pages(validator, team)
+    pages |= save_team_source_pages(validator, team)
     for name, (url, signed_in) in pages.items():
         response = (reader if signed_in else anonymous).get(url)
         assert response.status_code in (200, 404), f"{name}: {url} answered {response.status_code}"
@@ -292,9 +315,9 @@ def page_param(name: str) -> ParameterSet:
     return pytest.param(name, marks=marks, id=name)
 
 
-# The save page on a page the reader's team keeps, once team_source_pages() made the row.
-TEAM_SOURCE_PAGES = ["save-passage-team-source"]
-CHECKED = [*PAGES, *OWNER_PAGES, *DISCUSSION_PAGES, *TEAM_SOURCE_PAGES]
+# The save page on a page the reader's team keeps, once save_team_source_pages() made the row.
+SAVE_TEAM_SOURCE_PAGES = ["save-passage-team-source"]
+CHECKED = [*PAGES, *OWNER_PAGES, *DISCUSSION_PAGES, *SAVE_TEAM_SOURCE_PAGES]
 
 
 @pytest.mark.parametrize("page", [page_param(name) for name in CHECKED])

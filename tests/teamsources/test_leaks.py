@@ -22,7 +22,9 @@ from .conftest import add, markdown
 pytestmark = pytest.mark.django_db
 
 SECRET = "Zanzibar design notes"
-VIEWERS = ["anonymous", "outsider", "former member", "member"]
+# "outsider" owns another team; "member" added the source; "teammate" is in the team too.
+VIEWERS = ["anonymous", "outsider", "former member", "member", "owner", "teammate"]
+MEMBERS = {"member", "owner", "teammate"}
 # Who views, by role; "anonymous" is nobody signed in.
 Viewers = dict[str, User | None]
 World = tuple[TeamSource, Viewers]
@@ -42,11 +44,20 @@ def world(
 
     former = UserFactory(email="former@example.com")
     Membership.objects.create(team=team, user=former)
+    teammate = UserFactory(email="teammate@example.com")
+    Membership.objects.create(team=team, user=teammate)
     client.force_login(member)
     add(client, team, title=SECRET, url="http://wiki.corp.internal/zanzibar", file=markdown())
     row = TeamSource.objects.select_related("source").get()
     client.logout()
-    viewers = {"anonymous": None, "outsider": outsider, "member": member, "former member": former}
+    viewers = {
+        "anonymous": None,
+        "outsider": outsider,
+        "member": member,
+        "former member": former,
+        "owner": owner,
+        "teammate": teammate,
+    }
     return row, viewers
 
 
@@ -75,7 +86,13 @@ def detail_urls(row: TeamSource) -> list[str]:
         f"/teams/{team}/sources/",
         f"/teams/{team}/sources/{row.pk}/file/",
         f"/teams/{team}/sources/{row.pk}/propose/",
+        *manage_urls(row),
     ]
+
+
+def manage_urls(row: TeamSource) -> list[str]:
+    team = row.team.slug
+    return [f"/teams/{team}/sources/{row.pk}/edit/", f"/teams/{team}/sources/{row.pk}/delete/"]
 
 
 LISTINGS = [
@@ -108,7 +125,7 @@ def test_the_source_and_its_file_are_404_to_everyone_but_members(
     for url in detail_urls(row):
         for _ in range(2):  # the second answer may come from the page cache
             response = client.get(url)
-            if viewer == "member":
+            if viewer in MEMBERS:
                 assert response.status_code in {200, 302, 404}, url
             elif viewers[viewer] is None and response.status_code == 302:
                 # Sign in first, as for every team page or note form, whatever the slug.
@@ -117,6 +134,37 @@ def test_the_source_and_its_file_are_404_to_everyone_but_members(
             else:
                 assert response.status_code == 404, url
                 assert SECRET.encode() not in response.content, url
+
+
+@pytest.mark.parametrize("viewer", VIEWERS)
+def test_only_its_adder_and_the_owners_edit_or_delete_it(
+    client: Client, world: World, team: Team, viewer: str, cache_mode: str
+) -> None:
+    row, viewers = world
+    former = present(viewers["former member"])
+    # A source the former member added while in the team: theirs to manage, until removed.
+    _as(client, former)
+    add(client, team, title="Former's notes", url="http://wiki.corp.internal/former")
+    theirs = TeamSource.objects.select_related("source", "team").get(added_by=former)
+    assert client.get(manage_urls(theirs)[0]).status_code == 200
+    _remove_former(team, viewers)
+    _as(client, viewers[viewer])
+    for managed in (row, theirs):
+        # Who may edit and delete it: the member who added it and the team's owners.
+        allowed = viewer == "owner" or (viewer == "member" and managed == row)
+        for url in manage_urls(managed):
+            for _ in range(2):  # the second answer may come from the page cache
+                response = client.get(url)
+                assert response.status_code == (200 if allowed else 404), url
+                if not allowed:
+                    assert managed.source.title.encode() not in response.content, url
+        if not allowed:
+            # A POST is refused as the GET is: nothing changes, nothing goes.
+            assert client.post(manage_urls(managed)[1]).status_code == 404
+            data = {"title": "Taken over", "url": "", "kind": "documentation"}
+            assert client.post(manage_urls(managed)[0], data).status_code == 404
+    assert TeamSource.objects.count() == 2
+    assert not Source.all_objects.filter(title="Taken over").exists()
 
 
 @pytest.mark.parametrize("viewer", VIEWERS)
@@ -132,7 +180,7 @@ def test_no_listing_names_it_but_a_members_search(
         for _ in range(2):
             response = client.get(url)
             shown = SECRET.encode() in response.content
-            expected = viewer == "member" and url.startswith("/sources/?q=")
+            expected = viewer in MEMBERS and url.startswith("/sources/?q=")
             assert shown == expected, url
 
 
