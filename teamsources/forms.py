@@ -117,6 +117,37 @@ class TeamSourceForm(forms.Form):
             self.add_error("url", "Your team has already added this source.")
 
 
+class FromPageForm(TeamSourceForm):
+    """A page the catalog lacks, added for one of the reader's teams from the save page. The
+    passage the reader brought rides along unseen, so it is still there once the page is the
+    team's: the save page then offers the thread (and a note) on it."""
+
+    team = forms.ChoiceField(label="Team")
+    quote = forms.CharField(widget=forms.HiddenInput, required=False, strip=False)
+    prefix = forms.CharField(widget=forms.HiddenInput, required=False, strip=False)
+    suffix = forms.CharField(widget=forms.HiddenInput, required=False, strip=False)
+    field_order = ["team", "title", "url", "kind"]
+
+    def __init__(self, *args: Any, teams: list[Any], **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "from-page-%s")
+        super().__init__(*args, team=None, **kwargs)
+        # The page's address and title came from the page: nothing to upload.
+        for name in ("file", "authors", "year", "summary"):
+            del self.fields[name]
+        self.teams = teams
+        team = self.fields["team"]
+        assert isinstance(team, forms.ChoiceField)
+        team.choices = [(t.slug, t.name) for t in teams]
+        if len(teams) == 1:
+            self.initial.setdefault("team", teams[0].slug)
+
+    def clean(self) -> dict[str, Any]:
+        # The choices hold only the reader's own teams, so a foreign slug never gets here.
+        chosen = self.cleaned_data.get("team")
+        self.team = next((team for team in self.teams if team.slug == chosen), None)
+        return super().clean()
+
+
 FIELDS = ("title", "url", "kind", "authors", "year", "summary")
 
 

@@ -10,12 +10,13 @@ from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.requests import AuthenticatedHttpRequest
 from teams.access import member_team, owner_action
+from teams.models import Team
 
-from .forms import TeamSourceForm
+from .forms import FromPageForm, TeamSourceForm
 from .models import TeamSource
 from .removal import attached, delete_team_source
 from .services import NoTier, add_team_source, edit_team_source, may_manage
@@ -104,6 +105,30 @@ def propose(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpRespon
     }
     query = urlencode({name: value for name, value in fields.items() if value})
     return redirect(f"{reverse('proposals:propose')}?{query}")
+
+
+@login_required
+@require_POST
+def from_page(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """A page the catalog lacks becomes one of the reader's team's own sources, then /save/
+    opens again with the same passage: it now finds the page the team's and offers the thread.
+    The address carries no more than the one that brought the reader to /save/."""
+    teams = list(Team.objects.filter(members=request.user).order_by("name", "pk"))
+    if not teams:
+        raise Http404("No team here.")
+    form = FromPageForm(request.POST, teams=teams)
+    if form.is_valid() and form.team is not None:
+        data = form.cleaned_data
+        try:
+            row = add_team_source(team=form.team, user=request.user, data=data, extracted=None)
+        except NoTier:
+            form.add_error(None, "The catalog has no tiers yet: ask a maintainer to load it.")
+        else:
+            messages.success(request, f"Added “{row.source.title}” for {form.team.name}.")
+            passage = {name: data[name] for name in ("quote", "prefix", "suffix") if data[name]}
+            query = urlencode({"url": row.source.url, "title": row.source.title, **passage})
+            return redirect(f"{reverse('save:save')}?{query}")
+    return render(request, "teamsources/from_page.html", {"form": form}, status=400)
 
 
 def _managed(request: AuthenticatedHttpRequest, slug: str, pk: int) -> TeamSource:

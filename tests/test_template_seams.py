@@ -79,8 +79,9 @@ SEAMS: dict[str, set[str]] = {
     "accounts": {"discussions"},
     # My library and For you show the paths the reader follows, each one line of progress, and
     # "Add to path…" after each source card (a card itself never loads paths: its page adds it);
-    # the bookmarklet's save page offers a note or a team thread on the passage it brought.
-    "library": {"paths", "notes", "discussions"},
+    # the bookmarklet's save page offers a note or a team thread on the passage it brought, and
+    # to add a page the catalog lacks to one of the reader's teams as its own source.
+    "library": {"paths", "notes", "discussions", "teamsources"},
     # Sign-in pages link to the reader's library once signed in.
     "allauth": {"library"},
     # The proposal form offers the bookmarklet, which lives with the library's save page.

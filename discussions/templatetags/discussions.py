@@ -20,6 +20,7 @@ from django.utils.text import Truncator
 
 from accounts.validators import one_line
 from catalog.models import Source
+from catalog.querysets import private_audience
 from library.quoting import Passage
 from library.reading import viewer_teams
 from teams.models import Session, Team
@@ -115,9 +116,13 @@ def passage_link(thread: Thread) -> str:
 @register.inclusion_tag("discussions/includes/thread_form.html", takes_context=True)
 def quoted_thread_form(context: Context, source: Source, passage: Passage) -> dict[str, Any]:
     """A thread on `source` quoting `passage` (its text-quote selector filled in), offered to
-    the reader's own teams only. It posts to the source's discussion address, which shows the
-    form again with everything typed when something is wrong."""
+    the reader's own teams only (a team's own source: that team alone). It posts to the source's
+    discussion address, which shows the form again with everything typed when something is
+    wrong."""
     teams = viewer_teams(context["request"])
+    audience = private_audience(source)
+    if audience is not None:
+        teams = [team for team in teams if team.pk in audience]
     initial = {
         "quote_exact": passage.exact,
         "quote_prefix": passage.prefix,

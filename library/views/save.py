@@ -1,7 +1,9 @@
 """Save from anywhere: the bookmarklet opens /save/ with the page's URL and title, and the
 passage the reader selected if any. A page the catalog holds gets its bookmark control, and a
-passage the choice of a note for the reader or a thread for one of their teams; any other page
-opens the proposal form, pre-filled (or, with a passage, offers it and keeps the passage)."""
+passage the choice of a note for the reader or a thread for one of their teams; so does a page
+one of the reader's teams keeps as its own source. Any other page opens the proposal form,
+pre-filled (or, with a passage, offers it, keeps the passage, and offers to add the page to one
+of the reader's teams)."""
 
 from typing import Any
 from urllib.parse import urlencode
@@ -13,12 +15,16 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from accounts.requests import AuthenticatedHttpRequest
+from catalog.identity import work_keys_or_empty
 from catalog.models import Source
+from catalog.querysets import private_audience, private_sources_visible_to, url_filter
 from proposals.duplicates import find_duplicates
 from proposals.titles import clean_title
 from readinglist.views import login_required_htmx
+from teams.models import Team
 
 from ..quoting import CONTEXT_SENT, SENT_BYTES_MAX, SENT_MAX, read_passage
+from ..reading import viewer_teams
 
 TITLE_MAX = 300
 SAVE_TEMPLATE = "library/save.html"
@@ -65,6 +71,20 @@ def bookmarklet(request: HttpRequest) -> HttpResponse:
     return render(request, "library/save_bookmarklet.html", context)
 
 
+def own_team_source(request: AuthenticatedHttpRequest, url: str) -> tuple[Source, Team] | None:
+    """The private source one of the reader's teams keeps at this address (any stored spelling
+    of it, as the catalog matches), with its team. One query whether or not anything matches,
+    and another team's source is never read: to its non-members such a page is unknown."""
+    keys = work_keys_or_empty(url)
+    mine = Source.all_objects.filter(private_sources_visible_to(request.user))
+    found = mine.filter(url_filter("url", keys)).order_by("pk").first() if keys.url else None
+    if found is None:
+        return None
+    audience = private_audience(found) or set()
+    team = next((team for team in viewer_teams(request) if team.pk in audience), None)
+    return (found, team) if team is not None else None
+
+
 @require_GET
 @login_required_htmx
 def save(request: AuthenticatedHttpRequest) -> HttpResponse:
@@ -82,10 +102,14 @@ def save(request: AuthenticatedHttpRequest) -> HttpResponse:
     if report is None or report.invalid:
         context["problem"] = report.invalid if report else "The bookmarklet sent no address."
         return render(request, SAVE_TEMPLATE, context, status=400)
+    if own := own_team_source(request, report.url):
+        context |= {"source": own[0], "team": own[1]}
+        return render(request, SAVE_TEMPLATE, context)
     propose = f"{reverse('proposals:propose')}?{urlencode({'url': report.url, 'title': title})}"
     if passage is None:
         return redirect(propose)
-    # A page the catalog lacks has no place for a note yet: the passage stays on this page.
-    context |= {"propose": propose, "page_url": report.url}
+    # A page the catalog lacks has no place for a note yet: the passage stays on this page (a
+    # proposal holds no note), and a reader in a team may make the page one of the team's own.
+    context |= {"propose": propose, "page_url": report.url, "teams": viewer_teams(request)}
     context["markdown"] = passage.as_markdown(title, report.url)
     return render(request, SAVE_TEMPLATE, context)

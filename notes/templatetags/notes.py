@@ -8,6 +8,7 @@ from django.template import Context
 from django.urls import reverse
 
 from catalog.models import Source
+from catalog.querysets import private_audience
 from library.reading import viewer_teams
 from readinglist.pagecache import dont_store
 from teams.models import Session, Team
@@ -88,9 +89,14 @@ def quoted_note_form(context: Context, source: Source, quote: str) -> dict[str, 
     """A new private note on `source` with `quote` filled in, for the bookmarklet's save page.
     It posts to the notes' own form address, which keeps everything typed on an error."""
     request = context["request"]
+    teams = viewer_teams(request)
+    audience = private_audience(source)
+    if audience is not None:
+        # A note on a team's own source is shared with that team or nobody.
+        teams = [team for team in teams if team.pk in audience]
     form = NoteForm(
         user=request.user,
-        teams=viewer_teams(request),
+        teams=teams,
         initial={"quote": quote},
         prefix_id="note-quote",
     )

@@ -4,7 +4,7 @@ from django import template
 from django.template import Context
 from django.template.context_processors import csrf
 
-from ..forms import TeamSourceForm
+from ..forms import FromPageForm, TeamSourceForm
 from ..models import TeamSource
 from ..services import may_manage
 
@@ -31,6 +31,17 @@ def team_sources(context: Context, team: Any) -> dict[str, Any]:
         "request": context["request"],
         **csrf(context["request"]),
     }
+
+
+@register.inclusion_tag("teamsources/includes/from_page_form.html", takes_context=True)
+def team_source_from_page(
+    context: Context, teams: list[Any], url: str, title: str, passage: Any
+) -> dict[str, Any]:
+    """The save page's offer, for a page the catalog lacks: add it to one of the reader's teams
+    (`teams`, theirs) and carry the passage on to a thread there."""
+    initial = {"url": url, "title": title, "quote": passage.exact}
+    initial |= {"prefix": passage.prefix, "suffix": passage.suffix}
+    return {"form": FromPageForm(teams=teams, initial=initial), **csrf(context["request"])}
 
 
 @register.simple_tag(takes_context=True)

@@ -228,6 +228,17 @@ def discussion_pages(member: User, team: Team) -> dict[str, tuple[str, bool]]:
     }
 
 
+def save_team_source_pages(member: User, team: Team) -> dict[str, tuple[str, bool]]:
+    """The save page on a page the reader's team keeps as its own source."""
+    from teamsources.services import add_team_source
+
+    url = "https://wiki.corp.example/design"
+    data = {"title": "Design notes", "url": url, "kind": "documentation"}
+    add_team_source(team=team, user=member, data=data, extracted=None)
+    save = f"/save/?url={url}&quote=A+passage&prefix=before&suffix=after"
+    return {"save-passage-team-source": (save, True)}
+
+
 def render_pages() -> dict[str, str]:
     anonymous, reader = Client(), Client()
     validator = UserFactory(email="validator@example.com")
@@ -241,6 +252,7 @@ def render_pages() -> dict[str, str]:
     reader.force_login(validator)
     documents = {}
     pages = PAGES | owner_pages(validator) | discussion_pages(validator, team)
+    pages |= save_team_source_pages(validator, team)
     for name, (url, signed_in) in pages.items():
         response = (reader if signed_in else anonymous).get(url)
         assert response.status_code in (200, 404), f"{name}: {url} answered {response.status_code}"
@@ -303,7 +315,9 @@ def page_param(name: str) -> ParameterSet:
     return pytest.param(name, marks=marks, id=name)
 
 
-CHECKED = [*PAGES, *OWNER_PAGES, *DISCUSSION_PAGES]
+# The save page on a page the reader's team keeps, once save_team_source_pages() made the row.
+SAVE_TEAM_SOURCE_PAGES = ["save-passage-team-source"]
+CHECKED = [*PAGES, *OWNER_PAGES, *DISCUSSION_PAGES, *SAVE_TEAM_SOURCE_PAGES]
 
 
 @pytest.mark.parametrize("page", [page_param(name) for name in CHECKED])
