@@ -14,6 +14,7 @@ import functools
 import re
 
 from .described import FILLER, STOP_WORDS, stem, term_alternatives, word_set
+from .everyday import EVERYDAY
 
 # Each row: forms that mean the same. A form of several words counts as a phrase (its words in
 # order; "key value" finds "key-value"); a query that spells a form out ("mixture of experts"),
@@ -103,12 +104,16 @@ def spellings(word: str) -> tuple[str, ...]:
 def spelled_forms() -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
     """The stems of each form of the table a query's words can spell, with its row's other
     forms, computed once per process."""
+    pairs = [(form, tuple(o for o in row if o != form)) for row in EQUIVALENTS for form in row]
+    # An everyday form counts as the field's words, never the other way round (everyday.py).
+    pairs += [(form, fields) for everyday, fields in EVERYDAY for form in everyday]
     found = []
-    for row in EQUIVALENTS:
-        for form in row:
-            spelled = content(form)
-            if len(form.split()) == 1 or len(spelled) >= 2:  # "memory" is not "out of memory"
-                found.append((spelled, tuple(other for other in row if other != form)))
+    for form, others in pairs:
+        spelled = content(form)
+        if spelled and (
+            len(form.split()) == 1 or len(spelled) >= 2
+        ):  # "memory" is not "out of memory"
+            found.append((spelled, others))
     return tuple(found)
 
 
