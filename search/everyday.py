@@ -39,7 +39,7 @@ EVERYDAY: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("captions", "subtitles", "transcript", "dictation"), ("transcription", "speech recognition")),
     (("see images", "look at pictures"), ("vision language model", "multimodal")),
     (("outline drawing", "stick figure", "sketch", "pose"), ("conditioning", "control")),
-    (("cut out"), ("segmentation", "mask")),
+    (("cut out", "outline objects", "select objects"), ("segmentation", "mask")),
     (("fingerprint", "fingerprints"), ("embedding",)),
     (("cut shorter", "shorter vectors"), ("truncate", "dimensions")),
     # Making models smaller.
