@@ -10,6 +10,7 @@ import itertools
 from dataclasses import dataclass, field
 
 from .described import FILLER, STOP_WORDS, is_technical, stem, term_alternatives, word_set
+from .english import is_english
 
 # Two-letter endings of English words: "positional" is not "position al", "offload" not "off
 # load" (a stop word), whatever the vocabulary holds.
@@ -126,17 +127,21 @@ def unlikely_typo(typed: str, meant: str) -> bool:
     return False
 
 
-def closest(word: str, candidates: tuple[str, ...]) -> tuple[int, str] | None:
+def closest(word: str, candidates: tuple[str, ...], real: bool = False) -> tuple[int, str] | None:
     """(edits, the candidate `word` most likely means), within edit_limit(): fewest edits, then
     likely slips before unlikely ones, then most trigrams shared ("ned" is "need", not "end"),
     then closest in length. A three-letter word only corrects a likely slip; a version number
-    is never changed."""
+    is never changed. A `real` word (everyday English) is read only as another form of itself
+    ("modelling": "modeling") or through one likely slip ("tenor": "tensor"), never as a word
+    a letter replaced or added would make ("newer" is not "fewer")."""
     scored = []
     for c in dict.fromkeys(candidates):
         if c == word or digits(c) != digits(word):
             continue
         edits = edit_distance(word, c)
         unlikely = edits == 1 and unlikely_typo(word, c)
+        if real and stem(c) != stem(word) and (edits > 1 or unlikely):
+            continue
         if edits <= edit_limit(word) and not (unlikely and len(word) <= 3):
             scored.append(
                 (edits, unlikely, -trigram_similarity(word, c), abs(len(c) - len(word)), c)
@@ -181,14 +186,18 @@ def read_word(word: str, vocabulary: Vocabulary) -> Reading:
     candidates = vocabulary.near.get(word)
     if candidates is None or word in vocabulary.stop:
         return Reading(word, word, word, settled=True)
+    # An everyday English word is what the reader meant unless a likely slip says otherwise
+    # (closest()): "newer" is not a typo of "fewer", nor "carpet" of "car pet". It may still
+    # start longer words ("spec": "speculative").
+    real = is_english(word)
     misses = [m for m in near_misses(word) if m in vocabulary.known - vocabulary.stop]
-    best = closest(word, (*candidates, *misses))
+    best = closest(word, (*candidates, *misses), real)
     completions = tuple(c for c in candidates if c.startswith(word))
     prefix = f"{word} | {word}:*" if completions else ""
     typed = prefix or word
     if prefix and len(word) >= 4:
         # A last letter left out reads as a word being typed: "rooflin" means "roofline".
-        best = closest(word, completions)
+        best = closest(word, completions, real)
     if best and best[0] == 1:
         return Reading(typed, f"{word} | {best[1]}", best[1], settled=True)
     if prefix:
@@ -199,7 +208,7 @@ def read_word(word: str, vocabulary: Vocabulary) -> Reading:
     # ("kv cache": the vocabulary has no two-letter words).
     parts = [
         (left, right)
-        for left, right in splits(word)
+        for left, right in (() if real else splits(word))
         if not {left, right} & STOP_WORDS
         and (
             {left, right} <= known

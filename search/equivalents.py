@@ -14,6 +14,7 @@ import functools
 import re
 
 from .described import FILLER, STOP_WORDS, stem, term_alternatives, word_set
+from .everyday import EVERYDAY
 
 # Each row: forms that mean the same. A form of several words counts as a phrase (its words in
 # order; "key value" finds "key-value"); a query that spells a form out ("mixture of experts"),
@@ -100,16 +101,26 @@ def spellings(word: str) -> tuple[str, ...]:
 
 
 @functools.cache
-def spelled_forms() -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
-    """The stems of each form of the table a query's words can spell, with its row's other
-    forms, computed once per process."""
-    found = []
-    for row in EQUIVALENTS:
-        for form in row:
-            spelled = content(form)
-            if len(form.split()) == 1 or len(spelled) >= 2:  # "memory" is not "out of memory"
-                found.append((spelled, tuple(other for other in row if other != form)))
-    return tuple(found)
+def spelled_forms() -> dict[tuple[str, ...], tuple[tuple[int, tuple[str, ...]], ...]]:
+    """The forms of the tables a query's words can spell, by their stems sorted (side by side in
+    any order spells a form), each with its place in the tables and the forms that count as
+    it: its row's other forms, or an everyday form's field words. Computed once per process, so
+    a query looks up each run of its words rather than comparing every form."""
+    pairs = [(form, tuple(o for o in row if o != form)) for row in EQUIVALENTS for form in row]
+    # An everyday form counts as the field's words, never the other way round (everyday.py).
+    pairs += [(form, fields) for everyday, fields in EVERYDAY for form in everyday]
+    found: dict[tuple[str, ...], list[tuple[int, tuple[str, ...]]]] = {}
+    for place, (form, others) in enumerate(pairs):
+        spelled = content(form)
+        # "memory" is not "out of memory".
+        if spelled and (len(form.split()) == 1 or len(spelled) >= 2):
+            found.setdefault(tuple(sorted(spelled)), []).append((place, others))
+    return {key: tuple(rows) for key, rows in found.items()}
+
+
+@functools.cache
+def spelled_lengths() -> tuple[int, ...]:
+    return tuple(sorted({len(key) for key in spelled_forms()}))
 
 
 def alternatives(words: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
@@ -121,13 +132,16 @@ def alternatives(words: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
     for word in words:
         found[word] += spellings(word)
     stems = tuple(stem(word) for word in words)
-    for spelled, others in spelled_forms():
-        # Side by side in any order: "latency of the first token" spells "first token latency".
-        wanted = sorted(spelled)
-        for start in range(len(words) - len(spelled) + 1):
-            if sorted(stems[start : start + len(spelled)]) == wanted:
-                for word in words[start : start + len(spelled)]:
-                    found[word] += others
+    forms = spelled_forms()
+    spelled = []
+    for length in spelled_lengths():
+        for start in range(len(words) - length + 1):
+            # Side by side in any order: "latency of the first token" spells "first token latency".
+            for place, others in forms.get(tuple(sorted(stems[start : start + length])), ()):
+                spelled.append((place, start, length, others))
+    for _, start, length, others in sorted(spelled, key=lambda row: row[:2]):
+        for word in words[start : start + length]:
+            found[word] += others
     return {word: tuple(dict.fromkeys(forms)) for word, forms in found.items() if forms}
 
 

@@ -15,7 +15,7 @@ from .equivalents import alternatives
 from .names import named_sources
 from .parsing import ParsedQuery, SearchParams
 from .shared import Matched, narrowed
-from .sqlite_described import contains_word, described_scores
+from .sqlite_described import contains_word, described_scores, searched_prefix
 
 FIELDS = ("title", "authors", "aliases", "venue", "summary", "keywords")
 # Words this short are whole tokens (or their plural) rather than parts of longer words.
@@ -49,7 +49,10 @@ def contains_any(word: str, forms: tuple[str, ...]) -> Q:
     """`word` or a form equivalent to it (equivalents.py); a phrase form as written or
     hyphenated ("key value", "key-value"). A word of three letters or fewer is a whole token,
     as PostgreSQL reads it: "rag" is not the one in "outrageously", nor "sm" in "small"."""
-    condition = contains(word, whole=len(word) <= SHORT_WORD)
+    # Other forms of the word count, as PostgreSQL's stemming reads them: the start it shares
+    # with its stem ("cores" finds "core", "warps" "warp").
+    searched = word if len(word) <= SHORT_WORD else searched_prefix(word)
+    condition = contains(searched, whole=len(searched) <= SHORT_WORD)
     for form in forms:
         if " " in form:
             condition |= contains(form) | contains(form.replace(" ", "-"))

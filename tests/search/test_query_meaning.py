@@ -58,6 +58,9 @@ def test_a_definition_question_puts_the_defining_source_first(tiers: Tiers) -> N
     for question in ("what is a tensor core", "explain tensor core", "tensor core meaning"):
         assert slugs(question)[0] == "glossary", question
     assert slugs("what is a warp")[0] == "glossary"
+    # The plural asks the same, on both databases.
+    for question in ("what are tensor cores", "what are warps", "tensor cores explained"):
+        assert slugs(question)[0] == "glossary", question
 
 
 def test_a_named_source_still_comes_before_the_defining_one(tiers: Tiers) -> None:

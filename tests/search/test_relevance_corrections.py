@@ -228,3 +228,23 @@ def test_a_real_word_is_not_corrected_into_another_without_a_clear_gain(
     query, slugs, _ = search(typed)
     assert query.corrected == ""
     assert slugs
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "newer gpus",  # not "fewer", nor "never"
+        "tower",  # not "lower" or "power"
+        "louder",  # not "loader"
+        "bolder kernels",  # not "older"
+        "pager rotations",  # not "paged" or "paper"
+        "waiter",  # not "aiter"
+    ],
+)
+def test_an_everyday_word_the_catalog_never_uses_is_not_corrected_into_another(
+    shipped_catalog: None, typed: str
+) -> None:
+    """A real English word is what the reader meant: it is searched as typed, however close a
+    word of the catalog is, and nothing is announced."""
+    query, _, _ = search(typed)
+    assert query.corrected == ""
