@@ -1,9 +1,11 @@
 """Everyday English words, which typo correction leaves as typed (search/english.py)."""
 
+import os
+
 import pytest
 
 from search.corrections import ALL_KNOWN, Vocabulary, read_word
-from search.english import is_english
+from search.english import WORD_LIST, is_english, words_from_package
 
 
 @pytest.mark.parametrize("word", ["newer", "tower", "louder", "pager", "bolder", "waiter"])
@@ -26,3 +28,14 @@ def test_an_english_word_is_read_as_typed_and_a_typo_is_corrected() -> None:
     vocabulary = Vocabulary(known=frozenset({"medusa"}), near={"medusaa": ("medusa",)})
     assert read_word("medusaa", vocabulary).shown == "medusa"
     assert read_word("newer", ALL_KNOWN).corrected == "newer"
+
+
+def test_the_shipped_list_is_the_packages_everyday_words() -> None:
+    # The list ships so a worker reads it in milliseconds; the package stays its source.
+    expected = "\n".join(words_from_package()) + "\n"
+    if os.environ.get("WRITE_ENGLISH_WORDS"):
+        WORD_LIST.write_text(expected, encoding="utf-8")
+    assert WORD_LIST.read_text(encoding="utf-8") == expected, (
+        "search/data/english_words.txt is out of date: "
+        "WRITE_ENGLISH_WORDS=1 pytest tests/search/test_english_words.py writes it again"
+    )
