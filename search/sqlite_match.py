@@ -52,6 +52,10 @@ def contains_any(word: str, forms: tuple[str, ...]) -> Q:
     # Other forms of the word count, as PostgreSQL's stemming reads them: the start it shares
     # with its stem ("cores" finds "core", "warps" "warp").
     searched = word if len(word) <= SHORT_WORD else searched_prefix(word)
+    if len(searched) <= SHORT_WORD:
+        # Too short a start to search by ("paging" and its stem "page" share only "pag"): the
+        # word as typed, anywhere, as before stems were read.
+        searched = word
     condition = contains(searched, whole=len(searched) <= SHORT_WORD)
     for form in forms:
         if " " in form:
