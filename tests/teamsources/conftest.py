@@ -1,4 +1,5 @@
 import io
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pytest
@@ -89,3 +90,19 @@ def pdf_bytes(text: str = "Quarterly zanzibar benchmark", pages: int = 1) -> byt
 def add(client: Client, team: Team, **fields: object) -> Response:
     data = {"title": "Zanzibar design notes", "url": "", "kind": "documentation", **fields}
     return client.post(f"/teams/{team.slug}/sources/", data)
+
+
+def signed_in_as_each(client: Client, users: Iterable[User | None]) -> Iterator[None]:
+    """Signs the client in as each user in turn (None: signed out), once per step."""
+    for user in users:
+        client.logout()
+        if user is not None:
+            client.force_login(user)
+        yield
+
+
+def a_teammate(team: Team) -> User:
+    """A member who neither added the source nor owns the team."""
+    teammate = UserFactory(email="teammate@example.com")
+    Membership.objects.create(team=team, user=teammate)
+    return teammate

@@ -16,12 +16,12 @@ from library.models import Bookmark
 from notes.models import Note
 from paths.models import PathStep
 from paths.services import add_step, create_path
-from teams.models import Membership, Session, Team
+from teams.models import Session, Team
 from teamsources.models import TeamSource
-from tests.factories import NoteFactory, UserFactory
+from tests.factories import NoteFactory
 from tests.hints import present
 
-from .conftest import add, markdown
+from .conftest import a_teammate, add, markdown, signed_in_as_each
 
 pytestmark = pytest.mark.django_db
 
@@ -124,12 +124,7 @@ def test_a_failure_halfway_keeps_everything_and_the_file(
 def test_only_the_adder_and_owners_may(
     client: Client, row: TeamSource, team: Team, outsider: User
 ) -> None:
-    teammate = UserFactory(email="teammate@example.com")
-    Membership.objects.create(team=team, user=teammate)
-    for user in (teammate, outsider, None):
-        client.logout()
-        if user is not None:
-            client.force_login(user)
+    for _ in signed_in_as_each(client, (a_teammate(team), outsider, None)):
         assert client.get(delete_url(row)).status_code == 404
         assert client.post(delete_url(row)).status_code == 404
     assert TeamSource.objects.filter(pk=row.pk).exists()

@@ -14,7 +14,7 @@ from teamsources.models import TeamSource
 from tests.factories import UserFactory
 from tests.hints import Response, present
 
-from .conftest import add, markdown, pdf_bytes
+from .conftest import a_teammate, add, markdown, pdf_bytes, signed_in_as_each
 
 pytestmark = pytest.mark.django_db
 
@@ -165,12 +165,7 @@ def test_an_oversized_replacement_is_refused(
 def test_a_member_who_did_not_add_it_is_answered_as_an_outsider(
     client: Client, row: TeamSource, team: Team, outsider: User
 ) -> None:
-    teammate = UserFactory(email="teammate@example.com")
-    Membership.objects.create(team=team, user=teammate)
-    for user in (teammate, outsider, None):
-        client.logout()
-        if user is not None:
-            client.force_login(user)
+    for _ in signed_in_as_each(client, (a_teammate(team), outsider, None)):
         assert client.get(edit_url(row)).status_code == 404
         assert edit(client, row, title="Taken over").status_code == 404
     assert Source.all_objects.get(pk=row.source_id).title == "Zanzibar design notes"
