@@ -223,12 +223,14 @@
   // when it went (Remove), the control's first button takes focus.
   var focusedValue = null;
 
+  // A swap that lands while focus is on no element (another answer, such as the progress
+  // summary a bookmark change refreshes, replaced the focused control a moment ago) keeps the
+  // control still waiting to get its focus back.
   document.addEventListener("htmx:beforeSwap", function () {
     var active = document.activeElement;
-    focusedId = null;
-    focusedValue = null;
     if (!active || active === document.body) return;
     focusedId = active.id;
+    focusedValue = null;
     if (!focusedId && active.closest) {
       var owner = active.closest(".bookmark-control[id]");
       focusedId = owner ? owner.id : null;
@@ -255,8 +257,10 @@
 
   document.addEventListener("htmx:afterSettle", function () {
     var active = document.activeElement;
-    if (active && active !== document.body && active.isConnected) return;
-    var control = refocused();
+    var lost = !active || active === document.body || !active.isConnected;
+    var control = lost ? refocused() : null;
+    focusedId = null;
+    focusedValue = null;
     if (control) control.focus();
   });
 
