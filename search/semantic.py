@@ -43,6 +43,8 @@ SMALL_CATALOG = 20
 # the shipped 200 sources and 1 s for 5,000, but 21 s for 100,000 (docs/search.md). Past this
 # many published sources the page ranks by the words alone.
 MAX_SOURCES = 5_000
+# What a query word counts for in coverage() when a source has only a form that counts as it.
+FORM_SHARE = 0.7
 
 
 @dataclass(frozen=True, eq=False)
@@ -80,16 +82,25 @@ class SemanticIndex:
         words = arrays.pop("words")
         return cls(vocabulary={str(w): column for column, w in enumerate(words)}, **arrays)
 
-    def coverage(self, stems: tuple[str, ...], ids: list[int]) -> float:
+    def coverage(
+        self,
+        stems: tuple[str, ...],
+        ids: list[int],
+        forms: dict[str, tuple[tuple[str, ...], ...]] | None = None,
+    ) -> float:
         """The largest share of the query's meaning any of the sources `ids` has: the rarity
         (IDF) of the query stems a source has, over that of all of them. A stem no source has
         counts as the rarest there is, so a query of words the catalog never uses is covered
-        by nothing."""
-        columns = [self.vocabulary.get(stem) for stem in dict.fromkeys(stems)]
-        if not columns:
+        by nothing. `forms`: for a stem, the stems of the forms that count as its word
+        (equivalents.alternatives()); a source with every stem of one of them has the word at
+        FORM_SHARE of its weight, as a search for the word finds it at a lower rank."""
+        unique = tuple(dict.fromkeys(stems))
+        if not unique:
             return 1.0
         rarest = float(self.idf.max()) if len(self.idf) else 1.0
+        columns = [self.vocabulary.get(stem) for stem in unique]
         weights = [float(self.idf[c]) if c is not None else rarest for c in columns]
+        alternatives = [self._form_columns((forms or {}).get(stem, ())) for stem in unique]
         whole = sum(weights)
         best = 0.0
         for pk in ids:
@@ -97,9 +108,23 @@ class SemanticIndex:
             if row is None:
                 continue
             has = set(self.indices[self.indptr[row] : self.indptr[row + 1]].tolist())
-            found = sum(w for c, w in zip(columns, weights, strict=True) if c in has)
+            found = 0.0
+            for column, weight, others in zip(columns, weights, alternatives, strict=True):
+                if column in has:
+                    found += weight
+                elif any(form <= has for form in others):
+                    found += weight * FORM_SHARE
             best = max(best, found / whole)
         return best
+
+    def _form_columns(self, forms: tuple[tuple[str, ...], ...]) -> list[set[int]]:
+        """Each form's stems as columns; a form with a stem the catalog lacks is left out."""
+        found = []
+        for form in forms:
+            columns = {self.vocabulary.get(stem) for stem in form}
+            if form and None not in columns:
+                found.append({c for c in columns if c is not None})
+        return found
 
     def nearest(self, stems: tuple[str, ...], limit: int = NEAREST) -> dict[int, float]:
         """{source id: cosine similarity} of the `limit` sources nearest the query's

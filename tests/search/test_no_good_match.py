@@ -77,3 +77,17 @@ def test_maintainers_read_the_gaps_most_searched_first(client: Client, maintaine
     client.force_login(maintainer)
     page = client.get(reverse("admin:search_cataloggap_changelist")).content.decode()
     assert page.index("battery drain") < page.index("tabular boosting")
+
+
+def test_a_need_in_everyday_words_the_catalog_answers_in_its_own_has_no_notice(
+    client: Client, tiers: Tiers
+) -> None:
+    # "pictures" and "drawings" are the everyday forms of "image" (search/everyday.py): the
+    # sources have none of the reader's words, yet answer most of the need in their own.
+    for number, summary in enumerate(["image diffusion sampling"] * 12 + [HBM] * 12):
+        SourceFactory(title=f"Study {number}", summary=summary, tier=tiers["core"])
+    response = client.get("/sources/", {"q": "pictures drawings kittens"})
+    results = response.content.decode().split('id="results"')[1]
+    assert "Study 0" in results
+    assert notice(response) == ""
+    assert not CatalogGap.objects.exists()
