@@ -65,7 +65,7 @@ TEST_WORKERS ?= auto
 test: setup
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
-	DEBUG=true $(PY) -m mypy
+	$(PY) -m mypy
 	$(DEV) $(PY) manage.py makemigrations --check --dry-run
 	$(PY) -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
@@ -100,11 +100,11 @@ loadtest: $(DEV_STAMP) migrate
 lint: $(DEV_STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
-	DEBUG=true $(PY) -m mypy
+	$(PY) -m mypy
 
 # The type check alone: mypy with django-stubs over the files [tool.mypy] in pyproject.toml lists.
 typecheck: $(DEV_STAMP)
-	DEBUG=true $(PY) -m mypy
+	$(PY) -m mypy
 
 format: $(DEV_STAMP)
 	$(PY) -m ruff check --fix .
