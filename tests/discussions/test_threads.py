@@ -176,7 +176,9 @@ def test_the_source_page_lists_the_latest_threads_and_links_to_all(
     client: Client, team: Team, people: dict[str, User], flash: Source
 ) -> None:
     for n in range(22):
-        Thread.objects.create(team=team, source=flash, author=people["member"], title=f"Thread {n:02}")
+        Thread.objects.create(
+            team=team, source=flash, author=people["member"], title=f"Thread {n:02}"
+        )
     login(client, people["member"])
     page = client.get(flash.get_absolute_url()).content.decode()
     # Titles as the links show them: a bare "T01" also occurs in a time stamp after 01:00.
