@@ -47,6 +47,17 @@ MAX_SOURCES = 5_000
 FORM_SHARE = 0.7
 
 
+# For a query stem, the stems of each form that counts as its word (equivalents.alternatives()).
+type Forms = dict[str, tuple[tuple[str, ...], ...]]
+
+
+@dataclass(frozen=True)
+class WeighedStem:
+    column: int | None
+    weight: float
+    forms: list[set[int]]
+
+
 @dataclass(frozen=True, eq=False)
 class SemanticIndex:
     vocabulary: dict[str, int]  # stem -> column
@@ -82,26 +93,17 @@ class SemanticIndex:
         words = arrays.pop("words")
         return cls(vocabulary={str(w): column for column, w in enumerate(words)}, **arrays)
 
-    def coverage(
-        self,
-        stems: tuple[str, ...],
-        ids: list[int],
-        forms: dict[str, tuple[tuple[str, ...], ...]] | None = None,
-    ) -> float:
+    def coverage(self, stems: tuple[str, ...], ids: list[int], forms: Forms | None = None) -> float:
         """The largest share of the query's meaning any of the sources `ids` has: the rarity
         (IDF) of the query stems a source has, over that of all of them. A stem no source has
         counts as the rarest there is, so a query of words the catalog never uses is covered
         by nothing. `forms`: for a stem, the stems of the forms that count as its word
         (equivalents.alternatives()); a source with every stem of one of them has the word at
         FORM_SHARE of its weight, as a search for the word finds it at a lower rank."""
-        unique = tuple(dict.fromkeys(stems))
-        if not unique:
+        words = self._weighed(stems, forms or {})
+        whole = sum(word.weight for word in words)
+        if not whole:
             return 1.0
-        rarest = float(self.idf.max()) if len(self.idf) else 1.0
-        columns = [self.vocabulary.get(stem) for stem in unique]
-        weights = [float(self.idf[c]) if c is not None else rarest for c in columns]
-        alternatives = [self._form_columns((forms or {}).get(stem, ())) for stem in unique]
-        whole = sum(weights)
         best = 0.0
         for pk in ids:
             row = self.rows.get(pk)
@@ -109,13 +111,32 @@ class SemanticIndex:
                 continue
             has = set(self.indices[self.indptr[row] : self.indptr[row + 1]].tolist())
             found = 0.0
-            for column, weight, others in zip(columns, weights, alternatives, strict=True):
-                if column in has:
-                    found += weight
-                elif any(form <= has for form in others):
-                    found += weight * FORM_SHARE
+            for word in words:
+                if word.column in has:
+                    found += word.weight
+                elif any(form <= has for form in word.forms):
+                    found += word.weight * FORM_SHARE
             best = max(best, found / whole)
         return best
+
+    def unknown_share(self, stems: tuple[str, ...], forms: Forms | None = None) -> float:
+        """The share of the query's meaning (weighed as in coverage()) in words that no source
+        has, neither as typed nor in any form that counts as them."""
+        words = self._weighed(stems, forms or {})
+        whole = sum(word.weight for word in words)
+        unknown = sum(w.weight for w in words if w.column is None and not w.forms)
+        return unknown / whole if whole else 0.0
+
+    def _weighed(self, stems: tuple[str, ...], forms: Forms) -> list["WeighedStem"]:
+        """Each distinct stem's column (None: no source has it), its weight (IDF; the rarest
+        there is for an unknown stem) and the columns of its forms the catalog has."""
+        rarest = float(self.idf.max()) if len(self.idf) else 1.0
+        words = []
+        for stem in dict.fromkeys(stems):
+            column = self.vocabulary.get(stem)
+            weight = float(self.idf[column]) if column is not None else rarest
+            words.append(WeighedStem(column, weight, self._form_columns(forms.get(stem, ()))))
+        return words
 
     def _form_columns(self, forms: tuple[tuple[str, ...], ...]) -> list[set[int]]:
         """Each form's stems as columns; a form with a stem the catalog lacks is left out."""

@@ -91,3 +91,15 @@ def test_a_need_in_everyday_words_the_catalog_answers_in_its_own_has_no_notice(
     assert "Study 0" in results
     assert notice(response) == ""
     assert not CatalogGap.objects.exists()
+
+
+def test_a_need_mostly_in_words_no_source_has_says_so_despite_a_stray_match(
+    client: Client, catalog: list[Source]
+) -> None:
+    # A source has two of the three words, but the third is in no source and has no form the
+    # catalog knows: a word none has weighs as the rarest there is (a title's number here), so
+    # it is most of what is asked.
+    response = client.get("/sources/", {"q": "hbm bandwidth tubas"})
+    results = response.content.decode().split('id="results"')[1]
+    assert "Study 12" in results
+    assert "Nothing in the catalog answers" in notice(response)
