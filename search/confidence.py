@@ -41,10 +41,10 @@ def no_good_match(matched: Matched, ids: list[int], using: str) -> bool:
     if index is None:
         return False  # without the index there is nothing to judge by: the words stand
     query = matched.query
-    forms = equivalent_forms(query)
-    if index.unknown_share(query.stems, forms) > UNKNOWN:
+    words = index.weigh(query.stems, equivalent_forms(query))
+    if index.unknown_share(words) > UNKNOWN:
         return True
-    return index.coverage(query.stems, ids[:LOOKED_AT], forms) < COVERED
+    return index.coverage(words, ids[:LOOKED_AT]) < COVERED
 
 
 def equivalent_forms(query: ParsedQuery) -> Forms:

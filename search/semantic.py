@@ -93,14 +93,12 @@ class SemanticIndex:
         words = arrays.pop("words")
         return cls(vocabulary={str(w): column for column, w in enumerate(words)}, **arrays)
 
-    def coverage(self, stems: tuple[str, ...], ids: list[int], forms: Forms | None = None) -> float:
-        """The largest share of the query's meaning any of the sources `ids` has: the rarity
-        (IDF) of the query stems a source has, over that of all of them. A stem no source has
-        counts as the rarest there is, so a query of words the catalog never uses is covered
-        by nothing. `forms`: for a stem, the stems of the forms that count as its word
-        (equivalents.alternatives()); a source with every stem of one of them has the word at
-        FORM_SHARE of its weight, as a search for the word finds it at a lower rank."""
-        words = self._weighed(stems, forms or {})
+    def coverage(self, words: list[WeighedStem], ids: list[int]) -> float:
+        """The largest share of the query's meaning (its `words`, as weigh() gives them) any
+        of the sources `ids` has: the weight of the words a source has, over that of all of
+        them, so a query of words the catalog never uses is covered by nothing. A source with
+        every stem of one of a word's forms has the word at FORM_SHARE of its weight, as a
+        search for the word finds it at a lower rank."""
         whole = sum(word.weight for word in words)
         if not whole:
             return 1.0
@@ -119,17 +117,18 @@ class SemanticIndex:
             best = max(best, found / whole)
         return best
 
-    def unknown_share(self, stems: tuple[str, ...], forms: Forms | None = None) -> float:
-        """The share of the query's meaning (weighed as in coverage()) in words that no source
-        has, neither as typed nor in any form that counts as them."""
-        words = self._weighed(stems, forms or {})
+    @staticmethod
+    def unknown_share(words: list[WeighedStem]) -> float:
+        """The share of the query's meaning (its `words`, as weigh() gives them) in words that
+        no source has, neither as typed nor in any form that counts as them."""
         whole = sum(word.weight for word in words)
         unknown = sum(w.weight for w in words if w.column is None and not w.forms)
         return unknown / whole if whole else 0.0
 
-    def _weighed(self, stems: tuple[str, ...], forms: Forms) -> list["WeighedStem"]:
-        """Each distinct stem's column (None: no source has it), its weight (IDF; the rarest
-        there is for an unknown stem) and the columns of its forms the catalog has."""
+    def weigh(self, stems: tuple[str, ...], forms: Forms) -> list[WeighedStem]:
+        """Each distinct query stem's column (None: no source has it), its weight (IDF; the
+        rarest there is for an unknown stem) and the columns of the forms that count as its
+        word (`forms`, from equivalents.alternatives()) that the catalog has."""
         rarest = float(self.idf.max()) if len(self.idf) else 1.0
         words = []
         for stem in dict.fromkeys(stems):
